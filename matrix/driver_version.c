@@ -1,0 +1,46 @@
+#include "driver_version.h"
+
+#include <stdio.h>
+
+/* Vendor IDs (PCI or Khronos-assigned) and VkDriverId values; spelled out so that the report
+ * library needs no Vulkan headers. */
+enum {
+    VENDOR_NVIDIA = 0x10DE,
+    VENDOR_QUALCOMM = 0x5143,
+    DRIVER_ID_NVIDIA_PROPRIETARY = 4,
+    DRIVER_ID_INTEL_PROPRIETARY_WINDOWS = 5,
+    DRIVER_ID_QUALCOMM_PROPRIETARY = 8,
+};
+
+static const char *decode_standard(uint32_t raw, char *out, size_t size)
+{
+    /* VK_MAKE_API_VERSION: variant 3 bits, major 7, minor 10, patch 12. */
+    snprintf(out, size, "%u.%u.%u", (raw >> 22) & 0x7Fu, (raw >> 12) & 0x3FFu, raw & 0xFFFu);
+    return "standard";
+}
+
+const char *driver_version_decode(uint32_t vendor_id, uint32_t driver_id, uint32_t raw, char *out, size_t size)
+{
+    if (driver_id == DRIVER_ID_NVIDIA_PROPRIETARY || (driver_id == 0 && vendor_id == VENDOR_NVIDIA)) {
+        /* major 10 bits, minor 8, secondary 8, tertiary 6 */
+        snprintf(out, size, "%u.%u.%u.%u", raw >> 22, (raw >> 14) & 0xFFu, (raw >> 6) & 0xFFu, raw & 0x3Fu);
+        return "nvidia";
+    }
+    if (driver_id == DRIVER_ID_INTEL_PROPRIETARY_WINDOWS) {
+        /* major 18 bits, minor 14: "101.4146" */
+        snprintf(out, size, "%u.%u", raw >> 14, raw & 0x3FFFu);
+        return "intel-windows";
+    }
+    if (driver_id == DRIVER_ID_QUALCOMM_PROPRIETARY || (driver_id == 0 && vendor_id == VENDOR_QUALCOMM)) {
+        if (raw & 0x80000000u) {
+            /* The top bit flags the newer layout; the major field then reads 512 when the
+             * variant bits are kept, which is how Adreno driver versions are usually quoted. */
+            snprintf(out, size, "%u.%u.%u", raw >> 22, (raw >> 12) & 0x3FFu, raw & 0xFFFu);
+            return "qualcomm";
+        }
+        snprintf(out, size, "%u", raw);
+        return "qualcomm-legacy";
+    }
+    /* ARM, Imagination, Broadcom, AMD, Mesa drivers and everyone else follow the API layout. */
+    return decode_standard(raw, out, size);
+}

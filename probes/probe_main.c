@@ -1,0 +1,234 @@
+/* preflight-probe: what each Vulkan device declares, written as a preflight.report/1 document.
+ * See docs/probe.md for the options and exit codes. */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "declared.h"
+#include "host_info.h"
+#include "identity.h"
+#include "report.h"
+#include "spec_minimums.h"
+#include "vulkan_instance.h"
+
+enum probe_exit {
+    EXIT_REPORT_WRITTEN = 0,
+    EXIT_OUTPUT_FAILED = 1,
+    EXIT_USAGE = 2,
+    EXIT_NO_LOADER = 3,
+    EXIT_NO_DEVICE = 4,
+    EXIT_VULKAN_FAILED = 5,
+};
+
+#define NO_DEVICE_HINT                                                                              \
+    "Install a driver (Debian: mesa-vulkan-drivers for lavapipe) or check VK_DRIVER_FILES / "     \
+    "VK_ICD_FILENAMES.\n"
+
+struct probe_options {
+    bool all_devices;
+    long device_index;
+    const char *out_path; /* NULL: a file named after the devices */
+    bool pretty;
+    bool list_only;
+};
+
+static void print_usage(FILE *to)
+{
+    fputs("usage: preflight-probe [--device N | --all] [--out FILE | --out -] [--pretty] [--list]\n"
+          "\n"
+          "Records what each Vulkan device declares (extensions, features, properties, formats,\n"
+          "queue families, memory) as a preflight.report/1 JSON document.\n"
+          "\n"
+          "  --device N   probe only device N (see --list)\n"
+          "  --all        probe every device (the default)\n"
+          "  --out FILE   write the report to FILE; '-' writes it to standard output.\n"
+          "               Default: preflight-report-<device keys>.json in the current directory\n"
+          "  --pretty     indent the JSON\n"
+          "  --list       list the devices and exit\n"
+          "  --help       show this text\n"
+          "  --version    show the version\n"
+          "\n"
+          "Environment: PREFLIGHT_VULKAN_LOADER names the Vulkan loader to load (default libvulkan.so.1).\n"
+          "\n"
+          "Exit codes: 0 report written, 1 the report could not be written, 2 bad usage,\n"
+          "3 no Vulkan loader, 4 no Vulkan device (or --device out of range),\n"
+          "5 a Vulkan call failed while creating the instance or enumerating devices.\n",
+          to);
+}
+
+static int parse_options(int argc, char **argv, struct probe_options *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->all_devices = true;
+    for (int i = 1; i < argc; ++i) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            print_usage(stdout);
+            exit(EXIT_REPORT_WRITTEN);
+        } else if (strcmp(arg, "--version") == 0) {
+            printf("preflight-probe %s\n", PREFLIGHT_VERSION);
+            exit(EXIT_REPORT_WRITTEN);
+        } else if (strcmp(arg, "--all") == 0) {
+            o->all_devices = true;
+        } else if (strcmp(arg, "--device") == 0 && i + 1 < argc) {
+            char *end = NULL;
+            errno = 0;
+            o->device_index = strtol(argv[++i], &end, 10);
+            if (errno != 0 || end == argv[i] || *end != '\0' || o->device_index < 0) {
+                fprintf(stderr, "preflight-probe: --device needs a device index (0, 1, ...), not '%s'\n", argv[i]);
+                return EXIT_USAGE;
+            }
+            o->all_devices = false;
+        } else if (strcmp(arg, "--out") == 0 && i + 1 < argc) {
+            o->out_path = argv[++i];
+        } else if (strcmp(arg, "--pretty") == 0) {
+            o->pretty = true;
+        } else if (strcmp(arg, "--list") == 0) {
+            o->list_only = true;
+        } else {
+            bool missing_value = strcmp(arg, "--device") == 0 || strcmp(arg, "--out") == 0;
+            fprintf(stderr, "preflight-probe: %s '%s'\n", missing_value ? "missing value for" : "unknown option", arg);
+            print_usage(stderr);
+            return EXIT_USAGE;
+        }
+    }
+    return -1;
+}
+
+static void list_devices(const struct vulkan_instance *vi)
+{
+    for (uint32_t i = 0; i < vi->device_count; ++i) {
+        VkPhysicalDeviceProperties p;
+        vkGetPhysicalDeviceProperties(vi->devices[i], &p);
+        char api[32];
+        identity_format_api_version(p.apiVersion, api, sizeof(api));
+        printf("%u: %s (vendor 0x%04x, device 0x%04x, Vulkan %s)\n", i, p.deviceName, p.vendorID, p.deviceID, api);
+    }
+}
+
+static cJSON *probe_device(const struct vulkan_instance *vi, uint32_t index)
+{
+    cJSON *device = cJSON_CreateObject();
+    cJSON_AddNumberToObject(device, "index", index);
+    cJSON *declared = declared_build(vi, vi->devices[index]);
+    cJSON *identity = identity_from_declared(declared);
+    host_info_add(identity);
+    cJSON_AddItemToObject(device, "identity", identity);
+    cJSON_AddItemToObject(device, "declared", declared);
+    cJSON_AddItemToObject(device, "spec_minimums", spec_minimums_check(declared));
+    cJSON_AddArrayToObject(device, "smoke");
+    cJSON_AddArrayToObject(device, "capabilities");
+    return device;
+}
+
+static void summarize_device(const cJSON *device)
+{
+    const cJSON *identity = cJSON_GetObjectItemCaseSensitive(device, "identity");
+    const cJSON *declared = cJSON_GetObjectItemCaseSensitive(device, "declared");
+    fprintf(stderr, "GPU%d: %s (%s %s, Vulkan %s): %d extensions, %d feature structs, %d property structs, "
+                    "%d formats, %d spec-minimum violations\n",
+            cJSON_GetObjectItemCaseSensitive(device, "index")->valueint,
+            cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(identity, "deviceName")),
+            cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(identity, "driverName")) ?: "driver",
+            cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(identity, "driverVersion")),
+            cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(identity, "apiVersion")),
+            cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(declared, "extensions")),
+            cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(declared, "features")),
+            cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(declared, "properties")),
+            cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(declared, "formats")),
+            cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(device, "spec_minimums")));
+}
+
+static void default_output_name(const cJSON *devices, char *out, size_t size)
+{
+    size_t at = (size_t)snprintf(out, size, "preflight-report");
+    const cJSON *device;
+    cJSON_ArrayForEach(device, devices)
+    {
+        const char *key = cJSON_GetStringValue(
+            cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(device, "identity"), "deviceKey"));
+        if (key != NULL && at < size)
+            at += (size_t)snprintf(out + at, size - at, "-%s", key);
+    }
+    if (at < size)
+        snprintf(out + at, size - at, ".json");
+}
+
+int main(int argc, char **argv)
+{
+    struct probe_options options;
+    int status = parse_options(argc, argv, &options);
+    if (status >= 0)
+        return status;
+
+    struct vulkan_instance vi;
+    switch (vulkan_instance_open(&vi)) {
+    case VULKAN_INSTANCE_OK:
+        break;
+    case VULKAN_INSTANCE_NO_LOADER:
+        fprintf(stderr, "preflight-probe: no Vulkan loader found (%s could not be loaded).\n"
+                        "Install the Vulkan loader (Debian: apt-get install libvulkan1) and a driver.\n",
+                getenv("PREFLIGHT_VULKAN_LOADER") ? getenv("PREFLIGHT_VULKAN_LOADER") : "libvulkan.so.1");
+        return EXIT_NO_LOADER;
+    case VULKAN_INSTANCE_NO_DRIVER:
+        fprintf(stderr, "preflight-probe: the Vulkan loader found no driver (vkCreateInstance: %s).\n%s",
+                vulkan_result_name(vi.last_result), NO_DEVICE_HINT);
+        return EXIT_NO_DEVICE;
+    case VULKAN_INSTANCE_CREATE_FAILED:
+        fprintf(stderr, "preflight-probe: vkCreateInstance failed: %s\n", vulkan_result_name(vi.last_result));
+        vulkan_instance_close(&vi);
+        return EXIT_VULKAN_FAILED;
+    case VULKAN_INSTANCE_ENUMERATE_FAILED:
+        fprintf(stderr, "preflight-probe: vkEnumeratePhysicalDevices failed: %s\n", vulkan_result_name(vi.last_result));
+        vulkan_instance_close(&vi);
+        return EXIT_VULKAN_FAILED;
+    }
+    if (vi.device_count == 0) {
+        fprintf(stderr, "preflight-probe: the Vulkan loader found no device.\n%s", NO_DEVICE_HINT);
+        vulkan_instance_close(&vi);
+        return EXIT_NO_DEVICE;
+    }
+    if (options.list_only) {
+        list_devices(&vi);
+        vulkan_instance_close(&vi);
+        return EXIT_REPORT_WRITTEN;
+    }
+    if (!options.all_devices && options.device_index >= (long)vi.device_count) {
+        fprintf(stderr, "preflight-probe: --device %ld is out of range: %u device(s) found (see --list)\n",
+                options.device_index, vi.device_count);
+        vulkan_instance_close(&vi);
+        return EXIT_NO_DEVICE;
+    }
+
+    cJSON *report = report_new("preflight-probe");
+    char loader[32];
+    identity_format_api_version(vi.loader_version, loader, sizeof(loader));
+    cJSON_AddStringToObject(report, "loaderVersion", loader);
+    for (uint32_t i = 0; i < vi.device_count; ++i) {
+        if (!options.all_devices && (long)i != options.device_index)
+            continue;
+        cJSON *device = probe_device(&vi, i);
+        summarize_device(device);
+        cJSON_AddItemToArray(report_devices(report), device);
+    }
+    vulkan_instance_close(&vi);
+
+    char default_path[1024];
+    const char *path = options.out_path;
+    if (path == NULL) {
+        default_output_name(report_devices(report), default_path, sizeof(default_path));
+        path = default_path;
+    }
+    char error[512];
+    bool written = report_write(report, path, options.pretty, error, sizeof(error));
+    cJSON_Delete(report);
+    if (!written) {
+        fprintf(stderr, "preflight-probe: %s\n", error);
+        return EXIT_OUTPUT_FAILED;
+    }
+    if (strcmp(path, "-") != 0)
+        fprintf(stderr, "report written to %s\n", path);
+    return EXIT_REPORT_WRITTEN;
+}

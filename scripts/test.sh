@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The test command: installs what is missing, builds with warnings as errors, runs every test
+# (cmocka unit tests and integration tests against the real loader and lavapipe), then does the
+# same in an AddressSanitizer/UndefinedBehaviorSanitizer build.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+"$root/scripts/setup.sh"
+
+# Tests talk to lavapipe unless the caller chose a driver: CI has no GPU.
+export LP_NUM_THREADS=${LP_NUM_THREADS:-2}
+
+echo "== build (warnings as errors) and test"
+"$root/scripts/build.sh" "$root/build" -DPREFLIGHT_WERROR=ON
+(cd "$root/build" && ctest --output-on-failure --timeout 600)
+
+echo "== build with ASan/UBSan and test"
+"$root/scripts/build.sh" "$root/build-asan" -DPREFLIGHT_WERROR=ON -DPREFLIGHT_SANITIZE=ON
+# Mesa and LLVM keep process-lifetime allocations that LeakSanitizer would call leaks.
+export LSAN_OPTIONS="suppressions=$root/tests/lsan.supp:print_suppressions=0"
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1"
+(cd "$root/build-asan" && ctest --output-on-failure --timeout 900)

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# preflight-probe's command line against the real loader and lavapipe: documented exit codes and
+# messages for bad usage, no loader, no driver, a device index out of range and an unwritable
+# output; a report on stdout with --out -.
+set -u
+probe="$1"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+
+expect() { # expect NAME WANTED_EXIT PATTERN_ON_STDERR -- COMMAND...
+    local name="$1" wanted="$2" pattern="$3"
+    shift 4
+    "$@" >"$work/out" 2>"$work/err"
+    local got=$?
+    if [ "$got" -ne "$wanted" ] || ! grep -q -- "$pattern" "$work/err" "$work/out"; then
+        echo "FAIL $name: exit $got (wanted $wanted), output:"; cat "$work/err" "$work/out" | head -5
+        failures=$((failures + 1))
+    else
+        echo "ok   $name (exit $got)"
+    fi
+}
+
+expect "help" 0 "usage: preflight-probe" -- "$probe" --help
+expect "version" 0 "preflight-probe 0" -- "$probe" --version
+expect "unknown option" 2 "unknown option '--frobnicate'" -- "$probe" --frobnicate
+expect "missing value" 2 "missing value for '--out'" -- "$probe" --out
+expect "bad device index" 2 "needs a device index" -- "$probe" --device first
+expect "no loader" 3 "no Vulkan loader found" -- env PREFLIGHT_VULKAN_LOADER=/nonexistent/libvulkan.so.1 "$probe"
+expect "no driver" 4 "found no driver" -- env VK_DRIVER_FILES=/nonexistent/icd.json VK_ICD_FILENAMES=/nonexistent/icd.json "$probe"
+expect "device out of range" 4 "out of range" -- "$probe" --device 99 --out "$work/r.json"
+expect "unwritable output" 1 "cannot open" -- "$probe" --out /nonexistent-dir/report.json
+expect "list" 0 "^0: " -- "$probe" --list
+expect "stdout report" 0 '"schema":"preflight.report/1"' -- "$probe" --out -
+[ ! -e /nonexistent-dir/report.json ] || { echo "FAIL a partial report was left behind"; failures=$((failures + 1)); }
+
+(cd "$work" && "$probe" >/dev/null 2>&1)
+if ls "$work"/preflight-report-*.json >/dev/null 2>&1; then
+    echo "ok   default output file: $(basename "$work"/preflight-report-*.json)"
+else
+    echo "FAIL default output file was not written"; failures=$((failures + 1))
+fi
+echo "$((12 - failures)) passed, $failures failed"
+[ "$failures" -eq 0 ]
