@@ -10,6 +10,7 @@
 #include "host_info.h"
 #include "identity.h"
 #include "report.h"
+#include "runner.h"
 #include "spec_minimums.h"
 #include "vulkan_instance.h"
 
@@ -32,14 +33,19 @@ struct probe_options {
     const char *out_path; /* NULL: a file named after the devices */
     bool pretty;
     bool list_only;
+    bool list_tests;
+    bool smoke;
+    struct runner_options runner;
 };
 
 static void print_usage(FILE *to)
 {
     fputs("usage: preflight-probe [--device N | --all] [--out FILE | --out -] [--pretty] [--list]\n"
+          "                       [--tests PATTERNS] [--skip PATTERNS] [--timeout S] [--no-smoke] [--list-tests]\n"
           "\n"
           "Records what each Vulkan device declares (extensions, features, properties, formats,\n"
-          "queue families, memory) as a preflight.report/1 JSON document.\n"
+          "queue families, memory) and runs GPU smoke tests whose results are read back, as a\n"
+          "preflight.report/1 JSON document.\n"
           "\n"
           "  --device N   probe only device N (see --list)\n"
           "  --all        probe every device (the default)\n"
@@ -47,6 +53,11 @@ static void print_usage(FILE *to)
           "               Default: preflight-report-<device keys>.json in the current directory\n"
           "  --pretty     indent the JSON\n"
           "  --list       list the devices and exit\n"
+          "  --tests P    run only the smoke tests matching P (comma-separated globs: 'compute.*')\n"
+          "  --skip P     do not run the smoke tests matching P (reported as skipped)\n"
+          "  --timeout S  watchdog per smoke test, in seconds (default 60)\n"
+          "  --no-smoke   record the declared capabilities only\n"
+          "  --list-tests list the smoke tests and exit\n"
           "  --help       show this text\n"
           "  --version    show the version\n"
           "\n"
@@ -62,6 +73,9 @@ static int parse_options(int argc, char **argv, struct probe_options *o)
 {
     memset(o, 0, sizeof(*o));
     o->all_devices = true;
+    o->smoke = true;
+    o->runner.timeout_seconds = RUNNER_DEFAULT_TIMEOUT_SECONDS;
+    o->runner.progress = true;
     for (int i = 1; i < argc; ++i) {
         const char *arg = argv[i];
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
@@ -87,8 +101,26 @@ static int parse_options(int argc, char **argv, struct probe_options *o)
             o->pretty = true;
         } else if (strcmp(arg, "--list") == 0) {
             o->list_only = true;
+        } else if (strcmp(arg, "--list-tests") == 0) {
+            o->list_tests = true;
+        } else if (strcmp(arg, "--no-smoke") == 0) {
+            o->smoke = false;
+        } else if (strcmp(arg, "--tests") == 0 && i + 1 < argc) {
+            o->runner.include = argv[++i];
+        } else if (strcmp(arg, "--skip") == 0 && i + 1 < argc) {
+            o->runner.exclude = argv[++i];
+        } else if (strcmp(arg, "--timeout") == 0 && i + 1 < argc) {
+            char *end = NULL;
+            errno = 0;
+            o->runner.timeout_seconds = strtod(argv[++i], &end);
+            if (errno != 0 || end == argv[i] || *end != '\0' || !(o->runner.timeout_seconds > 0)) {
+                fprintf(stderr, "preflight-probe: --timeout needs a positive number of seconds, not '%s'\n", argv[i]);
+                return EXIT_USAGE;
+            }
         } else {
-            bool missing_value = strcmp(arg, "--device") == 0 || strcmp(arg, "--out") == 0;
+            bool missing_value = strcmp(arg, "--device") == 0 || strcmp(arg, "--out") == 0 ||
+                                 strcmp(arg, "--tests") == 0 || strcmp(arg, "--skip") == 0 ||
+                                 strcmp(arg, "--timeout") == 0;
             fprintf(stderr, "preflight-probe: %s '%s'\n", missing_value ? "missing value for" : "unknown option", arg);
             print_usage(stderr);
             return EXIT_USAGE;
@@ -162,6 +194,10 @@ int main(int argc, char **argv)
     int status = parse_options(argc, argv, &options);
     if (status >= 0)
         return status;
+    if (options.list_tests) {
+        runner_list_tests();
+        return EXIT_REPORT_WRITTEN;
+    }
 
     struct vulkan_instance vi;
     switch (vulkan_instance_open(&vi)) {
@@ -213,7 +249,17 @@ int main(int argc, char **argv)
         summarize_device(device);
         cJSON_AddItemToArray(report_devices(report), device);
     }
+    /* The smoke tests run in child processes with instances of their own; this process holds no
+     * Vulkan objects while they run. */
     vulkan_instance_close(&vi);
+    if (options.smoke) {
+        cJSON *device;
+        cJSON_ArrayForEach(device, report_devices(report))
+        {
+            uint32_t index = (uint32_t)cJSON_GetObjectItemCaseSensitive(device, "index")->valueint;
+            runner_run_device(device, index, &options.runner);
+        }
+    }
 
     char default_path[1024];
     const char *path = options.out_path;

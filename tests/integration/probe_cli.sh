@@ -31,6 +31,8 @@ expect "no driver" 4 "found no driver" -- env VK_DRIVER_FILES=/nonexistent/icd.j
 expect "device out of range" 4 "out of range" -- "$probe" --device 99 --out "$work/r.json"
 expect "unwritable output" 1 "cannot open" -- "$probe" --out /nonexistent-dir/report.json
 expect "list" 0 "^0: " -- "$probe" --list
+expect "list tests" 0 "compute.1x1" -- "$probe" --list-tests
+expect "bad timeout" 2 "positive number of seconds" -- "$probe" --timeout -3
 expect "stdout report" 0 '"schema":"preflight.report/1"' -- "$probe" --out -
 [ ! -e /nonexistent-dir/report.json ] || { echo "FAIL a partial report was left behind"; failures=$((failures + 1)); }
 
@@ -40,5 +42,5 @@ if ls "$work"/preflight-report-*.json >/dev/null 2>&1; then
 else
     echo "FAIL default output file was not written"; failures=$((failures + 1))
 fi
-echo "$((12 - failures)) passed, $failures failed"
+echo "$((14 - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ]

@@ -1,0 +1,26 @@
+/* Runs the smoke tests for one device, each in its own child process with a watchdog, so a test
+ * that crashes, hangs or loses the device costs only its own verdict: the report is always
+ * written. Fills the device's `smoke` and `capabilities` arrays. */
+#ifndef PREFLIGHT_PROBE_RUNNER_H
+#define PREFLIGHT_PROBE_RUNNER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <cjson/cJSON.h>
+
+struct runner_options {
+    const char *include;     /* comma-separated glob patterns (fnmatch); NULL: every test */
+    const char *exclude;     /* tests matching these are `skipped` */
+    double timeout_seconds;  /* per test */
+    bool progress;           /* one line per test on stderr */
+};
+
+#define RUNNER_DEFAULT_TIMEOUT_SECONDS 60.0
+
+void runner_run_device(cJSON *device, uint32_t device_index, const struct runner_options *options);
+/* Lists test ids, groups and descriptions on stdout. */
+void runner_list_tests(void);
+/* true when `id` matches one of the comma-separated patterns */
+bool runner_matches(const char *patterns, const char *id);
+
+#endif

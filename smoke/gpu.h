@@ -1,0 +1,112 @@
+/* A small Vulkan toolkit for the smoke tests: one device with one compute-capable queue, host-
+ * visible buffers, storage images, compute pipelines and a one-shot command buffer. Everything
+ * created is tracked and destroyed by gpu_close, so each test stays clean under
+ * Vulkan-ValidationLayers. The first failing call is remembered, with its VkResult, so a test
+ * can stop and say which call failed (and the runner can tell device loss from other errors). */
+#ifndef PREFLIGHT_SMOKE_GPU_H
+#define PREFLIGHT_SMOKE_GPU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <volk.h>
+
+#define GPU_MAX_OBJECTS 64
+
+struct gpu_buffer {
+    VkBuffer buffer;
+    VkDeviceMemory memory;
+    void *mapped;
+    VkDeviceSize size;
+};
+
+struct gpu_image {
+    VkImage image;
+    VkDeviceMemory memory;
+    VkImageView view;
+    VkFormat format;
+    uint32_t width, height;
+};
+
+struct gpu_pipeline {
+    VkShaderModule module;
+    VkDescriptorSetLayout set_layout;
+    VkPipelineLayout layout;
+    VkDescriptorPool pool;
+    VkDescriptorSet set;
+    VkPipeline pipeline;
+    uint32_t push_size;
+};
+
+/* What a test needs enabled at device creation (only ever what the device declares). */
+struct gpu_options {
+    const char *extensions[4];       /* enabled when the device has them */
+    const void *features_chain;      /* VkPhysicalDevice*Features structs to pass in pNext */
+    VkPhysicalDeviceFeatures core;   /* core features to enable */
+};
+
+struct gpu {
+    VkInstance instance;
+    VkPhysicalDevice physical;
+    VkDevice device;
+    VkQueue queue;
+    uint32_t queue_family;
+    VkCommandPool command_pool;
+    VkCommandBuffer cmd;
+    VkFence fence;
+    VkPhysicalDeviceProperties properties;
+    VkPhysicalDeviceMemoryProperties memory_properties;
+    uint32_t api_version; /* min(instance, device) */
+    const void *declared; /* the device's `declared` report block (a cJSON object), for tests */
+
+    VkResult error;         /* first failure, VK_SUCCESS if none */
+    char error_call[128];   /* the call that failed */
+    bool corrupt_readback;  /* fault injection: gpu_readback flips the first word (test builds) */
+
+    struct gpu_buffer *buffers[GPU_MAX_OBJECTS];
+    struct gpu_image *images[GPU_MAX_OBJECTS];
+    struct gpu_pipeline *pipelines[GPU_MAX_OBJECTS];
+    VkQueryPool query_pools[4];
+    uint32_t buffer_count, image_count, pipeline_count, query_pool_count;
+};
+
+bool gpu_open(struct gpu *gpu, VkInstance instance, VkPhysicalDevice physical, uint32_t api_version,
+              const struct gpu_options *options);
+void gpu_close(struct gpu *gpu);
+
+/* Records `result` of `call`; false (and remembered) unless it is VK_SUCCESS. */
+bool gpu_check(struct gpu *gpu, VkResult result, const char *call);
+#define GPU_CHECK(gpu, expression) gpu_check((gpu), (expression), #expression)
+bool gpu_failed(const struct gpu *gpu);
+
+/* A host-visible, coherent storage buffer, its bytes set to `fill`. */
+struct gpu_buffer *gpu_buffer_create(struct gpu *gpu, VkDeviceSize size, uint8_t fill);
+/* A 2D storage image (optimal tiling, device-local) and its view, left in VK_IMAGE_LAYOUT_UNDEFINED. */
+struct gpu_image *gpu_image_create(struct gpu *gpu, VkFormat format, uint32_t width, uint32_t height,
+                                   VkImageUsageFlags usage);
+
+/* A compute pipeline from SPIR-V with one descriptor set of `bindings`, push constants of
+ * `push_size` bytes and specialization constants 0..spec_count-1. required_subgroup_size > 0
+ * asks for that subgroup size (VK_EXT_subgroup_size_control). */
+struct gpu_pipeline *gpu_pipeline_create(struct gpu *gpu, const uint32_t *code, size_t code_size,
+                                         const VkDescriptorType *bindings, uint32_t binding_count,
+                                         uint32_t push_size, const uint32_t *spec_values, uint32_t spec_count,
+                                         uint32_t required_subgroup_size);
+void gpu_bind_buffer(struct gpu *gpu, struct gpu_pipeline *p, uint32_t binding, const struct gpu_buffer *b);
+void gpu_bind_image(struct gpu *gpu, struct gpu_pipeline *p, uint32_t binding, const struct gpu_image *image);
+
+/* Recording: begin, dispatches and barriers, then submit and wait. gpu_submit_and_wait first
+ * records a barrier that makes shader and transfer writes visible to the host. */
+bool gpu_begin(struct gpu *gpu);
+void gpu_dispatch(struct gpu *gpu, const struct gpu_pipeline *p, uint32_t x, uint32_t y, uint32_t z,
+                  const void *push);
+void gpu_compute_barrier(struct gpu *gpu); /* compute shader writes -> compute shader reads/writes */
+void gpu_image_layout(struct gpu *gpu, const struct gpu_image *image, VkImageLayout from, VkImageLayout to,
+                      VkPipelineStageFlags src_stage, VkAccessFlags src_access, VkPipelineStageFlags dst_stage,
+                      VkAccessFlags dst_access);
+bool gpu_submit_and_wait(struct gpu *gpu);
+
+/* The buffer's contents after the GPU wrote them. */
+const void *gpu_readback(struct gpu *gpu, const struct gpu_buffer *b);
+
+#endif

@@ -1,0 +1,62 @@
+/* The GPU smoke tests: small programs whose results are read back and checked on the host, so a
+ * report can say what a device *really* does beside what it declares. A test is one entry in a
+ * table: its id (e.g. "compute.1x1"), the matrix group, what the device must declare for it to
+ * run (checked against the report's `declared` block, before any process is started), how the
+ * device must be created, and the function that runs it. The runner (probes/runner.c) runs each
+ * test in its own process. */
+#ifndef PREFLIGHT_SMOKE_H
+#define PREFLIGHT_SMOKE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <cjson/cJSON.h>
+
+#include "gpu.h"
+#include "verdict.h"
+
+struct smoke_outcome {
+    enum verdict status;
+    char reason[512];
+    cJSON *evidence; /* owned by the outcome */
+};
+
+/* Room for the feature structs a test chains into VkDeviceCreateInfo. */
+struct smoke_device_features {
+    VkPhysicalDeviceShaderAtomicInt64Features atomic_int64;
+    VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomic_float;
+    VkPhysicalDeviceSubgroupSizeControlFeatures subgroup_size_control;
+};
+
+struct smoke_test {
+    const char *id;
+    const char *group;       /* matrix group: "compute", "vrs", "ray_query", ... */
+    const char *description; /* one line for --list-tests */
+    /* true when the device declares what the test needs; otherwise `reason` names what is missing */
+    bool (*declared)(const cJSON *declared, const void *param, char *reason, size_t size);
+    /* what to enable at device creation (only what `declared` shows); NULL for nothing */
+    void (*device_options)(const cJSON *declared, const void *param, struct gpu_options *options,
+                           struct smoke_device_features *storage);
+    void (*run)(struct gpu *gpu, const void *param, struct smoke_outcome *out);
+    const void *param;
+};
+
+/* Faults the test build can inject into a test, to prove the runner catches them. */
+enum smoke_fault { SMOKE_FAULT_NONE, SMOKE_FAULT_CRASH, SMOKE_FAULT_HANG, SMOKE_FAULT_WRONG_RESULT };
+
+/* Every test, in the order they run. */
+size_t smoke_test_count(void);
+const struct smoke_test *smoke_test_get(size_t index);
+
+/* Runs one test in this process on a device of `instance`; fills `out`. */
+void smoke_run(const struct smoke_test *test, const cJSON *declared, VkInstance instance, VkPhysicalDevice physical,
+               uint32_t api_version, enum smoke_fault fault, struct smoke_outcome *out);
+
+/* Helpers for test files. */
+void smoke_set(struct smoke_outcome *out, enum verdict status, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+/* When a Vulkan call failed: `device_lost` or `fail` naming the call; returns true if it did. */
+bool smoke_gpu_failed(const struct gpu *gpu, struct smoke_outcome *out);
+/* Reason text helper for `declared` predicates. */
+bool smoke_missing(char *reason, size_t size, const char *format, ...) __attribute__((format(printf, 3, 4)));
+
+#endif
