@@ -3,7 +3,7 @@
 # messages for bad usage, no loader, no driver, a device index out of range and an unwritable
 # output; a report on stdout with --out -.
 set -u
-probe="$1"
+probe=$(realpath "$1")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
