@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Packs what a farm machine without our packages needs to run the probe: the probe, the
+# libraries it and vulkaninfo need beyond glibc, vulkaninfo itself and Vulkan-ValidationLayers.
+# Usage: scripts/device-farm/bundle.sh BUILD_DIR OUT_DIR
+set -euo pipefail
+build=${1:?build dir}
+out=${2:?output dir}
+rm -rf "$out"
+mkdir -p "$out/lib" "$out/layers"
+cp "$build/probes/preflight-probe" "$out/"
+cp /usr/bin/vulkaninfo "$out/"
+for binary in "$out/preflight-probe" "$out/vulkaninfo"; do
+    ldd "$binary" | awk '/=> \//{print $3}' | while read -r lib; do
+        case "$(basename "$lib")" in
+            libc.so*|libm.so*|libpthread.so*|libdl.so*|librt.so*|libstdc++.so*|libgcc_s.so*|libvulkan.so*) ;;
+            *) cp -L "$lib" "$out/lib/" ;;
+        esac
+    done
+done
+cp /usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so "$out/layers/"
+sed 's|"library_path": *"[^"]*"|"library_path": "./libVkLayer_khronos_validation.so"|' \
+    /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json >"$out/layers/VkLayer_khronos_validation.json"
+cp "$(dirname "$0")/../../tests/integration/compare_vulkaninfo.py" "$out/"
+du -sh "$out"
