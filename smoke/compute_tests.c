@@ -306,8 +306,8 @@ static void run_workgroup_max(struct gpu *gpu, const void *param, struct smoke_o
 /* --- compute.group_count_max --------------------------------------------------------------- */
 
 struct group_counters {
-    uint32_t counter[256];
-    uint32_t max_id[3];
+    uint32_t counter[256 * 32]; /* every 32nd word is a counter */
+    uint32_t last_id[4];        /* x, y, z, written */
 };
 
 static void run_group_count_max(struct gpu *gpu, const void *param, struct smoke_outcome *out)
@@ -333,14 +333,14 @@ static void run_group_count_max(struct gpu *gpu, const void *param, struct smoke
         const struct group_counters *c = gpu_readback(gpu, buffers[d]);
         uint64_t counted = 0;
         for (int i = 0; i < 256; ++i)
-            counted += c->counter[i];
+            counted += c->counter[i * 32];
         cJSON *r = cJSON_CreateObject();
         cJSON_AddStringToObject(r, "dimension", (const char *[]){"x", "y", "z"}[d]);
         cJSON_AddNumberToObject(r, "groups_dispatched", max_count[d]);
         cJSON_AddNumberToObject(r, "groups_counted", (double)counted);
-        cJSON_AddNumberToObject(r, "largest_group_id", c->max_id[d]);
+        cJSON_AddNumberToObject(r, "last_group_id", c->last_id[3] ? (double)c->last_id[d] : -1.0);
         cJSON_AddItemToArray(results, r);
-        if (counted != max_count[d] || c->max_id[d] != max_count[d] - 1)
+        if (counted != max_count[d] || c->last_id[3] != 1 || c->last_id[d] != max_count[d] - 1)
             ++failed;
     }
     if (failed)
