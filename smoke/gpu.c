@@ -125,7 +125,8 @@ void gpu_close(struct gpu *gpu)
         vkDestroyDescriptorPool(gpu->device, p->pool, NULL);
         vkDestroyPipelineLayout(gpu->device, p->layout, NULL);
         vkDestroyDescriptorSetLayout(gpu->device, p->set_layout, NULL);
-        vkDestroyShaderModule(gpu->device, p->module, NULL);
+        for (uint32_t m = 0; m < p->module_count; ++m)
+            vkDestroyShaderModule(gpu->device, p->modules[m], NULL);
         free(p);
     }
     for (uint32_t i = 0; i < gpu->image_count; ++i) {
@@ -244,26 +245,16 @@ struct gpu_image *gpu_image_create(struct gpu *gpu, VkFormat format, uint32_t wi
     return image;
 }
 
-struct gpu_pipeline *gpu_pipeline_create(struct gpu *gpu, const uint32_t *code, size_t code_size,
-                                         const VkDescriptorType *bindings, uint32_t binding_count,
-                                         uint32_t push_size, const uint32_t *spec_values, uint32_t spec_count,
-                                         uint32_t required_subgroup_size)
+struct gpu_pipeline *gpu_pipeline_new(struct gpu *gpu, const VkDescriptorType *bindings, uint32_t binding_count,
+                                      VkShaderStageFlags stages, uint32_t push_size)
 {
-    if (gpu_failed(gpu) || gpu->pipeline_count == GPU_MAX_OBJECTS || binding_count > 8 || spec_count > 8)
+    if (gpu_failed(gpu) || gpu->pipeline_count == GPU_MAX_OBJECTS || binding_count > 8)
         return NULL;
     struct gpu_pipeline *p = calloc(1, sizeof(*p));
     if (p == NULL)
         return NULL;
     gpu->pipelines[gpu->pipeline_count++] = p;
     p->push_size = push_size;
-
-    VkShaderModuleCreateInfo module_info = {
-        .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-        .codeSize = code_size,
-        .pCode = code,
-    };
-    if (!GPU_CHECK(gpu, vkCreateShaderModule(gpu->device, &module_info, NULL, &p->module)))
-        return NULL;
 
     VkDescriptorSetLayoutBinding layout_bindings[8];
     VkDescriptorPoolSize pool_sizes[8];
@@ -272,7 +263,7 @@ struct gpu_pipeline *gpu_pipeline_create(struct gpu *gpu, const uint32_t *code, 
             .binding = i,
             .descriptorType = bindings[i],
             .descriptorCount = 1,
-            .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
+            .stageFlags = stages,
         };
         pool_sizes[i] = (VkDescriptorPoolSize){bindings[i], 1};
     }
@@ -283,7 +274,7 @@ struct gpu_pipeline *gpu_pipeline_create(struct gpu *gpu, const uint32_t *code, 
     };
     if (!GPU_CHECK(gpu, vkCreateDescriptorSetLayout(gpu->device, &set_info, NULL, &p->set_layout)))
         return NULL;
-    VkPushConstantRange push_range = {VK_SHADER_STAGE_COMPUTE_BIT, 0, push_size};
+    VkPushConstantRange push_range = {stages, 0, push_size};
     VkPipelineLayoutCreateInfo layout_info = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
         .setLayoutCount = 1,
@@ -311,6 +302,36 @@ struct gpu_pipeline *gpu_pipeline_create(struct gpu *gpu, const uint32_t *code, 
         if (!GPU_CHECK(gpu, vkAllocateDescriptorSets(gpu->device, &alloc_info, &p->set)))
             return NULL;
     }
+    return p;
+}
+
+VkShaderModule gpu_pipeline_add_module(struct gpu *gpu, struct gpu_pipeline *p, const uint32_t *code, size_t size)
+{
+    if (gpu_failed(gpu) || p == NULL || p->module_count == 3)
+        return VK_NULL_HANDLE;
+    VkShaderModuleCreateInfo module_info = {
+        .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+        .codeSize = size,
+        .pCode = code,
+    };
+    VkShaderModule module = VK_NULL_HANDLE;
+    if (!GPU_CHECK(gpu, vkCreateShaderModule(gpu->device, &module_info, NULL, &module)))
+        return VK_NULL_HANDLE;
+    p->modules[p->module_count++] = module;
+    return module;
+}
+
+struct gpu_pipeline *gpu_pipeline_create(struct gpu *gpu, const uint32_t *code, size_t code_size,
+                                         const VkDescriptorType *bindings, uint32_t binding_count,
+                                         uint32_t push_size, const uint32_t *spec_values, uint32_t spec_count,
+                                         uint32_t required_subgroup_size)
+{
+    if (spec_count > 8)
+        return NULL;
+    struct gpu_pipeline *p = gpu_pipeline_new(gpu, bindings, binding_count, VK_SHADER_STAGE_COMPUTE_BIT, push_size);
+    VkShaderModule module = gpu_pipeline_add_module(gpu, p, code, code_size);
+    if (module == VK_NULL_HANDLE)
+        return NULL;
 
     VkSpecializationMapEntry entries[8];
     for (uint32_t i = 0; i < spec_count; ++i)
@@ -331,7 +352,7 @@ struct gpu_pipeline *gpu_pipeline_create(struct gpu *gpu, const uint32_t *code, 
             .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
             .pNext = required_subgroup_size ? &subgroup : NULL,
             .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-            .module = p->module,
+            .module = module,
             .pName = "main",
             .pSpecializationInfo = spec_count ? &spec : NULL,
         },
@@ -397,9 +418,11 @@ void gpu_dispatch(struct gpu *gpu, const struct gpu_pipeline *p, uint32_t x, uin
     vkCmdDispatch(gpu->cmd, x, y, z);
 }
 
-static void memory_barrier(struct gpu *gpu, VkPipelineStageFlags src_stage, VkAccessFlags src_access,
-                           VkPipelineStageFlags dst_stage, VkAccessFlags dst_access)
+void gpu_memory_barrier(struct gpu *gpu, VkPipelineStageFlags src_stage, VkAccessFlags src_access,
+                        VkPipelineStageFlags dst_stage, VkAccessFlags dst_access)
 {
+    if (gpu_failed(gpu))
+        return;
     VkMemoryBarrier barrier = {
         .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
         .srcAccessMask = src_access,
@@ -412,7 +435,7 @@ void gpu_compute_barrier(struct gpu *gpu)
 {
     if (gpu_failed(gpu))
         return;
-    memory_barrier(gpu, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+    gpu_memory_barrier(gpu, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
 }
 
@@ -441,7 +464,7 @@ bool gpu_submit_and_wait(struct gpu *gpu)
     if (gpu_failed(gpu))
         return false;
     /* The host reads results after the fence: the spec asks for this HOST barrier as well. */
-    memory_barrier(gpu, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+    gpu_memory_barrier(gpu, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
                    VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
     if (!GPU_CHECK(gpu, vkEndCommandBuffer(gpu->cmd)))
         return false;

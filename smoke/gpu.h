@@ -29,7 +29,8 @@ struct gpu_image {
 };
 
 struct gpu_pipeline {
-    VkShaderModule module;
+    VkShaderModule modules[3];
+    uint32_t module_count;
     VkDescriptorSetLayout set_layout;
     VkPipelineLayout layout;
     VkDescriptorPool pool;
@@ -81,9 +82,16 @@ bool gpu_failed(const struct gpu *gpu);
 
 /* A host-visible, coherent storage buffer, its bytes set to `fill`. */
 struct gpu_buffer *gpu_buffer_create(struct gpu *gpu, VkDeviceSize size, uint8_t fill);
-/* A 2D storage image (optimal tiling, device-local) and its view, left in VK_IMAGE_LAYOUT_UNDEFINED. */
+/* A 2D image (optimal tiling, device-local) and its view, left in VK_IMAGE_LAYOUT_UNDEFINED. */
 struct gpu_image *gpu_image_create(struct gpu *gpu, VkFormat format, uint32_t width, uint32_t height,
                                    VkImageUsageFlags usage);
+
+/* The layout part of a pipeline: one descriptor set of `bindings` (visible to `stages`) with its
+ * pool and set allocated, and push constants of `push_size` bytes. The caller adds modules and
+ * creates p->pipeline (graphics.c does this for graphics pipelines). */
+struct gpu_pipeline *gpu_pipeline_new(struct gpu *gpu, const VkDescriptorType *bindings, uint32_t binding_count,
+                                      VkShaderStageFlags stages, uint32_t push_size);
+VkShaderModule gpu_pipeline_add_module(struct gpu *gpu, struct gpu_pipeline *p, const uint32_t *code, size_t size);
 
 /* A compute pipeline from SPIR-V with one descriptor set of `bindings`, push constants of
  * `push_size` bytes and specialization constants 0..spec_count-1. required_subgroup_size > 0
@@ -101,6 +109,8 @@ bool gpu_begin(struct gpu *gpu);
 void gpu_dispatch(struct gpu *gpu, const struct gpu_pipeline *p, uint32_t x, uint32_t y, uint32_t z,
                   const void *push);
 void gpu_compute_barrier(struct gpu *gpu); /* compute shader writes -> compute shader reads/writes */
+void gpu_memory_barrier(struct gpu *gpu, VkPipelineStageFlags src_stage, VkAccessFlags src_access,
+                        VkPipelineStageFlags dst_stage, VkAccessFlags dst_access);
 void gpu_image_layout(struct gpu *gpu, const struct gpu_image *image, VkImageLayout from, VkImageLayout to,
                       VkPipelineStageFlags src_stage, VkAccessFlags src_access, VkPipelineStageFlags dst_stage,
                       VkAccessFlags dst_access);

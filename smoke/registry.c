@@ -1,6 +1,7 @@
 /* Every smoke test, in run order: compute first (compute.1x1 decides whether compute works at
  * all), then the rest. A new test file adds its table here. */
 #include "compute_tests.h"
+#include "vrs_tests.h"
 
 struct test_table {
     const struct smoke_test *tests;
@@ -11,6 +12,7 @@ static const struct test_table tables[] = {
     {compute_tests, &compute_test_count},
     {subgroup_tests, &subgroup_test_count},
     {storage_image_tests, &storage_image_test_count},
+    {vrs_tests, &vrs_test_count},
 };
 
 size_t smoke_test_count(void)

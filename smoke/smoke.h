@@ -25,6 +25,8 @@ struct smoke_device_features {
     VkPhysicalDeviceShaderAtomicInt64Features atomic_int64;
     VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomic_float;
     VkPhysicalDeviceSubgroupSizeControlFeatures subgroup_size_control;
+    VkPhysicalDeviceFragmentShadingRateFeaturesKHR fragment_shading_rate;
+    VkPhysicalDeviceDynamicRenderingFeatures dynamic_rendering;
 };
 
 struct smoke_test {

@@ -12,7 +12,7 @@ VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT \
     "$probe" --out "$out" >"$log" 2>&1
 status=$?
 loaded=$(grep -c -i "insert instance layer.*VK_LAYER_KHRONOS_validation" "$log")
-ran=$(grep -c -E "^  GPU[0-9]+ " "$log")
+ran=$(grep -E "^  GPU[0-9]+ " "$log" | grep -v -c -E " (unsupported|skipped) ")
 messages=$(grep -c -E "Validation (Error|Warning)|VUID-|SYNC-HAZARD" "$log")
 grep -E "Validation (Error|Warning)|VUID-|SYNC-HAZARD" "$log" | head -20
 echo "probe exit $status; validation layer loaded in $loaded processes; $ran smoke tests ran; $messages validation messages"
