@@ -64,9 +64,9 @@ bool gpu_open(struct gpu *gpu, VkInstance instance, VkPhysicalDevice physical, u
     if (available == NULL)
         return gpu_check(gpu, VK_ERROR_OUT_OF_HOST_MEMORY, "calloc");
     vkEnumerateDeviceExtensionProperties(physical, NULL, &available_count, available);
-    const char *enabled[4];
+    const char *enabled[8];
     uint32_t enabled_count = 0;
-    for (int i = 0; options != NULL && i < 4 && options->extensions[i] != NULL; ++i)
+    for (int i = 0; options != NULL && i < 8 && options->extensions[i] != NULL; ++i)
         if (has_extension(available, available_count, options->extensions[i]))
             enabled[enabled_count++] = options->extensions[i];
     free(available);
@@ -119,6 +119,10 @@ void gpu_close(struct gpu *gpu)
         return;
     /* Even after a failure the device must be idle before anything is destroyed. */
     vkDeviceWaitIdle(gpu->device);
+    /* Acceleration structures first: they live in buffers destroyed below. */
+    for (uint32_t i = gpu->acceleration_structure_count; i-- > 0;)
+        vkDestroyAccelerationStructureKHR(gpu->device, gpu->acceleration_structures[i], NULL);
+    gpu->acceleration_structure_count = 0;
     for (uint32_t i = 0; i < gpu->pipeline_count; ++i) {
         struct gpu_pipeline *p = gpu->pipelines[i];
         vkDestroyPipeline(gpu->device, p->pipeline, NULL);
@@ -158,15 +162,21 @@ static uint32_t find_memory_type(const struct gpu *gpu, uint32_t allowed, VkMemo
     return UINT32_MAX;
 }
 
-static bool allocate(struct gpu *gpu, VkMemoryRequirements req, VkMemoryPropertyFlags wanted, VkDeviceMemory *memory)
+static bool allocate(struct gpu *gpu, VkMemoryRequirements req, VkMemoryPropertyFlags wanted, bool device_address,
+                     VkDeviceMemory *memory)
 {
     uint32_t type = find_memory_type(gpu, req.memoryTypeBits, wanted);
     if (type == UINT32_MAX)
         type = find_memory_type(gpu, req.memoryTypeBits, 0);
     if (type == UINT32_MAX)
         return gpu_check(gpu, VK_ERROR_OUT_OF_DEVICE_MEMORY, "no memory type for the allocation");
+    VkMemoryAllocateFlagsInfo flags = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO,
+        .flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT,
+    };
     VkMemoryAllocateInfo info = {
         .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+        .pNext = device_address ? &flags : NULL,
         .allocationSize = req.size,
         .memoryTypeIndex = type,
     };
@@ -174,6 +184,11 @@ static bool allocate(struct gpu *gpu, VkMemoryRequirements req, VkMemoryProperty
 }
 
 struct gpu_buffer *gpu_buffer_create(struct gpu *gpu, VkDeviceSize size, uint8_t fill)
+{
+    return gpu_buffer_create_with_usage(gpu, size, 0, fill);
+}
+
+struct gpu_buffer *gpu_buffer_create_with_usage(struct gpu *gpu, VkDeviceSize size, VkBufferUsageFlags usage, uint8_t fill)
 {
     if (gpu_failed(gpu) || gpu->buffer_count == GPU_MAX_OBJECTS)
         return NULL;
@@ -186,19 +201,30 @@ struct gpu_buffer *gpu_buffer_create(struct gpu *gpu, VkDeviceSize size, uint8_t
         .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
         .size = size,
         .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-                 VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                 VK_BUFFER_USAGE_TRANSFER_DST_BIT | usage,
         .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
     };
     if (!GPU_CHECK(gpu, vkCreateBuffer(gpu->device, &info, NULL, &b->buffer)))
         return NULL;
     VkMemoryRequirements req;
     vkGetBufferMemoryRequirements(gpu->device, b->buffer, &req);
-    if (!allocate(gpu, req, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, &b->memory) ||
+    bool device_address = (usage & VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT) != 0;
+    if (!allocate(gpu, req, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, device_address,
+                  &b->memory) ||
         !GPU_CHECK(gpu, vkBindBufferMemory(gpu->device, b->buffer, b->memory, 0)) ||
         !GPU_CHECK(gpu, vkMapMemory(gpu->device, b->memory, 0, VK_WHOLE_SIZE, 0, &b->mapped)))
         return NULL;
     memset(b->mapped, fill, (size_t)size);
     return b;
+}
+
+VkDeviceAddress gpu_buffer_address(struct gpu *gpu, const struct gpu_buffer *b)
+{
+    if (gpu_failed(gpu) || b == NULL)
+        return 0;
+    VkBufferDeviceAddressInfo info = {.sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, .buffer = b->buffer};
+    return vkGetBufferDeviceAddress ? vkGetBufferDeviceAddress(gpu->device, &info)
+                                    : vkGetBufferDeviceAddressKHR(gpu->device, &info);
 }
 
 struct gpu_image *gpu_image_create(struct gpu *gpu, VkFormat format, uint32_t width, uint32_t height,
@@ -230,7 +256,7 @@ struct gpu_image *gpu_image_create(struct gpu *gpu, VkFormat format, uint32_t wi
         return NULL;
     VkMemoryRequirements req;
     vkGetImageMemoryRequirements(gpu->device, image->image, &req);
-    if (!allocate(gpu, req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, &image->memory) ||
+    if (!allocate(gpu, req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, false, &image->memory) ||
         !GPU_CHECK(gpu, vkBindImageMemory(gpu->device, image->image, image->memory, 0)))
         return NULL;
     VkImageViewCreateInfo view_info = {
@@ -391,6 +417,27 @@ void gpu_bind_image(struct gpu *gpu, struct gpu_pipeline *p, uint32_t binding, c
         .descriptorCount = 1,
         .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
         .pImageInfo = &info,
+    };
+    vkUpdateDescriptorSets(gpu->device, 1, &write, 0, NULL);
+}
+
+void gpu_bind_acceleration_structure(struct gpu *gpu, struct gpu_pipeline *p, uint32_t binding,
+                                     VkAccelerationStructureKHR structure)
+{
+    if (gpu_failed(gpu) || p == NULL)
+        return;
+    VkWriteDescriptorSetAccelerationStructureKHR as_info = {
+        .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET_ACCELERATION_STRUCTURE_KHR,
+        .accelerationStructureCount = 1,
+        .pAccelerationStructures = &structure,
+    };
+    VkWriteDescriptorSet write = {
+        .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+        .pNext = &as_info,
+        .dstSet = p->set,
+        .dstBinding = binding,
+        .descriptorCount = 1,
+        .descriptorType = VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR,
     };
     vkUpdateDescriptorSets(gpu->device, 1, &write, 0, NULL);
 }

@@ -41,7 +41,7 @@ struct gpu_pipeline {
 
 /* What a test needs enabled at device creation (only ever what the device declares). */
 struct gpu_options {
-    const char *extensions[4];       /* enabled when the device has them */
+    const char *extensions[8];       /* enabled when the device has them */
     const void *features_chain;      /* VkPhysicalDevice*Features structs to pass in pNext */
     VkPhysicalDeviceFeatures core;   /* core features to enable */
 };
@@ -68,7 +68,8 @@ struct gpu {
     struct gpu_image *images[GPU_MAX_OBJECTS];
     struct gpu_pipeline *pipelines[GPU_MAX_OBJECTS];
     VkQueryPool query_pools[4];
-    uint32_t buffer_count, image_count, pipeline_count, query_pool_count;
+    VkAccelerationStructureKHR acceleration_structures[8];
+    uint32_t buffer_count, image_count, pipeline_count, query_pool_count, acceleration_structure_count;
 };
 
 bool gpu_open(struct gpu *gpu, VkInstance instance, VkPhysicalDevice physical, uint32_t api_version,
@@ -82,6 +83,9 @@ bool gpu_failed(const struct gpu *gpu);
 
 /* A host-visible, coherent storage buffer, its bytes set to `fill`. */
 struct gpu_buffer *gpu_buffer_create(struct gpu *gpu, VkDeviceSize size, uint8_t fill);
+/* The same with extra usage bits; with SHADER_DEVICE_ADDRESS the memory is allocated for it. */
+struct gpu_buffer *gpu_buffer_create_with_usage(struct gpu *gpu, VkDeviceSize size, VkBufferUsageFlags usage, uint8_t fill);
+VkDeviceAddress gpu_buffer_address(struct gpu *gpu, const struct gpu_buffer *b);
 /* A 2D image (optimal tiling, device-local) and its view, left in VK_IMAGE_LAYOUT_UNDEFINED. */
 struct gpu_image *gpu_image_create(struct gpu *gpu, VkFormat format, uint32_t width, uint32_t height,
                                    VkImageUsageFlags usage);
@@ -102,6 +106,8 @@ struct gpu_pipeline *gpu_pipeline_create(struct gpu *gpu, const uint32_t *code, 
                                          uint32_t required_subgroup_size);
 void gpu_bind_buffer(struct gpu *gpu, struct gpu_pipeline *p, uint32_t binding, const struct gpu_buffer *b);
 void gpu_bind_image(struct gpu *gpu, struct gpu_pipeline *p, uint32_t binding, const struct gpu_image *image);
+void gpu_bind_acceleration_structure(struct gpu *gpu, struct gpu_pipeline *p, uint32_t binding,
+                                     VkAccelerationStructureKHR structure);
 
 /* Recording: begin, dispatches and barriers, then submit and wait. gpu_submit_and_wait first
  * records a barrier that makes shader and transfer writes visible to the host. */

@@ -1,6 +1,8 @@
 /* Every smoke test, in run order: compute first (compute.1x1 decides whether compute works at
  * all), then the rest. A new test file adds its table here. */
 #include "compute_tests.h"
+#include "mesh_tests.h"
+#include "ray_tests.h"
 #include "vrs_tests.h"
 
 struct test_table {
@@ -13,6 +15,8 @@ static const struct test_table tables[] = {
     {subgroup_tests, &subgroup_test_count},
     {storage_image_tests, &storage_image_test_count},
     {vrs_tests, &vrs_test_count},
+    {ray_tests, &ray_test_count},
+    {mesh_tests, &mesh_test_count},
 };
 
 size_t smoke_test_count(void)

@@ -27,6 +27,11 @@ struct smoke_device_features {
     VkPhysicalDeviceSubgroupSizeControlFeatures subgroup_size_control;
     VkPhysicalDeviceFragmentShadingRateFeaturesKHR fragment_shading_rate;
     VkPhysicalDeviceDynamicRenderingFeatures dynamic_rendering;
+    VkPhysicalDeviceMeshShaderFeaturesEXT mesh_shader;
+    VkPhysicalDeviceBufferDeviceAddressFeatures buffer_device_address;
+    VkPhysicalDeviceAccelerationStructureFeaturesKHR acceleration_structure;
+    VkPhysicalDeviceRayQueryFeaturesKHR ray_query;
+    VkPhysicalDeviceRayTracingPipelineFeaturesKHR ray_tracing_pipeline;
 };
 
 struct smoke_test {

@@ -1,0 +1,141 @@
+/* mesh_shader.draw and mesh_shader.task: one mesh workgroup (launched directly, or by a task
+ * workgroup that passes the value through its payload) emits one triangle into a 32x32 target;
+ * every pixel is checked against the triangle's coverage computed on the host. */
+#include <math.h>
+#include <stdio.h>
+
+#include "declared_query.h"
+#include "graphics.h"
+#include "mesh_tests.h"
+#include "smoke_spirv.h"
+
+#define SIDE 32u
+
+struct mesh_case {
+    bool task;
+    uint32_t value; /* what covered pixels must hold: 7 from the mesh shader, 9 via the task payload */
+};
+
+/* The triangle of mesh_triangle.mesh, in normalized device coordinates. */
+static const float corners[3][2] = {{-0.71f, -0.69f}, {0.73f, -0.67f}, {0.03f, 0.77f}};
+
+static const char *const mesh_features[] = {"VkPhysicalDeviceMeshShaderFeaturesEXT", NULL};
+static const char *const dynamic_rendering_features[] = {"VkPhysicalDeviceDynamicRenderingFeatures",
+                                                         "VkPhysicalDeviceVulkan13Features", NULL};
+
+static bool declares_mesh(const cJSON *declared, const void *param, char *reason, size_t size)
+{
+    const struct mesh_case *c = param;
+    if (!declared_has_extension(declared, "VK_EXT_mesh_shader"))
+        return smoke_missing(reason, size, "VK_EXT_mesh_shader not exposed");
+    if (!declared_feature(declared, mesh_features, "meshShader"))
+        return smoke_missing(reason, size, "VkPhysicalDeviceMeshShaderFeaturesEXT.meshShader not declared");
+    if (c->task && !declared_feature(declared, mesh_features, "taskShader"))
+        return smoke_missing(reason, size, "VkPhysicalDeviceMeshShaderFeaturesEXT.taskShader not declared");
+    if (!declared_feature(declared, dynamic_rendering_features, "dynamicRendering"))
+        return smoke_missing(reason, size, "dynamicRendering not declared (the test renders with dynamic rendering)");
+    if (declared_number(declared, "properties/VkPhysicalDeviceProperties/apiVersion", 0) < (double)VK_API_VERSION_1_2)
+        return smoke_missing(reason, size, "the test's shaders need Vulkan 1.2 (SPIR-V 1.5)");
+    if (!declared_flag(declared, "formats/VK_FORMAT_R32_UINT/VkFormatProperties/optimalTilingFeatures",
+                       "VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT"))
+        return smoke_missing(reason, size, "VK_FORMAT_R32_UINT is not a color attachment format");
+    return true;
+}
+
+static void mesh_options(const cJSON *declared, const void *param, struct gpu_options *options,
+                         struct smoke_device_features *f)
+{
+    (void)declared;
+    const struct mesh_case *c = param;
+    options->extensions[0] = "VK_EXT_mesh_shader";
+    options->extensions[1] = "VK_KHR_dynamic_rendering";
+    f->dynamic_rendering.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES;
+    f->dynamic_rendering.dynamicRendering = VK_TRUE;
+    f->mesh_shader.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MESH_SHADER_FEATURES_EXT;
+    f->mesh_shader.meshShader = VK_TRUE;
+    f->mesh_shader.taskShader = c->task;
+    f->mesh_shader.pNext = &f->dynamic_rendering;
+    options->features_chain = &f->mesh_shader;
+}
+
+/* Signed distance (in pixels) of a pixel centre from each edge; inside when all agree in sign. */
+static int coverage(uint32_t x, uint32_t y)
+{
+    float px = ((float)x + 0.5f) / SIDE * 2 - 1, py = ((float)y + 0.5f) / SIDE * 2 - 1;
+    int positive = 0, negative = 0;
+    for (int e = 0; e < 3; ++e) {
+        const float *a = corners[e], *b = corners[(e + 1) % 3];
+        float ex = b[0] - a[0], ey = b[1] - a[1];
+        float distance = ((px - a[0]) * ey - (py - a[1]) * ex) / sqrtf(ex * ex + ey * ey) * (SIDE / 2.0f);
+        if (fabsf(distance) < 0.01f)
+            return -1; /* on an edge: either answer is right */
+        positive += distance > 0;
+        negative += distance < 0;
+    }
+    return positive == 3 || negative == 3;
+}
+
+static void run_mesh(struct gpu *gpu, const void *param, struct smoke_outcome *out)
+{
+    const struct mesh_case *c = param;
+    struct graphics_target target;
+    graphics_target_create(gpu, &target, VK_FORMAT_R32_UINT, SIDE, SIDE, sizeof(uint32_t));
+    struct graphics_pipeline_desc desc = {.color_format = VK_FORMAT_R32_UINT};
+    if (c->task) {
+        desc.stage_code[desc.stage_count] = smoke_spirv_mesh_task;
+        desc.stage_size[desc.stage_count] = smoke_spirv_mesh_task_size;
+        desc.stages[desc.stage_count++] = VK_SHADER_STAGE_TASK_BIT_EXT;
+    }
+    desc.stage_code[desc.stage_count] = c->task ? smoke_spirv_mesh_triangle_from_task : smoke_spirv_mesh_triangle;
+    desc.stage_size[desc.stage_count] = c->task ? smoke_spirv_mesh_triangle_from_task_size : smoke_spirv_mesh_triangle_size;
+    desc.stages[desc.stage_count++] = VK_SHADER_STAGE_MESH_BIT_EXT;
+    desc.stage_code[desc.stage_count] = smoke_spirv_flat_value_frag;
+    desc.stage_size[desc.stage_count] = smoke_spirv_flat_value_frag_size;
+    desc.stages[desc.stage_count++] = VK_SHADER_STAGE_FRAGMENT_BIT;
+    struct gpu_pipeline *p = graphics_pipeline_create(gpu, &desc);
+    gpu_begin(gpu);
+    VkClearColorValue clear = {.uint32 = {0, 0, 0, 0}};
+    graphics_begin(gpu, &target, clear, NULL, p);
+    if (!gpu_failed(gpu))
+        vkCmdDrawMeshTasksEXT(gpu->cmd, 1, 1, 1);
+    graphics_end(gpu, &target);
+    gpu_submit_and_wait(gpu);
+    if (smoke_gpu_failed(gpu, out))
+        return;
+
+    const uint32_t *pixels = gpu_readback(gpu, target.readback);
+    uint32_t covered = 0, expected_covered = 0, wrong = 0, ambiguous = 0;
+    for (uint32_t y = 0; y < SIDE; ++y) {
+        for (uint32_t x = 0; x < SIDE; ++x) {
+            uint32_t value = pixels[y * SIDE + x];
+            int inside = coverage(x, y);
+            covered += value == c->value;
+            expected_covered += inside == 1;
+            if (inside < 0) {
+                ambiguous++;
+                wrong += value != 0 && value != c->value;
+            } else {
+                wrong += value != (inside ? c->value : 0u);
+            }
+        }
+    }
+    cJSON_AddNumberToObject(out->evidence, "value", c->value);
+    cJSON_AddNumberToObject(out->evidence, "pixels_covered", covered);
+    cJSON_AddNumberToObject(out->evidence, "pixels_expected", expected_covered);
+    cJSON_AddNumberToObject(out->evidence, "pixels_on_edges", ambiguous);
+    cJSON_AddNumberToObject(out->evidence, "wrong_pixels", wrong);
+    if (covered == 0)
+        smoke_set(out, VERDICT_FAIL, "nothing was drawn: no pixel holds %u", c->value);
+    else if (wrong)
+        smoke_set(out, VERDICT_FAIL, "%u of %u pixels differ from the triangle's coverage", wrong, SIDE * SIDE);
+}
+
+static const struct mesh_case cases[] = {{false, 7}, {true, 9}};
+
+const struct smoke_test mesh_tests[] = {
+    {"mesh_shader.draw", "mesh_shader", "one mesh workgroup emits a triangle; every pixel of the target checked",
+     declares_mesh, mesh_options, run_mesh, &cases[0]},
+    {"mesh_shader.task", "mesh_shader", "a task workgroup launches the mesh workgroup and passes its value in the payload",
+     declares_mesh, mesh_options, run_mesh, &cases[1]},
+};
+const size_t mesh_test_count = sizeof(mesh_tests) / sizeof(mesh_tests[0]);

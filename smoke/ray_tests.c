@@ -1,0 +1,318 @@
+/* ray_query.* and ray_tracing_pipeline.trace: real acceleration structures, real rays, and
+ * every intersection checked on the host (committed type, t, barycentrics, candidate steps).
+ * The scene is acceleration.h's: a triangle in the plane z = 5, or a box from z = 5 to 6. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "acceleration.h"
+#include "declared_query.h"
+#include "json_path.h"
+#include "ray_tests.h"
+#include "smoke_spirv.h"
+
+enum ray_mode { RAY_QUERY_TRIANGLE, RAY_QUERY_FLOW, RAY_QUERY_AABB, RAY_TRACING_PIPELINE };
+
+struct ray {
+    float origin[3], tmin;
+    float direction[3], tmax;
+};
+
+struct hit { /* ray_common.glsl */
+    uint32_t committed, candidates;
+    float t, u, v;
+    uint32_t pad[3];
+};
+
+enum { COMMITTED_NONE = 0, COMMITTED_TRIANGLE = 1, COMMITTED_GENERATED = 2 };
+
+/* What each ray must do against the triangle, and against the box. */
+struct ray_case {
+    const char *name;
+    struct ray ray;
+    float triangle_t, triangle_u, triangle_v; /* t < 0: must miss */
+    float box_t;                              /* t < 0: must miss */
+};
+
+static const struct ray_case rays[] = {
+    {"centre", {{0, 0, 0}, 0.001f, {0, 0, 1}, 100}, 5, 0.25f, 0.5f, 5},
+    {"off_centre", {{0.25f, -0.5f, 1}, 0.001f, {0, 0, 1}, 100}, 4, 0.5f, 0.25f, 4},
+    {"oblique", {{0, 0, 0}, 0.001f, {0.05f, 0, 1}, 100}, 5, 0.375f, 0.5f, 5},
+    {"beside", {{2, 2, 0}, 0.001f, {0, 0, 1}, 100}, -1, 0, 0, -1},
+    {"outside_edge", {{-0.9f, 0.9f, 0}, 0.001f, {0, 0, 1}, 100}, -1, 0, 0, 5},
+    {"tmax_short", {{0, 0, 0}, 0.001f, {0, 0, 1}, 4}, -1, 0, 0, -1},
+    {"away", {{0, 0, 0}, 0.001f, {0, 0, -1}, 100}, -1, 0, 0, -1},
+};
+#define RAY_COUNT (sizeof(rays) / sizeof(rays[0]))
+#define TOLERANCE 1e-3f
+
+struct ray_test {
+    enum ray_mode mode;
+};
+
+static bool api_at_least_1_2(const cJSON *declared)
+{
+    return declared_number(declared, "properties/VkPhysicalDeviceProperties/apiVersion", 0) >= (double)VK_API_VERSION_1_2;
+}
+
+static const char *const bda_features[] = {"VkPhysicalDeviceBufferDeviceAddressFeatures",
+                                           "VkPhysicalDeviceVulkan12Features", NULL};
+static const char *const as_features[] = {"VkPhysicalDeviceAccelerationStructureFeaturesKHR", NULL};
+static const char *const ray_query_features[] = {"VkPhysicalDeviceRayQueryFeaturesKHR", NULL};
+static const char *const rt_pipeline_features[] = {"VkPhysicalDeviceRayTracingPipelineFeaturesKHR", NULL};
+
+/* The spec links these: ray query and ray-tracing pipelines need acceleration structures, which
+ * need buffer device addresses. A device that declares one without the other is reported as
+ * inconsistent rather than run. */
+static bool declares_ray_tracing(const cJSON *declared, const void *param, char *reason, size_t size)
+{
+    const struct ray_test *t = param;
+    bool query = t->mode != RAY_TRACING_PIPELINE;
+    const char *extension = query ? "VK_KHR_ray_query" : "VK_KHR_ray_tracing_pipeline";
+    const char *feature = query ? "rayQuery" : "rayTracingPipeline";
+    if (!declared_has_extension(declared, extension))
+        return smoke_missing(reason, size, "%s not exposed", extension);
+    if (!declared_feature(declared, query ? ray_query_features : rt_pipeline_features, feature))
+        return smoke_missing(reason, size, "%s exposed but the %s feature is not declared", extension, feature);
+    if (!declared_has_extension(declared, "VK_KHR_acceleration_structure") ||
+        !declared_feature(declared, as_features, "accelerationStructure"))
+        return smoke_missing(reason, size, "inconsistent declaration: %s without accelerationStructure", feature);
+    if (!declared_feature(declared, bda_features, "bufferDeviceAddress"))
+        return smoke_missing(reason, size, "inconsistent declaration: accelerationStructure without bufferDeviceAddress");
+    if (!api_at_least_1_2(declared))
+        return smoke_missing(reason, size, "the test's shaders need Vulkan 1.2 (SPIR-V 1.5)");
+    return true;
+}
+
+static void ray_options(const cJSON *declared, const void *param, struct gpu_options *options,
+                        struct smoke_device_features *f)
+{
+    (void)declared;
+    const struct ray_test *t = param;
+    bool query = t->mode != RAY_TRACING_PIPELINE;
+    options->extensions[0] = "VK_KHR_acceleration_structure";
+    options->extensions[1] = "VK_KHR_deferred_host_operations";
+    options->extensions[2] = query ? "VK_KHR_ray_query" : "VK_KHR_ray_tracing_pipeline";
+    f->buffer_device_address.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES;
+    f->buffer_device_address.bufferDeviceAddress = VK_TRUE;
+    f->acceleration_structure.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ACCELERATION_STRUCTURE_FEATURES_KHR;
+    f->acceleration_structure.accelerationStructure = VK_TRUE;
+    f->acceleration_structure.pNext = &f->buffer_device_address;
+    if (query) {
+        f->ray_query.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_QUERY_FEATURES_KHR;
+        f->ray_query.rayQuery = VK_TRUE;
+        f->ray_query.pNext = &f->acceleration_structure;
+        options->features_chain = &f->ray_query;
+    } else {
+        f->ray_tracing_pipeline.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_PIPELINE_FEATURES_KHR;
+        f->ray_tracing_pipeline.rayTracingPipeline = VK_TRUE;
+        f->ray_tracing_pipeline.pNext = &f->acceleration_structure;
+        options->features_chain = &f->ray_tracing_pipeline;
+    }
+}
+
+/* Compares every ray's result with the case table; adds one evidence entry per ray. */
+static void judge_hits(enum ray_mode mode, const struct hit *hits, struct smoke_outcome *out)
+{
+    cJSON *list = cJSON_AddArrayToObject(out->evidence, "rays");
+    uint32_t wrong = 0;
+    const char *first_wrong = NULL;
+    for (size_t i = 0; i < RAY_COUNT; ++i) {
+        const struct ray_case *c = &rays[i];
+        const struct hit *h = &hits[i];
+        bool box = mode == RAY_QUERY_AABB;
+        float expected_t = box ? c->box_t : c->triangle_t;
+        bool must_hit = expected_t >= 0;
+        uint32_t expected_type = !must_hit ? COMMITTED_NONE : box ? COMMITTED_GENERATED : COMMITTED_TRIANGLE;
+        bool ok = h->committed == expected_type;
+        if (ok && must_hit) {
+            ok = fabsf(h->t - expected_t) <= TOLERANCE;
+            if (!box)
+                ok = ok && fabsf(h->u - c->triangle_u) <= TOLERANCE && fabsf(h->v - c->triangle_v) <= TOLERANCE;
+        }
+        /* Candidate steps: an opaque triangle commits without any; a non-opaque one shows exactly
+         * one candidate per hit; an AABB shows at least one where the ray meets the box. */
+        if (mode == RAY_QUERY_TRIANGLE)
+            ok = ok && h->candidates == 0;
+        else if (mode == RAY_QUERY_FLOW)
+            ok = ok && h->candidates == (must_hit ? 1u : 0u);
+        else if (mode == RAY_QUERY_AABB && must_hit)
+            ok = ok && h->candidates >= 1;
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "ray", c->name);
+        cJSON_AddNumberToObject(e, "committed", h->committed);
+        cJSON_AddNumberToObject(e, "expected_committed", expected_type);
+        if (mode != RAY_TRACING_PIPELINE)
+            cJSON_AddNumberToObject(e, "candidates", h->candidates);
+        if (h->committed != COMMITTED_NONE) {
+            cJSON_AddNumberToObject(e, "t", h->t);
+            if (h->committed == COMMITTED_TRIANGLE) {
+                cJSON_AddNumberToObject(e, "u", h->u);
+                cJSON_AddNumberToObject(e, "v", h->v);
+            }
+        }
+        cJSON_AddBoolToObject(e, "ok", ok);
+        cJSON_AddItemToArray(list, e);
+        if (!ok && wrong++ == 0)
+            first_wrong = c->name;
+    }
+    if (wrong)
+        smoke_set(out, VERDICT_FAIL, "%u of %zu rays gave a wrong intersection (first: %s)", wrong, RAY_COUNT,
+                  first_wrong);
+}
+
+static struct gpu_buffer *upload_rays(struct gpu *gpu)
+{
+    struct gpu_buffer *b = gpu_buffer_create(gpu, sizeof(struct ray) * RAY_COUNT, 0);
+    if (b != NULL)
+        for (size_t i = 0; i < RAY_COUNT; ++i)
+            ((struct ray *)b->mapped)[i] = rays[i].ray;
+    return b;
+}
+
+static void run_ray_query(struct gpu *gpu, const void *param, struct smoke_outcome *out)
+{
+    const struct ray_test *t = param;
+    static const VkDescriptorType bindings[] = {VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR,
+                                                VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
+    enum scene_geometry geometry = t->mode == RAY_QUERY_AABB    ? SCENE_AABB
+                                   : t->mode == RAY_QUERY_FLOW ? SCENE_TRIANGLE_NON_OPAQUE
+                                                               : SCENE_TRIANGLE_OPAQUE;
+    struct gpu_buffer *ray_buffer = upload_rays(gpu);
+    struct gpu_buffer *hits = gpu_buffer_create(gpu, sizeof(struct hit) * RAY_COUNT, 0xFF);
+    struct gpu_pipeline *p = gpu_pipeline_create(gpu, smoke_spirv_ray_query, smoke_spirv_ray_query_size, bindings, 3,
+                                                 8 * sizeof(float), NULL, 0, 0);
+    gpu_begin(gpu);
+    VkAccelerationStructureKHR tlas = scene_build(gpu, geometry, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
+    gpu_bind_acceleration_structure(gpu, p, 0, tlas);
+    gpu_bind_buffer(gpu, p, 1, ray_buffer);
+    gpu_bind_buffer(gpu, p, 2, hits);
+    const float box[8] = {-1, -1, SCENE_PLANE_Z, 0, 1, 1, SCENE_BOX_MAX_Z, 0};
+    gpu_dispatch(gpu, p, RAY_COUNT, 1, 1, box);
+    gpu_submit_and_wait(gpu);
+    if (smoke_gpu_failed(gpu, out))
+        return;
+    judge_hits(t->mode, gpu_readback(gpu, hits), out);
+}
+
+static uint32_t align_u32(uint32_t value, uint32_t alignment)
+{
+    return alignment ? (value + alignment - 1) / alignment * alignment : value;
+}
+
+static void run_ray_tracing_pipeline(struct gpu *gpu, const void *param, struct smoke_outcome *out)
+{
+    (void)param;
+    VkPhysicalDeviceRayTracingPipelinePropertiesKHR rt = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_PIPELINE_PROPERTIES_KHR};
+    VkPhysicalDeviceProperties2 properties = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &rt};
+    vkGetPhysicalDeviceProperties2(gpu->physical, &properties);
+
+    static const VkDescriptorType bindings[] = {VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR,
+                                                VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
+    struct gpu_pipeline *p = gpu_pipeline_new(gpu, bindings, 3, VK_SHADER_STAGE_RAYGEN_BIT_KHR, 0);
+    VkShaderModule raygen = gpu_pipeline_add_module(gpu, p, smoke_spirv_ray_raygen, smoke_spirv_ray_raygen_size);
+    VkShaderModule miss = gpu_pipeline_add_module(gpu, p, smoke_spirv_ray_miss, smoke_spirv_ray_miss_size);
+    VkShaderModule hit = gpu_pipeline_add_module(gpu, p, smoke_spirv_ray_closest_hit, smoke_spirv_ray_closest_hit_size);
+    if (smoke_gpu_failed(gpu, out))
+        return;
+    VkPipelineShaderStageCreateInfo stages[3] = {
+        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_RAYGEN_BIT_KHR,
+         .module = raygen, .pName = "main"},
+        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_MISS_BIT_KHR,
+         .module = miss, .pName = "main"},
+        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_CLOSEST_HIT_BIT_KHR,
+         .module = hit, .pName = "main"},
+    };
+    VkRayTracingShaderGroupCreateInfoKHR groups[3];
+    for (uint32_t i = 0; i < 3; ++i) {
+        groups[i] = (VkRayTracingShaderGroupCreateInfoKHR){
+            .sType = VK_STRUCTURE_TYPE_RAY_TRACING_SHADER_GROUP_CREATE_INFO_KHR,
+            .type = i < 2 ? VK_RAY_TRACING_SHADER_GROUP_TYPE_GENERAL_KHR
+                          : VK_RAY_TRACING_SHADER_GROUP_TYPE_TRIANGLES_HIT_GROUP_KHR,
+            .generalShader = i < 2 ? i : VK_SHADER_UNUSED_KHR,
+            .closestHitShader = i == 2 ? 2 : VK_SHADER_UNUSED_KHR,
+            .anyHitShader = VK_SHADER_UNUSED_KHR,
+            .intersectionShader = VK_SHADER_UNUSED_KHR,
+        };
+    }
+    VkRayTracingPipelineCreateInfoKHR info = {
+        .sType = VK_STRUCTURE_TYPE_RAY_TRACING_PIPELINE_CREATE_INFO_KHR,
+        .stageCount = 3,
+        .pStages = stages,
+        .groupCount = 3,
+        .pGroups = groups,
+        .maxPipelineRayRecursionDepth = 1,
+        .layout = p->layout,
+    };
+    if (!GPU_CHECK(gpu, vkCreateRayTracingPipelinesKHR(gpu->device, VK_NULL_HANDLE, VK_NULL_HANDLE, 1, &info, NULL,
+                                                       &p->pipeline))) {
+        smoke_gpu_failed(gpu, out);
+        return;
+    }
+
+    /* The shader binding table: each region starts at shaderGroupBaseAlignment, each record is
+     * a handle padded to shaderGroupHandleAlignment. */
+    uint32_t handle_size = rt.shaderGroupHandleSize;
+    uint32_t record = align_u32(handle_size, rt.shaderGroupHandleAlignment);
+    uint32_t region = align_u32(record, rt.shaderGroupBaseAlignment);
+    uint8_t handles[3 * 64];
+    if (handle_size == 0 || handle_size > 64) {
+        smoke_set(out, VERDICT_FAIL, "shaderGroupHandleSize %u is outside what the test handles (1..64)", handle_size);
+        return;
+    }
+    GPU_CHECK(gpu, vkGetRayTracingShaderGroupHandlesKHR(gpu->device, p->pipeline, 0, 3, 3 * handle_size, handles));
+    struct gpu_buffer *sbt = gpu_buffer_create_with_usage(
+        gpu, 3 * (VkDeviceSize)region + rt.shaderGroupBaseAlignment,
+        VK_BUFFER_USAGE_SHADER_BINDING_TABLE_BIT_KHR | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT, 0);
+    if (smoke_gpu_failed(gpu, out))
+        return;
+    VkDeviceAddress address = gpu_buffer_address(gpu, sbt);
+    VkDeviceAddress base = (address + rt.shaderGroupBaseAlignment - 1) / rt.shaderGroupBaseAlignment *
+                           rt.shaderGroupBaseAlignment;
+    for (uint32_t g = 0; g < 3; ++g)
+        memcpy((uint8_t *)sbt->mapped + (base - address) + g * region, handles + g * handle_size, handle_size);
+    VkStridedDeviceAddressRegionKHR raygen_region = {base, record, record};
+    VkStridedDeviceAddressRegionKHR miss_region = {base + region, record, record};
+    VkStridedDeviceAddressRegionKHR hit_region = {base + 2 * (VkDeviceAddress)region, record, record};
+    VkStridedDeviceAddressRegionKHR callable_region = {0, 0, 0};
+
+    struct gpu_buffer *ray_buffer = upload_rays(gpu);
+    struct gpu_buffer *hits = gpu_buffer_create(gpu, sizeof(struct hit) * RAY_COUNT, 0xFF);
+    gpu_begin(gpu);
+    VkAccelerationStructureKHR tlas = scene_build(gpu, SCENE_TRIANGLE_OPAQUE, VK_PIPELINE_STAGE_RAY_TRACING_SHADER_BIT_KHR);
+    gpu_bind_acceleration_structure(gpu, p, 0, tlas);
+    gpu_bind_buffer(gpu, p, 1, ray_buffer);
+    gpu_bind_buffer(gpu, p, 2, hits);
+    if (!gpu_failed(gpu)) {
+        vkCmdBindPipeline(gpu->cmd, VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR, p->pipeline);
+        vkCmdBindDescriptorSets(gpu->cmd, VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR, p->layout, 0, 1, &p->set, 0, NULL);
+        vkCmdTraceRaysKHR(gpu->cmd, &raygen_region, &miss_region, &hit_region, &callable_region, RAY_COUNT, 1, 1);
+    }
+    gpu_submit_and_wait(gpu);
+    if (smoke_gpu_failed(gpu, out))
+        return;
+    cJSON *sbt_evidence = cJSON_AddObjectToObject(out->evidence, "shader_binding_table");
+    cJSON_AddNumberToObject(sbt_evidence, "shaderGroupHandleSize", handle_size);
+    cJSON_AddNumberToObject(sbt_evidence, "shaderGroupHandleAlignment", rt.shaderGroupHandleAlignment);
+    cJSON_AddNumberToObject(sbt_evidence, "shaderGroupBaseAlignment", rt.shaderGroupBaseAlignment);
+    judge_hits(RAY_TRACING_PIPELINE, gpu_readback(gpu, hits), out);
+}
+
+static const struct ray_test modes[] = {{RAY_QUERY_TRIANGLE}, {RAY_QUERY_FLOW}, {RAY_QUERY_AABB}, {RAY_TRACING_PIPELINE}};
+
+const struct smoke_test ray_tests[] = {
+    {"ray_query.triangle", "ray_query",
+     "rays against a one-triangle BLAS in a TLAS: hits (t, barycentrics), misses, a ray stopped by tmax",
+     declares_ray_tracing, ray_options, run_ray_query, &modes[0]},
+    {"ray_query.flow", "ray_query",
+     "non-opaque triangle: exactly one candidate per hit, confirmed, then committed", declares_ray_tracing,
+     ray_options, run_ray_query, &modes[1]},
+    {"ray_query.aabb", "ray_query",
+     "procedural AABB candidate intersected in the shader and committed with rayQueryGenerateIntersectionEXT",
+     declares_ray_tracing, ray_options, run_ray_query, &modes[2]},
+    {"ray_tracing_pipeline.trace", "ray_tracing_pipeline",
+     "raygen/miss/closest-hit pipeline with a shader binding table traces the same rays", declares_ray_tracing,
+     ray_options, run_ray_tracing_pipeline, &modes[3]},
+};
+const size_t ray_test_count = sizeof(ray_tests) / sizeof(ray_tests[0]);
