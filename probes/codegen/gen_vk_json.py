@@ -170,6 +170,7 @@ class Member:
     def __init__(self, elem):
         self.type = elem.find("type").text
         self.name = elem.find("name").text
+        self.limittype = elem.get("limittype")
         text = "".join(elem.itertext())
         self.pointer = "*" in text
         self.array = None
@@ -416,6 +417,11 @@ def main():
     h.append("    cJSON *(*write)(const void *s);")
     h.append("};")
     h.append("struct vkjson_format { const char *name; VkFormat format; uint32_t core_version; struct vkjson_provider_ext extensions[4]; };")
+    h.append("/* vk.xml's limittype of a property member: \"max\" (larger is better), \"min\" (smaller is")
+    h.append(" * better), \"bitmask\" (more bits are better), \"exact\", \"range\", \"noauto\", ... */")
+    h.append("struct vkjson_limit { const char *structure; const char *member; const char *limittype; };")
+    h.append("extern const struct vkjson_limit vkjson_limits[];")
+    h.append("extern const size_t vkjson_limit_count;")
     h.append("")
     h.append("cJSON *vkjson_uint(uint64_t v);")
     h.append("cJSON *vkjson_int(int64_t v);")
@@ -463,6 +469,16 @@ def main():
         c.append("const size_t vkjson_%s_struct_count = sizeof(vkjson_%s_structs) / sizeof(vkjson_%s_structs[0]);"
                  % (kind, kind, kind))
         c.append("")
+    limit_structs = ["VkPhysicalDeviceLimits", "VkPhysicalDeviceSparseProperties"] + \
+        [name for name, _, _ in chains["VkPhysicalDeviceProperties2"]]
+    c.append("const struct vkjson_limit vkjson_limits[] = {")
+    for struct in limit_structs:
+        for mem, kind in gen.struct_members.get(struct) or []:
+            if mem.limittype:
+                c.append('    {"%s", "%s", "%s"},' % (struct, mem.name, mem.limittype))
+    c.append("};")
+    c.append("const size_t vkjson_limit_count = sizeof(vkjson_limits) / sizeof(vkjson_limits[0]);")
+    c.append("")
     c.append("const struct vkjson_format vkjson_formats[] = {")
     for n, v, providers in formats:
         c.append('    {"%s", (VkFormat)%d, %s},' % (n, v, provider_initializer(providers)))

@@ -1,0 +1,224 @@
+#include "fleet_limits.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_path.h"
+#include "report.h"
+#include "vk_json.h"
+
+struct fleet_device {
+    const cJSON *declared;
+    const char *key;
+};
+
+static const char *struct_path(const char *structure, char *out, size_t size)
+{
+    if (strcmp(structure, "VkPhysicalDeviceLimits") == 0)
+        snprintf(out, size, "properties/VkPhysicalDeviceProperties/limits");
+    else if (strcmp(structure, "VkPhysicalDeviceSparseProperties") == 0)
+        snprintf(out, size, "properties/VkPhysicalDeviceProperties/sparseProperties");
+    else
+        snprintf(out, size, "properties/%s", structure);
+    return out;
+}
+
+static bool has_flag(const cJSON *flags, const char *name)
+{
+    const cJSON *f;
+    cJSON_ArrayForEach(f, flags)
+    {
+        if (cJSON_IsString(f) && strcmp(f->valuestring, name) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* Is `candidate` more restrictive than `current` for this limit type? (numbers only) */
+static bool more_restrictive(const char *type, double candidate, double current)
+{
+    return strncmp(type, "max", 3) == 0 ? candidate < current : candidate > current;
+}
+
+static double number_of(const cJSON *v)
+{
+    return cJSON_IsRaw(v) ? strtod(v->valuestring, NULL) : v->valuedouble;
+}
+
+/* The most restrictive value of one scalar (number or boolean), and who sets it. */
+static cJSON *restrict_scalar(const char *type, const cJSON *const *values, const struct fleet_device *devices,
+                              size_t n, cJSON *set_by)
+{
+    const cJSON *best = NULL;
+    for (size_t i = 0; i < n; ++i) {
+        const cJSON *v = values[i];
+        if (v == NULL)
+            continue;
+        if (cJSON_IsBool(v)) {
+            if (best == NULL || (cJSON_IsTrue(best) && !cJSON_IsTrue(v)))
+                best = v;
+        } else if (best == NULL || more_restrictive(type, number_of(v), number_of(best))) {
+            best = v;
+        }
+    }
+    for (size_t i = 0; best != NULL && i < n; ++i)
+        if (values[i] != NULL && cJSON_Compare(values[i], best, 1))
+            cJSON_AddItemToArray(set_by, cJSON_CreateString(devices[i].key));
+    return best ? cJSON_Duplicate(best, 1) : NULL;
+}
+
+static cJSON *restrict_flags(const cJSON *const *values, size_t n)
+{
+    cJSON *common = cJSON_CreateArray();
+    const cJSON *first = NULL;
+    for (size_t i = 0; i < n && first == NULL; ++i)
+        first = values[i];
+    const cJSON *bit;
+    cJSON_ArrayForEach(bit, first)
+    {
+        bool everywhere = cJSON_IsString(bit);
+        for (size_t i = 0; i < n && everywhere; ++i)
+            if (values[i] != NULL && !has_flag(values[i], bit->valuestring))
+                everywhere = false;
+        if (everywhere)
+            cJSON_AddItemToArray(common, cJSON_CreateString(bit->valuestring));
+    }
+    return common;
+}
+
+static void add_limit(cJSON *limits, const struct vkjson_limit *limit, const struct fleet_device *devices, size_t n)
+{
+    const char *type = limit->limittype;
+    bool ordered = strncmp(type, "max", 3) == 0 || strncmp(type, "min", 3) == 0;
+    if (!ordered && strcmp(type, "bitmask") != 0)
+        return; /* exact, noauto, range, ...: no "most restrictive" value */
+    char path[256];
+    struct_path(limit->structure, path, sizeof(path));
+    size_t length = strlen(path);
+    snprintf(path + length, sizeof(path) - length, "/%s", limit->member);
+    const cJSON *values[64];
+    if (n > 64)
+        n = 64;
+    cJSON *missing_on = cJSON_CreateArray();
+    const cJSON *shape = NULL;
+    for (size_t i = 0; i < n; ++i) {
+        values[i] = json_path_get(devices[i].declared, path);
+        if (values[i] == NULL)
+            cJSON_AddItemToArray(missing_on, cJSON_CreateString(devices[i].key));
+        else if (shape == NULL)
+            shape = values[i];
+    }
+    if (shape == NULL) {
+        cJSON_Delete(missing_on);
+        return;
+    }
+    cJSON *entry = cJSON_CreateObject();
+    cJSON *set_by = cJSON_CreateArray();
+    cJSON *value = NULL;
+    if (cJSON_IsArray(shape) && (cJSON_GetArraySize(shape) == 0 || cJSON_IsString(cJSON_GetArrayItem(shape, 0)))) {
+        value = restrict_flags(values, n);
+    } else if (cJSON_IsArray(shape) || cJSON_IsObject(shape)) {
+        /* per element (maxComputeWorkGroupSize[3]) or per member (VkExtent2D) */
+        value = cJSON_IsArray(shape) ? cJSON_CreateArray() : cJSON_CreateObject();
+        const cJSON *part;
+        int index = 0;
+        cJSON_ArrayForEach(part, shape)
+        {
+            const cJSON *parts[64];
+            for (size_t i = 0; i < n; ++i)
+                parts[i] = values[i] == NULL ? NULL
+                           : cJSON_IsArray(shape) ? cJSON_GetArrayItem(values[i], index)
+                                                  : cJSON_GetObjectItemCaseSensitive(values[i], part->string);
+            cJSON *ignored = cJSON_CreateArray();
+            cJSON *best = restrict_scalar(type, parts, devices, n, ignored);
+            cJSON_Delete(ignored);
+            if (best == NULL)
+                best = cJSON_CreateNull();
+            if (cJSON_IsArray(shape))
+                cJSON_AddItemToArray(value, best);
+            else
+                cJSON_AddItemToObject(value, part->string, best);
+            ++index;
+        }
+        for (size_t i = 0; i < n; ++i) /* who sets at least one element */
+            if (values[i] != NULL && cJSON_Compare(values[i], value, 1))
+                cJSON_AddItemToArray(set_by, cJSON_CreateString(devices[i].key));
+    } else {
+        value = restrict_scalar(type, values, devices, n, set_by);
+    }
+    cJSON_AddItemToObject(entry, "value", value ? value : cJSON_CreateNull());
+    cJSON_AddStringToObject(entry, "limittype", type);
+    cJSON_AddItemToObject(entry, "set_by", set_by);
+    if (cJSON_GetArraySize(missing_on) > 0)
+        cJSON_AddItemToObject(entry, "missing_on", missing_on);
+    else
+        cJSON_Delete(missing_on);
+    char key[192];
+    snprintf(key, sizeof(key), "%s.%s", limit->structure, limit->member);
+    cJSON_AddItemToObject(limits, key, entry);
+}
+
+static void add_features(cJSON *features, const struct fleet_device *devices, size_t n)
+{
+    for (size_t d = 0; d < n; ++d) {
+        const cJSON *structure;
+        cJSON_ArrayForEach(structure, cJSON_GetObjectItemCaseSensitive(devices[d].declared, "features"))
+        {
+            const cJSON *member;
+            cJSON_ArrayForEach(member, structure)
+            {
+                char key[192];
+                snprintf(key, sizeof(key), "%s.%s", structure->string, member->string);
+                if (cJSON_HasObjectItem(features, key))
+                    continue;
+                cJSON *entry = cJSON_CreateObject();
+                cJSON *missing_on = cJSON_CreateArray();
+                for (size_t i = 0; i < n; ++i) {
+                    const cJSON *s = cJSON_GetObjectItemCaseSensitive(
+                        cJSON_GetObjectItemCaseSensitive(devices[i].declared, "features"), structure->string);
+                    if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(s, member->string)))
+                        cJSON_AddItemToArray(missing_on, cJSON_CreateString(devices[i].key));
+                }
+                cJSON_AddBoolToObject(entry, "value", cJSON_GetArraySize(missing_on) == 0);
+                cJSON_AddItemToObject(entry, "missing_on", missing_on);
+                cJSON_AddItemToObject(features, key, entry);
+            }
+        }
+    }
+}
+
+cJSON *fleet_limits_build(cJSON *const *reports, size_t report_count)
+{
+    struct fleet_device devices[64];
+    size_t n = 0;
+    cJSON *out = cJSON_CreateObject();
+    cJSON_AddStringToObject(out, "schema", FLEET_LIMITS_SCHEMA_ID);
+    cJSON *source = report_new("preflight-report fleet-limits");
+    cJSON_AddItemToObject(out, "generator", cJSON_DetachItemFromObject(source, "generator"));
+    cJSON_AddItemToObject(out, "created", cJSON_DetachItemFromObject(source, "created"));
+    cJSON_Delete(source);
+    cJSON *list = cJSON_AddArrayToObject(out, "devices");
+    for (size_t r = 0; r < report_count; ++r) {
+        const cJSON *device;
+        cJSON_ArrayForEach(device, cJSON_GetObjectItemCaseSensitive(reports[r], "devices"))
+        {
+            if (n == 64)
+                break;
+            const cJSON *identity = cJSON_GetObjectItemCaseSensitive(device, "identity");
+            devices[n].declared = cJSON_GetObjectItemCaseSensitive(device, "declared");
+            devices[n].key = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(identity, "deviceKey"));
+            cJSON *d = cJSON_CreateObject();
+            cJSON_AddStringToObject(d, "deviceKey", devices[n].key);
+            cJSON_AddItemToObject(d, "deviceName", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(identity, "deviceName"), 1));
+            cJSON_AddItemToObject(d, "driverVersion", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(identity, "driverVersion"), 1));
+            cJSON_AddItemToArray(list, d);
+            ++n;
+        }
+    }
+    cJSON *limits = cJSON_AddObjectToObject(out, "limits");
+    for (size_t i = 0; i < vkjson_limit_count; ++i)
+        add_limit(limits, &vkjson_limits[i], devices, n);
+    add_features(cJSON_AddObjectToObject(out, "features"), devices, n);
+    return out;
+}

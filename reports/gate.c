@@ -1,0 +1,311 @@
+#include "gate.h"
+
+#include <ctype.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_path.h"
+#include "verdict.h"
+
+enum rule_kind { RULE_VERDICT, RULE_LIMIT, RULE_FEATURE, RULE_EXTENSION, RULE_SPEC_MINIMUMS };
+enum comparison { CMP_GE, CMP_LE, CMP_GT, CMP_LT, CMP_EQ, CMP_NE };
+
+struct rule {
+    enum rule_kind kind;
+    int line;
+    char subject[160];           /* test id glob, limit, feature or extension */
+    bool allowed[VERDICT_COUNT]; /* RULE_VERDICT */
+    enum comparison comparison;  /* RULE_LIMIT */
+    double value;
+};
+
+struct gate {
+    struct rule *rules;
+    size_t count;
+};
+
+static bool parse_comparison(const char *text, enum comparison *out)
+{
+    static const struct { const char *text; enum comparison c; } table[] = {
+        {">=", CMP_GE}, {"<=", CMP_LE}, {">", CMP_GT}, {"<", CMP_LT}, {"==", CMP_EQ}, {"!=", CMP_NE}};
+    for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); ++i)
+        if (strcmp(text, table[i].text) == 0) {
+            *out = table[i].c;
+            return true;
+        }
+    return false;
+}
+
+/* Splits a line into at most `max` whitespace-separated words; returns how many. */
+static int split(char *line, char **words, int max)
+{
+    int n = 0;
+    for (char *save = NULL, *w = strtok_r(line, " \t\r", &save); w != NULL && n < max; w = strtok_r(NULL, " \t\r", &save))
+        words[n++] = w;
+    return n;
+}
+
+static bool parse_line(char *line, int number, struct rule *r, char *error, size_t size)
+{
+    char *words[32];
+    int n = split(line, words, 32);
+    memset(r, 0, sizeof(*r));
+    r->line = number;
+    if (n == 2 && strcmp(words[0], "feature") == 0) {
+        r->kind = RULE_FEATURE;
+    } else if (n == 2 && strcmp(words[0], "extension") == 0) {
+        r->kind = RULE_EXTENSION;
+    } else if (n == 2 && strcmp(words[0], "spec_minimums") == 0 && strcmp(words[1], "none") == 0) {
+        r->kind = RULE_SPEC_MINIMUMS;
+        snprintf(r->subject, sizeof(r->subject), "spec_minimums");
+        return true;
+    } else if (n == 3 && parse_comparison(words[1], &r->comparison)) {
+        char *end = NULL;
+        r->value = strtod(words[2], &end);
+        if (end == words[2] || *end != '\0') {
+            snprintf(error, size, "line %d: '%s' is not a number", number, words[2]);
+            return false;
+        }
+        r->kind = RULE_LIMIT;
+        snprintf(r->subject, sizeof(r->subject), "%s", words[0]);
+        return true;
+    } else if (n >= 2) {
+        /* <test-id> [must] <verdict> [or <verdict>]... */
+        r->kind = RULE_VERDICT;
+        int i = 1;
+        if (strcmp(words[i], "must") == 0)
+            ++i;
+        bool expect_verdict = true;
+        int verdicts = 0;
+        for (; i < n; ++i) {
+            if (!expect_verdict) {
+                if (strcmp(words[i], "or") != 0) {
+                    snprintf(error, size, "line %d: expected 'or' before '%s'", number, words[i]);
+                    return false;
+                }
+                expect_verdict = true;
+                continue;
+            }
+            enum verdict v;
+            if (!verdict_parse(words[i], &v)) {
+                snprintf(error, size, "line %d: '%s' is not a verdict (pass, fail, not_applied, unsupported, skipped, "
+                         "crashed, timeout, device_lost)", number, words[i]);
+                return false;
+            }
+            r->allowed[v] = true;
+            ++verdicts;
+            expect_verdict = false;
+        }
+        if (verdicts == 0 || expect_verdict) {
+            snprintf(error, size, "line %d: a verdict is missing", number);
+            return false;
+        }
+        snprintf(r->subject, sizeof(r->subject), "%s", words[0]);
+        return true;
+    } else {
+        snprintf(error, size, "line %d: not a requirement (see docs/report-tool.md for the format)", number);
+        return false;
+    }
+    snprintf(r->subject, sizeof(r->subject), "%s", words[1]);
+    return true;
+}
+
+struct gate *gate_parse(const char *text, char *error, size_t size)
+{
+    struct gate *g = calloc(1, sizeof(*g));
+    size_t capacity = 0;
+    char *copy = strdup(text);
+    if (g == NULL || copy == NULL) {
+        free(g);
+        free(copy);
+        snprintf(error, size, "out of memory");
+        return NULL;
+    }
+    int number = 0;
+    for (char *line = copy, *next = NULL; line != NULL; line = next) {
+        next = strchr(line, '\n');
+        if (next != NULL)
+            *next++ = '\0';
+        ++number;
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = '\0';
+        char *start = line;
+        while (isspace((unsigned char)*start))
+            ++start;
+        if (*start == '\0')
+            continue;
+        if (g->count == capacity) {
+            capacity = capacity ? capacity * 2 : 16;
+            struct rule *rules = realloc(g->rules, capacity * sizeof(*rules));
+            if (rules == NULL)
+                break;
+            g->rules = rules;
+        }
+        if (!parse_line(start, number, &g->rules[g->count], error, size)) {
+            free(copy);
+            gate_free(g);
+            return NULL;
+        }
+        g->count++;
+    }
+    free(copy);
+    if (g->count == 0) {
+        snprintf(error, size, "no requirements in the file");
+        gate_free(g);
+        return NULL;
+    }
+    return g;
+}
+
+void gate_free(struct gate *g)
+{
+    if (g != NULL)
+        free(g->rules);
+    free(g);
+}
+
+size_t gate_rule_count(const struct gate *g)
+{
+    return g->count;
+}
+
+/* "maxComputeSharedMemorySize" or "limits.maxX" or "VkPhysicalDeviceFooProperties.member":
+ * the first property struct that has it. */
+static const cJSON *find_limit(const cJSON *declared, const char *name)
+{
+    const cJSON *properties = cJSON_GetObjectItemCaseSensitive(declared, "properties");
+    const char *dot = strrchr(name, '.');
+    const char *member = dot ? dot + 1 : name;
+    char structure[128] = "";
+    if (dot != NULL)
+        snprintf(structure, sizeof(structure), "%.*s", (int)(dot - name), name);
+    const cJSON *limits = json_path_get(properties, "VkPhysicalDeviceProperties/limits");
+    if (dot == NULL || strcmp(structure, "limits") == 0 || strcmp(structure, "VkPhysicalDeviceLimits") == 0) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(limits, member);
+        if (v != NULL || dot != NULL)
+            return v;
+    }
+    const cJSON *s;
+    cJSON_ArrayForEach(s, properties)
+    {
+        if (dot != NULL && strcmp(s->string, structure) != 0)
+            continue;
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(s, member);
+        if (v != NULL)
+            return v;
+    }
+    return NULL;
+}
+
+static bool compare(double a, enum comparison c, double b)
+{
+    switch (c) {
+    case CMP_GE: return a >= b;
+    case CMP_LE: return a <= b;
+    case CMP_GT: return a > b;
+    case CMP_LT: return a < b;
+    case CMP_EQ: return a == b;
+    case CMP_NE: return a != b;
+    }
+    return false;
+}
+
+static const char *comparison_text(enum comparison c)
+{
+    static const char *const text[] = {">=", "<=", ">", "<", "==", "!="};
+    return text[c];
+}
+
+static void failed(cJSON *failures, const struct rule *r, const char *format, const char *a, const char *b)
+{
+    char detail[384], line[512];
+    snprintf(detail, sizeof(detail), format, a, b);
+    snprintf(line, sizeof(line), "line %d: %s", r->line, detail);
+    cJSON_AddItemToArray(failures, cJSON_CreateString(line));
+}
+
+static bool evaluate(const struct rule *r, const cJSON *device, cJSON *failures)
+{
+    const cJSON *declared = cJSON_GetObjectItemCaseSensitive(device, "declared");
+    char text[64];
+    switch (r->kind) {
+    case RULE_FEATURE: {
+        const char *dot = strrchr(r->subject, '.');
+        bool found = false;
+        const cJSON *s;
+        cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(declared, "features"))
+        {
+            if (dot != NULL && strncmp(s->string, r->subject, (size_t)(dot - r->subject)) != 0)
+                continue;
+            found = found || cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(s, dot ? dot + 1 : r->subject));
+        }
+        if (!found)
+            failed(failures, r, "feature %s is not declared%s", r->subject, "");
+        return found;
+    }
+    case RULE_EXTENSION:
+        if (cJSON_HasObjectItem(cJSON_GetObjectItemCaseSensitive(declared, "extensions"), r->subject))
+            return true;
+        failed(failures, r, "extension %s is not exposed%s", r->subject, "");
+        return false;
+    case RULE_SPEC_MINIMUMS: {
+        int violations = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(device, "spec_minimums"));
+        if (violations == 0)
+            return true;
+        snprintf(text, sizeof(text), "%d", violations);
+        failed(failures, r, "%s limits fall short of the spec's minimums%s", text, "");
+        return false;
+    }
+    case RULE_LIMIT: {
+        const cJSON *v = find_limit(declared, r->subject);
+        if (!cJSON_IsNumber(v)) {
+            failed(failures, r, "%s is not reported as a number%s", r->subject, "");
+            return false;
+        }
+        if (compare(v->valuedouble, r->comparison, r->value))
+            return true;
+        char want[96];
+        snprintf(text, sizeof(text), "%.17g", v->valuedouble);
+        snprintf(want, sizeof(want), "%s %.17g", comparison_text(r->comparison), r->value);
+        char subject_value[256];
+        snprintf(subject_value, sizeof(subject_value), "%s is %s", r->subject, text);
+        failed(failures, r, "%s, required %s", subject_value, want);
+        return false;
+    }
+    case RULE_VERDICT: {
+        bool matched = false, ok = true;
+        const cJSON *entry;
+        cJSON_ArrayForEach(entry, cJSON_GetObjectItemCaseSensitive(device, "smoke"))
+        {
+            const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(entry, "id"));
+            if (id == NULL || fnmatch(r->subject, id, 0) != 0)
+                continue;
+            matched = true;
+            enum verdict v;
+            const char *status = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(entry, "status"));
+            if (status != NULL && verdict_parse(status, &v) && r->allowed[v])
+                continue;
+            char detail[256];
+            const char *reason = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(entry, "reason"));
+            snprintf(detail, sizeof(detail), "%s%s%s", status ? status : "?", reason ? ": " : "", reason ? reason : "");
+            failed(failures, r, "%s is %s", id, detail);
+            ok = false;
+        }
+        if (!matched)
+            failed(failures, r, "no smoke result matches %s%s", r->subject, "");
+        return matched && ok;
+    }
+    }
+    return false;
+}
+
+bool gate_evaluate(const struct gate *g, const cJSON *device, cJSON *failures)
+{
+    bool all = true;
+    for (size_t i = 0; i < g->count; ++i)
+        all = evaluate(&g->rules[i], device, failures) && all;
+    return all;
+}

@@ -1,0 +1,26 @@
+/* Release gates: a requirements file evaluated per device. Format (docs/report-tool.md):
+ *   # comment
+ *   compute.1x1 must pass                 a smoke test's verdict ("must" is optional)
+ *   vrs.pipeline.2x2 pass or unsupported  any of several verdicts
+ *   vrs.* pass or unsupported or skipped  a glob over test ids
+ *   maxComputeSharedMemorySize >= 32768   a limit (member name, or Struct.member) and >=, <=, >, <, ==, !=
+ *   feature shaderInt64                   a feature that must be declared true
+ *   extension VK_KHR_dynamic_rendering    an extension that must be exposed
+ *   spec_minimums none                    no limit below what the spec requires */
+#ifndef PREFLIGHT_REPORTS_GATE_H
+#define PREFLIGHT_REPORTS_GATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <cjson/cJSON.h>
+
+struct gate;
+
+/* Parses the requirements text; NULL with `error` ("line 3: ...") on a malformed line. */
+struct gate *gate_parse(const char *text, char *error, size_t size);
+void gate_free(struct gate *g);
+size_t gate_rule_count(const struct gate *g);
+/* Evaluates every rule on one device; adds one string per failed rule to `failures`. */
+bool gate_evaluate(const struct gate *g, const cJSON *device, cJSON *failures);
+
+#endif

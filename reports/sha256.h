@@ -1,0 +1,12 @@
+/* SHA-256 (FIPS 180-4), for the idempotency key of an upload: the same report content always
+ * gets the same key, so a dashboard can drop a second delivery of it. */
+#ifndef PREFLIGHT_REPORTS_SHA256_H
+#define PREFLIGHT_REPORTS_SHA256_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Writes 64 lowercase hex digits and a terminating zero into `hex` (65 bytes). */
+void sha256_hex(const void *data, size_t length, char hex[65]);
+
+#endif

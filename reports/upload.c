@@ -1,0 +1,226 @@
+#include "upload.h"
+
+#include <curl/curl.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sha256.h"
+
+static size_t discard_body(char *data, size_t size, size_t count, void *user)
+{
+    (void)data;
+    (void)user;
+    return size * count;
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
+    while (nanosleep(&t, &t) != 0 && errno == EINTR)
+        ;
+}
+
+/* One attempt: the HTTP status, or 0 with curl's error in `message`. */
+static long attempt(const struct upload_options *o, const char *body, size_t length, const char *key, CURLcode *code)
+{
+    CURL *curl = curl_easy_init();
+    if (curl == NULL) {
+        *code = CURLE_FAILED_INIT;
+        return 0;
+    }
+    char key_header[128], auth_header[4200];
+    snprintf(key_header, sizeof(key_header), "Idempotency-Key: %s", key);
+    struct curl_slist *headers = NULL;
+    headers = curl_slist_append(headers, "Content-Type: application/json");
+    headers = curl_slist_append(headers, key_header);
+    headers = curl_slist_append(headers, "Expect:");
+    if (o->token != NULL) {
+        snprintf(auth_header, sizeof(auth_header), "Authorization: Bearer %s", o->token);
+        headers = curl_slist_append(headers, auth_header);
+    }
+    long timeout_ms = (long)(o->timeout_seconds * 1000);
+    curl_easy_setopt(curl, CURLOPT_URL, o->url);
+    curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(curl, CURLOPT_POST, 1L);
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body);
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)length);
+    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+    curl_easy_setopt(curl, CURLOPT_USERAGENT, "preflight-report/0.1.0");
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, timeout_ms);
+    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, timeout_ms < 10000 ? timeout_ms : 10000L);
+    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L); /* a redirect must not carry the token elsewhere */
+    curl_easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, 1L);
+    curl_easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, 2L);
+    if (o->ca_file != NULL)
+        curl_easy_setopt(curl, CURLOPT_CAINFO, o->ca_file);
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, discard_body);
+    *code = curl_easy_perform(curl);
+    long status = 0;
+    if (*code == CURLE_OK)
+        curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+    curl_slist_free_all(headers);
+    memset(auth_header, 0, sizeof(auth_header));
+    curl_easy_cleanup(curl);
+    return status;
+}
+
+static bool retryable_status(long status)
+{
+    return status == 408 || status == 429 || status >= 500;
+}
+
+static bool retryable_error(CURLcode code)
+{
+    /* Certificate and protocol problems will not fix themselves by waiting. */
+    return code != CURLE_PEER_FAILED_VERIFICATION && code != CURLE_SSL_CACERT_BADFILE &&
+           code != CURLE_UNSUPPORTED_PROTOCOL && code != CURLE_URL_MALFORMAT;
+}
+
+enum upload_outcome upload_send(const struct upload_options *o, const char *body, size_t length, const char *key,
+                                char *message, size_t size)
+{
+    long delay = o->backoff_ms;
+    for (int try = 0; try <= o->retries; ++try) {
+        if (try > 0) {
+            sleep_ms(delay);
+            delay *= 2;
+        }
+        CURLcode code;
+        long status = attempt(o, body, length, key, &code);
+        if (code == CURLE_OK && status >= 200 && status < 300) {
+            snprintf(message, size, "delivered (HTTP %ld, attempt %d)", status, try + 1);
+            return UPLOAD_DELIVERED;
+        }
+        if (code == CURLE_OK && status == 409) {
+            snprintf(message, size, "already delivered (HTTP 409, attempt %d)", try + 1);
+            return UPLOAD_ALREADY_THERE;
+        }
+        if (code == CURLE_OK && (status == 401 || status == 403)) {
+            snprintf(message, size, "the server refused the token (HTTP %ld); not retried", status);
+            return UPLOAD_FAILED;
+        }
+        if (code == CURLE_OK && !retryable_status(status)) {
+            snprintf(message, size, "the server refused the report (HTTP %ld); not retried", status);
+            return UPLOAD_FAILED;
+        }
+        if (code != CURLE_OK)
+            snprintf(message, size, "%s after %d attempt(s)", curl_easy_strerror(code), try + 1);
+        else
+            snprintf(message, size, "HTTP %ld after %d attempt(s)", status, try + 1);
+        if (code != CURLE_OK && !retryable_error(code))
+            return UPLOAD_FAILED;
+    }
+    return UPLOAD_FAILED;
+}
+
+static bool make_directories(const char *path)
+{
+    char buffer[4096];
+    snprintf(buffer, sizeof(buffer), "%s", path);
+    for (char *c = buffer + 1; *c; ++c) {
+        if (*c != '/')
+            continue;
+        *c = '\0';
+        if (mkdir(buffer, 0700) != 0 && errno != EEXIST)
+            return false;
+        *c = '/';
+    }
+    return mkdir(buffer, 0700) == 0 || errno == EEXIST;
+}
+
+bool spool_store(const char *dir, const char *key, const char *body, size_t length, char *error, size_t size)
+{
+    if (!make_directories(dir)) {
+        snprintf(error, size, "cannot create the spool directory %s: %s", dir, strerror(errno));
+        return false;
+    }
+    char path[4096], temporary[4200];
+    snprintf(path, sizeof(path), "%s/%s.json", dir, key);
+    snprintf(temporary, sizeof(temporary), "%s.partial", path);
+    FILE *f = fopen(temporary, "wb");
+    if (f == NULL) {
+        snprintf(error, size, "cannot write %s: %s", temporary, strerror(errno));
+        return false;
+    }
+    bool ok = fwrite(body, 1, length, f) == length;
+    ok = fflush(f) == 0 && fsync(fileno(f)) == 0 && ok;
+    ok = fclose(f) == 0 && ok;
+    if (!ok || rename(temporary, path) != 0) {
+        snprintf(error, size, "cannot write %s: %s", path, strerror(errno));
+        remove(temporary);
+        return false;
+    }
+    return true;
+}
+
+static char *read_file(const char *path, size_t *length)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return NULL;
+    char *text = NULL;
+    if (fseek(f, 0, SEEK_END) == 0) {
+        long size = ftell(f);
+        if (size >= 0 && fseek(f, 0, SEEK_SET) == 0 && (text = malloc((size_t)size + 1)) != NULL) {
+            *length = fread(text, 1, (size_t)size, f);
+            text[*length] = '\0';
+        }
+    }
+    fclose(f);
+    return text;
+}
+
+int spool_flush(const struct upload_options *o, int *delivered)
+{
+    *delivered = 0;
+    DIR *dir = opendir(o->spool_dir);
+    if (dir == NULL)
+        return 0; /* nothing was ever spooled */
+    int remaining = 0;
+    struct dirent *entry;
+    while ((entry = readdir(dir)) != NULL) {
+        size_t name_length = strlen(entry->d_name);
+        if (name_length != 64 + 5 || strcmp(entry->d_name + 64, ".json") != 0)
+            continue; /* only <sha256>.json; *.partial are interrupted writes */
+        char path[4096];
+        snprintf(path, sizeof(path), "%s/%s", o->spool_dir, entry->d_name);
+        size_t length = 0;
+        char *body = read_file(path, &length);
+        if (body == NULL) {
+            ++remaining;
+            continue;
+        }
+        char key[65], message[256];
+        sha256_hex(body, length, key);
+        enum upload_outcome outcome = upload_send(o, body, length, key, message, sizeof(message));
+        free(body);
+        fprintf(stderr, "%s: %s\n", entry->d_name, message);
+        if (outcome == UPLOAD_FAILED) {
+            ++remaining;
+        } else if (remove(path) == 0) {
+            ++*delivered;
+        }
+    }
+    closedir(dir);
+    return remaining;
+}
+
+void spool_default_dir(char *out, size_t size)
+{
+    const char *explicit_dir = getenv("PREFLIGHT_SPOOL");
+    const char *cache = getenv("XDG_CACHE_HOME");
+    const char *home = getenv("HOME");
+    if (explicit_dir && *explicit_dir)
+        snprintf(out, size, "%s", explicit_dir);
+    else if (cache && *cache)
+        snprintf(out, size, "%s/preflight/spool", cache);
+    else
+        snprintf(out, size, "%s/.cache/preflight/spool", home ? home : "/tmp");
+}

@@ -1,0 +1,96 @@
+/* The report reader: real reports and vulkaninfo files load; malformed or wrong-schema input is
+ * refused with a message that names the place. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "report_read.h"
+#include "test_support.h"
+
+static void expect_refused(const char *text, const char *message_part)
+{
+    char error[512] = "";
+    cJSON *r = report_parse(text, strlen(text), "input.json", error, sizeof(error));
+    assert_null(r);
+    if (strstr(error, message_part) == NULL)
+        fail_msg("error '%s' does not mention '%s'", error, message_part);
+}
+
+static void probe_reports_load(void **state)
+{
+    (void)state;
+    char path[4096], error[512];
+    snprintf(path, sizeof(path), "%s/probe-nvidia-h200.report.json", PREFLIGHT_FIXTURES_DIR);
+    cJSON *r = report_load(path, error, sizeof(error));
+    assert_non_null(r);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r, "devices")), 1);
+    cJSON_Delete(r);
+}
+
+static void vulkaninfo_files_become_declared_only_devices(void **state)
+{
+    (void)state;
+    char path[4096], error[512];
+    snprintf(path, sizeof(path), "%s/vulkaninfo-nvidia-h200.json", PREFLIGHT_FIXTURES_DIR);
+    cJSON *r = report_load(path, error, sizeof(error));
+    assert_non_null(r);
+    const cJSON *device = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "devices"), 0);
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(device, "source")), "vulkaninfo");
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(device, "smoke")), 0);
+    const cJSON *identity = cJSON_GetObjectItemCaseSensitive(device, "identity");
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(identity, "deviceKey")),
+                        "10de-2335-nvidia_proprietary");
+    cJSON_Delete(r);
+}
+
+static void malformed_and_foreign_input_is_refused(void **state)
+{
+    (void)state;
+    expect_refused("", "malformed JSON");
+    expect_refused("{\"schema\": \"preflight.report/1\", \"devices\": [", "malformed JSON");
+    expect_refused("[1, 2, 3]", "not a JSON object");
+    expect_refused("{\"devices\": []}", "missing: not a preflight report");
+    expect_refused("{\"schema\": \"preflight.report/2\", \"devices\": []}", "not preflight.report/1");
+    expect_refused("{\"schema\": \"preflight.report/1\"}", "devices");
+    expect_refused("{\"schema\": \"preflight.report/1\", \"devices\": [42]}", "devices[0]: not an object");
+    expect_refused("{\"schema\": \"preflight.report/1\", \"devices\": [{\"identity\": {}}]}", "devices[0].declared");
+    expect_refused("{\"$schema\": \"https://schema.khronos.org/vulkan/profiles-0.8-latest.json\"}",
+                   "without capabilities.device.properties");
+}
+
+static void a_bad_verdict_is_named_with_its_place(void **state)
+{
+    (void)state;
+    cJSON *r = load_fixture("probe-lavapipe.report.json");
+    cJSON *entry = cJSON_GetArrayItem(
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "devices"), 0), "smoke"), 2);
+    cJSON_ReplaceItemInObject(entry, "status", cJSON_CreateString("passed"));
+    char *text = cJSON_PrintUnformatted(r);
+    expect_refused(text, "devices[0].smoke[2].status: 'passed' is not a verdict");
+    cJSON_free(text);
+    cJSON_Delete(r);
+}
+
+static void a_missing_file_says_so(void **state)
+{
+    (void)state;
+    char error[512];
+    assert_null(report_load("/nonexistent/report.json", error, sizeof(error)));
+    assert_non_null(strstr(error, "cannot open"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(probe_reports_load),
+        cmocka_unit_test(vulkaninfo_files_become_declared_only_devices),
+        cmocka_unit_test(malformed_and_foreign_input_is_refused),
+        cmocka_unit_test(a_bad_verdict_is_named_with_its_place),
+        cmocka_unit_test(a_missing_file_says_so),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
