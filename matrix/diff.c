@@ -144,6 +144,8 @@ static void compare_properties(struct diff *d, const cJSON *before, const cJSON 
     const cJSON *structure;
     cJSON_ArrayForEach(structure, before)
     {
+        if (!cJSON_IsObject(structure))
+            continue; /* reports that passed report_check can still hold odd shapes here */
         const cJSON *other = cJSON_GetObjectItemCaseSensitive(after, structure->string);
         const cJSON *member;
         cJSON_ArrayForEach(member, structure)
@@ -151,7 +153,7 @@ static void compare_properties(struct diff *d, const cJSON *before, const cJSON 
             const char *struct_name = structure->string;
             const cJSON *a = other ? cJSON_GetObjectItemCaseSensitive(other, member->string) : NULL;
             /* The limits and sparse properties nest inside VkPhysicalDeviceProperties. */
-            if (strcmp(struct_name, "VkPhysicalDeviceProperties") == 0 &&
+            if (strcmp(struct_name, "VkPhysicalDeviceProperties") == 0 && cJSON_IsObject(member) &&
                 (strcmp(member->string, "limits") == 0 || strcmp(member->string, "sparseProperties") == 0)) {
                 const char *nested = member->string[0] == 'l' ? "VkPhysicalDeviceLimits" : "VkPhysicalDeviceSparseProperties";
                 const cJSON *item;
@@ -180,6 +182,8 @@ static void compare_features(struct diff *d, const cJSON *before, const cJSON *a
     const cJSON *structure;
     cJSON_ArrayForEach(structure, before)
     {
+        if (!cJSON_IsObject(structure))
+            continue;
         const cJSON *other = cJSON_GetObjectItemCaseSensitive(after, structure->string);
         const cJSON *member;
         cJSON_ArrayForEach(member, structure)
@@ -198,6 +202,8 @@ static void compare_features(struct diff *d, const cJSON *before, const cJSON *a
 static void compare_extensions(struct diff *d, const cJSON *before, const cJSON *after)
 {
     const cJSON *e;
+    if (!cJSON_IsObject(before) || !cJSON_IsObject(after))
+        return;
     cJSON_ArrayForEach(e, before)
     {
         const cJSON *a = cJSON_GetObjectItemCaseSensitive(after, e->string);
@@ -227,6 +233,8 @@ static void compare_formats(struct diff *d, const cJSON *before, const cJSON *af
     const cJSON *format;
     cJSON_ArrayForEach(format, before)
     {
+        if (!cJSON_IsObject(format))
+            continue;
         const cJSON *other = cJSON_GetObjectItemCaseSensitive(after, format->string);
         if (other == NULL) {
             add(d, "format", format->string, "supported", "(absent)", true);
@@ -235,6 +243,8 @@ static void compare_formats(struct diff *d, const cJSON *before, const cJSON *af
         const cJSON *structure;
         cJSON_ArrayForEach(structure, format)
         {
+            if (!cJSON_IsObject(structure))
+                continue;
             const cJSON *member;
             cJSON_ArrayForEach(member, structure)
             {
@@ -273,6 +283,8 @@ static void compare_smoke(struct diff *d, const cJSON *before, const cJSON *afte
     {
         const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(entry, "id"));
         const char *was = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(entry, "status"));
+        if (id == NULL || was == NULL)
+            continue;
         const cJSON *other = find_by(after, "id", id);
         const char *now = other ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(other, "status")) : "(absent)";
         if (strcmp(was, now) == 0)
@@ -287,6 +299,8 @@ static void compare_smoke(struct diff *d, const cJSON *before, const cJSON *afte
 static void compare_spec_minimums(struct diff *d, const cJSON *before, const cJSON *after)
 {
     const cJSON *violation;
+    if (!cJSON_IsArray(after))
+        return;
     cJSON_ArrayForEach(violation, after)
     {
         const char *limit = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(violation, "limit"));

@@ -165,6 +165,8 @@ static void add_features(cJSON *features, const struct fleet_device *devices, si
         const cJSON *structure;
         cJSON_ArrayForEach(structure, cJSON_GetObjectItemCaseSensitive(devices[d].declared, "features"))
         {
+            if (!cJSON_IsObject(structure))
+                continue;
             const cJSON *member;
             cJSON_ArrayForEach(member, structure)
             {

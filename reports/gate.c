@@ -191,6 +191,8 @@ static const cJSON *find_limit(const cJSON *declared, const char *name)
     const cJSON *s;
     cJSON_ArrayForEach(s, properties)
     {
+        if (!cJSON_IsObject(s))
+            continue;
         if (dot != NULL && strcmp(s->string, structure) != 0)
             continue;
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(s, member);
@@ -238,6 +240,8 @@ static bool evaluate(const struct rule *r, const cJSON *device, cJSON *failures)
         const cJSON *s;
         cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(declared, "features"))
         {
+            if (!cJSON_IsObject(s))
+                continue;
             if (dot != NULL && strncmp(s->string, r->subject, (size_t)(dot - r->subject)) != 0)
                 continue;
             found = found || cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(s, dot ? dot + 1 : r->subject));

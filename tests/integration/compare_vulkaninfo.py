@@ -5,7 +5,7 @@ Every extension, feature, property, limit, format and queue family that both doc
 must be equal, and every struct, member and format vulkaninfo lists must be in the report.
 Exit 0 with a summary when there are zero differences, 1 otherwise (each difference printed).
 
-Usage: compare_vulkaninfo.py REPORT.json VULKANINFO.json [--device N]
+Usage: compare_vulkaninfo.py REPORT.json|PROFILE.json VULKANINFO.json [--device N]
 """
 import json
 import math
@@ -80,7 +80,11 @@ def main(argv):
         device_index = int(argv[argv.index("--device") + 1])
     report = json.load(open(argv[1]))
     vulkaninfo = json.load(open(argv[2]))
-    ours = report["devices"][device_index]["declared"]
+    # The first document may also be a Vulkan Profiles export (preflight-report profile).
+    if "$schema" in report:
+        ours = report["capabilities"]["device"]
+    else:
+        ours = report["devices"][device_index]["declared"]
     theirs = vulkaninfo["capabilities"]["device"]
     c = Comparison()
     c.value("extensions", ours["extensions"], theirs["extensions"])

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# preflight-report on real reports (the probe's own, from this machine, and the lavapipe and H200
+# fixtures): every command's output checked, injected regressions flagged, failing gates failing,
+# and bad input refused with the documented exit codes.
+set -u
+tool=$(realpath "$1")
+live=$(realpath "$2")      # the probe's report from this test run
+fixtures=$(realpath "$3")
+python=${4:-python3}
+here=$(dirname "$(realpath "$0")")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+lavapipe="$fixtures/probe-lavapipe.report.json"
+h200="$fixtures/probe-nvidia-h200.report.json"
+failures=0
+checks=0
+check() {
+    checks=$((checks + 1))
+    local name="$1"; shift
+    if "$@"; then echo "ok   $name"; else echo "FAIL $name"; failures=$((failures + 1)); fi
+}
+run() { "$tool" "$@" >"$work/out" 2>"$work/err"; echo $? >"$work/rc"; }
+rc() { cat "$work/rc"; }
+py() { "$python" -c "$1"; }
+
+run matrix --no-color "$live" "$h200"
+check "matrix text: exit 0" [ "$(rc)" = 0 ]
+check "matrix text: ray query differs (marked *)" grep -q '^\* ray_query.triangle .*yes pass .*no unsupported' "$work/out"
+check "matrix text: VRS 2x2 differs" grep -q '^\* vrs.pipeline.2x2 .*no unsupported .*yes pass' "$work/out"
+run matrix --format markdown --only-differences "$lavapipe" "$h200"
+check "matrix markdown: only differing rows, bold" sh -c "grep -q '| \*\*ray_query.flow\*\* |' '$work/out' && ! grep -q 'compute.1x1' '$work/out'"
+run matrix --format json --out "$work/matrix.json" "$lavapipe" "$h200" "$fixtures/vulkaninfo-nvidia-h200.json"
+check "matrix json: three columns, the vulkaninfo one declared-only" py "
+import json; m=json.load(open('$work/matrix.json'))
+assert [c['source'] for c in m['columns']]==['probe','probe','vulkaninfo'], m['columns']
+row=[r for r in m['rows'] if r['id']=='compute.1x1'][0]
+assert row['cells'][0]=={'declared':True,'verified':'pass'} and row['cells'][2]=={}, row"
+run matrix --format html --out "$work/matrix.html" "$lavapipe" "$h200"
+check "matrix html: one self-contained page with the data inline" py "
+import json,re; page=open('$work/matrix.html').read()
+data=json.loads(re.search(r'<script id=\"data\" type=\"application/json\">(.*?)</script>', page, re.S).group(1))
+assert len(data['columns'])==2 and any(r['differs'] for r in data['rows'])
+assert 'http://' not in page and 'https://' not in page and '<link' not in page"
+
+"$python" - "$h200" "$work/h200-new-driver.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+d = r["devices"][0]
+d["declared"]["properties"]["VkPhysicalDeviceProperties"]["limits"]["maxComputeSharedMemorySize"] = 32768
+d["declared"]["features"]["VkPhysicalDeviceFeatures"]["shaderInt64"] = False
+for s in d["smoke"]:
+    if s["id"] == "vrs.pipeline.2x2":
+        s["status"] = "not_applied"
+d["identity"]["driverVersion"] = "590.1.0.0"
+json.dump(r, open(sys.argv[2], "w"))
+PY
+run diff "$h200" "$work/h200-new-driver.json"
+check "diff: an injected regression gives exit 1" [ "$(rc)" = 1 ]
+check "diff: the limit that shrank" grep -q "REGRESSION limit .*VkPhysicalDeviceLimits.maxComputeSharedMemorySize: 49152 -> 32768" "$work/out"
+check "diff: the lost feature" grep -q "REGRESSION feature .*shaderInt64: true -> false" "$work/out"
+check "diff: the verified test that no longer applies" grep -q "REGRESSION smoke .*vrs.pipeline.2x2: pass -> not_applied" "$work/out"
+check "diff: the driver change is reported" grep -q "changed .*identity .*driverVersion: 580.159.4.0 -> 590.1.0.0" "$work/out"
+run diff "$h200" "$h200"
+check "diff: the same report, exit 0" [ "$(rc)" = 0 ]
+run diff "$lavapipe" "$h200"
+check "diff: different devices are refused (exit 3)" [ "$(rc)" = 3 ]
+
+run gate "$fixtures/release-gate.txt" "$lavapipe" "$h200"
+check "gate: a device misses a requirement, exit 1" [ "$(rc)" = 1 ]
+check "gate: lavapipe passes" grep -q "^PASS llvmpipe" "$work/out"
+check "gate: the H200 fails on ray query, with the reason" grep -q "line 4: ray_query.triangle is unsupported: VK_KHR_ray_query not exposed" "$work/out"
+run gate "$fixtures/release-gate.txt" "$lavapipe"
+check "gate: all devices pass, exit 0" [ "$(rc)" = 0 ]
+
+run junit --out "$work/junit.xml" "$lavapipe" "$h200"
+check "junit: well-formed, one suite per device, verdicts mapped" py "
+import xml.etree.ElementTree as E; t=E.parse('$work/junit.xml').getroot()
+suites=t.findall('testsuite'); assert len(suites)==2
+h=suites[1]; cases=h.findall('testcase')
+assert len(cases)==int(h.get('tests')) and int(h.get('skipped'))==5 and int(h.get('failures'))==0
+assert [c for c in cases if c.get('name')=='ray_query.triangle'][0].find('skipped') is not None"
+
+run profile --out "$work/profile.json" "$live"
+check "profile: a Vulkan Profiles document with one capability block and one profile" py "
+import json; p=json.load(open('$work/profile.json'))
+assert p['\$schema'].startswith('https://schema.khronos.org/vulkan/profiles-')
+(name, prof), = p['profiles'].items(); assert name.startswith('VP_PREFLIGHT_') and prof['capabilities']==['device']
+assert set(p['capabilities']['device'])=={'extensions','features','properties','formats','queueFamiliesProperties'}
+assert '0x' not in json.dumps(p['capabilities'])"
+if [ -n "${VULKANINFO_JSON:-}" ]; then
+    check "profile: its capabilities equal vulkaninfo's for this device" \
+        "$python" "$here/compare_vulkaninfo.py" "$work/profile.json" "$VULKANINFO_JSON"
+fi
+
+run fleet-limits --out "$work/fleet.json" "$lavapipe" "$h200"
+check "fleet-limits: most restrictive shared memory is lavapipe's" py "
+import json; f=json.load(open('$work/fleet.json'))
+e=f['limits']['VkPhysicalDeviceLimits.maxComputeSharedMemorySize']
+assert f['schema']=='preflight.fleet-limits/1' and e['value']==32768 and e['set_by']==['10005-0000-mesa_llvmpipe']"
+
+echo '{"schema": "preflight.report/1", "devices": [' >"$work/broken.json"
+run matrix "$work/broken.json"
+check "malformed JSON: exit 3 with the file named" sh -c "[ \$(cat $work/rc) = 3 ] && grep -q 'broken.json: malformed JSON' $work/err"
+echo '{"schema": "something/else", "devices": []}' >"$work/foreign.json"
+run diff "$work/foreign.json" "$h200"
+check "wrong schema: exit 3" [ "$(rc)" = 3 ]
+run matrix /nonexistent/report.json
+check "missing file: exit 3" [ "$(rc)" = 3 ]
+run frobnicate
+check "unknown command: exit 2" [ "$(rc)" = 2 ]
+run matrix --colour "$h200"
+check "unknown option: exit 2" [ "$(rc)" = 2 ]
+run matrix --format pdf "$h200"
+check "unknown format: exit 2" [ "$(rc)" = 2 ]
+run gate "$work/broken.json" "$h200"
+check "malformed requirements: exit 3 with the line" sh -c "[ \$(cat $work/rc) = 3 ] && grep -q 'line 1' $work/err"
+run matrix --out /nonexistent-dir/m.txt "$h200"
+check "unwritable output: exit 4" [ "$(rc)" = 4 ]
+
+echo "$((checks - failures)) passed, $failures failed"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# preflight-report upload against a real HTTP server on loopback: success, 5xx with retries,
+# a server that stays down (spool, then --flush), client timeouts, connection refused, a wrong
+# token (not retried, never printed), and exactly-once delivery when a response is lost.
+set -u
+tool=$(realpath "$1")
+report=$(realpath "$2")
+python=${3:-python3}
+here=$(dirname "$(realpath "$0")")
+work=$(mktemp -d)
+server_pid=
+trap 'kill $server_pid 2>/dev/null; rm -rf "$work"' EXIT
+failures=0
+checks=0
+
+start_server() { # start_server ARGS... -> sets url
+    kill $server_pid 2>/dev/null; wait $server_pid 2>/dev/null
+    rm -f "$work/port" "$work/state.json"
+    "$python" "$here/upload_server.py" --port-file "$work/port" --state "$work/state.json" --lifetime 60 "$@" &
+    server_pid=$!
+    for _ in $(seq 100); do [ -s "$work/port" ] && break; sleep 0.05; done
+    url="http://127.0.0.1:$(cat "$work/port")/reports"
+}
+state() { "$python" -c "import json,sys; s=json.load(open('$work/state.json')); print(eval(sys.argv[1]))" "$1"; }
+check() { # check NAME CONDITION-COMMAND...
+    checks=$((checks + 1))
+    local name="$1"; shift
+    if "$@"; then echo "ok   $name"; else echo "FAIL $name"; failures=$((failures + 1)); fi
+}
+upload() { "$tool" upload --spool "$work/spool" --backoff-ms 50 "$@" >"$work/out" 2>&1; echo $? >"$work/rc"; }
+rc() { cat "$work/rc"; }
+spooled() { ls "$work/spool"/*.json 2>/dev/null | wc -l; }
+absent() { ! grep -q -- "$1" "$2"; }
+
+start_server
+upload --url "$url" "$report"
+check "delivered: exit 0" [ "$(rc)" = 0 ]
+check "delivered: stored once" [ "$(state 'len(s["stored"])')" = 1 ]
+check "delivered: nothing spooled" [ "$(spooled)" = 0 ]
+upload --url "$url" "$report"
+check "second upload of the same report: exit 0 (409 is success)" [ "$(rc)" = 0 ]
+check "second upload: still stored once" [ "$(state 'len(s["stored"])')" = 1 ]
+check "second upload: the server saw the duplicate key" [ "$(state 's["duplicates"]')" = 1 ]
+
+start_server --fail-first 2
+upload --url "$url" --retries 3 "$report"
+check "flaky 503 twice: delivered after retries" [ "$(rc)" = 0 ]
+check "flaky: three requests, one stored" [ "$(state 's["requests"]')" = 3 ] && [ "$(state 'len(s["stored"])')" = 1 ]
+
+start_server --fail-first 100
+upload --url "$url" --retries 2 "$report"
+check "server down: exit 1" [ "$(rc)" = 1 ]
+check "server down: 1 + 2 retries" [ "$(state 's["requests"]')" = 3 ]
+check "server down: the report is in the spool" [ "$(spooled)" = 1 ]
+start_server
+upload --url "$url" --flush
+check "flush: exit 0" [ "$(rc)" = 0 ]
+check "flush: delivered once" [ "$(state 'len(s["stored"])')" = 1 ]
+check "flush: the spool is empty" [ "$(spooled)" = 0 ]
+upload --url "$url" --flush
+check "flush again: nothing sent" [ "$(state 's["requests"]')" = 1 ]
+
+start_server --delay 3
+upload --url "$url" --timeout 1 --retries 1 "$report"
+check "timeouts: exit 1 and spooled" [ "$(rc)" = 1 ] && [ "$(spooled)" = 1 ]
+check "timeouts: the message says so" grep -qi "timeout\|timed out" "$work/out"
+rm -f "$work/spool"/*.json
+
+kill $server_pid 2>/dev/null; wait $server_pid 2>/dev/null
+upload --url "http://127.0.0.1:$(cat "$work/port")/reports" --retries 1 "$report"
+check "connection refused: exit 1 and spooled" [ "$(rc)" = 1 ] && [ "$(spooled)" = 1 ]
+rm -f "$work/spool"/*.json
+
+start_server --token right-token
+echo "wrong-token-value" >"$work/token"
+upload --url "$url" --token-file "$work/token" --retries 3 "$report"
+check "wrong token: exit 1, not retried" [ "$(rc)" = 1 ] && [ "$(state 's["requests"]')" = 1 ]
+check "wrong token: the message names the refusal" grep -q "refused the token (HTTP 401)" "$work/out"
+check "wrong token: the token is never printed" absent "wrong-token-value" "$work/out"
+check "wrong token: spooled" [ "$(spooled)" = 1 ]
+echo "right-token" >"$work/token"
+upload --url "$url" --token-file "$work/token" --flush
+check "right token: the spooled report delivered" [ "$(rc)" = 0 ] && [ "$(state 'len(s["stored"])')" = 1 ]
+PREFLIGHT_UPLOAD_TOKEN=right-token "$tool" upload --spool "$work/spool" --url "$url" "$report" >/dev/null 2>&1
+check "token from the environment: accepted (409: already stored)" [ "$(state 's["duplicates"]')" = 1 ]
+
+start_server --store-then-drop
+upload --url "$url" --retries 2 "$report"
+check "response lost: the retry is answered 409, exit 0" [ "$(rc)" = 0 ]
+check "response lost: stored exactly once" [ "$(state 'len(s["stored"])')" = 1 ] && [ "$(state 's["duplicates"]')" = 1 ]
+
+echo '{"schema": "preflight.report/1", "devices": [' >"$work/broken.json"
+upload --url "$url" "$work/broken.json"
+check "malformed report: exit 3, nothing sent" [ "$(rc)" = 3 ]
+upload --url "ftp://127.0.0.1/x" --retries 0 "$report"
+check "a non-HTTP URL is refused" [ "$(rc)" = 1 ]
+rm -f "$work/spool"/*.json
+
+echo "$((checks - failures)) passed, $failures failed"
+[ "$failures" -eq 0 ]
