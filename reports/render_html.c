@@ -4,7 +4,8 @@
 #include "render.h"
 
 /* The page's style and script. The data goes in as JSON; the script builds the table, sorts by a
- * clicked column, filters by text, group and vendor, and can hide rows that do not differ. */
+ * clicked column, filters by text, group and vendor, and can hide rows that do not differ. A row
+ * "differs" across all devices of the matrix, also while a vendor filter hides some columns. */
 static const char page_head[] =
     "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
     "<title>preflight feature matrix</title>\n<style>\n"
@@ -46,11 +47,11 @@ static const char page_tail[] =
     "' &middot; '+esc(data.columns[i].vendor)+'</small></th>').join('');\n"
     "document.querySelector('#matrix thead').innerHTML='<tr>'+head+'</tr>';\n"
     "let rows=data.rows.filter(r=>(!group||r.group===group)&&(!text||r.id.toLowerCase().includes(text))&&"
-    "(!$('differs').checked||cols.some(i=>cellText(r.cells[i])!==cellText(r.cells[cols[0]]))));\n"
+    "(!$('differs').checked||r.differs));\n"
     "if(sortKey!==null){const key=r=>sortKey==='group'?r.group:sortKey==='id'?r.id:cellText(r.cells[Number(sortKey)]);"
     "rows=rows.slice().sort((a,b)=>(key(a)<key(b)?-1:key(a)>key(b)?1:0)*(sortAscending?1:-1));}\n"
-    "document.querySelector('#matrix tbody').innerHTML=rows.map(r=>{const differs=cols.some(i=>"
-    "cellText(r.cells[i])!==cellText(r.cells[cols[0]]));return '<tr'+(differs?' class=\"differs\"':'')+'><td class=\"group\">'+"
+    "document.querySelector('#matrix tbody').innerHTML=rows.map(r=>{return '<tr'+(r.differs?' class=\"differs\"':'')+"
+    "'><td class=\"group\">'+"
     "esc(r.group)+'</td><td class=\"id\">'+esc(r.id)+'</td>'+cols.map(i=>'<td class=\"'+cellClass(r.cells[i])+'\">'+"
     "esc(cellText(r.cells[i]))+'</td>').join('')+'</tr>';}).join('');\n"
     "$('count').textContent=rows.length+' of '+data.rows.length+' rows';\n"
