@@ -1,0 +1,159 @@
+#include "check_dispatch.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "findings.h"
+
+#define HANDLE(h) ((uint64_t)(h))
+
+static void report(struct layer_device *ld, struct command_buffer_state *cb, enum check_id check, const char *call,
+                   VkObjectType type, uint64_t handle, VkObjectType type2, uint64_t handle2, const char *message)
+{
+    struct finding f = {.check = check, .call = call, .command_buffer = cb, .object_count = 1};
+    f.objects[0] = (struct finding_object){type, handle};
+    if (handle2 != 0)
+        f.objects[f.object_count++] = (struct finding_object){type2, handle2};
+    snprintf(f.message, sizeof(f.message), "%s", message);
+    finding_report(ld->instance, ld, &f);
+}
+
+void check_dispatch_pipeline(struct layer_device *ld, const struct pipeline_state *p, VkShaderModule module,
+                             const char *call)
+{
+    if (!p->reflected || !p->compute.has_local_size)
+        return;
+    const VkPhysicalDeviceLimits *limits = &ld->properties.limits;
+    const struct target_limits *t = &ld->instance->targets;
+    const uint32_t *size = p->compute.local_size;
+    uint64_t invocations = (uint64_t)size[0] * size[1] * size[2];
+    char message[1024];
+    static const char axis[3] = {'x', 'y', 'z'};
+    for (int i = 0; i < 3; ++i) {
+        if (size[i] > limits->maxComputeWorkGroupSize[i]) {
+            snprintf(message, sizeof(message),
+                     "local_size_%c = %u exceeds maxComputeWorkGroupSize[%d] = %u on %s", axis[i], size[i], i,
+                     limits->maxComputeWorkGroupSize[i], ld->properties.deviceName);
+            report(ld, NULL, CHECK_DISPATCH_WORKGROUP_SIZE, call, VK_OBJECT_TYPE_PIPELINE, HANDLE(p->handle),
+                   VK_OBJECT_TYPE_SHADER_MODULE, HANDLE(module), message);
+        } else if (t->workgroup_size[i].present && size[i] > t->workgroup_size[i].value) {
+            snprintf(message, sizeof(message),
+                     "local_size_%c = %u exceeds maxComputeWorkGroupSize[%d] = %llu of target device %s (from %s)",
+                     axis[i], size[i], i, (unsigned long long)t->workgroup_size[i].value, t->workgroup_size[i].device,
+                     t->source);
+            report(ld, NULL, CHECK_DISPATCH_TARGET_WORKGROUP_SIZE, call, VK_OBJECT_TYPE_PIPELINE, HANDLE(p->handle),
+                   VK_OBJECT_TYPE_SHADER_MODULE, HANDLE(module), message);
+        }
+    }
+    if (invocations > limits->maxComputeWorkGroupInvocations) {
+        snprintf(message, sizeof(message),
+                 "local size %ux%ux%u = %llu invocations exceeds maxComputeWorkGroupInvocations = %u on %s", size[0],
+                 size[1], size[2], (unsigned long long)invocations, limits->maxComputeWorkGroupInvocations,
+                 ld->properties.deviceName);
+        report(ld, NULL, CHECK_DISPATCH_WORKGROUP_INVOCATIONS, call, VK_OBJECT_TYPE_PIPELINE, HANDLE(p->handle),
+               VK_OBJECT_TYPE_SHADER_MODULE, HANDLE(module), message);
+    } else if (t->invocations.present && invocations > t->invocations.value) {
+        snprintf(message, sizeof(message),
+                 "local size %ux%ux%u = %llu invocations exceeds maxComputeWorkGroupInvocations = %llu of target "
+                 "device %s (from %s)",
+                 size[0], size[1], size[2], (unsigned long long)invocations, (unsigned long long)t->invocations.value,
+                 t->invocations.device, t->source);
+        report(ld, NULL, CHECK_DISPATCH_TARGET_WORKGROUP_INVOCATIONS, call, VK_OBJECT_TYPE_PIPELINE,
+               HANDLE(p->handle), VK_OBJECT_TYPE_SHADER_MODULE, HANDLE(module), message);
+    }
+    uint64_t shared = p->compute.workgroup_memory;
+    if (shared > limits->maxComputeSharedMemorySize) {
+        snprintf(message, sizeof(message), "%llu bytes of workgroup (shared) memory exceed maxComputeSharedMemorySize "
+                 "= %u on %s", (unsigned long long)shared, limits->maxComputeSharedMemorySize, ld->properties.deviceName);
+        report(ld, NULL, CHECK_DISPATCH_SHARED_MEMORY, call, VK_OBJECT_TYPE_PIPELINE, HANDLE(p->handle),
+               VK_OBJECT_TYPE_SHADER_MODULE, HANDLE(module), message);
+    } else if (t->shared_memory.present && shared > t->shared_memory.value) {
+        snprintf(message, sizeof(message), "%llu bytes of workgroup (shared) memory exceed maxComputeSharedMemorySize "
+                 "= %llu of target device %s (from %s)", (unsigned long long)shared,
+                 (unsigned long long)t->shared_memory.value, t->shared_memory.device, t->source);
+        report(ld, NULL, CHECK_DISPATCH_TARGET_SHARED_MEMORY, call, VK_OBJECT_TYPE_PIPELINE, HANDLE(p->handle),
+               VK_OBJECT_TYPE_SHADER_MODULE, HANDLE(module), message);
+    }
+}
+
+/* Group counts against a limit per dimension; base + count for vkCmdDispatchBase. */
+static void check_counts(struct layer_device *ld, struct command_buffer_state *cb, const uint32_t base[3],
+                         const uint32_t count[3], const char *call, const char *how)
+{
+    const VkPhysicalDeviceLimits *limits = &ld->properties.limits;
+    const struct target_limits *t = &ld->instance->targets;
+    uint64_t pipeline = cb && cb->compute.pipeline ? HANDLE(cb->compute.pipeline->handle) : 0;
+    char message[1024];
+    static const char axis[3] = {'X', 'Y', 'Z'};
+    for (int i = 0; i < 3; ++i) {
+        uint64_t end = (uint64_t)base[i] + count[i];
+        char what[96];
+        if (base[i] != 0)
+            snprintf(what, sizeof(what), "baseGroup%c + groupCount%c = %u + %u = %llu", axis[i], axis[i], base[i],
+                     count[i], (unsigned long long)end);
+        else
+            snprintf(what, sizeof(what), "groupCount%c = %u", axis[i], count[i]);
+        if (end > limits->maxComputeWorkGroupCount[i]) {
+            snprintf(message, sizeof(message), "%s%s (command %u) exceeds maxComputeWorkGroupCount[%d] = %u on %s", what,
+                     how, cb ? cb->command_index : 0, i, limits->maxComputeWorkGroupCount[i], ld->properties.deviceName);
+            report(ld, cb, how[0] ? CHECK_DISPATCH_INDIRECT_GROUP_COUNT : CHECK_DISPATCH_GROUP_COUNT, call,
+                   VK_OBJECT_TYPE_COMMAND_BUFFER, cb ? HANDLE((uintptr_t)cb->handle) : 0, VK_OBJECT_TYPE_PIPELINE,
+                   pipeline, message);
+        } else if (t->group_count[i].present && end > t->group_count[i].value) {
+            snprintf(message, sizeof(message),
+                     "%s%s (command %u) exceeds maxComputeWorkGroupCount[%d] = %llu of target device %s (from %s)", what,
+                     how, cb ? cb->command_index : 0, i, (unsigned long long)t->group_count[i].value,
+                     t->group_count[i].device, t->source);
+            report(ld, cb, CHECK_DISPATCH_TARGET_GROUP_COUNT, call, VK_OBJECT_TYPE_COMMAND_BUFFER,
+                   cb ? HANDLE((uintptr_t)cb->handle) : 0, VK_OBJECT_TYPE_PIPELINE, pipeline, message);
+        }
+    }
+    /* A zero count read from an indirect buffer is how GPU-driven work skips a dispatch: no finding. */
+    if (how[0] == '\0' && (count[0] == 0 || count[1] == 0 || count[2] == 0)) {
+        snprintf(message, sizeof(message), "group count (%u, %u, %u)%s (command %u) has a zero: the dispatch does no work",
+                 count[0], count[1], count[2], how, cb ? cb->command_index : 0);
+        report(ld, cb, CHECK_DISPATCH_ZERO_SIZE, call, VK_OBJECT_TYPE_COMMAND_BUFFER,
+               cb ? HANDLE((uintptr_t)cb->handle) : 0, VK_OBJECT_TYPE_PIPELINE, pipeline, message);
+    }
+}
+
+void check_dispatch_groups(struct layer_device *ld, struct command_buffer_state *cb, const uint32_t base[3],
+                           const uint32_t count[3], const char *call)
+{
+    check_counts(ld, cb, base, count, call, "");
+}
+
+/* UINT64_MAX stands for "a shader that could not be reflected wrote something": any buffer. */
+static bool written_earlier(const struct command_buffer_state *cb, uint64_t buffer)
+{
+    for (uint32_t i = 0; i < cb->written_count; ++i)
+        if (cb->written_buffers[i] == buffer || cb->written_buffers[i] == UINT64_MAX)
+            return true;
+    return false;
+}
+
+void check_dispatch_indirect_at_submit(struct layer_device *ld, struct command_buffer_state *cb, VkQueue queue)
+{
+    (void)queue;
+    for (uint32_t i = 0; i < cb->indirect_count; ++i) {
+        const struct pending_indirect *p = &cb->indirect[i];
+        struct buffer_state *b = handle_map_get(&ld->buffers, HANDLE(p->buffer));
+        struct memory_state *m = b ? handle_map_get(&ld->memories, HANDLE(b->memory)) : NULL;
+        /* Only what the host can see now is what the GPU will read: mapped memory that no recorded
+         * command of this command buffer writes before the dispatch. */
+        if (m == NULL || m->mapped == NULL || written_earlier(cb, HANDLE(p->buffer)))
+            continue;
+        VkDeviceSize at = b->memory_offset + p->offset;
+        if (at < m->mapped_offset || at + 3 * sizeof(uint32_t) > m->mapped_offset + m->mapped_size)
+            continue;
+        if (!(m->properties & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT))
+            continue; /* non-coherent: the host's view may be older than what a flush made visible */
+        uint32_t count[3];
+        memcpy(count, (const char *)m->mapped + (at - m->mapped_offset), sizeof(count));
+        const uint32_t base[3] = {0, 0, 0};
+        uint32_t saved = cb->command_index;
+        cb->command_index = p->command_index;
+        check_counts(ld, cb, base, count, "vkCmdDispatchIndirect", " read from the indirect buffer at submit");
+        cb->command_index = saved;
+    }
+}

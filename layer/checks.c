@@ -1,0 +1,40 @@
+#include "checks.h"
+
+#include <string.h>
+
+static const struct check_info catalogue[CHECK_COUNT] = {
+#define CHECK_ROW(id, name, severity, summary) [CHECK_##id] = {name, severity, summary, 0},
+    PREFLIGHT_CHECKS(CHECK_ROW)
+#undef CHECK_ROW
+};
+
+/* FNV-1a of the name: the same number in every build, every run, every machine. */
+static int32_t name_hash(const char *name)
+{
+    uint32_t h = 2166136261u;
+    for (; *name; ++name)
+        h = (h ^ (uint8_t)*name) * 16777619u;
+    return (int32_t)h;
+}
+
+const struct check_info *check_info(enum check_id id)
+{
+    static struct check_info with_ids[CHECK_COUNT];
+    static bool ready = false;
+    if (!ready) { /* idempotent: racing threads compute the same values */
+        for (int i = 0; i < CHECK_COUNT; ++i) {
+            with_ids[i] = catalogue[i];
+            with_ids[i].message_id = name_hash(catalogue[i].name);
+        }
+        __atomic_store_n(&ready, true, __ATOMIC_RELEASE);
+    }
+    return (unsigned)id < CHECK_COUNT ? &with_ids[id] : NULL;
+}
+
+enum check_id check_by_name(const char *name)
+{
+    for (int i = 0; i < CHECK_COUNT; ++i)
+        if (strcmp(catalogue[i].name, name) == 0)
+            return (enum check_id)i;
+    return CHECK_COUNT;
+}

@@ -1,0 +1,52 @@
+/* The PREFLIGHT-* catalogue, defined once: every check is one line with its ID, severity, a
+ * one-line summary and its anchor in docs/checks.md (test unit.checks_doc keeps the two equal).
+ * Add a check here, document it there, and call finding_report with its enum value. */
+#ifndef PREFLIGHT_LAYER_CHECKS_H
+#define PREFLIGHT_LAYER_CHECKS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum check_severity { CHECK_ERROR, CHECK_WARNING };
+
+#define PREFLIGHT_CHECKS(X)                                                                                           \
+    X(DISPATCH_GROUP_COUNT, "PREFLIGHT-dispatch-group-count", CHECK_ERROR,                                           \
+      "a dispatch's group count (or base + count) exceeds maxComputeWorkGroupCount")                                  \
+    X(DISPATCH_ZERO_SIZE, "PREFLIGHT-dispatch-zero-size", CHECK_WARNING,                                             \
+      "a dispatch with a group count of zero does no work")                                                          \
+    X(DISPATCH_INDIRECT_GROUP_COUNT, "PREFLIGHT-dispatch-indirect-group-count", CHECK_ERROR,                         \
+      "an indirect dispatch's group count, read at submit, exceeds maxComputeWorkGroupCount")                        \
+    X(DISPATCH_WORKGROUP_SIZE, "PREFLIGHT-dispatch-workgroup-size", CHECK_ERROR,                                     \
+      "a compute shader's local size exceeds maxComputeWorkGroupSize in some dimension")                             \
+    X(DISPATCH_WORKGROUP_INVOCATIONS, "PREFLIGHT-dispatch-workgroup-invocations", CHECK_ERROR,                       \
+      "a compute shader's local size x*y*z exceeds maxComputeWorkGroupInvocations")                                  \
+    X(DISPATCH_SHARED_MEMORY, "PREFLIGHT-dispatch-shared-memory", CHECK_ERROR,                                       \
+      "a compute shader's workgroup (shared) memory exceeds maxComputeSharedMemorySize")                             \
+    X(DISPATCH_TARGET_GROUP_COUNT, "PREFLIGHT-dispatch-target-group-count", CHECK_ERROR,                             \
+      "a dispatch's group count exceeds maxComputeWorkGroupCount of a device in the target fleet")                   \
+    X(DISPATCH_TARGET_WORKGROUP_SIZE, "PREFLIGHT-dispatch-target-workgroup-size", CHECK_ERROR,                       \
+      "a compute shader's local size exceeds maxComputeWorkGroupSize of a device in the target fleet")               \
+    X(DISPATCH_TARGET_WORKGROUP_INVOCATIONS, "PREFLIGHT-dispatch-target-workgroup-invocations", CHECK_ERROR,         \
+      "a compute shader's local size exceeds maxComputeWorkGroupInvocations of a device in the target fleet")        \
+    X(DISPATCH_TARGET_SHARED_MEMORY, "PREFLIGHT-dispatch-target-shared-memory", CHECK_ERROR,                         \
+      "a compute shader's shared memory exceeds maxComputeSharedMemorySize of a device in the target fleet")
+
+enum check_id {
+#define CHECK_ENUM(id, name, severity, summary) CHECK_##id,
+    PREFLIGHT_CHECKS(CHECK_ENUM)
+#undef CHECK_ENUM
+    CHECK_COUNT
+};
+
+struct check_info {
+    const char *name;     /* "PREFLIGHT-dispatch-group-count": pMessageIdName */
+    enum check_severity severity;
+    const char *summary;
+    int32_t message_id;   /* messageIdNumber: a stable hash of the name */
+};
+
+const struct check_info *check_info(enum check_id id);
+/* The check whose name matches, or CHECK_COUNT. */
+enum check_id check_by_name(const char *name);
+
+#endif

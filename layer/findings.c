@@ -1,0 +1,175 @@
+#include "findings.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+bool finding_enabled(const struct layer_instance *instance, enum check_id check)
+{
+    return instance != NULL && (unsigned)check < CHECK_COUNT && instance->settings.enabled[check];
+}
+
+/* The key that limits repeats: the check, the objects and the call. */
+static uint64_t finding_key(const struct finding *f)
+{
+    uint64_t h = 1469598103934665603ull ^ (uint64_t)f->check;
+    for (uint32_t i = 0; i < f->object_count; ++i)
+        h = (h ^ f->objects[i].handle) * 1099511628211ull;
+    for (const char *c = f->call; c && *c; ++c)
+        h = (h ^ (uint8_t)*c) * 1099511628211ull;
+    return h ? h : 1;
+}
+
+/* true while this finding is under the repeat limit; the last allowed one says so. */
+static bool count_repeat(struct layer_instance *instance, const struct finding *f, bool *last)
+{
+    uint64_t key = finding_key(f);
+    pthread_mutex_lock(&instance->findings_lock);
+    uintptr_t seen = (uintptr_t)handle_map_get(&instance->finding_counts, key);
+    handle_map_put(&instance->finding_counts, key, (void *)(seen + 1));
+    pthread_mutex_unlock(&instance->findings_lock);
+    unsigned limit = instance->settings.duplicate_limit;
+    *last = limit > 0 && seen + 1 == limit;
+    return limit == 0 || seen < limit;
+}
+
+static void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; s && *s; ++s) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(out, "\\u%04x", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
+}
+
+static const char *object_type_name(VkObjectType t)
+{
+    switch (t) {
+    case VK_OBJECT_TYPE_COMMAND_BUFFER: return "VkCommandBuffer";
+    case VK_OBJECT_TYPE_PIPELINE: return "VkPipeline";
+    case VK_OBJECT_TYPE_SHADER_MODULE: return "VkShaderModule";
+    case VK_OBJECT_TYPE_BUFFER: return "VkBuffer";
+    case VK_OBJECT_TYPE_QUEUE: return "VkQueue";
+    case VK_OBJECT_TYPE_DEVICE: return "VkDevice";
+    case VK_OBJECT_TYPE_IMAGE: return "VkImage";
+    case VK_OBJECT_TYPE_DESCRIPTOR_SET: return "VkDescriptorSet";
+    default: return "object";
+    }
+}
+
+void finding_report(struct layer_instance *instance, struct layer_device *device, struct finding *f)
+{
+    if (!finding_enabled(instance, f->check))
+        return;
+    bool last = false;
+    if (!count_repeat(instance, f, &last))
+        return;
+    const struct check_info *info = check_info(f->check);
+    if (last) {
+        size_t length = strlen(f->message);
+        snprintf(f->message + length, sizeof(f->message) - length,
+                 " [further repeats of this finding are suppressed: duplicate_limit = %u]",
+                 instance->settings.duplicate_limit);
+    }
+
+    /* Objects with the names the application gave them. */
+    VkDebugUtilsObjectNameInfoEXT objects[4];
+    char *names[4] = {0};
+    for (uint32_t i = 0; i < f->object_count && i < 4; ++i) {
+        names[i] = device ? handle_map_get(&device->names, f->objects[i].handle) : NULL;
+        objects[i] = (VkDebugUtilsObjectNameInfoEXT){
+            .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT,
+            .objectType = f->objects[i].type,
+            .objectHandle = f->objects[i].handle,
+            .pObjectName = names[i],
+        };
+    }
+    /* The label stack, innermost first as debug-utils lists it. */
+    VkDebugUtilsLabelEXT labels[MAX_LABEL_DEPTH];
+    uint32_t label_count = 0;
+    const struct command_buffer_state *cb = f->command_buffer;
+    for (uint32_t i = cb ? cb->label_depth : 0; i-- > 0;)
+        labels[label_count++] = (VkDebugUtilsLabelEXT){.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT,
+                                                       .pLabelName = cb->labels[i]};
+    VkDebugUtilsMessengerCallbackDataEXT data = {
+        .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CALLBACK_DATA_EXT,
+        .pMessageIdName = info->name,
+        .messageIdNumber = info->message_id,
+        .pMessage = f->message,
+        .cmdBufLabelCount = label_count,
+        .pCmdBufLabels = label_count ? labels : NULL,
+        .objectCount = f->object_count,
+        .pObjects = objects,
+    };
+    VkDebugUtilsMessageSeverityFlagBitsEXT severity = info->severity == CHECK_ERROR
+                                                          ? VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT
+                                                          : VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT;
+    VkDebugUtilsMessageTypeFlagsEXT type = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
+
+    /* Copy the messengers, then call them without the lock: a callback may itself call Vulkan. */
+    struct layer_messenger copy[16];
+    size_t count = 0;
+    pthread_mutex_lock(&instance->messengers_lock);
+    for (size_t i = 0; i < instance->messenger_count && count < 16; ++i)
+        copy[count++] = instance->messengers[i];
+    pthread_mutex_unlock(&instance->messengers_lock);
+    for (size_t i = 0; i < count; ++i)
+        if ((copy[i].severities & severity) && (copy[i].types & type))
+            copy[i].callback(severity, type, &data, copy[i].user_data);
+
+    enum stderr_mode mode = instance->settings.log_stderr;
+    char context[512] = "";
+    size_t at = 0;
+    for (uint32_t i = 0; i < f->object_count && at < sizeof(context); ++i)
+        at += (size_t)snprintf(context + at, sizeof(context) - at, "%s%s 0x%llx%s%s%s", i ? ", " : "",
+                               object_type_name(f->objects[i].type), (unsigned long long)f->objects[i].handle,
+                               names[i] ? " \"" : "", names[i] ? names[i] : "", names[i] ? "\"" : "");
+    for (uint32_t i = 0; i < label_count && at < sizeof(context); ++i)
+        at += (size_t)snprintf(context + at, sizeof(context) - at, "%s%s", i ? " < " : "; labels: ", labels[i].pLabelName);
+    if (mode == STDERR_ON || (mode == STDERR_AUTO && count == 0))
+        fprintf(stderr, "%s [%s] %s: %s (%s)\n", info->name, info->severity == CHECK_ERROR ? "ERROR" : "WARNING",
+                f->call, f->message, context);
+
+    if (instance->log_file != NULL) {
+        pthread_mutex_lock(&instance->findings_lock);
+        FILE *out = instance->log_file;
+        fprintf(out, "{\"id\":");
+        json_string(out, info->name);
+        fprintf(out, ",\"severity\":\"%s\",\"call\":", info->severity == CHECK_ERROR ? "error" : "warning");
+        json_string(out, f->call);
+        fprintf(out, ",\"message\":");
+        json_string(out, f->message);
+        fprintf(out, ",\"objects\":[");
+        for (uint32_t i = 0; i < f->object_count; ++i) {
+            fprintf(out, "%s{\"type\":\"%s\",\"handle\":\"0x%llx\",\"name\":", i ? "," : "",
+                    object_type_name(f->objects[i].type), (unsigned long long)f->objects[i].handle);
+            if (names[i])
+                json_string(out, names[i]);
+            else
+                fputs("null", out);
+            fputc('}', out);
+        }
+        fprintf(out, "],\"labels\":[");
+        for (uint32_t i = 0; i < label_count; ++i) {
+            if (i)
+                fputc(',', out);
+            json_string(out, labels[i].pLabelName);
+        }
+        fprintf(out, "],\"time\":%lld}\n", (long long)time(NULL));
+        fflush(out);
+        pthread_mutex_unlock(&instance->findings_lock);
+    }
+
+    if (instance->settings.action == ACTION_ABORT)
+        abort(); /* for CI: a core dump at the first finding */
+    if (instance->settings.action == ACTION_BREAK)
+        raise(SIGTRAP);
+}

@@ -1,0 +1,30 @@
+/* Reporting a finding: to every debug-utils messenger of the application (created, or chained
+ * into VkInstanceCreateInfo) whose filters accept it, with the check's pMessageIdName and
+ * messageIdNumber, the objects and their debug names, and the command buffer's label stack; to
+ * stderr and a JSON-lines log as the settings say; then the configured action. Repeats of the
+ * same check on the same objects from the same call are limited (setting duplicate_limit). */
+#ifndef PREFLIGHT_LAYER_FINDINGS_H
+#define PREFLIGHT_LAYER_FINDINGS_H
+
+#include "checks.h"
+#include "layer_state.h"
+
+struct finding_object {
+    VkObjectType type;
+    uint64_t handle;
+};
+
+struct finding {
+    enum check_id check;
+    const char *call;                     /* "vkCmdDispatch" */
+    struct finding_object objects[4];
+    uint32_t object_count;
+    const struct command_buffer_state *command_buffer; /* for its labels; may be NULL */
+    char message[1100];
+};
+
+/* The instance and device of the finding; `device` may be NULL for instance-level calls. */
+void finding_report(struct layer_instance *instance, struct layer_device *device, struct finding *f);
+bool finding_enabled(const struct layer_instance *instance, enum check_id check);
+
+#endif

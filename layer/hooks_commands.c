@@ -1,0 +1,366 @@
+/* Command pools and command buffers: what is bound at each bind point, the debug-label stack,
+ * a running command index (so findings can name "command 12"), and the dispatches the checks
+ * look at. Recording touches only the command buffer's own state: no lock beyond map lookups. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_dispatch.h"
+#include "layer_hooks.h"
+#include "layer_state.h"
+
+#define HANDLE(h) ((uint64_t)(h))
+
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateCommandPool(VkDevice device, const VkCommandPoolCreateInfo *info,
+                                                               const VkAllocationCallbacks *allocator,
+                                                               VkCommandPool *pool)
+{
+    struct layer_device *ld = layer_device_of(device);
+    VkResult result = ld->dispatch.CreateCommandPool(device, info, allocator, pool);
+    if (result == VK_SUCCESS) {
+        struct command_pool_state *p = calloc(1, sizeof(*p));
+        if (p != NULL)
+            handle_map_put(&ld->command_pools, HANDLE(*pool), p);
+    }
+    return result;
+}
+
+static void forget_command_buffer(struct layer_device *ld, VkCommandBuffer cb)
+{
+    struct command_buffer_state *s = handle_map_take(&ld->command_buffers, HANDLE((uintptr_t)cb));
+    if (s != NULL) {
+        command_buffer_reset_state(s);
+        free(s);
+    }
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyCommandPool(VkDevice device, VkCommandPool pool,
+                                                            const VkAllocationCallbacks *allocator)
+{
+    struct layer_device *ld = layer_device_of(device);
+    struct command_pool_state *p = handle_map_take(&ld->command_pools, HANDLE(pool));
+    if (p != NULL) {
+        for (uint32_t i = 0; i < p->count; ++i)
+            forget_command_buffer(ld, p->buffers[i]);
+        free(p->buffers);
+        free(p);
+    }
+    ld->dispatch.DestroyCommandPool(device, pool, allocator);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkResetCommandPool(VkDevice device, VkCommandPool pool,
+                                                              VkCommandPoolResetFlags flags)
+{
+    struct layer_device *ld = layer_device_of(device);
+    struct command_pool_state *p = handle_map_get(&ld->command_pools, HANDLE(pool));
+    for (uint32_t i = 0; p != NULL && i < p->count; ++i) {
+        struct command_buffer_state *s = handle_map_get(&ld->command_buffers, HANDLE((uintptr_t)p->buffers[i]));
+        if (s)
+            command_buffer_reset_state(s);
+    }
+    return ld->dispatch.ResetCommandPool(device, pool, flags);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkAllocateCommandBuffers(VkDevice device,
+                                                                    const VkCommandBufferAllocateInfo *info,
+                                                                    VkCommandBuffer *buffers)
+{
+    struct layer_device *ld = layer_device_of(device);
+    VkResult result = ld->dispatch.AllocateCommandBuffers(device, info, buffers);
+    if (result != VK_SUCCESS)
+        return result;
+    struct command_pool_state *pool = handle_map_get(&ld->command_pools, HANDLE(info->commandPool));
+    for (uint32_t i = 0; i < info->commandBufferCount; ++i) {
+        struct command_buffer_state *s = calloc(1, sizeof(*s));
+        if (s == NULL)
+            continue;
+        s->handle = buffers[i];
+        s->pool = info->commandPool;
+        s->device = ld;
+        handle_map_put(&ld->command_buffers, HANDLE((uintptr_t)buffers[i]), s);
+        if (pool != NULL) {
+            if (pool->count == pool->capacity) {
+                uint32_t capacity = pool->capacity ? pool->capacity * 2 : 16;
+                VkCommandBuffer *grown = realloc(pool->buffers, capacity * sizeof(*grown));
+                if (grown == NULL)
+                    continue;
+                pool->buffers = grown;
+                pool->capacity = capacity;
+            }
+            pool->buffers[pool->count++] = buffers[i];
+        }
+    }
+    return result;
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkFreeCommandBuffers(VkDevice device, VkCommandPool pool, uint32_t count,
+                                                            const VkCommandBuffer *buffers)
+{
+    struct layer_device *ld = layer_device_of(device);
+    struct command_pool_state *p = handle_map_get(&ld->command_pools, HANDLE(pool));
+    for (uint32_t i = 0; i < count; ++i) {
+        if (buffers[i] == VK_NULL_HANDLE)
+            continue;
+        forget_command_buffer(ld, buffers[i]);
+        for (uint32_t k = 0; p != NULL && k < p->count; ++k)
+            if (p->buffers[k] == buffers[i]) {
+                p->buffers[k] = p->buffers[--p->count];
+                break;
+            }
+    }
+    ld->dispatch.FreeCommandBuffers(device, pool, count, buffers);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkBeginCommandBuffer(VkCommandBuffer command_buffer,
+                                                                const VkCommandBufferBeginInfo *info)
+{
+    struct layer_device *ld = layer_device_of(command_buffer);
+    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    if (cb)
+        command_buffer_reset_state(cb); /* begin implicitly resets */
+    return ld->dispatch.BeginCommandBuffer(command_buffer, info);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkResetCommandBuffer(VkCommandBuffer command_buffer,
+                                                                VkCommandBufferResetFlags flags)
+{
+    struct layer_device *ld = layer_device_of(command_buffer);
+    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    if (cb)
+        command_buffer_reset_state(cb);
+    return ld->dispatch.ResetCommandBuffer(command_buffer, flags);
+}
+
+static struct bound_state *bound_at(struct command_buffer_state *cb, VkPipelineBindPoint bind_point)
+{
+    return bind_point == VK_PIPELINE_BIND_POINT_COMPUTE ? &cb->compute : &cb->graphics;
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBindPipeline(VkCommandBuffer command_buffer, VkPipelineBindPoint bind_point,
+                                                         VkPipeline pipeline)
+{
+    struct layer_device *ld = layer_device_of(command_buffer);
+    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    if (cb != NULL) {
+        struct bound_state *b = bound_at(cb, bind_point);
+        struct pipeline_state *p = handle_map_get(&ld->pipelines, HANDLE(pipeline));
+        if (p)
+            STATE_RETAIN(p);
+        pipeline_release(b->pipeline);
+        b->pipeline = p;
+        cb->command_index++;
+    }
+    ld->dispatch.CmdBindPipeline(command_buffer, bind_point, pipeline);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBindDescriptorSets(VkCommandBuffer command_buffer,
+                                                               VkPipelineBindPoint bind_point, VkPipelineLayout layout,
+                                                               uint32_t first_set, uint32_t set_count,
+                                                               const VkDescriptorSet *sets, uint32_t dynamic_count,
+                                                               const uint32_t *dynamic_offsets)
+{
+    struct layer_device *ld = layer_device_of(command_buffer);
+    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    if (cb != NULL) {
+        struct bound_state *b = bound_at(cb, bind_point);
+        for (uint32_t i = 0; i < set_count && first_set + i < MAX_BOUND_SETS; ++i) {
+            struct set_state *s = handle_map_get(&ld->descriptor_sets, HANDLE(sets[i]));
+            if (s)
+                STATE_RETAIN(s);
+            set_state_release(b->sets[first_set + i]);
+            b->sets[first_set + i] = s;
+        }
+        cb->command_index++;
+    }
+    ld->dispatch.CmdBindDescriptorSets(command_buffer, bind_point, layout, first_set, set_count, sets, dynamic_count,
+                                       dynamic_offsets);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBeginDebugUtilsLabelEXT(VkCommandBuffer command_buffer,
+                                                                    const VkDebugUtilsLabelEXT *label)
+{
+    struct layer_device *ld = layer_device_of(command_buffer);
+    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    if (cb != NULL && cb->label_depth < MAX_LABEL_DEPTH && label && label->pLabelName)
+        cb->labels[cb->label_depth++] = strdup(label->pLabelName);
+    else if (cb != NULL && cb->label_depth < MAX_LABEL_DEPTH)
+        cb->labels[cb->label_depth++] = strdup("");
+    if (ld->dispatch.CmdBeginDebugUtilsLabelEXT)
+        ld->dispatch.CmdBeginDebugUtilsLabelEXT(command_buffer, label);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdEndDebugUtilsLabelEXT(VkCommandBuffer command_buffer)
+{
+    struct layer_device *ld = layer_device_of(command_buffer);
+    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    if (cb != NULL && cb->label_depth > 0)
+        free(cb->labels[--cb->label_depth]);
+    if (ld->dispatch.CmdEndDebugUtilsLabelEXT)
+        ld->dispatch.CmdEndDebugUtilsLabelEXT(command_buffer);
+}
+
+/* Buffers a recorded command may write, so an indirect dispatch reading one is not judged at
+ * submit from what the host sees (the GPU may change it first). */
+static void note_written(struct command_buffer_state *cb, uint64_t buffer)
+{
+    if (cb->written_count == cb->written_capacity) {
+        uint32_t capacity = cb->written_capacity ? cb->written_capacity * 2 : 16;
+        uint64_t *grown = realloc(cb->written_buffers, capacity * sizeof(*grown));
+        if (grown == NULL)
+            return;
+        cb->written_buffers = grown;
+        cb->written_capacity = capacity;
+    }
+    cb->written_buffers[cb->written_count++] = buffer;
+}
+
+/* The buffers the bound compute pipeline's shader writes, through the bound sets. */
+static void note_shader_writes(struct command_buffer_state *cb)
+{
+    const struct pipeline_state *p = cb->compute.pipeline;
+    if (p == NULL || !p->reflected) {
+        note_written(cb, UINT64_MAX); /* unknown: treat every buffer as possibly written */
+        return;
+    }
+    for (size_t i = 0; i < p->compute.binding_count; ++i) {
+        const struct reflect_binding *rb = &p->compute.bindings[i];
+        if (!rb->written || rb->set >= MAX_BOUND_SETS || cb->compute.sets[rb->set] == NULL)
+            continue;
+        const struct set_state *set = cb->compute.sets[rb->set];
+        for (uint32_t b = 0; b < set->layout->binding_count; ++b) {
+            const struct set_layout_binding *lb = &set->layout->bindings[b];
+            if (lb->binding != rb->binding)
+                continue;
+            for (uint32_t k = 0; k < lb->count; ++k)
+                note_written(cb, set->descriptors[lb->first + k].resource);
+        }
+    }
+}
+
+static void dispatched(VkCommandBuffer command_buffer, const uint32_t base[3], const uint32_t count[3], const char *call)
+{
+    struct layer_device *ld = layer_device_of(command_buffer);
+    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    if (cb != NULL) {
+        check_dispatch_groups(ld, cb, base, count, call);
+        note_shader_writes(cb);
+        cb->command_index++;
+    }
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDispatch(VkCommandBuffer command_buffer, uint32_t x, uint32_t y, uint32_t z)
+{
+    const uint32_t base[3] = {0, 0, 0}, count[3] = {x, y, z};
+    dispatched(command_buffer, base, count, "vkCmdDispatch");
+    layer_device_of(command_buffer)->dispatch.CmdDispatch(command_buffer, x, y, z);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDispatchBase(VkCommandBuffer command_buffer, uint32_t bx, uint32_t by,
+                                                         uint32_t bz, uint32_t x, uint32_t y, uint32_t z)
+{
+    const uint32_t base[3] = {bx, by, bz}, count[3] = {x, y, z};
+    dispatched(command_buffer, base, count, "vkCmdDispatchBase");
+    layer_device_of(command_buffer)->dispatch.CmdDispatchBase(command_buffer, bx, by, bz, x, y, z);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDispatchBaseKHR(VkCommandBuffer command_buffer, uint32_t bx, uint32_t by,
+                                                            uint32_t bz, uint32_t x, uint32_t y, uint32_t z)
+{
+    const uint32_t base[3] = {bx, by, bz}, count[3] = {x, y, z};
+    dispatched(command_buffer, base, count, "vkCmdDispatchBaseKHR");
+    layer_device_of(command_buffer)->dispatch.CmdDispatchBaseKHR(command_buffer, bx, by, bz, x, y, z);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDispatchIndirect(VkCommandBuffer command_buffer, VkBuffer buffer,
+                                                             VkDeviceSize offset)
+{
+    struct layer_device *ld = layer_device_of(command_buffer);
+    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    if (cb != NULL) {
+        if (cb->indirect_count == cb->indirect_capacity) {
+            uint32_t capacity = cb->indirect_capacity ? cb->indirect_capacity * 2 : 8;
+            struct pending_indirect *grown = realloc(cb->indirect, capacity * sizeof(*grown));
+            if (grown != NULL) {
+                cb->indirect = grown;
+                cb->indirect_capacity = capacity;
+            }
+        }
+        if (cb->indirect_count < cb->indirect_capacity)
+            cb->indirect[cb->indirect_count++] = (struct pending_indirect){buffer, offset, cb->command_index};
+        note_shader_writes(cb);
+        cb->command_index++;
+    }
+    ld->dispatch.CmdDispatchIndirect(command_buffer, buffer, offset);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyBuffer(VkCommandBuffer command_buffer, VkBuffer src, VkBuffer dst,
+                                                       uint32_t count, const VkBufferCopy *regions)
+{
+    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    if (cb) {
+        note_written(cb, HANDLE(dst));
+        cb->command_index++;
+    }
+    layer_device_of(command_buffer)->dispatch.CmdCopyBuffer(command_buffer, src, dst, count, regions);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdFillBuffer(VkCommandBuffer command_buffer, VkBuffer dst, VkDeviceSize offset,
+                                                       VkDeviceSize size, uint32_t data)
+{
+    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    if (cb) {
+        note_written(cb, HANDLE(dst));
+        cb->command_index++;
+    }
+    layer_device_of(command_buffer)->dispatch.CmdFillBuffer(command_buffer, dst, offset, size, data);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdUpdateBuffer(VkCommandBuffer command_buffer, VkBuffer dst,
+                                                         VkDeviceSize offset, VkDeviceSize size, const void *data)
+{
+    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    if (cb) {
+        note_written(cb, HANDLE(dst));
+        cb->command_index++;
+    }
+    layer_device_of(command_buffer)->dispatch.CmdUpdateBuffer(command_buffer, dst, offset, size, data);
+}
+
+/* A secondary's indirect dispatches and writes become the primary's, in execution order. */
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdExecuteCommands(VkCommandBuffer command_buffer, uint32_t count,
+                                                            const VkCommandBuffer *secondaries)
+{
+    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    for (uint32_t i = 0; cb != NULL && i < count; ++i) {
+        struct command_buffer_state *s = command_buffer_state_of(secondaries[i]);
+        if (s == NULL)
+            continue;
+        for (uint32_t k = 0; k < s->written_count; ++k)
+            note_written(cb, s->written_buffers[k]);
+        for (uint32_t k = 0; k < s->indirect_count; ++k) {
+            if (cb->indirect_count == cb->indirect_capacity) {
+                uint32_t capacity = cb->indirect_capacity ? cb->indirect_capacity * 2 : 8;
+                struct pending_indirect *grown = realloc(cb->indirect, capacity * sizeof(*grown));
+                if (grown == NULL)
+                    break;
+                cb->indirect = grown;
+                cb->indirect_capacity = capacity;
+            }
+            cb->indirect[cb->indirect_count] = s->indirect[k];
+            cb->indirect[cb->indirect_count++].command_index = cb->command_index;
+        }
+    }
+    if (cb)
+        cb->command_index++;
+    layer_device_of(command_buffer)->dispatch.CmdExecuteCommands(command_buffer, count, secondaries);
+}
+
+const struct layer_hook command_hooks[] = {
+    LAYER_HOOK(vkCmdExecuteCommands),
+    LAYER_HOOK(vkCreateCommandPool),     LAYER_HOOK(vkDestroyCommandPool),     LAYER_HOOK(vkResetCommandPool),
+    LAYER_HOOK(vkAllocateCommandBuffers), LAYER_HOOK(vkFreeCommandBuffers),    LAYER_HOOK(vkBeginCommandBuffer),
+    LAYER_HOOK(vkResetCommandBuffer),    LAYER_HOOK(vkCmdBindPipeline),        LAYER_HOOK(vkCmdBindDescriptorSets),
+    LAYER_HOOK(vkCmdBeginDebugUtilsLabelEXT), LAYER_HOOK(vkCmdEndDebugUtilsLabelEXT), LAYER_HOOK(vkCmdDispatch),
+    LAYER_HOOK(vkCmdDispatchBase),       LAYER_HOOK(vkCmdDispatchBaseKHR),     LAYER_HOOK(vkCmdDispatchIndirect),
+    LAYER_HOOK(vkCmdCopyBuffer),         LAYER_HOOK(vkCmdFillBuffer),          LAYER_HOOK(vkCmdUpdateBuffer),
+};
+const size_t command_hook_count = sizeof(command_hooks) / sizeof(command_hooks[0]);

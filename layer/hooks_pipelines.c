@@ -1,0 +1,178 @@
+/* Shader modules, pipeline layouts and pipelines. A compute pipeline is reflected once, at
+ * creation, with its specialization constants applied; the limit checks run then. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_dispatch.h"
+#include "layer_hooks.h"
+#include "layer_state.h"
+
+#define HANDLE(h) ((uint64_t)(h))
+
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateShaderModule(VkDevice device, const VkShaderModuleCreateInfo *info,
+                                                                const VkAllocationCallbacks *allocator,
+                                                                VkShaderModule *module)
+{
+    struct layer_device *ld = layer_device_of(device);
+    VkResult result = ld->dispatch.CreateShaderModule(device, info, allocator, module);
+    if (result != VK_SUCCESS)
+        return result;
+    struct shader_module_state *m = calloc(1, sizeof(*m));
+    if (m != NULL && (m->code = malloc(info->codeSize ? info->codeSize : 1)) != NULL) {
+        memcpy(m->code, info->pCode, info->codeSize);
+        m->size = info->codeSize;
+        handle_map_put(&ld->shader_modules, HANDLE(*module), m);
+    } else {
+        free(m);
+    }
+    return result;
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyShaderModule(VkDevice device, VkShaderModule module,
+                                                             const VkAllocationCallbacks *allocator)
+{
+    struct layer_device *ld = layer_device_of(device);
+    struct shader_module_state *m = handle_map_take(&ld->shader_modules, HANDLE(module));
+    if (m != NULL) {
+        free(m->code);
+        free(m);
+    }
+    ld->dispatch.DestroyShaderModule(device, module, allocator);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreatePipelineLayout(VkDevice device, const VkPipelineLayoutCreateInfo *info,
+                                                                  const VkAllocationCallbacks *allocator,
+                                                                  VkPipelineLayout *layout)
+{
+    struct layer_device *ld = layer_device_of(device);
+    VkResult result = ld->dispatch.CreatePipelineLayout(device, info, allocator, layout);
+    if (result != VK_SUCCESS)
+        return result;
+    struct pipeline_layout_state *s = calloc(1, sizeof(*s));
+    if (s == NULL)
+        return result;
+    s->refs = 1;
+    s->set_count = info->setLayoutCount < MAX_BOUND_SETS ? info->setLayoutCount : MAX_BOUND_SETS;
+    for (uint32_t i = 0; i < s->set_count; ++i) {
+        s->sets[i] = handle_map_get(&ld->set_layouts, HANDLE(info->pSetLayouts[i]));
+        if (s->sets[i])
+            STATE_RETAIN(s->sets[i]);
+    }
+    handle_map_put(&ld->pipeline_layouts, HANDLE(*layout), s);
+    return result;
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyPipelineLayout(VkDevice device, VkPipelineLayout layout,
+                                                               const VkAllocationCallbacks *allocator)
+{
+    struct layer_device *ld = layer_device_of(device);
+    pipeline_layout_release(handle_map_take(&ld->pipeline_layouts, HANDLE(layout)));
+    ld->dispatch.DestroyPipelineLayout(device, layout, allocator);
+}
+
+/* The module's code: a VkShaderModule, or a VkShaderModuleCreateInfo chained into the stage. */
+static const struct shader_module_state *stage_code(struct layer_device *ld, const VkPipelineShaderStageCreateInfo *stage,
+                                                    struct shader_module_state *inline_code)
+{
+    if (stage->module != VK_NULL_HANDLE)
+        return handle_map_get(&ld->shader_modules, HANDLE(stage->module));
+    for (const VkBaseInStructure *s = stage->pNext; s != NULL; s = s->pNext) {
+        if (s->sType == VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO) {
+            const VkShaderModuleCreateInfo *info = (const VkShaderModuleCreateInfo *)s;
+            inline_code->code = (uint32_t *)info->pCode;
+            inline_code->size = info->codeSize;
+            return inline_code;
+        }
+    }
+    return NULL;
+}
+
+static size_t specialization(const VkSpecializationInfo *info, struct reflect_specialization *out, size_t capacity)
+{
+    size_t n = 0;
+    for (uint32_t i = 0; info != NULL && i < info->mapEntryCount && n < capacity; ++i) {
+        const VkSpecializationMapEntry *e = &info->pMapEntries[i];
+        if (e->offset + e->size > info->dataSize || e->size > 8)
+            continue; /* invalid usage: ignore the entry rather than read past the data */
+        uint64_t value = 0;
+        memcpy(&value, (const char *)info->pData + e->offset, e->size);
+        out[n++] = (struct reflect_specialization){e->constantID, value, (uint32_t)e->size};
+    }
+    return n;
+}
+
+static struct pipeline_state *new_pipeline(struct layer_device *ld, VkPipeline handle, VkPipelineBindPoint bind_point,
+                                           VkPipelineLayout layout)
+{
+    struct pipeline_state *p = calloc(1, sizeof(*p));
+    if (p == NULL)
+        return NULL;
+    p->refs = 1;
+    p->handle = handle;
+    p->bind_point = bind_point;
+    p->layout = handle_map_get(&ld->pipeline_layouts, HANDLE(layout));
+    if (p->layout)
+        STATE_RETAIN(p->layout);
+    return p;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateComputePipelines(VkDevice device, VkPipelineCache cache,
+                                                                    uint32_t count,
+                                                                    const VkComputePipelineCreateInfo *infos,
+                                                                    const VkAllocationCallbacks *allocator,
+                                                                    VkPipeline *pipelines)
+{
+    struct layer_device *ld = layer_device_of(device);
+    VkResult result = ld->dispatch.CreateComputePipelines(device, cache, count, infos, allocator, pipelines);
+    for (uint32_t i = 0; i < count; ++i) {
+        if (pipelines[i] == VK_NULL_HANDLE)
+            continue; /* creation failed for this one (or VK_PIPELINE_COMPILE_REQUIRED) */
+        struct pipeline_state *p = new_pipeline(ld, pipelines[i], VK_PIPELINE_BIND_POINT_COMPUTE, infos[i].layout);
+        if (p == NULL)
+            continue;
+        struct shader_module_state inline_code = {0};
+        const struct shader_module_state *code = stage_code(ld, &infos[i].stage, &inline_code);
+        if (code != NULL) {
+            struct reflect_specialization spec[64];
+            size_t spec_count = specialization(infos[i].stage.pSpecializationInfo, spec, 64);
+            reflect_module(code->code, code->size, infos[i].stage.pName, spec, spec_count, &p->compute);
+            p->reflected = p->compute.ok;
+        }
+        handle_map_put(&ld->pipelines, HANDLE(pipelines[i]), p);
+        check_dispatch_pipeline(ld, p, infos[i].stage.module, "vkCreateComputePipelines");
+    }
+    return result;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateGraphicsPipelines(VkDevice device, VkPipelineCache cache,
+                                                                     uint32_t count,
+                                                                     const VkGraphicsPipelineCreateInfo *infos,
+                                                                     const VkAllocationCallbacks *allocator,
+                                                                     VkPipeline *pipelines)
+{
+    struct layer_device *ld = layer_device_of(device);
+    VkResult result = ld->dispatch.CreateGraphicsPipelines(device, cache, count, infos, allocator, pipelines);
+    for (uint32_t i = 0; i < count; ++i) {
+        if (pipelines[i] == VK_NULL_HANDLE)
+            continue;
+        struct pipeline_state *p = new_pipeline(ld, pipelines[i], VK_PIPELINE_BIND_POINT_GRAPHICS, infos[i].layout);
+        if (p != NULL)
+            handle_map_put(&ld->pipelines, HANDLE(pipelines[i]), p);
+    }
+    return result;
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyPipeline(VkDevice device, VkPipeline pipeline,
+                                                         const VkAllocationCallbacks *allocator)
+{
+    struct layer_device *ld = layer_device_of(device);
+    pipeline_release(handle_map_take(&ld->pipelines, HANDLE(pipeline)));
+    ld->dispatch.DestroyPipeline(device, pipeline, allocator);
+}
+
+const struct layer_hook pipeline_hooks[] = {
+    LAYER_HOOK(vkCreateShaderModule),   LAYER_HOOK(vkDestroyShaderModule),  LAYER_HOOK(vkCreatePipelineLayout),
+    LAYER_HOOK(vkDestroyPipelineLayout), LAYER_HOOK(vkCreateComputePipelines), LAYER_HOOK(vkCreateGraphicsPipelines),
+    LAYER_HOOK(vkDestroyPipeline),
+};
+const size_t pipeline_hook_count = sizeof(pipeline_hooks) / sizeof(pipeline_hooks[0]);

@@ -1,0 +1,233 @@
+/* Device memory, buffers, images and views: sizes, usage and which memory range backs each
+ * resource (aliasing and hazards are judged on memory, not on handles). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "layer_hooks.h"
+#include "layer_state.h"
+
+#define HANDLE(h) ((uint64_t)(h))
+
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkAllocateMemory(VkDevice device, const VkMemoryAllocateInfo *info,
+                                                            const VkAllocationCallbacks *allocator, VkDeviceMemory *memory)
+{
+    struct layer_device *ld = layer_device_of(device);
+    VkResult result = ld->dispatch.AllocateMemory(device, info, allocator, memory);
+    if (result != VK_SUCCESS)
+        return result;
+    struct memory_state *m = calloc(1, sizeof(*m));
+    if (m != NULL) {
+        VkPhysicalDeviceMemoryProperties properties;
+        ld->instance->dispatch.GetPhysicalDeviceMemoryProperties(ld->physical, &properties);
+        m->handle = *memory;
+        m->size = info->allocationSize;
+        if (info->memoryTypeIndex < properties.memoryTypeCount)
+            m->properties = properties.memoryTypes[info->memoryTypeIndex].propertyFlags;
+        handle_map_put(&ld->memories, HANDLE(*memory), m);
+    }
+    return result;
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkFreeMemory(VkDevice device, VkDeviceMemory memory,
+                                                    const VkAllocationCallbacks *allocator)
+{
+    struct layer_device *ld = layer_device_of(device);
+    free(handle_map_take(&ld->memories, HANDLE(memory)));
+    ld->dispatch.FreeMemory(device, memory, allocator);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkMapMemory(VkDevice device, VkDeviceMemory memory, VkDeviceSize offset,
+                                                       VkDeviceSize size, VkMemoryMapFlags flags, void **data)
+{
+    struct layer_device *ld = layer_device_of(device);
+    VkResult result = ld->dispatch.MapMemory(device, memory, offset, size, flags, data);
+    struct memory_state *m = handle_map_get(&ld->memories, HANDLE(memory));
+    if (result == VK_SUCCESS && m != NULL) {
+        m->mapped = *data;
+        m->mapped_offset = offset;
+        m->mapped_size = size == VK_WHOLE_SIZE ? m->size - offset : size;
+    }
+    return result;
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkUnmapMemory(VkDevice device, VkDeviceMemory memory)
+{
+    struct layer_device *ld = layer_device_of(device);
+    struct memory_state *m = handle_map_get(&ld->memories, HANDLE(memory));
+    if (m != NULL)
+        m->mapped = NULL;
+    ld->dispatch.UnmapMemory(device, memory);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateBuffer(VkDevice device, const VkBufferCreateInfo *info,
+                                                          const VkAllocationCallbacks *allocator, VkBuffer *buffer)
+{
+    struct layer_device *ld = layer_device_of(device);
+    VkResult result = ld->dispatch.CreateBuffer(device, info, allocator, buffer);
+    if (result == VK_SUCCESS) {
+        struct buffer_state *b = calloc(1, sizeof(*b));
+        if (b != NULL) {
+            b->handle = *buffer;
+            b->size = info->size;
+            b->usage = info->usage;
+            handle_map_put(&ld->buffers, HANDLE(*buffer), b);
+        }
+    }
+    return result;
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyBuffer(VkDevice device, VkBuffer buffer,
+                                                       const VkAllocationCallbacks *allocator)
+{
+    struct layer_device *ld = layer_device_of(device);
+    free(handle_map_take(&ld->buffers, HANDLE(buffer)));
+    ld->dispatch.DestroyBuffer(device, buffer, allocator);
+}
+
+static void bind_buffer(struct layer_device *ld, VkBuffer buffer, VkDeviceMemory memory, VkDeviceSize offset)
+{
+    struct buffer_state *b = handle_map_get(&ld->buffers, HANDLE(buffer));
+    if (b != NULL) {
+        b->memory = memory;
+        b->memory_offset = offset;
+    }
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkBindBufferMemory(VkDevice device, VkBuffer buffer, VkDeviceMemory memory,
+                                                              VkDeviceSize offset)
+{
+    struct layer_device *ld = layer_device_of(device);
+    VkResult result = ld->dispatch.BindBufferMemory(device, buffer, memory, offset);
+    if (result == VK_SUCCESS)
+        bind_buffer(ld, buffer, memory, offset);
+    return result;
+}
+
+static VkResult bind_buffers(VkDevice device, uint32_t count, const VkBindBufferMemoryInfo *infos,
+                             PFN_vkBindBufferMemory2 next)
+{
+    struct layer_device *ld = layer_device_of(device);
+    VkResult result = next(device, count, infos);
+    if (result == VK_SUCCESS)
+        for (uint32_t i = 0; i < count; ++i)
+            bind_buffer(ld, infos[i].buffer, infos[i].memory, infos[i].memoryOffset);
+    return result;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkBindBufferMemory2(VkDevice device, uint32_t count,
+                                                               const VkBindBufferMemoryInfo *infos)
+{
+    return bind_buffers(device, count, infos, layer_device_of(device)->dispatch.BindBufferMemory2);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkBindBufferMemory2KHR(VkDevice device, uint32_t count,
+                                                                  const VkBindBufferMemoryInfo *infos)
+{
+    return bind_buffers(device, count, infos, layer_device_of(device)->dispatch.BindBufferMemory2KHR);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateImage(VkDevice device, const VkImageCreateInfo *info,
+                                                         const VkAllocationCallbacks *allocator, VkImage *image)
+{
+    struct layer_device *ld = layer_device_of(device);
+    VkResult result = ld->dispatch.CreateImage(device, info, allocator, image);
+    if (result == VK_SUCCESS) {
+        struct image_state *s = calloc(1, sizeof(*s));
+        if (s != NULL) {
+            s->handle = *image;
+            s->format = info->format;
+            s->extent = info->extent;
+            s->mip_levels = info->mipLevels;
+            s->array_layers = info->arrayLayers;
+            s->usage = info->usage;
+            handle_map_put(&ld->images, HANDLE(*image), s);
+        }
+    }
+    return result;
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyImage(VkDevice device, VkImage image,
+                                                      const VkAllocationCallbacks *allocator)
+{
+    struct layer_device *ld = layer_device_of(device);
+    free(handle_map_take(&ld->images, HANDLE(image)));
+    ld->dispatch.DestroyImage(device, image, allocator);
+}
+
+static void bind_image(struct layer_device *ld, VkImage image, VkDeviceMemory memory, VkDeviceSize offset)
+{
+    struct image_state *s = handle_map_get(&ld->images, HANDLE(image));
+    if (s != NULL) {
+        s->memory = memory;
+        s->memory_offset = offset;
+    }
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkBindImageMemory(VkDevice device, VkImage image, VkDeviceMemory memory,
+                                                             VkDeviceSize offset)
+{
+    struct layer_device *ld = layer_device_of(device);
+    VkResult result = ld->dispatch.BindImageMemory(device, image, memory, offset);
+    if (result == VK_SUCCESS)
+        bind_image(ld, image, memory, offset);
+    return result;
+}
+
+static VkResult bind_images(VkDevice device, uint32_t count, const VkBindImageMemoryInfo *infos,
+                            PFN_vkBindImageMemory2 next)
+{
+    struct layer_device *ld = layer_device_of(device);
+    VkResult result = next(device, count, infos);
+    if (result == VK_SUCCESS)
+        for (uint32_t i = 0; i < count; ++i)
+            bind_image(ld, infos[i].image, infos[i].memory, infos[i].memoryOffset);
+    return result;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkBindImageMemory2(VkDevice device, uint32_t count,
+                                                              const VkBindImageMemoryInfo *infos)
+{
+    return bind_images(device, count, infos, layer_device_of(device)->dispatch.BindImageMemory2);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkBindImageMemory2KHR(VkDevice device, uint32_t count,
+                                                                 const VkBindImageMemoryInfo *infos)
+{
+    return bind_images(device, count, infos, layer_device_of(device)->dispatch.BindImageMemory2KHR);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateImageView(VkDevice device, const VkImageViewCreateInfo *info,
+                                                             const VkAllocationCallbacks *allocator, VkImageView *view)
+{
+    struct layer_device *ld = layer_device_of(device);
+    VkResult result = ld->dispatch.CreateImageView(device, info, allocator, view);
+    if (result == VK_SUCCESS) {
+        struct image_view_state *s = calloc(1, sizeof(*s));
+        if (s != NULL) {
+            s->handle = *view;
+            s->image = info->image;
+            s->format = info->format;
+            s->range = info->subresourceRange;
+            handle_map_put(&ld->image_views, HANDLE(*view), s);
+        }
+    }
+    return result;
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyImageView(VkDevice device, VkImageView view,
+                                                          const VkAllocationCallbacks *allocator)
+{
+    struct layer_device *ld = layer_device_of(device);
+    free(handle_map_take(&ld->image_views, HANDLE(view)));
+    ld->dispatch.DestroyImageView(device, view, allocator);
+}
+
+const struct layer_hook resource_hooks[] = {
+    LAYER_HOOK(vkAllocateMemory),     LAYER_HOOK(vkFreeMemory),       LAYER_HOOK(vkMapMemory),
+    LAYER_HOOK(vkUnmapMemory),        LAYER_HOOK(vkCreateBuffer),     LAYER_HOOK(vkDestroyBuffer),
+    LAYER_HOOK(vkBindBufferMemory),   LAYER_HOOK(vkBindBufferMemory2), LAYER_HOOK(vkBindBufferMemory2KHR),
+    LAYER_HOOK(vkCreateImage),        LAYER_HOOK(vkDestroyImage),     LAYER_HOOK(vkBindImageMemory),
+    LAYER_HOOK(vkBindImageMemory2),   LAYER_HOOK(vkBindImageMemory2KHR), LAYER_HOOK(vkCreateImageView),
+    LAYER_HOOK(vkDestroyImageView),
+};
+const size_t resource_hook_count = sizeof(resource_hooks) / sizeof(resource_hooks[0]);

@@ -1,0 +1,27 @@
+/* The device-level calls the layer wraps, one table per hooks_*.c file. vkGetDeviceProcAddr (and
+ * vkGetInstanceProcAddr, for device calls) returns a hook only from these tables. */
+#ifndef PREFLIGHT_LAYER_HOOKS_H
+#define PREFLIGHT_LAYER_HOOKS_H
+
+#include <stddef.h>
+#include <vulkan/vulkan_core.h>
+
+struct layer_hook {
+    const char *name;
+    PFN_vkVoidFunction function;
+};
+
+#define LAYER_HOOK(name) {#name, (PFN_vkVoidFunction)hook_##name}
+
+extern const struct layer_hook resource_hooks[];
+extern const size_t resource_hook_count;
+extern const struct layer_hook descriptor_hooks[];
+extern const size_t descriptor_hook_count;
+extern const struct layer_hook pipeline_hooks[];
+extern const size_t pipeline_hook_count;
+extern const struct layer_hook command_hooks[];
+extern const size_t command_hook_count;
+extern const struct layer_hook queue_hooks[];
+extern const size_t queue_hook_count;
+
+#endif

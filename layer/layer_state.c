@@ -1,0 +1,70 @@
+#include "layer_state.h"
+
+#include <stdlib.h>
+
+void set_layout_release(struct set_layout_state *s)
+{
+    if (s != NULL && __atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) == 0) {
+        free(s->bindings);
+        free(s);
+    }
+}
+
+void set_state_release(struct set_state *s)
+{
+    if (s != NULL && __atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) == 0) {
+        set_layout_release(s->layout);
+        free(s->descriptors);
+        free(s);
+    }
+}
+
+void pipeline_layout_release(struct pipeline_layout_state *s)
+{
+    if (s != NULL && __atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) == 0) {
+        for (uint32_t i = 0; i < s->set_count; ++i)
+            set_layout_release(s->sets[i]);
+        free(s);
+    }
+}
+
+void pipeline_release(struct pipeline_state *s)
+{
+    if (s != NULL && __atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) == 0) {
+        pipeline_layout_release(s->layout);
+        reflect_free(&s->compute);
+        free(s);
+    }
+}
+
+struct command_buffer_state *command_buffer_state_of(VkCommandBuffer cb)
+{
+    struct layer_device *ld = layer_device_of(cb);
+    return ld ? handle_map_get(&ld->command_buffers, (uint64_t)(uintptr_t)cb) : NULL;
+}
+
+static void unbind(struct bound_state *b)
+{
+    pipeline_release(b->pipeline);
+    b->pipeline = NULL;
+    for (int i = 0; i < MAX_BOUND_SETS; ++i) {
+        set_state_release(b->sets[i]);
+        b->sets[i] = NULL;
+    }
+}
+
+void command_buffer_reset_state(struct command_buffer_state *cb)
+{
+    unbind(&cb->compute);
+    unbind(&cb->graphics);
+    for (uint32_t i = 0; i < cb->label_depth; ++i)
+        free(cb->labels[i]);
+    cb->label_depth = 0;
+    cb->command_index = 0;
+    free(cb->indirect);
+    cb->indirect = NULL;
+    cb->indirect_count = cb->indirect_capacity = 0;
+    free(cb->written_buffers);
+    cb->written_buffers = NULL;
+    cb->written_count = cb->written_capacity = 0;
+}

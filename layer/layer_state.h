@@ -1,0 +1,215 @@
+/* What the layer knows about the application's Vulkan objects. One layer_instance per VkInstance
+ * and one layer_device per VkDevice, found by the dispatch key (the loader's table pointer at the
+ * start of every dispatchable handle, shared by a device's queues and command buffers). Every
+ * other object lives in a handle_map of its device, created and freed by the hook of the call
+ * that makes or destroys it.
+ *
+ * Threading follows Vulkan's external-synchronization rules: a command buffer's state is touched
+ * only by the thread recording it (the app must synchronize the pool), so recording takes no lock
+ * beyond the handle-map lookups; objects a command buffer refers to are reference-counted, so an
+ * app that destroys one too early cannot make the layer read freed memory. */
+#ifndef PREFLIGHT_LAYER_STATE_H
+#define PREFLIGHT_LAYER_STATE_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "handle_map.h"
+#include "layer_dispatch.h"
+#include "settings.h"
+#include "spirv_reflect.h"
+#include "target_limits.h"
+
+#define LAYER_NAME "VK_LAYER_PREFLIGHT_validation"
+#define MAX_BOUND_SETS 32
+#define MAX_LABEL_DEPTH 16
+
+struct layer_messenger {
+    VkDebugUtilsMessengerEXT handle; /* VK_NULL_HANDLE for one chained into VkInstanceCreateInfo */
+    VkDebugUtilsMessageSeverityFlagsEXT severities;
+    VkDebugUtilsMessageTypeFlagsEXT types;
+    PFN_vkDebugUtilsMessengerCallbackEXT callback;
+    void *user_data;
+};
+
+struct layer_instance {
+    VkInstance instance;
+    struct layer_instance_dispatch dispatch;
+    struct layer_settings settings;
+    struct target_limits targets;
+    pthread_mutex_t messengers_lock;
+    struct layer_messenger *messengers;
+    size_t messenger_count, messenger_capacity;
+    pthread_mutex_t findings_lock;
+    struct handle_map finding_counts; /* finding key -> times reported */
+    FILE *log_file;
+};
+
+/* Reference-counted states, shared between the maps and command buffers / sets that use them. */
+struct set_layout_state {
+    int refs;
+    VkDescriptorSetLayoutCreateFlags flags;
+    uint32_t binding_count;
+    struct set_layout_binding {
+        uint32_t binding;
+        VkDescriptorType type;
+        uint32_t count;
+        VkShaderStageFlags stages;
+        uint32_t first; /* index of its first descriptor in a set's descriptor array */
+    } *bindings;
+    uint32_t descriptor_count;
+};
+
+struct descriptor_state {
+    bool written;
+    VkDescriptorType type;
+    uint64_t resource; /* VkBuffer, VkImageView, VkBufferView, VkSampler or VkAccelerationStructureKHR */
+    VkDeviceSize offset, range;
+    VkImageLayout layout;
+};
+
+struct set_state {
+    int refs;
+    VkDescriptorSet handle;
+    VkDescriptorPool pool;
+    struct set_layout_state *layout;
+    struct descriptor_state *descriptors;
+};
+
+struct pipeline_layout_state {
+    int refs;
+    uint32_t set_count;
+    struct set_layout_state *sets[MAX_BOUND_SETS];
+};
+
+struct pipeline_state {
+    int refs;
+    VkPipeline handle;
+    VkPipelineBindPoint bind_point;
+    struct pipeline_layout_state *layout;
+    bool reflected; /* false when the shader could not be reflected: checks that need it are skipped */
+    struct reflect_result compute;
+};
+
+struct command_pool_state {
+    VkCommandBuffer *buffers; /* allocated from it: freed with the pool */
+    uint32_t count, capacity;
+};
+
+struct fence_state {
+    bool signaled; /* as created, or after vkResetFences / a submit (not tracked further yet) */
+};
+
+struct semaphore_state {
+    VkSemaphoreType type;
+    uint64_t initial_value;
+};
+
+struct descriptor_pool_state {
+    uint64_t *sets; /* the sets allocated from it: freed with the pool or on reset */
+    uint32_t set_count, set_capacity;
+};
+
+struct memory_state {
+    VkDeviceMemory handle;
+    VkDeviceSize size;
+    VkMemoryPropertyFlags properties;
+    void *mapped;                /* the app's mapping, while mapped */
+    VkDeviceSize mapped_offset, mapped_size;
+};
+
+struct buffer_state {
+    VkBuffer handle;
+    VkDeviceSize size;
+    VkBufferUsageFlags usage;
+    VkDeviceMemory memory;
+    VkDeviceSize memory_offset;
+};
+
+struct image_state {
+    VkImage handle;
+    VkFormat format;
+    VkExtent3D extent;
+    uint32_t mip_levels, array_layers;
+    VkImageUsageFlags usage;
+    VkDeviceMemory memory;
+    VkDeviceSize memory_offset;
+};
+
+struct image_view_state {
+    VkImageView handle;
+    VkImage image;
+    VkFormat format;
+    VkImageSubresourceRange range;
+};
+
+struct shader_module_state {
+    uint32_t *code;
+    size_t size;
+};
+
+struct update_template_state {
+    VkDescriptorUpdateTemplateType type;
+    uint32_t entry_count;
+    VkDescriptorUpdateTemplateEntry *entries;
+};
+
+struct bound_state {
+    struct pipeline_state *pipeline;
+    struct set_state *sets[MAX_BOUND_SETS];
+};
+
+/* An indirect dispatch to check at submit, when its arguments can be read then. */
+struct pending_indirect {
+    VkBuffer buffer;
+    VkDeviceSize offset;
+    uint32_t command_index;
+};
+
+struct command_buffer_state {
+    VkCommandBuffer handle;
+    VkCommandPool pool;
+    struct layer_device *device;
+    struct bound_state compute, graphics;
+    char *labels[MAX_LABEL_DEPTH];
+    uint32_t label_depth;
+    uint32_t command_index;          /* commands recorded so far: names a command in findings */
+    struct pending_indirect *indirect;
+    uint32_t indirect_count, indirect_capacity;
+    uint64_t *written_buffers;       /* buffers a recorded command may write: indirect args read then are not known at submit */
+    uint32_t written_count, written_capacity;
+};
+
+struct layer_device {
+    VkDevice device;
+    struct layer_instance *instance;
+    VkPhysicalDevice physical;
+    struct layer_device_dispatch dispatch;
+    VkPhysicalDeviceProperties properties;
+    struct handle_map names; /* object handle -> name from vkSetDebugUtilsObjectNameEXT */
+    struct handle_map memories, buffers, images, image_views, set_layouts, descriptor_pools, descriptor_sets,
+        update_templates, pipeline_layouts, shader_modules, pipelines, command_pools, command_buffers, fences,
+        semaphores, events;
+};
+
+/* The registry of instances and devices by dispatch key. */
+struct layer_instance *layer_instance_of(const void *dispatchable);
+struct layer_device *layer_device_of(const void *dispatchable);
+void layer_register_instance(const void *dispatchable, struct layer_instance *instance);
+void layer_register_device(const void *dispatchable, struct layer_device *device);
+void layer_unregister(const void *dispatchable);
+
+/* Reference counting of shared states (safe from any thread). */
+void set_layout_release(struct set_layout_state *s);
+void set_state_release(struct set_state *s);
+void pipeline_layout_release(struct pipeline_layout_state *s);
+void pipeline_release(struct pipeline_state *s);
+#define STATE_RETAIN(state) __atomic_add_fetch(&(state)->refs, 1, __ATOMIC_RELAXED)
+
+/* The command buffer's state (NULL for an unknown handle: then the hook only calls down). */
+struct command_buffer_state *command_buffer_state_of(VkCommandBuffer cb);
+void command_buffer_reset_state(struct command_buffer_state *cb);
+
+#endif

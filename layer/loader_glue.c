@@ -1,0 +1,493 @@
+/* The layer's contract with the Vulkan loader: interface negotiation, vkGet*ProcAddr, the instance
+ * and device chains, the enumerate calls, and the debug-utils calls the reports need (messengers
+ * and object names). Everything else is in the hooks_*.c files, listed in layer_hooks.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <vulkan/vk_layer.h>
+
+#include "findings.h"
+#include "layer_hooks.h"
+#include "layer_state.h"
+
+#define LAYER_EXPORT __attribute__((visibility("default")))
+
+/* --- the registry of instances and devices, by dispatch key ----------------------------------- */
+
+#define MAX_DISPATCHABLES 64
+
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+    void *key;
+    struct layer_instance *instance;
+    struct layer_device *device;
+} registry[MAX_DISPATCHABLES];
+
+static void *dispatch_key(const void *dispatchable)
+{
+    return dispatchable ? *(void *const *)dispatchable : NULL;
+}
+
+static void registry_put(const void *dispatchable, struct layer_instance *instance, struct layer_device *device)
+{
+    pthread_mutex_lock(&registry_lock);
+    for (int i = 0; i < MAX_DISPATCHABLES; ++i) {
+        if (registry[i].key == NULL) {
+            registry[i].key = dispatch_key(dispatchable);
+            registry[i].instance = instance;
+            registry[i].device = device;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&registry_lock);
+}
+
+void layer_register_instance(const void *dispatchable, struct layer_instance *instance)
+{
+    registry_put(dispatchable, instance, NULL);
+}
+
+void layer_register_device(const void *dispatchable, struct layer_device *device)
+{
+    registry_put(dispatchable, NULL, device);
+}
+
+void layer_unregister(const void *dispatchable)
+{
+    void *key = dispatch_key(dispatchable);
+    pthread_mutex_lock(&registry_lock);
+    for (int i = 0; i < MAX_DISPATCHABLES; ++i)
+        if (registry[i].key == key)
+            registry[i].key = NULL;
+    pthread_mutex_unlock(&registry_lock);
+}
+
+/* Instances and physical devices share a key; a device, its queues and command buffers share one. */
+struct layer_instance *layer_instance_of(const void *dispatchable)
+{
+    void *key = dispatch_key(dispatchable);
+    struct layer_instance *found = NULL;
+    pthread_mutex_lock(&registry_lock);
+    for (int i = 0; i < MAX_DISPATCHABLES && found == NULL; ++i)
+        if (registry[i].key == key && registry[i].instance != NULL)
+            found = registry[i].instance;
+    pthread_mutex_unlock(&registry_lock);
+    return found;
+}
+
+struct layer_device *layer_device_of(const void *dispatchable)
+{
+    void *key = dispatch_key(dispatchable);
+    struct layer_device *found = NULL;
+    pthread_mutex_lock(&registry_lock);
+    for (int i = 0; i < MAX_DISPATCHABLES && found == NULL; ++i)
+        if (registry[i].key == key && registry[i].device != NULL)
+            found = registry[i].device;
+    pthread_mutex_unlock(&registry_lock);
+    return found;
+}
+
+/* --- messengers ---------------------------------------------------------------------------------- */
+
+static void add_messenger(struct layer_instance *instance, VkDebugUtilsMessengerEXT handle,
+                          const VkDebugUtilsMessengerCreateInfoEXT *info)
+{
+    pthread_mutex_lock(&instance->messengers_lock);
+    if (instance->messenger_count == instance->messenger_capacity) {
+        size_t capacity = instance->messenger_capacity ? instance->messenger_capacity * 2 : 4;
+        struct layer_messenger *m = realloc(instance->messengers, capacity * sizeof(*m));
+        if (m != NULL) {
+            instance->messengers = m;
+            instance->messenger_capacity = capacity;
+        }
+    }
+    if (instance->messenger_count < instance->messenger_capacity)
+        instance->messengers[instance->messenger_count++] = (struct layer_messenger){
+            handle, info->messageSeverity, info->messageType, info->pfnUserCallback, info->pUserData};
+    pthread_mutex_unlock(&instance->messengers_lock);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateDebugUtilsMessengerEXT(VkInstance instance,
+                                                                          const VkDebugUtilsMessengerCreateInfoEXT *info,
+                                                                          const VkAllocationCallbacks *allocator,
+                                                                          VkDebugUtilsMessengerEXT *messenger)
+{
+    struct layer_instance *li = layer_instance_of(instance);
+    if (li == NULL || li->dispatch.CreateDebugUtilsMessengerEXT == NULL)
+        return VK_ERROR_EXTENSION_NOT_PRESENT;
+    VkResult result = li->dispatch.CreateDebugUtilsMessengerEXT(instance, info, allocator, messenger);
+    if (result == VK_SUCCESS && info->pfnUserCallback != NULL)
+        add_messenger(li, *messenger, info);
+    return result;
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyDebugUtilsMessengerEXT(VkInstance instance,
+                                                                       VkDebugUtilsMessengerEXT messenger,
+                                                                       const VkAllocationCallbacks *allocator)
+{
+    struct layer_instance *li = layer_instance_of(instance);
+    if (li == NULL)
+        return;
+    pthread_mutex_lock(&li->messengers_lock);
+    for (size_t i = 0; i < li->messenger_count; ++i) {
+        if (li->messengers[i].handle == messenger && messenger != VK_NULL_HANDLE) {
+            li->messengers[i] = li->messengers[--li->messenger_count];
+            break;
+        }
+    }
+    pthread_mutex_unlock(&li->messengers_lock);
+    if (li->dispatch.DestroyDebugUtilsMessengerEXT)
+        li->dispatch.DestroyDebugUtilsMessengerEXT(instance, messenger, allocator);
+}
+
+/* --- instance ------------------------------------------------------------------------------------ */
+
+static VkLayerInstanceCreateInfo *instance_link(const VkInstanceCreateInfo *info)
+{
+    for (VkBaseInStructure *s = (VkBaseInStructure *)info->pNext; s != NULL; s = (VkBaseInStructure *)s->pNext) {
+        VkLayerInstanceCreateInfo *link = (VkLayerInstanceCreateInfo *)s;
+        if (s->sType == VK_STRUCTURE_TYPE_LOADER_INSTANCE_CREATE_INFO && link->function == VK_LAYER_LINK_INFO)
+            return link;
+    }
+    return NULL;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateInstance(const VkInstanceCreateInfo *info,
+                                                            const VkAllocationCallbacks *allocator, VkInstance *instance)
+{
+    VkLayerInstanceCreateInfo *link = instance_link(info);
+    if (link == NULL || link->u.pLayerInfo == NULL)
+        return VK_ERROR_INITIALIZATION_FAILED;
+    PFN_vkGetInstanceProcAddr next_gipa = link->u.pLayerInfo->pfnNextGetInstanceProcAddr;
+    PFN_vkCreateInstance next_create = (PFN_vkCreateInstance)next_gipa(VK_NULL_HANDLE, "vkCreateInstance");
+    if (next_create == NULL)
+        return VK_ERROR_INITIALIZATION_FAILED;
+    link->u.pLayerInfo = link->u.pLayerInfo->pNext; /* the next layer finds its own link */
+    VkResult result = next_create(info, allocator, instance);
+    if (result != VK_SUCCESS)
+        return result;
+
+    struct layer_instance *li = calloc(1, sizeof(*li));
+    if (li == NULL)
+        return VK_SUCCESS; /* without memory the layer steps aside rather than fail the app */
+    li->instance = *instance;
+    layer_instance_dispatch_load(&li->dispatch, *instance, next_gipa);
+    pthread_mutex_init(&li->messengers_lock, NULL);
+    pthread_mutex_init(&li->findings_lock, NULL);
+    handle_map_init(&li->finding_counts);
+    settings_load(&li->settings);
+    if (li->settings.log_file[0] != '\0') {
+        li->log_file = fopen(li->settings.log_file, "a");
+        if (li->log_file == NULL)
+            fprintf(stderr, "%s: cannot open log_file %s\n", LAYER_NAME, li->settings.log_file);
+    }
+    if (li->settings.target_limits[0] != '\0') {
+        char error[512];
+        if (!target_limits_load(li->settings.target_limits, &li->targets, error, sizeof(error)))
+            fprintf(stderr, "%s: %s; target-limit checks are off\n", LAYER_NAME, error);
+    }
+    /* Messengers chained into VkInstanceCreateInfo receive findings for the whole instance. */
+    for (const VkBaseInStructure *s = info->pNext; s != NULL; s = s->pNext)
+        if (s->sType == VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT &&
+            ((const VkDebugUtilsMessengerCreateInfoEXT *)s)->pfnUserCallback != NULL)
+            add_messenger(li, VK_NULL_HANDLE, (const VkDebugUtilsMessengerCreateInfoEXT *)s);
+    layer_register_instance(*instance, li);
+    return VK_SUCCESS;
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyInstance(VkInstance instance, const VkAllocationCallbacks *allocator)
+{
+    struct layer_instance *li = layer_instance_of(instance);
+    if (li == NULL)
+        return;
+    PFN_vkDestroyInstance next = li->dispatch.DestroyInstance;
+    layer_unregister(instance);
+    next(instance, allocator);
+    if (li->log_file)
+        fclose(li->log_file);
+    handle_map_destroy(&li->finding_counts, NULL);
+    pthread_mutex_destroy(&li->messengers_lock);
+    pthread_mutex_destroy(&li->findings_lock);
+    free(li->messengers);
+    free(li);
+}
+
+/* --- device -------------------------------------------------------------------------------------- */
+
+static VkLayerDeviceCreateInfo *device_link(const VkDeviceCreateInfo *info)
+{
+    for (VkBaseInStructure *s = (VkBaseInStructure *)info->pNext; s != NULL; s = (VkBaseInStructure *)s->pNext) {
+        VkLayerDeviceCreateInfo *link = (VkLayerDeviceCreateInfo *)s;
+        if (s->sType == VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO && link->function == VK_LAYER_LINK_INFO)
+            return link;
+    }
+    return NULL;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateDevice(VkPhysicalDevice physical, const VkDeviceCreateInfo *info,
+                                                          const VkAllocationCallbacks *allocator, VkDevice *device)
+{
+    struct layer_instance *li = layer_instance_of(physical);
+    VkLayerDeviceCreateInfo *link = device_link(info);
+    if (li == NULL || link == NULL || link->u.pLayerInfo == NULL)
+        return VK_ERROR_INITIALIZATION_FAILED;
+    PFN_vkGetInstanceProcAddr next_gipa = link->u.pLayerInfo->pfnNextGetInstanceProcAddr;
+    PFN_vkGetDeviceProcAddr next_gdpa = link->u.pLayerInfo->pfnNextGetDeviceProcAddr;
+    PFN_vkCreateDevice next_create = (PFN_vkCreateDevice)next_gipa(li->instance, "vkCreateDevice");
+    if (next_create == NULL)
+        return VK_ERROR_INITIALIZATION_FAILED;
+    link->u.pLayerInfo = link->u.pLayerInfo->pNext;
+    VkResult result = next_create(physical, info, allocator, device);
+    if (result != VK_SUCCESS)
+        return result;
+
+    struct layer_device *ld = calloc(1, sizeof(*ld));
+    if (ld == NULL)
+        return VK_SUCCESS;
+    ld->device = *device;
+    ld->instance = li;
+    ld->physical = physical;
+    layer_device_dispatch_load(&ld->dispatch, *device, next_gdpa);
+    li->dispatch.GetPhysicalDeviceProperties(physical, &ld->properties);
+    struct handle_map *maps[] = {&ld->names, &ld->memories, &ld->buffers, &ld->images, &ld->image_views,
+                                 &ld->set_layouts, &ld->descriptor_pools, &ld->descriptor_sets, &ld->update_templates,
+                                 &ld->pipeline_layouts, &ld->shader_modules, &ld->pipelines, &ld->command_pools,
+                                 &ld->command_buffers, &ld->fences, &ld->semaphores, &ld->events};
+    for (size_t i = 0; i < sizeof(maps) / sizeof(maps[0]); ++i)
+        handle_map_init(maps[i]);
+    layer_register_device(*device, ld);
+    return VK_SUCCESS;
+}
+
+static void release_set_layout_value(void *v) { set_layout_release(v); }
+static void release_set_value(void *v) { set_state_release(v); }
+static void release_pipeline_layout_value(void *v) { pipeline_layout_release(v); }
+static void release_pipeline_value(void *v) { pipeline_release(v); }
+static void release_shader_module_value(void *v)
+{
+    struct shader_module_state *m = v;
+    free(m->code);
+    free(m);
+}
+static void release_template_value(void *v)
+{
+    struct update_template_state *t = v;
+    free(t->entries);
+    free(t);
+}
+static void release_command_buffer_value(void *v)
+{
+    command_buffer_reset_state(v);
+    free(v);
+}
+static void release_command_pool_value(void *v)
+{
+    struct command_pool_state *p = v;
+    free(p->buffers);
+    free(p);
+}
+
+static void release_pool_value(void *v)
+{
+    struct descriptor_pool_state *p = v;
+    free(p->sets);
+    free(p);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyDevice(VkDevice device, const VkAllocationCallbacks *allocator)
+{
+    struct layer_device *ld = layer_device_of(device);
+    if (ld == NULL)
+        return;
+    PFN_vkDestroyDevice next = ld->dispatch.DestroyDevice;
+    layer_unregister(device);
+    next(device, allocator);
+    /* Objects the app did not destroy go with the device. Command buffers first: they hold
+     * references to pipelines and sets. */
+    handle_map_destroy(&ld->command_buffers, release_command_buffer_value);
+    handle_map_destroy(&ld->command_pools, release_command_pool_value);
+    handle_map_destroy(&ld->fences, free);
+    handle_map_destroy(&ld->semaphores, free);
+    handle_map_destroy(&ld->events, free);
+    handle_map_destroy(&ld->descriptor_sets, release_set_value);
+    handle_map_destroy(&ld->descriptor_pools, release_pool_value);
+    handle_map_destroy(&ld->pipelines, release_pipeline_value);
+    handle_map_destroy(&ld->pipeline_layouts, release_pipeline_layout_value);
+    handle_map_destroy(&ld->set_layouts, release_set_layout_value);
+    handle_map_destroy(&ld->update_templates, release_template_value);
+    handle_map_destroy(&ld->shader_modules, release_shader_module_value);
+    handle_map_destroy(&ld->image_views, free);
+    handle_map_destroy(&ld->images, free);
+    handle_map_destroy(&ld->buffers, free);
+    handle_map_destroy(&ld->memories, free);
+    handle_map_destroy(&ld->names, free);
+    free(ld);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkSetDebugUtilsObjectNameEXT(VkDevice device,
+                                                                        const VkDebugUtilsObjectNameInfoEXT *info)
+{
+    struct layer_device *ld = layer_device_of(device);
+    if (ld == NULL)
+        return VK_ERROR_EXTENSION_NOT_PRESENT;
+    if (info != NULL && info->objectHandle != 0) {
+        char *name = info->pObjectName && info->pObjectName[0] ? strdup(info->pObjectName) : NULL;
+        char *old = handle_map_take(&ld->names, info->objectHandle);
+        free(old);
+        if (name)
+            handle_map_put(&ld->names, info->objectHandle, name);
+    }
+    return ld->dispatch.SetDebugUtilsObjectNameEXT ? ld->dispatch.SetDebugUtilsObjectNameEXT(device, info)
+                                                   : VK_SUCCESS;
+}
+
+/* --- enumeration --------------------------------------------------------------------------------- */
+
+static const VkLayerProperties layer_properties = {
+    LAYER_NAME, VK_MAKE_API_VERSION(0, 1, 3, VK_HEADER_VERSION), 1,
+    "preflight: dispatch limits, aliasing, missing barriers and host races",
+};
+
+static VkResult copy_layer_properties(uint32_t *count, VkLayerProperties *properties)
+{
+    if (properties == NULL) {
+        *count = 1;
+        return VK_SUCCESS;
+    }
+    if (*count < 1)
+        return VK_INCOMPLETE;
+    properties[0] = layer_properties;
+    *count = 1;
+    return VK_SUCCESS;
+}
+
+LAYER_EXPORT VKAPI_ATTR VkResult VKAPI_CALL vkEnumerateInstanceLayerProperties(uint32_t *count,
+                                                                               VkLayerProperties *properties)
+{
+    return copy_layer_properties(count, properties);
+}
+
+LAYER_EXPORT VKAPI_ATTR VkResult VKAPI_CALL vkEnumerateInstanceExtensionProperties(const char *layer, uint32_t *count,
+                                                                                   VkExtensionProperties *properties)
+{
+    (void)properties;
+    if (layer == NULL || strcmp(layer, LAYER_NAME) != 0)
+        return VK_ERROR_LAYER_NOT_PRESENT;
+    *count = 0; /* the layer adds no instance extension */
+    return VK_SUCCESS;
+}
+
+LAYER_EXPORT VKAPI_ATTR VkResult VKAPI_CALL vkEnumerateDeviceLayerProperties(VkPhysicalDevice physical, uint32_t *count,
+                                                                             VkLayerProperties *properties)
+{
+    (void)physical;
+    return copy_layer_properties(count, properties);
+}
+
+LAYER_EXPORT VKAPI_ATTR VkResult VKAPI_CALL vkEnumerateDeviceExtensionProperties(VkPhysicalDevice physical,
+                                                                                 const char *layer, uint32_t *count,
+                                                                                 VkExtensionProperties *properties)
+{
+    if (layer != NULL && strcmp(layer, LAYER_NAME) == 0) {
+        *count = 0;
+        return VK_SUCCESS;
+    }
+    struct layer_instance *li = layer_instance_of(physical);
+    if (li == NULL || li->dispatch.EnumerateDeviceExtensionProperties == NULL)
+        return VK_ERROR_INITIALIZATION_FAILED;
+    return li->dispatch.EnumerateDeviceExtensionProperties(physical, layer, count, properties);
+}
+
+/* --- vkGet*ProcAddr: our hook where we wrap the call, the next layer's function otherwise ------ */
+
+static const struct layer_hook instance_hooks[] = {
+    LAYER_HOOK(vkCreateInstance), LAYER_HOOK(vkDestroyInstance), LAYER_HOOK(vkCreateDevice),
+    LAYER_HOOK(vkCreateDebugUtilsMessengerEXT), LAYER_HOOK(vkDestroyDebugUtilsMessengerEXT),
+    {"vkEnumerateInstanceLayerProperties", (PFN_vkVoidFunction)vkEnumerateInstanceLayerProperties},
+    {"vkEnumerateInstanceExtensionProperties", (PFN_vkVoidFunction)vkEnumerateInstanceExtensionProperties},
+    {"vkEnumerateDeviceLayerProperties", (PFN_vkVoidFunction)vkEnumerateDeviceLayerProperties},
+    {"vkEnumerateDeviceExtensionProperties", (PFN_vkVoidFunction)vkEnumerateDeviceExtensionProperties},
+};
+static const struct layer_hook glue_device_hooks[] = {
+    LAYER_HOOK(vkDestroyDevice),
+    LAYER_HOOK(vkSetDebugUtilsObjectNameEXT),
+};
+
+static PFN_vkVoidFunction find_in(const struct layer_hook *hooks, size_t count, const char *name)
+{
+    for (size_t i = 0; i < count; ++i)
+        if (strcmp(hooks[i].name, name) == 0)
+            return hooks[i].function;
+    return NULL;
+}
+
+static PFN_vkVoidFunction find_device_hook(const char *name)
+{
+    const struct {
+        const struct layer_hook *hooks;
+        size_t count;
+    } tables[] = {
+        {glue_device_hooks, sizeof(glue_device_hooks) / sizeof(glue_device_hooks[0])},
+        {resource_hooks, resource_hook_count},
+        {descriptor_hooks, descriptor_hook_count},
+        {pipeline_hooks, pipeline_hook_count},
+        {command_hooks, command_hook_count},
+        {queue_hooks, queue_hook_count},
+    };
+    for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); ++t) {
+        PFN_vkVoidFunction f = find_in(tables[t].hooks, tables[t].count, name);
+        if (f != NULL)
+            return f;
+    }
+    return NULL;
+}
+
+LAYER_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(VkDevice device, const char *name);
+
+LAYER_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkInstance instance, const char *name)
+{
+    if (name == NULL)
+        return NULL;
+    if (strcmp(name, "vkGetInstanceProcAddr") == 0)
+        return (PFN_vkVoidFunction)vkGetInstanceProcAddr;
+    if (strcmp(name, "vkGetDeviceProcAddr") == 0)
+        return (PFN_vkVoidFunction)vkGetDeviceProcAddr;
+    PFN_vkVoidFunction hook = find_in(instance_hooks, sizeof(instance_hooks) / sizeof(instance_hooks[0]), name);
+    struct layer_instance *li = layer_instance_of(instance);
+    if (hook == NULL)
+        hook = find_device_hook(name);
+    if (hook != NULL) {
+        /* Only where the chain below has the function: otherwise the app must see NULL. */
+        if (instance == VK_NULL_HANDLE || li == NULL || strcmp(name, "vkCreateInstance") == 0 ||
+            li->dispatch.GetInstanceProcAddr(instance, name) != NULL)
+            return hook;
+        return NULL;
+    }
+    return li ? li->dispatch.GetInstanceProcAddr(instance, name) : NULL;
+}
+
+LAYER_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(VkDevice device, const char *name)
+{
+    if (name == NULL)
+        return NULL;
+    if (strcmp(name, "vkGetDeviceProcAddr") == 0)
+        return (PFN_vkVoidFunction)vkGetDeviceProcAddr;
+    struct layer_device *ld = layer_device_of(device);
+    if (ld == NULL)
+        return NULL;
+    PFN_vkVoidFunction next = ld->dispatch.GetDeviceProcAddr(device, name);
+    PFN_vkVoidFunction hook = find_device_hook(name);
+    return hook != NULL && next != NULL ? hook : next;
+}
+
+LAYER_EXPORT VKAPI_ATTR VkResult VKAPI_CALL vkNegotiateLoaderLayerInterfaceVersion(VkNegotiateLayerInterface *interface)
+{
+    if (interface == NULL || interface->sType != LAYER_NEGOTIATE_INTERFACE_STRUCT)
+        return VK_ERROR_INITIALIZATION_FAILED;
+    if (interface->loaderLayerInterfaceVersion > 2)
+        interface->loaderLayerInterfaceVersion = 2;
+    interface->pfnGetInstanceProcAddr = vkGetInstanceProcAddr;
+    interface->pfnGetDeviceProcAddr = vkGetDeviceProcAddr;
+    interface->pfnGetPhysicalDeviceProcAddr = NULL;
+    return VK_SUCCESS;
+}

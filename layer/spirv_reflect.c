@@ -1,0 +1,567 @@
+#include "spirv_reflect.h"
+
+#include <spirv-tools/libspirv.h>
+#include <spirv/unified1/spirv.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What the parse keeps per result id. */
+struct id_info {
+    uint32_t opcode;        /* the defining instruction */
+    uint32_t type;          /* result type, or for types: the element / pointee / member list start */
+    uint32_t count;         /* vector size, matrix columns, array length id, member count */
+    uint32_t storage_class; /* pointers and variables */
+    uint32_t image_dim, image_sampled;
+    uint64_t value;         /* constants, specialization applied */
+    bool has_value, is_spec, has_spec_id, builtin_workgroup_size, block, buffer_block;
+    uint32_t spec_id;
+    uint32_t set, binding;
+    bool has_set, has_binding, non_writable, non_readable;
+    uint32_t members_at;    /* into the member pool (struct types, composite constants) */
+    uint32_t root;          /* pointers and image values: the variable or parameter they come from */
+    uint32_t function;      /* parameters and instructions: the function they belong to */
+    bool read, written, used;
+    uint32_t member_non_writable, member_count_decorated;
+};
+
+/* Instructions inside functions, replayed after the whole module is known. */
+struct body_instruction {
+    uint32_t function;
+    uint32_t opcode;
+    uint32_t at, count; /* operand words in the word pool */
+};
+
+struct parse_state {
+    struct id_info *ids;
+    uint32_t bound;
+    uint32_t *members;
+    size_t member_count, member_capacity;
+    uint32_t *words;
+    size_t word_count, word_capacity;
+    struct body_instruction *body;
+    size_t body_count, body_capacity;
+    uint32_t current_function;
+    uint32_t entry_function;
+    uint32_t execution_model;
+    const char *entry_name;
+    uint32_t local_size[3], local_size_ids[3];
+    bool has_local_size, local_size_is_id;
+    const struct reflect_specialization *spec;
+    size_t spec_count;
+    struct id_info none; /* what id() answers for an id outside the module */
+};
+
+static bool grow(void **data, size_t *capacity, size_t needed, size_t element)
+{
+    if (needed <= *capacity)
+        return true;
+    size_t c = *capacity ? *capacity : 256;
+    while (c < needed)
+        c *= 2;
+    void *bigger = realloc(*data, c * element);
+    if (bigger == NULL)
+        return false;
+    *data = bigger;
+    *capacity = c;
+    return true;
+}
+
+static struct id_info *id(struct parse_state *s, uint32_t i)
+{
+    if (i == 0 || i >= s->bound) {
+        memset(&s->none, 0, sizeof(s->none));
+        return &s->none;
+    }
+    return &s->ids[i];
+}
+
+static uint64_t spec_override(const struct parse_state *s, uint32_t spec_id, uint64_t fallback)
+{
+    for (size_t i = 0; i < s->spec_count; ++i)
+        if (s->spec[i].constant_id == spec_id)
+            return s->spec[i].value;
+    return fallback;
+}
+
+/* OpSpecConstantOp over integers: the operations array lengths and local sizes are built from. */
+static bool evaluate_spec_op(struct parse_state *s, uint32_t op, const uint32_t *operands, uint32_t count, uint64_t *out)
+{
+    uint64_t a = count > 0 ? id(s, operands[0])->value : 0, b = count > 1 ? id(s, operands[1])->value : 0;
+    switch (op) {
+    case SpvOpIAdd: *out = a + b; return true;
+    case SpvOpISub: *out = a - b; return true;
+    case SpvOpIMul: *out = a * b; return true;
+    case SpvOpUDiv: case SpvOpSDiv: *out = b ? a / b : 0; return b != 0;
+    case SpvOpUMod: case SpvOpSRem: case SpvOpSMod: *out = b ? a % b : 0; return b != 0;
+    case SpvOpShiftLeftLogical: *out = a << (b & 63); return true;
+    case SpvOpShiftRightLogical: case SpvOpShiftRightArithmetic: *out = a >> (b & 63); return true;
+    case SpvOpBitwiseAnd: *out = a & b; return true;
+    case SpvOpBitwiseOr: *out = a | b; return true;
+    case SpvOpBitwiseXor: *out = a ^ b; return true;
+    case SpvOpUConvert: case SpvOpSConvert: *out = a; return true;
+    case SpvOpSelect: *out = a ? b : (count > 2 ? id(s, operands[2])->value : 0); return true;
+    default: return false;
+    }
+}
+
+static void decorate(struct parse_state *s, const uint32_t *w, uint32_t n, bool member)
+{
+    if (n < 2)
+        return;
+    struct id_info *t = id(s, w[0]);
+    uint32_t decoration = member ? (n > 2 ? w[2] : 0) : w[1];
+    const uint32_t *args = member ? w + 3 : w + 2;
+    uint32_t argc = member ? (n > 3 ? n - 3 : 0) : n - 2;
+    if (member) {
+        if (decoration == SpvDecorationNonWritable)
+            t->member_non_writable++;
+        t->member_count_decorated = w[1] + 1 > t->member_count_decorated ? w[1] + 1 : t->member_count_decorated;
+        return;
+    }
+    switch (decoration) {
+    case SpvDecorationSpecId: if (argc) { t->has_spec_id = true; t->spec_id = args[0]; } break;
+    case SpvDecorationDescriptorSet: if (argc) { t->has_set = true; t->set = args[0]; } break;
+    case SpvDecorationBinding: if (argc) { t->has_binding = true; t->binding = args[0]; } break;
+    case SpvDecorationNonWritable: t->non_writable = true; break;
+    case SpvDecorationNonReadable: t->non_readable = true; break;
+    case SpvDecorationBlock: t->block = true; break;
+    case SpvDecorationBufferBlock: t->buffer_block = true; break;
+    case SpvDecorationBuiltIn: if (argc && args[0] == SpvBuiltInWorkgroupSize) t->builtin_workgroup_size = true; break;
+    default: break;
+    }
+}
+
+static spv_result_t on_header(void *user, spv_endianness_t endian, uint32_t magic, uint32_t version, uint32_t generator,
+                              uint32_t id_bound, uint32_t reserved)
+{
+    (void)endian, (void)magic, (void)version, (void)generator, (void)reserved;
+    struct parse_state *s = user;
+    s->bound = id_bound;
+    s->ids = calloc(id_bound ? id_bound : 1, sizeof(*s->ids));
+    return s->ids ? SPV_SUCCESS : SPV_ERROR_OUT_OF_MEMORY;
+}
+
+static spv_result_t on_instruction(void *user, const spv_parsed_instruction_t *inst)
+{
+    struct parse_state *s = user;
+    const uint32_t *w = inst->words + 1; /* operands after the opcode word */
+    uint32_t n = inst->num_words - 1;
+    uint32_t op = inst->opcode;
+    struct id_info *r = inst->result_id ? id(s, inst->result_id) : NULL;
+    if (r != NULL) {
+        r->opcode = op;
+        r->type = inst->type_id;
+        r->function = s->current_function;
+    }
+    switch (op) {
+    case SpvOpEntryPoint:
+        if (n >= 3 && s->entry_function == 0 && strcmp((const char *)(w + 2), s->entry_name) == 0) {
+            s->entry_function = w[1];
+            s->execution_model = w[0];
+        }
+        break;
+    case SpvOpExecutionMode:
+    case SpvOpExecutionModeId:
+        if (n >= 5 && w[1] == SpvExecutionModeLocalSize && op == SpvOpExecutionMode) {
+            /* keep per function; the entry point is known by the time modes are read */
+            if (w[0] == s->entry_function) {
+                s->has_local_size = true;
+                for (int i = 0; i < 3; ++i)
+                    s->local_size[i] = w[2 + i];
+            }
+        } else if (n >= 5 && w[1] == SpvExecutionModeLocalSizeId && w[0] == s->entry_function) {
+            s->has_local_size = s->local_size_is_id = true;
+            for (int i = 0; i < 3; ++i)
+                s->local_size_ids[i] = w[2 + i];
+        }
+        break;
+    case SpvOpDecorate: decorate(s, w, n, false); break;
+    case SpvOpMemberDecorate: decorate(s, w, n, true); break;
+    case SpvOpTypeInt: case SpvOpTypeFloat: if (r) r->count = w[1]; break; /* width */
+    case SpvOpTypeBool: if (r) r->count = 32; break;
+    case SpvOpTypeVector: case SpvOpTypeMatrix: if (r) { r->type = w[1]; r->count = w[2]; } break;
+    case SpvOpTypeArray: if (r) { r->type = w[1]; r->count = w[2]; } break;
+    case SpvOpTypeRuntimeArray: if (r) { r->type = w[1]; r->count = 0; } break;
+    case SpvOpTypePointer: if (r) { r->storage_class = w[1]; r->type = w[2]; } break;
+    case SpvOpTypeImage: if (r) { r->image_dim = w[2]; r->image_sampled = w[6]; } break;
+    case SpvOpTypeSampledImage: if (r) r->type = w[1]; break;
+    case SpvOpTypeStruct:
+    case SpvOpConstantComposite:
+    case SpvOpSpecConstantComposite: {
+        if (r == NULL)
+            break;
+        uint32_t first = op == SpvOpTypeStruct ? 1 : 2;
+        uint32_t count = n > first ? n - first : 0;
+        if (!grow((void **)&s->members, &s->member_capacity, s->member_count + count, sizeof(uint32_t)))
+            return SPV_ERROR_OUT_OF_MEMORY;
+        r->members_at = (uint32_t)s->member_count;
+        r->count = count;
+        memcpy(s->members + s->member_count, w + first, count * sizeof(uint32_t));
+        s->member_count += count;
+        r->is_spec = op == SpvOpSpecConstantComposite;
+        break;
+    }
+    case SpvOpConstant:
+    case SpvOpSpecConstant:
+        if (r && n >= 3) {
+            r->value = n >= 4 ? ((uint64_t)w[3] << 32 | w[2]) : w[2];
+            r->has_value = true;
+            r->is_spec = op == SpvOpSpecConstant;
+            if (r->is_spec && r->has_spec_id)
+                r->value = spec_override(s, r->spec_id, r->value);
+        }
+        break;
+    case SpvOpConstantTrue: case SpvOpConstantFalse: case SpvOpSpecConstantTrue: case SpvOpSpecConstantFalse:
+        if (r) {
+            r->value = op == SpvOpConstantTrue || op == SpvOpSpecConstantTrue;
+            r->has_value = true;
+            r->is_spec = op == SpvOpSpecConstantTrue || op == SpvOpSpecConstantFalse;
+            if (r->is_spec && r->has_spec_id)
+                r->value = spec_override(s, r->spec_id, r->value) != 0;
+        }
+        break;
+    case SpvOpSpecConstantOp:
+        if (r && n >= 3)
+            r->has_value = evaluate_spec_op(s, w[2], w + 3, n - 3, &r->value);
+        break;
+    case SpvOpVariable:
+        if (r && n >= 3) {
+            r->storage_class = w[2];
+            r->root = inst->result_id;
+        }
+        break;
+    case SpvOpFunction:
+        s->current_function = inst->result_id;
+        if (r)
+            r->function = inst->result_id;
+        break;
+    case SpvOpFunctionEnd:
+        s->current_function = 0;
+        break;
+    default:
+        break;
+    }
+    if (s->current_function != 0 && op != SpvOpFunction) {
+        if (!grow((void **)&s->body, &s->body_capacity, s->body_count + 1, sizeof(*s->body)) ||
+            !grow((void **)&s->words, &s->word_capacity, s->word_count + inst->num_words, sizeof(uint32_t)))
+            return SPV_ERROR_OUT_OF_MEMORY;
+        struct body_instruction *b = &s->body[s->body_count++];
+        b->function = s->current_function;
+        b->opcode = op;
+        b->at = (uint32_t)s->word_count;
+        b->count = n;
+        memcpy(s->words + s->word_count, w, n * sizeof(uint32_t));
+        s->word_count += n;
+    }
+    return SPV_SUCCESS;
+}
+
+/* Bytes a value of this type takes, tightly packed (array lengths specialized). */
+static uint64_t type_size(struct parse_state *s, uint32_t type, int depth)
+{
+    struct id_info *t = id(s, type);
+    if (depth > 32)
+        return 0;
+    switch (t->opcode) {
+    case SpvOpTypeInt: case SpvOpTypeFloat: case SpvOpTypeBool: return t->count / 8;
+    case SpvOpTypeVector: case SpvOpTypeMatrix: return t->count * type_size(s, t->type, depth + 1);
+    case SpvOpTypeArray: return id(s, t->count)->value * type_size(s, t->type, depth + 1);
+    case SpvOpTypeStruct: {
+        uint64_t total = 0;
+        for (uint32_t i = 0; i < t->count; ++i)
+            total += type_size(s, s->members[t->members_at + i], depth + 1);
+        return total;
+    }
+    default: return 0;
+    }
+}
+
+/* Marks an access on the variable behind `pointer` (through parameters, to every argument). */
+static void mark(struct parse_state *s, uint32_t pointer, bool read, bool write, int depth)
+{
+    uint32_t root = id(s, pointer)->root;
+    struct id_info *v = id(s, root);
+    if (depth > 16 || root == 0)
+        return;
+    if (v->opcode == SpvOpFunctionParameter) {
+        /* the parameter's roots were recorded as (parameter -> argument) edges in its member list */
+        for (uint32_t i = 0; i < v->count; ++i)
+            mark(s, s->members[v->members_at + i], read, write, depth + 1);
+        return;
+    }
+    v->read |= read;
+    v->written |= write;
+}
+
+static void propagate_root(struct parse_state *s, uint32_t result, uint32_t from)
+{
+    struct id_info *r = id(s, result);
+    if (r->root == 0)
+        r->root = id(s, from)->root;
+}
+
+static bool function_reachable(const bool *reachable, uint32_t f)
+{
+    return reachable[f];
+}
+
+/* Which functions the entry point can reach through OpFunctionCall. */
+static void find_reachable(struct parse_state *s, bool *reachable)
+{
+    reachable[s->entry_function] = true;
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (size_t i = 0; i < s->body_count; ++i) {
+            const struct body_instruction *b = &s->body[i];
+            if (b->opcode != SpvOpFunctionCall || !reachable[b->function] || b->count < 3)
+                continue;
+            uint32_t callee = s->words[b->at + 2];
+            if (callee < s->bound && !reachable[callee]) {
+                reachable[callee] = changed = true;
+            }
+        }
+    }
+}
+
+/* Parameters take the roots of the arguments passed to them, from every reachable call site. */
+static bool bind_parameters(struct parse_state *s, const bool *reachable)
+{
+    /* parameters follow their OpFunction directly: remember where each function's list starts */
+    size_t *first_parameter = malloc(s->bound * sizeof(size_t));
+    if (first_parameter == NULL)
+        return false;
+    for (uint32_t i = 0; i < s->bound; ++i)
+        first_parameter[i] = SIZE_MAX;
+    for (size_t i = 0; i < s->body_count; ++i)
+        if (s->body[i].opcode == SpvOpFunctionParameter && first_parameter[s->body[i].function] == SIZE_MAX)
+            first_parameter[s->body[i].function] = i;
+    bool ok = true;
+    for (size_t i = 0; ok && i < s->body_count; ++i) {
+        const struct body_instruction *b = &s->body[i];
+        if (b->opcode != SpvOpFunctionCall || !function_reachable(reachable, b->function) || b->count < 3)
+            continue;
+        uint32_t callee = s->words[b->at + 2];
+        if (callee >= s->bound || first_parameter[callee] == SIZE_MAX)
+            continue;
+        for (size_t k = first_parameter[callee], index = 0;
+             k < s->body_count && s->body[k].opcode == SpvOpFunctionParameter && 3 + index < b->count; ++k, ++index) {
+            uint32_t param = s->words[s->body[k].at + 1];
+            struct id_info *pi = id(s, param);
+            /* append the argument to the parameter's list (kept in the member pool) */
+            if (!grow((void **)&s->members, &s->member_capacity, s->member_count + pi->count + 1, sizeof(uint32_t))) {
+                ok = false;
+                break;
+            }
+            memmove(s->members + s->member_count, s->members + pi->members_at, pi->count * sizeof(uint32_t));
+            pi->members_at = (uint32_t)s->member_count;
+            s->member_count += pi->count;
+            s->members[s->member_count++] = s->words[b->at + 3 + index];
+            pi->count++;
+            pi->root = param;
+        }
+    }
+    free(first_parameter);
+    return ok;
+}
+
+/* Twice: first only to learn where every pointer comes from (a callee may come before its caller
+ * in the module), then to mark the accesses. */
+static void replay_bodies(struct parse_state *s, const bool *reachable, bool roots_only)
+{
+    for (size_t i = 0; i < s->body_count; ++i) {
+        const struct body_instruction *b = &s->body[i];
+        const uint32_t *w = s->words + b->at;
+        uint32_t n = b->count;
+        bool live = !roots_only && function_reachable(reachable, b->function);
+        /* every operand that names a Workgroup variable makes it used */
+        for (uint32_t k = 0; live && k < n; ++k) {
+            struct id_info *v = id(s, w[k]);
+            if (v->opcode == SpvOpVariable && v->storage_class == SpvStorageClassWorkgroup)
+                v->used = true;
+        }
+        switch (b->opcode) {
+        case SpvOpAccessChain: case SpvOpInBoundsAccessChain: case SpvOpPtrAccessChain:
+        case SpvOpInBoundsPtrAccessChain: case SpvOpCopyObject: case SpvOpImage: case SpvOpSampledImage:
+        case SpvOpImageTexelPointer: case SpvOpBitcast:
+            if (n >= 3)
+                propagate_root(s, w[1], w[2]);
+            break;
+        case SpvOpLoad:
+            if (n >= 3) {
+                propagate_root(s, w[1], w[2]); /* a loaded image or sampler still names its variable */
+                struct id_info *loaded_type = id(s, w[0]);
+                bool handle = loaded_type->opcode == SpvOpTypeImage || loaded_type->opcode == SpvOpTypeSampledImage ||
+                              loaded_type->opcode == SpvOpTypeSampler ||
+                              loaded_type->opcode == SpvOpTypeAccelerationStructureKHR;
+                if (live && !handle)
+                    mark(s, w[2], true, false, 0);
+            }
+            break;
+        case SpvOpStore:
+            if (live && n >= 1)
+                mark(s, w[0], false, true, 0);
+            break;
+        case SpvOpCopyMemory: case SpvOpCopyMemorySized:
+            if (live && n >= 2) {
+                mark(s, w[0], false, true, 0);
+                mark(s, w[1], true, false, 0);
+            }
+            break;
+        case SpvOpAtomicLoad:
+            if (live && n >= 3)
+                mark(s, w[2], true, false, 0);
+            break;
+        case SpvOpAtomicStore:
+            if (live && n >= 1)
+                mark(s, w[0], false, true, 0);
+            break;
+        case SpvOpAtomicExchange: case SpvOpAtomicCompareExchange: case SpvOpAtomicCompareExchangeWeak:
+        case SpvOpAtomicIIncrement: case SpvOpAtomicIDecrement: case SpvOpAtomicIAdd: case SpvOpAtomicISub:
+        case SpvOpAtomicSMin: case SpvOpAtomicUMin: case SpvOpAtomicSMax: case SpvOpAtomicUMax: case SpvOpAtomicAnd:
+        case SpvOpAtomicOr: case SpvOpAtomicXor: case SpvOpAtomicFAddEXT: case SpvOpAtomicFMinEXT:
+        case SpvOpAtomicFMaxEXT:
+            if (live && n >= 3)
+                mark(s, w[2], true, true, 0);
+            break;
+        case SpvOpImageWrite:
+            if (live && n >= 1)
+                mark(s, w[0], false, true, 0);
+            break;
+        case SpvOpImageRead: case SpvOpImageFetch: case SpvOpImageGather: case SpvOpImageDrefGather:
+        case SpvOpImageSampleImplicitLod: case SpvOpImageSampleExplicitLod: case SpvOpImageSampleDrefImplicitLod:
+        case SpvOpImageSampleDrefExplicitLod: case SpvOpImageSampleProjImplicitLod:
+        case SpvOpImageSampleProjExplicitLod: case SpvOpImageSampleProjDrefImplicitLod:
+        case SpvOpImageSampleProjDrefExplicitLod: case SpvOpImageSparseSampleImplicitLod:
+        case SpvOpImageSparseSampleExplicitLod: case SpvOpImageSparseFetch: case SpvOpImageSparseRead:
+        case SpvOpImageSparseGather:
+            if (live && n >= 3)
+                mark(s, w[2], true, false, 0);
+            break;
+        case SpvOpRayQueryInitializeKHR:
+            if (live && n >= 2)
+                mark(s, w[1], true, false, 0);
+            break;
+        case SpvOpTraceRayKHR:
+            if (live && n >= 1)
+                mark(s, w[0], true, false, 0);
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+static void collect_bindings(struct parse_state *s, struct reflect_result *out)
+{
+    size_t count = 0;
+    for (uint32_t i = 1; i < s->bound; ++i)
+        count += s->ids[i].opcode == SpvOpVariable && s->ids[i].has_binding;
+    out->bindings = calloc(count ? count : 1, sizeof(*out->bindings));
+    if (out->bindings == NULL)
+        return;
+    for (uint32_t i = 1; i < s->bound; ++i) {
+        struct id_info *v = &s->ids[i];
+        if (v->opcode != SpvOpVariable || !v->has_binding)
+            continue;
+        struct reflect_binding *b = &out->bindings[out->binding_count++];
+        b->set = v->set;
+        b->binding = v->binding;
+        b->read = v->read;
+        b->written = v->written;
+        b->array_size = 1;
+        uint32_t type = id(s, v->type)->type; /* the pointee */
+        struct id_info *t = id(s, type);
+        if (t->opcode == SpvOpTypeArray) {
+            b->array_size = (uint32_t)id(s, t->count)->value;
+            t = id(s, t->type);
+        } else if (t->opcode == SpvOpTypeRuntimeArray) {
+            b->array_size = 0;
+            t = id(s, t->type);
+        }
+        b->non_writable = v->non_writable ||
+                          (t->opcode == SpvOpTypeStruct && t->count > 0 && t->member_non_writable >= t->count);
+        b->non_readable = v->non_readable;
+        switch (t->opcode) {
+        case SpvOpTypeStruct:
+            b->kind = REFLECT_BUFFER;
+            b->storage = v->storage_class == SpvStorageClassStorageBuffer || t->buffer_block;
+            break;
+        case SpvOpTypeImage:
+            b->kind = REFLECT_IMAGE;
+            b->storage = t->image_sampled == 2;
+            break;
+        case SpvOpTypeSampler: b->kind = REFLECT_SAMPLER; break;
+        case SpvOpTypeSampledImage: b->kind = REFLECT_SAMPLED_IMAGE; break;
+        case SpvOpTypeAccelerationStructureKHR: b->kind = REFLECT_ACCELERATION_STRUCTURE; break;
+        default: b->kind = REFLECT_OTHER; break;
+        }
+    }
+}
+
+void reflect_module(const uint32_t *code, size_t size_bytes, const char *entry, const struct reflect_specialization *spec,
+                    size_t spec_count, struct reflect_result *out)
+{
+    memset(out, 0, sizeof(*out));
+    struct parse_state s = {.entry_name = entry ? entry : "main", .spec = spec, .spec_count = spec_count};
+    if (code == NULL || size_bytes < 20 || size_bytes % 4 != 0) {
+        snprintf(out->error, sizeof(out->error), "not a SPIR-V module");
+        return;
+    }
+    spv_context context = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
+    spv_diagnostic diagnostic = NULL;
+    spv_result_t result =
+        spvBinaryParse(context, &s, code, size_bytes / 4, on_header, on_instruction, &diagnostic);
+    if (result != SPV_SUCCESS) {
+        snprintf(out->error, sizeof(out->error), "spvBinaryParse: %s",
+                 diagnostic && diagnostic->error ? diagnostic->error : "failed");
+    } else if (s.entry_function == 0) {
+        snprintf(out->error, sizeof(out->error), "no entry point named '%s'", s.entry_name);
+    } else {
+        bool *reachable = calloc(s.bound, sizeof(bool));
+        if (reachable != NULL) {
+            find_reachable(&s, reachable);
+        }
+        if (reachable != NULL && bind_parameters(&s, reachable)) {
+            replay_bodies(&s, reachable, true);
+            replay_bodies(&s, reachable, false);
+            out->ok = true;
+            out->execution_model = s.execution_model;
+            /* WorkgroupSize built-in beats LocalSizeId, which beats LocalSize */
+            for (uint32_t i = 1; i < s.bound; ++i) {
+                struct id_info *c = &s.ids[i];
+                if (c->builtin_workgroup_size && c->count == 3 &&
+                    (c->opcode == SpvOpConstantComposite || c->opcode == SpvOpSpecConstantComposite)) {
+                    out->has_local_size = true;
+                    for (int k = 0; k < 3; ++k)
+                        out->local_size[k] = (uint32_t)id(&s, s.members[c->members_at + k])->value;
+                }
+            }
+            if (!out->has_local_size && s.has_local_size) {
+                out->has_local_size = true;
+                for (int k = 0; k < 3; ++k)
+                    out->local_size[k] = s.local_size_is_id ? (uint32_t)id(&s, s.local_size_ids[k])->value
+                                                            : s.local_size[k];
+            }
+            for (uint32_t i = 1; i < s.bound; ++i) {
+                struct id_info *v = &s.ids[i];
+                if (v->opcode == SpvOpVariable && v->storage_class == SpvStorageClassWorkgroup && v->used)
+                    out->workgroup_memory += type_size(&s, id(&s, v->type)->type, 0);
+            }
+            collect_bindings(&s, out);
+        }
+        free(reachable);
+    }
+    spvDiagnosticDestroy(diagnostic);
+    spvContextDestroy(context);
+    free(s.ids);
+    free(s.members);
+    free(s.words);
+    free(s.body);
+}
+
+void reflect_free(struct reflect_result *r)
+{
+    free(r->bindings);
+    memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,46 @@
+/* SPIR-V reflection for the checks: what a shader's entry point needs from the device and what it
+ * does to each descriptor binding. Parsed with SPIRV-Tools (spvBinaryParse); specialization
+ * constants are applied, so the local size and the workgroup-memory size are what the pipeline
+ * will really use. A binding counts as written only if the shader stores to it (OpStore,
+ * OpImageWrite, atomics, OpCopyMemory target) through a pointer rooted at its variable, and as read
+ * only if it loads from it; a binding declared but never touched is no access at all. */
+#ifndef PREFLIGHT_LAYER_SPIRV_REFLECT_H
+#define PREFLIGHT_LAYER_SPIRV_REFLECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct reflect_specialization {
+    uint32_t constant_id;
+    uint64_t value;   /* the bytes given, zero-extended */
+    uint32_t size;
+};
+
+struct reflect_binding {
+    uint32_t set, binding;
+    uint32_t array_size;   /* 1 for a single descriptor; 0 for a runtime-sized array */
+    bool read, written;
+    bool non_writable, non_readable; /* the decorations, as declared */
+    enum { REFLECT_BUFFER, REFLECT_IMAGE, REFLECT_SAMPLER, REFLECT_SAMPLED_IMAGE, REFLECT_ACCELERATION_STRUCTURE,
+           REFLECT_OTHER } kind;
+    bool storage;          /* storage buffer or storage image (as opposed to uniform / sampled) */
+};
+
+struct reflect_result {
+    bool ok;                       /* false: the module could not be parsed or has no such entry point */
+    char error[128];
+    uint32_t execution_model;      /* SpvExecutionModel of the entry point */
+    bool has_local_size;
+    uint32_t local_size[3];        /* with specialization applied */
+    uint64_t workgroup_memory;     /* bytes of Workgroup-storage variables the entry point uses */
+    struct reflect_binding *bindings;
+    size_t binding_count;
+};
+
+/* Reflects entry point `entry` of `code`. The caller frees the result with reflect_free. */
+void reflect_module(const uint32_t *code, size_t size_bytes, const char *entry, const struct reflect_specialization *spec,
+                    size_t spec_count, struct reflect_result *out);
+void reflect_free(struct reflect_result *r);
+
+#endif
