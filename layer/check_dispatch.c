@@ -18,6 +18,8 @@ static void report(struct layer_device *ld, struct command_buffer_state *cb, enu
     finding_report(ld->instance, ld, &f);
 }
 
+/* Runs before the pipeline exists: the findings name the shader module (and the pipeline's handle
+ * where the caller already has one). */
 void check_dispatch_pipeline(struct layer_device *ld, const struct pipeline_state *p, VkShaderModule module,
                              const char *call)
 {
@@ -34,15 +36,15 @@ void check_dispatch_pipeline(struct layer_device *ld, const struct pipeline_stat
             snprintf(message, sizeof(message),
                      "local_size_%c = %u exceeds maxComputeWorkGroupSize[%d] = %u on %s", axis[i], size[i], i,
                      limits->maxComputeWorkGroupSize[i], ld->properties.deviceName);
-            report(ld, NULL, CHECK_DISPATCH_WORKGROUP_SIZE, call, VK_OBJECT_TYPE_PIPELINE, HANDLE(p->handle),
-                   VK_OBJECT_TYPE_SHADER_MODULE, HANDLE(module), message);
+            report(ld, NULL, CHECK_DISPATCH_WORKGROUP_SIZE, call, VK_OBJECT_TYPE_SHADER_MODULE, HANDLE(module),
+                   VK_OBJECT_TYPE_PIPELINE, HANDLE(p->handle), message);
         } else if (t->workgroup_size[i].present && size[i] > t->workgroup_size[i].value) {
             snprintf(message, sizeof(message),
                      "local_size_%c = %u exceeds maxComputeWorkGroupSize[%d] = %llu of target device %s (from %s)",
                      axis[i], size[i], i, (unsigned long long)t->workgroup_size[i].value, t->workgroup_size[i].device,
                      t->source);
-            report(ld, NULL, CHECK_DISPATCH_TARGET_WORKGROUP_SIZE, call, VK_OBJECT_TYPE_PIPELINE, HANDLE(p->handle),
-                   VK_OBJECT_TYPE_SHADER_MODULE, HANDLE(module), message);
+            report(ld, NULL, CHECK_DISPATCH_TARGET_WORKGROUP_SIZE, call, VK_OBJECT_TYPE_SHADER_MODULE, HANDLE(module),
+                   VK_OBJECT_TYPE_PIPELINE, HANDLE(p->handle), message);
         }
     }
     if (invocations > limits->maxComputeWorkGroupInvocations) {
@@ -50,29 +52,29 @@ void check_dispatch_pipeline(struct layer_device *ld, const struct pipeline_stat
                  "local size %ux%ux%u = %llu invocations exceeds maxComputeWorkGroupInvocations = %u on %s", size[0],
                  size[1], size[2], (unsigned long long)invocations, limits->maxComputeWorkGroupInvocations,
                  ld->properties.deviceName);
-        report(ld, NULL, CHECK_DISPATCH_WORKGROUP_INVOCATIONS, call, VK_OBJECT_TYPE_PIPELINE, HANDLE(p->handle),
-               VK_OBJECT_TYPE_SHADER_MODULE, HANDLE(module), message);
+        report(ld, NULL, CHECK_DISPATCH_WORKGROUP_INVOCATIONS, call, VK_OBJECT_TYPE_SHADER_MODULE, HANDLE(module),
+               VK_OBJECT_TYPE_PIPELINE, HANDLE(p->handle), message);
     } else if (t->invocations.present && invocations > t->invocations.value) {
         snprintf(message, sizeof(message),
                  "local size %ux%ux%u = %llu invocations exceeds maxComputeWorkGroupInvocations = %llu of target "
                  "device %s (from %s)",
                  size[0], size[1], size[2], (unsigned long long)invocations, (unsigned long long)t->invocations.value,
                  t->invocations.device, t->source);
-        report(ld, NULL, CHECK_DISPATCH_TARGET_WORKGROUP_INVOCATIONS, call, VK_OBJECT_TYPE_PIPELINE,
-               HANDLE(p->handle), VK_OBJECT_TYPE_SHADER_MODULE, HANDLE(module), message);
+        report(ld, NULL, CHECK_DISPATCH_TARGET_WORKGROUP_INVOCATIONS, call, VK_OBJECT_TYPE_SHADER_MODULE,
+               HANDLE(module), VK_OBJECT_TYPE_PIPELINE, HANDLE(p->handle), message);
     }
     uint64_t shared = p->compute.workgroup_memory;
     if (shared > limits->maxComputeSharedMemorySize) {
         snprintf(message, sizeof(message), "%llu bytes of workgroup (shared) memory exceed maxComputeSharedMemorySize "
                  "= %u on %s", (unsigned long long)shared, limits->maxComputeSharedMemorySize, ld->properties.deviceName);
-        report(ld, NULL, CHECK_DISPATCH_SHARED_MEMORY, call, VK_OBJECT_TYPE_PIPELINE, HANDLE(p->handle),
-               VK_OBJECT_TYPE_SHADER_MODULE, HANDLE(module), message);
+        report(ld, NULL, CHECK_DISPATCH_SHARED_MEMORY, call, VK_OBJECT_TYPE_SHADER_MODULE, HANDLE(module),
+               VK_OBJECT_TYPE_PIPELINE, HANDLE(p->handle), message);
     } else if (t->shared_memory.present && shared > t->shared_memory.value) {
         snprintf(message, sizeof(message), "%llu bytes of workgroup (shared) memory exceed maxComputeSharedMemorySize "
                  "= %llu of target device %s (from %s)", (unsigned long long)shared,
                  (unsigned long long)t->shared_memory.value, t->shared_memory.device, t->source);
-        report(ld, NULL, CHECK_DISPATCH_TARGET_SHARED_MEMORY, call, VK_OBJECT_TYPE_PIPELINE, HANDLE(p->handle),
-               VK_OBJECT_TYPE_SHADER_MODULE, HANDLE(module), message);
+        report(ld, NULL, CHECK_DISPATCH_TARGET_SHARED_MEMORY, call, VK_OBJECT_TYPE_SHADER_MODULE, HANDLE(module),
+               VK_OBJECT_TYPE_PIPELINE, HANDLE(p->handle), message);
     }
 }
 

@@ -123,24 +123,34 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateComputePipelines(VkDevice dev
                                                                     VkPipeline *pipelines)
 {
     struct layer_device *ld = layer_device_of(device);
-    VkResult result = ld->dispatch.CreateComputePipelines(device, cache, count, infos, allocator, pipelines);
-    for (uint32_t i = 0; i < count; ++i) {
-        if (pipelines[i] == VK_NULL_HANDLE)
-            continue; /* creation failed for this one (or VK_PIPELINE_COMPILE_REQUIRED) */
-        struct pipeline_state *p = new_pipeline(ld, pipelines[i], VK_PIPELINE_BIND_POINT_COMPUTE, infos[i].layout);
-        if (p == NULL)
+    /* Reflect and check before the driver sees the shader: one that breaks a limit may crash it. */
+    struct pipeline_state **states = calloc(count ? count : 1, sizeof(*states));
+    for (uint32_t i = 0; states != NULL && i < count; ++i) {
+        states[i] = new_pipeline(ld, VK_NULL_HANDLE, VK_PIPELINE_BIND_POINT_COMPUTE, infos[i].layout);
+        if (states[i] == NULL)
             continue;
         struct shader_module_state inline_code = {0};
         const struct shader_module_state *code = stage_code(ld, &infos[i].stage, &inline_code);
         if (code != NULL) {
             struct reflect_specialization spec[64];
             size_t spec_count = specialization(infos[i].stage.pSpecializationInfo, spec, 64);
-            reflect_module(code->code, code->size, infos[i].stage.pName, spec, spec_count, &p->compute);
-            p->reflected = p->compute.ok;
+            reflect_module(code->code, code->size, infos[i].stage.pName, spec, spec_count, &states[i]->compute);
+            states[i]->reflected = states[i]->compute.ok;
         }
-        handle_map_put(&ld->pipelines, HANDLE(pipelines[i]), p);
-        check_dispatch_pipeline(ld, p, infos[i].stage.module, "vkCreateComputePipelines");
+        check_dispatch_pipeline(ld, states[i], infos[i].stage.module, "vkCreateComputePipelines");
     }
+    VkResult result = ld->dispatch.CreateComputePipelines(device, cache, count, infos, allocator, pipelines);
+    for (uint32_t i = 0; states != NULL && i < count; ++i) {
+        if (states[i] == NULL)
+            continue;
+        if (pipelines[i] == VK_NULL_HANDLE) { /* creation failed for this one (or VK_PIPELINE_COMPILE_REQUIRED) */
+            pipeline_release(states[i]);
+            continue;
+        }
+        states[i]->handle = pipelines[i];
+        handle_map_put(&ld->pipelines, HANDLE(pipelines[i]), states[i]);
+    }
+    free(states);
     return result;
 }
 
