@@ -211,6 +211,7 @@ static struct pipeline make_pipeline(struct app *a, const uint32_t *spec, VkBuff
     VkSpecializationInfo spec_info = {4, entries, 16, spec};
     VkComputePipelineCreateInfo info = {
         .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+        .flags = VK_PIPELINE_CREATE_DISPATCH_BASE_BIT, /* vkCmdDispatchBase with a non-zero base needs it */
         .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
                   .module = p.module, .pName = "main", .pSpecializationInfo = spec ? &spec_info : NULL},
         .layout = p.layout,

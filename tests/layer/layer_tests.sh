@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# VK_LAYER_PREFLIGHT_validation through the real loader on lavapipe: every dispatch check fires on
+# a program that breaks it, with the right ID, objects, names and labels; correct programs (at the
+# limits exactly, alone or stacked with Vulkan-ValidationLayers in either order) stay silent; the
+# layer is enabled by each documented route; settings (log file, disable, duplicate limit) work;
+# target limits name the fleet device that would fail.
+set -u
+app=$(realpath "$1")
+layer_dir=$(realpath "$2")
+fixtures=$(realpath "$3")
+report_tool=$(realpath "$4")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export VK_ADD_LAYER_PATH="$layer_dir"
+failures=0
+checks=0
+check() {
+    checks=$((checks + 1))
+    local name="$1"; shift
+    if "$@"; then echo "ok   $name"; else echo "FAIL $name"; failures=$((failures + 1)); sed 's/^/     | /' "$work/out" | head -8; fi
+}
+run() { # run SCENARIO [app args] -- with the layer enabled by VK_INSTANCE_LAYERS
+    local scenario="$1"; shift
+    VK_INSTANCE_LAYERS=VK_LAYER_PREFLIGHT_validation timeout 120 "$app" "$scenario" "$@" >"$work/out" 2>"$work/err"
+    echo $? >"$work/rc"
+}
+findings() { grep -c "^FINDING" "$work/out"; }
+has() { grep -q -- "$1" "$work/out"; }
+only() { [ "$(findings)" = "$1" ] && [ "$(cat "$work/rc")" = 0 ]; }
+loaded() { grep -qi "insert instance layer.*VK_LAYER_PREFLIGHT_validation" "$work/err"; }
+
+run clean
+check "clean program at every limit: no finding" only 0
+run group-count
+check "group count: one finding" only 1
+check "group count: ID, severity, command buffer name, labels" has "^FINDING PREFLIGHT-dispatch-group-count .* ERROR objects=2 names=main-cb,- labels=frame/bloom: groupCountX = [0-9]* (command 2) exceeds maxComputeWorkGroupCount\[0\]"
+run dispatch-base
+check "dispatch base: base + count" has "PREFLIGHT-dispatch-group-count .*baseGroupX + groupCountX = "
+run zero
+check "zero-sized dispatch: a warning" has "^FINDING PREFLIGHT-dispatch-zero-size [-0-9]* WARNING"
+run workgroup-size
+check "local size over maxComputeWorkGroupSize" has "PREFLIGHT-dispatch-workgroup-size .*local_size_z = "
+run invocations
+check "local size product over maxComputeWorkGroupInvocations, each dimension within" sh -c "grep -q 'PREFLIGHT-dispatch-workgroup-invocations' '$work/out' && ! grep -q 'PREFLIGHT-dispatch-workgroup-size' '$work/out'"
+run shared-memory
+check "specialized shared array over maxComputeSharedMemorySize" has "PREFLIGHT-dispatch-shared-memory .*exceed maxComputeSharedMemorySize"
+run indirect
+check "indirect arguments in mapped memory, checked at submit" has "PREFLIGHT-dispatch-indirect-group-count .*read from the indirect buffer at submit"
+run indirect-gpu-written
+check "indirect arguments the GPU rewrites first: no finding" only 0
+
+id_a=$(grep -o "PREFLIGHT-dispatch-group-count [-0-9]*" <(VK_INSTANCE_LAYERS=VK_LAYER_PREFLIGHT_validation "$app" group-count 2>/dev/null) | awk '{print $2}')
+id_b=$(grep -o "PREFLIGHT-dispatch-group-count [-0-9]*" <(VK_INSTANCE_LAYERS=VK_LAYER_PREFLIGHT_validation "$app" dispatch-base 2>/dev/null) | awk '{print $2}')
+check "messageIdNumber is stable across runs" [ -n "$id_a" ] && [ "$id_a" = "$id_b" ]
+
+run group-count --chain-messenger
+check "a messenger chained into VkInstanceCreateInfo gets findings" only 1
+VK_LOADER_LAYERS_ENABLE='*PREFLIGHT*' VK_LOADER_DEBUG=layer timeout 60 "$app" group-count >"$work/out" 2>"$work/err"
+check "enabled by VK_LOADER_LAYERS_ENABLE" sh -c "grep -q PREFLIGHT-dispatch-group-count '$work/out'"
+VK_LOADER_DEBUG=layer timeout 60 "$app" group-count --enable-in-app >"$work/out" 2>"$work/err"
+check "enabled by the app's ppEnabledLayerNames" sh -c "grep -q PREFLIGHT-dispatch-group-count '$work/out'"
+
+for order in "VK_LAYER_KHRONOS_validation:VK_LAYER_PREFLIGHT_validation" "VK_LAYER_PREFLIGHT_validation:VK_LAYER_KHRONOS_validation"; do
+    VK_INSTANCE_LAYERS=$order VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT \
+        VK_LOADER_DEBUG=layer timeout 120 "$app" clean >"$work/out" 2>"$work/err"
+    check "stacked with Vulkan-ValidationLayers ($order): clean, no message from either" \
+        sh -c "[ \$(grep -c -E '^(FINDING|OTHER)' '$work/out') = 0 ] && grep -q 'done: 0 messages' '$work/out' && [ \$(grep -ci 'insert instance layer' '$work/err') -ge 2 ]"
+    VK_INSTANCE_LAYERS=$order timeout 120 "$app" group-count >"$work/out" 2>"$work/err"
+    check "stacked ($order): the finding still arrives" has "PREFLIGHT-dispatch-group-count"
+done
+
+VK_PREFLIGHT_VALIDATION_LOG_FILE="$work/findings.jsonl" run group-count
+check "log_file: one JSON line with id, objects, names and labels" python3 -c "
+import json; lines=open('$work/findings.jsonl').read().splitlines(); assert len(lines)==1, lines
+f=json.loads(lines[0]); assert f['id']=='PREFLIGHT-dispatch-group-count' and f['severity']=='error'
+assert f['call']=='vkCmdDispatch' and f['labels']==['bloom','frame'] and f['objects'][0]['name']=='main-cb', f"
+VK_PREFLIGHT_VALIDATION_DISABLE='PREFLIGHT-dispatch-group*' run group-count
+check "disable: a glob turns a check off" only 0
+printf 'preflight_validation.disable = PREFLIGHT-dispatch-zero-size\n' >"$work/vk_layer_settings.txt"
+VK_LAYER_SETTINGS_PATH="$work" run zero
+check "vk_layer_settings.txt: a setting from the file" only 0
+VK_PREFLIGHT_VALIDATION_STDERR=on run group-count
+check "stderr=on: the finding on stderr too" sh -c "grep -q '^PREFLIGHT-dispatch-group-count \[ERROR\] vkCmdDispatch: ' '$work/err'"
+VK_PREFLIGHT_VALIDATION_DUPLICATE_LIMIT=1 run stress --threads 1
+check "duplicate_limit: clean stress stays clean" only 0
+
+"$report_tool" fleet-limits --out "$work/fleet.json" "$fixtures/probe-lavapipe.report.json" "$fixtures/probe-nvidia-h200.report.json" 2>/dev/null
+VK_PREFLIGHT_VALIDATION_TARGET_LIMITS="$work/fleet.json" run target
+check "target limits from fleet-limits: names the fleet device that would fail" has "PREFLIGHT-dispatch-target-workgroup-size .*local_size_z = 128 exceeds maxComputeWorkGroupSize\[2\] = 64 of target device NVIDIA H200 (10de-2335-nvidia_proprietary)"
+run target
+check "the same pipeline without target limits: silent on this device" only 0
+VK_PREFLIGHT_VALIDATION_TARGET_LIMITS="$fixtures/probe-nvidia-h200.report.json" run target
+check "target limits from a probe report" has "PREFLIGHT-dispatch-target-workgroup-size .*of target device NVIDIA H200"
+echo '{"schema": "nonsense"}' >"$work/bad-fleet.json"
+VK_PREFLIGHT_VALIDATION_TARGET_LIMITS="$work/bad-fleet.json" run target
+check "unreadable target limits: a message, the app runs on" sh -c "[ \$(cat '$work/rc') = 0 ] && grep -q 'target-limit checks are off' '$work/err'"
+
+run stress --threads 4
+check "4 threads x 1000 command buffers: no finding, no crash" sh -c "grep -q 'recorded 4000 command buffers' '$work/out' && [ \$(grep -c '^FINDING' '$work/out') = 0 ] && [ \$(cat '$work/rc') = 0 ]"
+
+echo "$((checks - failures)) passed, $failures failed"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,130 @@
+/* SPIR-V reflection on modules compiled from GLSL at build time (tests/layer/shaders). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "layer_test_spirv.h"
+#include "spirv_reflect.h"
+
+static const struct reflect_binding *binding(const struct reflect_result *r, uint32_t set, uint32_t b)
+{
+    for (size_t i = 0; i < r->binding_count; ++i)
+        if (r->bindings[i].set == set && r->bindings[i].binding == b)
+            return &r->bindings[i];
+    fail_msg("binding %u.%u missing", set, b);
+    return NULL;
+}
+
+static void accesses_per_binding(void **state)
+{
+    (void)state;
+    struct reflect_result r;
+    reflect_module(layer_test_spirv_reflect_bindings, layer_test_spirv_reflect_bindings_size, "main", NULL, 0, &r);
+    assert_true(r.ok);
+    assert_int_equal(r.local_size[0], 8);
+    assert_int_equal(r.local_size[1], 4);
+    assert_int_equal(r.local_size[2], 2);
+    assert_int_equal(r.workgroup_memory, 256 * 4);
+    const struct reflect_binding *b = binding(&r, 0, 0); /* readonly buffer, read in a helper */
+    assert_true(b->read);
+    assert_false(b->written);
+    assert_true(b->non_writable);
+    assert_true(b->storage);
+    b = binding(&r, 0, 1); /* writeonly buffer */
+    assert_false(b->read);
+    assert_true(b->written);
+    b = binding(&r, 0, 2); /* declared, never touched: no access at all */
+    assert_false(b->read);
+    assert_false(b->written);
+    b = binding(&r, 0, 3); /* imageStore */
+    assert_int_equal(b->kind, REFLECT_IMAGE);
+    assert_true(b->storage);
+    assert_true(b->written);
+    assert_false(b->read);
+    b = binding(&r, 1, 0); /* atomicAdd: read and write */
+    assert_true(b->read);
+    assert_true(b->written);
+    b = binding(&r, 0, 4); /* texture() */
+    assert_int_equal(b->kind, REFLECT_SAMPLED_IMAGE);
+    assert_true(b->read);
+    assert_false(b->written);
+    b = binding(&r, 0, 5); /* imageLoad */
+    assert_true(b->read);
+    assert_false(b->written);
+    b = binding(&r, 0, 6); /* uniform block */
+    assert_false(b->storage);
+    assert_true(b->read);
+    reflect_free(&r);
+}
+
+static void specialization_decides_sizes(void **state)
+{
+    (void)state;
+    struct reflect_result r;
+    reflect_module(layer_test_spirv_spec_sizes, layer_test_spirv_spec_sizes_size, "main", NULL, 0, &r);
+    assert_true(r.ok);
+    assert_int_equal(r.local_size[0], 1); /* the default of a local_size_x_id without a value */
+    assert_int_equal(r.local_size[1], 2);
+    assert_int_equal(r.workgroup_memory, 16 * 4 * 8 + 16 * 4); /* uvec2[N*M] + float[N], defaults */
+    reflect_free(&r);
+
+    struct reflect_specialization spec[] = {{7, 64, 4}, {8, 100, 4}, {9, 3, 4}};
+    reflect_module(layer_test_spirv_spec_sizes, layer_test_spirv_spec_sizes_size, "main", spec, 3, &r);
+    assert_true(r.ok);
+    assert_int_equal(r.local_size[0], 64);
+    assert_int_equal(r.workgroup_memory, 100 * 3 * 8 + 100 * 4); /* N*M through OpSpecConstantOp */
+    reflect_free(&r);
+}
+
+static void limits_shader_with_local_size_ids(void **state)
+{
+    (void)state;
+    struct reflect_specialization spec[] = {{0, 32, 4}, {1, 4, 4}, {2, 2, 4}, {3, 4096, 4}};
+    struct reflect_result r;
+    reflect_module(layer_test_spirv_limits, layer_test_spirv_limits_size, "main", spec, 4, &r);
+    assert_true(r.ok);
+    assert_int_equal(r.local_size[0], 32);
+    assert_int_equal(r.local_size[1], 4);
+    assert_int_equal(r.local_size[2], 2);
+    assert_int_equal(r.workgroup_memory, 4096 * 4);
+    reflect_free(&r);
+}
+
+static void bad_input_is_refused(void **state)
+{
+    (void)state;
+    struct reflect_result r;
+    reflect_module(layer_test_spirv_noop, layer_test_spirv_noop_size, "not_main", NULL, 0, &r);
+    assert_false(r.ok);
+    assert_non_null(strstr(r.error, "no entry point named 'not_main'"));
+    reflect_free(&r);
+    uint32_t garbage[64];
+    for (int i = 0; i < 64; ++i)
+        garbage[i] = 0x07230203u * (uint32_t)(i + 1);
+    reflect_module(garbage, sizeof(garbage), "main", NULL, 0, &r);
+    assert_false(r.ok);
+    reflect_free(&r);
+    uint32_t truncated[3] = {0x07230203u, 0x00010000u, 0};
+    reflect_module(truncated, sizeof(truncated), "main", NULL, 0, &r);
+    assert_false(r.ok);
+    reflect_free(&r);
+    /* every prefix of a real module: refused or reflected, never a crash */
+    for (size_t words = 5; words < layer_test_spirv_limits_size / 4; words += 3) {
+        reflect_module(layer_test_spirv_limits, words * 4, "main", NULL, 0, &r);
+        reflect_free(&r);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(accesses_per_binding),
+        cmocka_unit_test(specialization_decides_sizes),
+        cmocka_unit_test(limits_shader_with_local_size_ids),
+        cmocka_unit_test(bad_input_is_refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
