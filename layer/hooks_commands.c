@@ -162,12 +162,24 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBindDescriptorSets(VkCommandBuffer c
     struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
     if (cb != NULL) {
         struct bound_state *b = bound_at(cb, bind_point);
+        uint32_t next_dynamic = 0;
         for (uint32_t i = 0; i < set_count && first_set + i < MAX_BOUND_SETS; ++i) {
+            uint32_t index = first_set + i;
             struct set_state *s = handle_map_get(&ld->descriptor_sets, HANDLE(sets[i]));
             if (s)
                 STATE_RETAIN(s);
-            set_state_release(b->sets[first_set + i]);
-            b->sets[first_set + i] = s;
+            set_state_release(b->sets[index]);
+            b->sets[index] = s;
+            /* dynamic offsets are consumed set by set, binding by binding, element by element */
+            b->dynamic_count[index] = 0;
+            for (uint32_t k = 0; s != NULL && k < s->layout->binding_count; ++k) {
+                VkDescriptorType type = s->layout->bindings[k].type;
+                if (type != VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC && type != VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC)
+                    continue;
+                for (uint32_t e = 0; e < s->layout->bindings[k].count; ++e, ++next_dynamic)
+                    if (next_dynamic < dynamic_count && b->dynamic_count[index] < MAX_DYNAMIC_PER_SET)
+                        b->dynamic_offsets[index][b->dynamic_count[index]++] = dynamic_offsets[next_dynamic];
+            }
         }
         cb->command_index++;
     }

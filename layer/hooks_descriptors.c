@@ -9,6 +9,12 @@
 
 #define HANDLE(h) ((uint64_t)(h))
 
+static int by_binding_number(const void *a, const void *b)
+{
+    uint32_t x = ((const struct set_layout_binding *)a)->binding, y = ((const struct set_layout_binding *)b)->binding;
+    return x < y ? -1 : x > y;
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateDescriptorSetLayout(VkDevice device,
                                                                        const VkDescriptorSetLayoutCreateInfo *info,
                                                                        const VkAllocationCallbacks *allocator,
@@ -33,9 +39,13 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateDescriptorSetLayout(VkDevice 
         const VkDescriptorSetLayoutBinding *b = &info->pBindings[i];
         /* inline uniform blocks count bytes, not descriptors: one entry stands for the block */
         uint32_t count = b->descriptorType == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK ? 1 : b->descriptorCount;
-        s->bindings[i] = (struct set_layout_binding){b->binding, b->descriptorType, count, b->stageFlags,
-                                                     s->descriptor_count};
-        s->descriptor_count += count;
+        s->bindings[i] = (struct set_layout_binding){b->binding, b->descriptorType, count, b->stageFlags, 0};
+    }
+    /* in binding-number order, the order dynamic offsets and consecutive-binding writes follow */
+    qsort(s->bindings, info->bindingCount, sizeof(*s->bindings), by_binding_number);
+    for (uint32_t i = 0; i < info->bindingCount; ++i) {
+        s->bindings[i].first = s->descriptor_count;
+        s->descriptor_count += s->bindings[i].count;
     }
     handle_map_put(&ld->set_layouts, HANDLE(*layout), s);
     return result;

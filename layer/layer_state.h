@@ -156,9 +156,14 @@ struct update_template_state {
     VkDescriptorUpdateTemplateEntry *entries;
 };
 
+#define MAX_DYNAMIC_PER_SET 16
+
 struct bound_state {
     struct pipeline_state *pipeline;
     struct set_state *sets[MAX_BOUND_SETS];
+    /* per set, the dynamic offsets for its dynamic buffers, in binding order */
+    uint32_t dynamic_offsets[MAX_BOUND_SETS][MAX_DYNAMIC_PER_SET];
+    uint32_t dynamic_count[MAX_BOUND_SETS];
 };
 
 /* An indirect dispatch to check at submit, when its arguments can be read then. */
