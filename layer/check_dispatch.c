@@ -23,11 +23,11 @@ static void report(struct layer_device *ld, struct command_buffer_state *cb, enu
 void check_dispatch_pipeline(struct layer_device *ld, const struct pipeline_state *p, VkShaderModule module,
                              const char *call)
 {
-    if (!p->reflected || !p->compute.has_local_size)
+    if (!p->reflected || !p->shader.has_local_size)
         return;
     const VkPhysicalDeviceLimits *limits = &ld->properties.limits;
     const struct target_limits *t = &ld->instance->targets;
-    const uint32_t *size = p->compute.local_size;
+    const uint32_t *size = p->shader.local_size;
     uint64_t invocations = (uint64_t)size[0] * size[1] * size[2];
     char message[1024];
     static const char axis[3] = {'x', 'y', 'z'};
@@ -63,7 +63,7 @@ void check_dispatch_pipeline(struct layer_device *ld, const struct pipeline_stat
         report(ld, NULL, CHECK_DISPATCH_TARGET_WORKGROUP_INVOCATIONS, call, VK_OBJECT_TYPE_SHADER_MODULE,
                HANDLE(module), VK_OBJECT_TYPE_PIPELINE, HANDLE(p->handle), message);
     }
-    uint64_t shared = p->compute.workgroup_memory;
+    uint64_t shared = p->shader.workgroup_memory;
     if (shared > limits->maxComputeSharedMemorySize) {
         snprintf(message, sizeof(message), "%llu bytes of workgroup (shared) memory exceed maxComputeSharedMemorySize "
                  "= %u on %s", (unsigned long long)shared, limits->maxComputeSharedMemorySize, ld->properties.deviceName);

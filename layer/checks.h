@@ -29,7 +29,23 @@ enum check_severity { CHECK_ERROR, CHECK_WARNING };
     X(DISPATCH_TARGET_WORKGROUP_INVOCATIONS, "PREFLIGHT-dispatch-target-workgroup-invocations", CHECK_ERROR,         \
       "a compute shader's local size exceeds maxComputeWorkGroupInvocations of a device in the target fleet")        \
     X(DISPATCH_TARGET_SHARED_MEMORY, "PREFLIGHT-dispatch-target-shared-memory", CHECK_ERROR,                         \
-      "a compute shader's shared memory exceeds maxComputeSharedMemorySize of a device in the target fleet")
+      "a compute shader's shared memory exceeds maxComputeSharedMemorySize of a device in the target fleet")          \
+    X(ALIAS_BUFFER, "PREFLIGHT-alias-buffer", CHECK_ERROR,                                                           \
+      "one binding of a dispatch or draw writes buffer memory that another binding of the same command accesses")    \
+    X(ALIAS_IMAGE, "PREFLIGHT-alias-image", CHECK_ERROR,                                                             \
+      "one binding of a dispatch or draw writes an image subresource that another binding of the same command accesses") \
+    X(ALIAS_ATTACHMENT, "PREFLIGHT-alias-attachment", CHECK_ERROR,                                                   \
+      "a draw renders to an image subresource that one of its descriptors also reads or writes")                     \
+    X(ALIAS_VERTEX_INDEX_INDIRECT, "PREFLIGHT-alias-vertex-index-indirect", CHECK_ERROR,                             \
+      "a dispatch or draw reads a vertex, index or indirect buffer that one of its bindings writes")                     \
+    X(BINDING_MISSING_SET, "PREFLIGHT-binding-missing-set", CHECK_ERROR,                                             \
+      "a dispatch or draw uses a set or binding that no compatible bound descriptor set provides")                   \
+    X(BINDING_UNWRITTEN, "PREFLIGHT-binding-unwritten-descriptor", CHECK_ERROR,                                      \
+      "a dispatch or draw uses a descriptor that was never written")                                                  \
+    X(BINDING_TYPE_MISMATCH, "PREFLIGHT-binding-type-mismatch", CHECK_ERROR,                                         \
+      "a descriptor's type does not match what the shader declares at that binding")                                  \
+    X(BINDING_RESOURCE_USAGE, "PREFLIGHT-binding-resource-usage", CHECK_ERROR,                                       \
+      "a buffer or image written into a descriptor lacks the usage flag that descriptor type needs")
 
 enum check_id {
 #define CHECK_ENUM(id, name, severity, summary) CHECK_##id,

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_alias.h"
+#include "check_binding.h"
 #include "check_dispatch.h"
 #include "layer_hooks.h"
 #include "layer_state.h"
@@ -233,8 +235,8 @@ static void note_shader_writes(struct command_buffer_state *cb)
         note_written(cb, UINT64_MAX); /* unknown: treat every buffer as possibly written */
         return;
     }
-    for (size_t i = 0; i < p->compute.binding_count; ++i) {
-        const struct reflect_binding *rb = &p->compute.bindings[i];
+    for (size_t i = 0; i < p->shader.binding_count; ++i) {
+        const struct reflect_binding *rb = &p->shader.bindings[i];
         if (!rb->written || rb->set >= MAX_BOUND_SETS || cb->compute.sets[rb->set] == NULL)
             continue;
         const struct set_state *set = cb->compute.sets[rb->set];
@@ -254,6 +256,8 @@ static void dispatched(VkCommandBuffer command_buffer, const uint32_t base[3], c
     struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
     if (cb != NULL) {
         check_dispatch_groups(ld, cb, base, count, call);
+        check_binding_command(ld, cb, &cb->compute, call);
+        check_alias_command(ld, cb, &cb->compute, NULL, call);
         note_shader_writes(cb);
         cb->command_index++;
     }
@@ -298,6 +302,9 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDispatchIndirect(VkCommandBuffer com
         }
         if (cb->indirect_count < cb->indirect_capacity)
             cb->indirect[cb->indirect_count++] = (struct pending_indirect){buffer, offset, cb->command_index};
+        struct alias_fixed_reads args = {1, {buffer}, {offset}, {sizeof(VkDispatchIndirectCommand)}, {"indirect buffer"}};
+        check_binding_command(ld, cb, &cb->compute, "vkCmdDispatchIndirect");
+        check_alias_command(ld, cb, &cb->compute, &args, "vkCmdDispatchIndirect");
         note_shader_writes(cb);
         cb->command_index++;
     }

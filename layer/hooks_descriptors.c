@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_binding.h"
 #include "layer_hooks.h"
 #include "layer_state.h"
 
@@ -35,11 +36,18 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateDescriptorSetLayout(VkDevice 
         free(s);
         return result;
     }
+    const VkDescriptorSetLayoutBindingFlagsCreateInfo *flags = NULL;
+    for (const VkBaseInStructure *n = info->pNext; n != NULL; n = n->pNext)
+        if (n->sType == VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_BINDING_FLAGS_CREATE_INFO)
+            flags = (const VkDescriptorSetLayoutBindingFlagsCreateInfo *)n;
     for (uint32_t i = 0; i < info->bindingCount; ++i) {
         const VkDescriptorSetLayoutBinding *b = &info->pBindings[i];
         /* inline uniform blocks count bytes, not descriptors: one entry stands for the block */
         uint32_t count = b->descriptorType == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK ? 1 : b->descriptorCount;
-        s->bindings[i] = (struct set_layout_binding){b->binding, b->descriptorType, count, b->stageFlags, 0};
+        VkDescriptorBindingFlags binding_flags =
+            flags && i < flags->bindingCount && flags->pBindingFlags ? flags->pBindingFlags[i] : 0;
+        s->bindings[i] = (struct set_layout_binding){b->binding, b->descriptorType, count, b->stageFlags,
+                                                     binding_flags, 0};
     }
     /* in binding-number order, the order dynamic offsets and consecutive-binding writes follow */
     qsort(s->bindings, info->bindingCount, sizeof(*s->bindings), by_binding_number);
@@ -245,9 +253,22 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkUpdateDescriptorSets(VkDevice device, u
 {
     struct layer_device *ld = layer_device_of(device);
     for (uint32_t i = 0; i < write_count; ++i) {
-        struct set_state *set = handle_map_get(&ld->descriptor_sets, HANDLE(writes[i].dstSet));
+        const VkWriteDescriptorSet *w = &writes[i];
+        struct set_state *set = handle_map_get(&ld->descriptor_sets, HANDLE(w->dstSet));
         if (set != NULL)
-            apply_write(set, &writes[i]);
+            apply_write(set, w);
+        for (uint32_t k = 0; k < w->descriptorCount; ++k) {
+            uint64_t resource = w->pBufferInfo && (w->descriptorType == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER ||
+                                                   w->descriptorType == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER ||
+                                                   w->descriptorType == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC ||
+                                                   w->descriptorType == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC)
+                                    ? HANDLE(w->pBufferInfo[k].buffer)
+                                : w->pImageInfo && w->descriptorType != VK_DESCRIPTOR_TYPE_SAMPLER
+                                    ? HANDLE(w->pImageInfo[k].imageView)
+                                    : 0;
+            if (resource != 0)
+                check_binding_resource(ld, w->dstSet, w->descriptorType, resource, "vkUpdateDescriptorSets");
+        }
     }
     for (uint32_t i = 0; i < copy_count; ++i) {
         const VkCopyDescriptorSet *c = &copies[i];

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_binding.h"
 #include "check_dispatch.h"
 #include "layer_hooks.h"
 #include "layer_state.h"
@@ -134,10 +135,11 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateComputePipelines(VkDevice dev
         if (code != NULL) {
             struct reflect_specialization spec[64];
             size_t spec_count = specialization(infos[i].stage.pSpecializationInfo, spec, 64);
-            reflect_module(code->code, code->size, infos[i].stage.pName, spec, spec_count, &states[i]->compute);
-            states[i]->reflected = states[i]->compute.ok;
+            reflect_module(code->code, code->size, infos[i].stage.pName, spec, spec_count, &states[i]->shader);
+            states[i]->reflected = states[i]->shader.ok;
         }
         check_dispatch_pipeline(ld, states[i], infos[i].stage.module, "vkCreateComputePipelines");
+        check_binding_pipeline(ld, states[i], infos[i].stage.module, "vkCreateComputePipelines");
     }
     VkResult result = ld->dispatch.CreateComputePipelines(device, cache, count, infos, allocator, pipelines);
     for (uint32_t i = 0; states != NULL && i < count; ++i) {
@@ -154,6 +156,41 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateComputePipelines(VkDevice dev
     return result;
 }
 
+/* A graphics pipeline: every stage reflected and merged, the depth-write state, feedback-loop
+ * creation flags and vertex strides, for the draw-time checks. */
+static void describe_graphics(struct layer_device *ld, struct pipeline_state *p, const VkGraphicsPipelineCreateInfo *info)
+{
+    p->reflected = info->stageCount > 0;
+    for (uint32_t s = 0; s < info->stageCount; ++s) {
+        struct shader_module_state inline_code = {0};
+        const struct shader_module_state *code = stage_code(ld, &info->pStages[s], &inline_code);
+        if (code == NULL) {
+            p->reflected = false;
+            continue;
+        }
+        struct reflect_result stage;
+        struct reflect_specialization spec[64];
+        size_t spec_count = specialization(info->pStages[s].pSpecializationInfo, spec, 64);
+        reflect_module(code->code, code->size, info->pStages[s].pName, spec, spec_count, &stage);
+        p->reflected = p->reflected && stage.ok && reflect_merge(&p->shader, &stage);
+        reflect_free(&stage);
+    }
+    p->shader.ok = p->reflected;
+    bool dynamic_depth_write = false;
+    for (uint32_t i = 0; info->pDynamicState && i < info->pDynamicState->dynamicStateCount; ++i)
+        dynamic_depth_write |= info->pDynamicState->pDynamicStates[i] == VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE;
+    p->depth_write_dynamic = dynamic_depth_write;
+    p->depth_write = info->pDepthStencilState && info->pDepthStencilState->depthWriteEnable;
+    p->feedback_loop = (info->flags & (VK_PIPELINE_CREATE_COLOR_ATTACHMENT_FEEDBACK_LOOP_BIT_EXT |
+                                       VK_PIPELINE_CREATE_DEPTH_STENCIL_ATTACHMENT_FEEDBACK_LOOP_BIT_EXT)) != 0;
+    const VkPipelineVertexInputStateCreateInfo *vi = info->pVertexInputState;
+    for (uint32_t i = 0; vi && i < vi->vertexBindingDescriptionCount; ++i) {
+        const VkVertexInputBindingDescription *d = &vi->pVertexBindingDescriptions[i];
+        if (d->binding < MAX_VERTEX_BINDINGS && d->inputRate == VK_VERTEX_INPUT_RATE_VERTEX)
+            p->vertex_strides[d->binding] = d->stride;
+    }
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateGraphicsPipelines(VkDevice device, VkPipelineCache cache,
                                                                      uint32_t count,
                                                                      const VkGraphicsPipelineCreateInfo *infos,
@@ -166,8 +203,12 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateGraphicsPipelines(VkDevice de
         if (pipelines[i] == VK_NULL_HANDLE)
             continue;
         struct pipeline_state *p = new_pipeline(ld, pipelines[i], VK_PIPELINE_BIND_POINT_GRAPHICS, infos[i].layout);
-        if (p != NULL)
-            handle_map_put(&ld->pipelines, HANDLE(pipelines[i]), p);
+        if (p == NULL)
+            continue;
+        describe_graphics(ld, p, &infos[i]);
+        handle_map_put(&ld->pipelines, HANDLE(pipelines[i]), p);
+        check_binding_pipeline(ld, p, infos[i].stageCount ? infos[i].pStages[0].module : VK_NULL_HANDLE,
+                               "vkCreateGraphicsPipelines");
     }
     return result;
 }

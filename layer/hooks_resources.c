@@ -70,6 +70,11 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateBuffer(VkDevice device, const
             b->handle = *buffer;
             b->size = info->size;
             b->usage = info->usage;
+            /* VK_KHR_maintenance5: VkBufferUsageFlags2CreateInfoKHR replaces info->usage (the
+             * struct is newer than the headers we build against, hence the raw sType) */
+            for (const VkBaseInStructure *s = info->pNext; s != NULL; s = s->pNext)
+                if ((uint32_t)s->sType == 1000470006u)
+                    b->usage = (VkBufferUsageFlags) * (const uint64_t *)(const void *)(s + 1);
             handle_map_put(&ld->buffers, HANDLE(*buffer), b);
         }
     }

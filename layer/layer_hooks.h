@@ -23,5 +23,7 @@ extern const struct layer_hook command_hooks[];
 extern const size_t command_hook_count;
 extern const struct layer_hook queue_hooks[];
 extern const size_t queue_hook_count;
+extern const struct layer_hook rendering_hooks[];
+extern const size_t rendering_hook_count;
 
 #endif

@@ -1,6 +1,7 @@
 #include "layer_state.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 void set_layout_release(struct set_layout_state *s)
 {
@@ -32,7 +33,7 @@ void pipeline_release(struct pipeline_state *s)
 {
     if (s != NULL && __atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) == 0) {
         pipeline_layout_release(s->layout);
-        reflect_free(&s->compute);
+        reflect_free(&s->shader);
         free(s);
     }
 }
@@ -67,4 +68,13 @@ void command_buffer_reset_state(struct command_buffer_state *cb)
     free(cb->written_buffers);
     cb->written_buffers = NULL;
     cb->written_count = cb->written_capacity = 0;
+    memset(cb->vertex_buffers, 0, sizeof(cb->vertex_buffers));
+    memset(cb->vertex_offsets, 0, sizeof(cb->vertex_offsets));
+    cb->index_buffer = VK_NULL_HANDLE;
+    cb->index_offset = 0;
+    cb->index_size = 0;
+    cb->attachment_count = 0;
+    cb->render_pass = VK_NULL_HANDLE;
+    cb->pass_view_count = cb->subpass = 0;
+    cb->depth_write_enable = false;
 }

@@ -25,6 +25,7 @@
 #define LAYER_NAME "VK_LAYER_PREFLIGHT_validation"
 #define MAX_BOUND_SETS 32
 #define MAX_LABEL_DEPTH 16
+#define MAX_VERTEX_BINDINGS 32
 
 struct layer_messenger {
     VkDebugUtilsMessengerEXT handle; /* VK_NULL_HANDLE for one chained into VkInstanceCreateInfo */
@@ -57,6 +58,7 @@ struct set_layout_state {
         VkDescriptorType type;
         uint32_t count;
         VkShaderStageFlags stages;
+        VkDescriptorBindingFlags flags; /* partially bound, update after bind, variable count */
         uint32_t first; /* index of its first descriptor in a set's descriptor array */
     } *bindings;
     uint32_t descriptor_count;
@@ -90,7 +92,12 @@ struct pipeline_state {
     VkPipelineBindPoint bind_point;
     struct pipeline_layout_state *layout;
     bool reflected; /* false when the shader could not be reflected: checks that need it are skipped */
-    struct reflect_result compute;
+    bool depth_write;          /* graphics: depthWriteEnable (static state) */
+    bool depth_write_dynamic;  /* graphics: VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE: vkCmdSetDepthWriteEnable decides */
+    bool feedback_loop;        /* graphics: created for attachment feedback loops */
+    uint32_t vertex_strides[MAX_VERTEX_BINDINGS]; /* per vertex binding, 0 when unknown or per instance */
+    /* what the shaders do: a compute stage, or the union of a graphics pipeline's stages */
+    struct reflect_result shader;
 };
 
 struct command_pool_state {
@@ -157,6 +164,7 @@ struct update_template_state {
 };
 
 #define MAX_DYNAMIC_PER_SET 16
+#define MAX_ATTACHMENTS 10
 
 struct bound_state {
     struct pipeline_state *pipeline;
@@ -173,6 +181,28 @@ struct pending_indirect {
     uint32_t command_index;
 };
 
+/* An attachment the current rendering writes or reads. */
+struct attachment_use {
+    VkImageView view;
+    bool write;
+    bool depth;
+};
+
+struct render_pass_state {
+    uint32_t subpass_count;
+    struct subpass_attachments {
+        uint32_t count;
+        uint32_t index[MAX_ATTACHMENTS]; /* framebuffer attachment indices */
+        bool write[MAX_ATTACHMENTS];
+        bool depth[MAX_ATTACHMENTS];
+    } *subpasses;
+};
+
+struct framebuffer_state {
+    uint32_t count;
+    VkImageView views[MAX_ATTACHMENTS * 2];
+};
+
 struct command_buffer_state {
     VkCommandBuffer handle;
     VkCommandPool pool;
@@ -185,6 +215,18 @@ struct command_buffer_state {
     uint32_t indirect_count, indirect_capacity;
     uint64_t *written_buffers;       /* buffers a recorded command may write: indirect args read then are not known at submit */
     uint32_t written_count, written_capacity;
+    /* graphics */
+    VkBuffer vertex_buffers[MAX_VERTEX_BINDINGS];
+    VkDeviceSize vertex_offsets[MAX_VERTEX_BINDINGS];
+    VkBuffer index_buffer;
+    VkDeviceSize index_offset;
+    uint32_t index_size;
+    struct attachment_use attachments[MAX_ATTACHMENTS];
+    uint32_t attachment_count;
+    VkRenderPass render_pass;        /* looked up again at vkCmdNextSubpass; VK_NULL_HANDLE outside a pass */
+    VkImageView pass_views[MAX_ATTACHMENTS * 2];
+    uint32_t pass_view_count, subpass;
+    bool depth_write_enable;         /* the last vkCmdSetDepthWriteEnable */
 };
 
 struct layer_device {
@@ -196,7 +238,7 @@ struct layer_device {
     struct handle_map names; /* object handle -> name from vkSetDebugUtilsObjectNameEXT */
     struct handle_map memories, buffers, images, image_views, set_layouts, descriptor_pools, descriptor_sets,
         update_templates, pipeline_layouts, shader_modules, pipelines, command_pools, command_buffers, fences,
-        semaphores, events;
+        semaphores, events, render_passes, framebuffers;
 };
 
 /* The registry of instances and devices by dispatch key. */

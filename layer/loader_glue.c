@@ -252,7 +252,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateDevice(VkPhysicalDevice physi
     struct handle_map *maps[] = {&ld->names, &ld->memories, &ld->buffers, &ld->images, &ld->image_views,
                                  &ld->set_layouts, &ld->descriptor_pools, &ld->descriptor_sets, &ld->update_templates,
                                  &ld->pipeline_layouts, &ld->shader_modules, &ld->pipelines, &ld->command_pools,
-                                 &ld->command_buffers, &ld->fences, &ld->semaphores, &ld->events};
+                                 &ld->command_buffers, &ld->fences, &ld->semaphores, &ld->events,
+                                 &ld->render_passes, &ld->framebuffers};
     for (size_t i = 0; i < sizeof(maps) / sizeof(maps[0]); ++i)
         handle_map_init(maps[i]);
     layer_register_device(*device, ld);
@@ -287,6 +288,13 @@ static void release_command_pool_value(void *v)
     free(p);
 }
 
+static void release_render_pass_value(void *v)
+{
+    struct render_pass_state *r = v;
+    free(r->subpasses);
+    free(r);
+}
+
 static void release_pool_value(void *v)
 {
     struct descriptor_pool_state *p = v;
@@ -309,6 +317,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyDevice(VkDevice device, const Vk
     handle_map_destroy(&ld->fences, free);
     handle_map_destroy(&ld->semaphores, free);
     handle_map_destroy(&ld->events, free);
+    handle_map_destroy(&ld->render_passes, release_render_pass_value);
+    handle_map_destroy(&ld->framebuffers, free);
     handle_map_destroy(&ld->descriptor_sets, release_set_value);
     handle_map_destroy(&ld->descriptor_pools, release_pool_value);
     handle_map_destroy(&ld->pipelines, release_pipeline_value);
@@ -433,6 +443,7 @@ static PFN_vkVoidFunction find_device_hook(const char *name)
         {pipeline_hooks, pipeline_hook_count},
         {command_hooks, command_hook_count},
         {queue_hooks, queue_hook_count},
+        {rendering_hooks, rendering_hook_count},
     };
     for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); ++t) {
         PFN_vkVoidFunction f = find_in(tables[t].hooks, tables[t].count, name);

@@ -23,6 +23,9 @@ struct id_info {
     uint32_t function;      /* parameters and instructions: the function they belong to */
     bool read, written, used;
     uint32_t member_non_writable, member_count_decorated;
+    int32_t element;            /* pointers into a descriptor array: the constant element, -1 dynamic, -2 none */
+    uint64_t constant_elements; /* variables: elements reached by constant index */
+    bool dynamic_index;         /* variables: some access indexes at run time */
 };
 
 /* Instructions inside functions, replayed after the whole module is known. */
@@ -139,6 +142,8 @@ static spv_result_t on_header(void *user, spv_endianness_t endian, uint32_t magi
     struct parse_state *s = user;
     s->bound = id_bound;
     s->ids = calloc(id_bound ? id_bound : 1, sizeof(*s->ids));
+    for (uint32_t i = 0; s->ids != NULL && i < id_bound; ++i)
+        s->ids[i].element = -2;
     return s->ids ? SPV_SUCCESS : SPV_ERROR_OUT_OF_MEMORY;
 }
 
@@ -292,13 +297,43 @@ static void mark(struct parse_state *s, uint32_t pointer, bool read, bool write,
     }
     v->read |= read;
     v->written |= write;
+    int32_t element = id(s, pointer)->element;
+    if (element >= 0 && element < 64)
+        v->constant_elements |= 1ull << element;
+    else if (element == -1)
+        v->dynamic_index = true;
 }
 
 static void propagate_root(struct parse_state *s, uint32_t result, uint32_t from)
 {
     struct id_info *r = id(s, result);
-    if (r->root == 0)
+    if (r->root == 0) {
         r->root = id(s, from)->root;
+        r->element = id(s, from)->element;
+    }
+}
+
+/* Is `variable` an array of descriptors (of resources, or of blocks)? */
+static bool is_descriptor_array(struct parse_state *s, uint32_t variable)
+{
+    struct id_info *v = id(s, variable);
+    if (v->opcode != SpvOpVariable || !v->has_binding)
+        return false;
+    uint32_t pointee = id(s, v->type)->type;
+    uint32_t op = id(s, pointee)->opcode;
+    return op == SpvOpTypeArray || op == SpvOpTypeRuntimeArray;
+}
+
+/* An access chain straight off a descriptor array: its first index picks the element. */
+static void index_element(struct parse_state *s, const uint32_t *w, uint32_t n, bool ptr_chain)
+{
+    struct id_info *r = id(s, w[1]);
+    uint32_t index_at = ptr_chain ? 4 : 3; /* OpPtrAccessChain has an Element operand first */
+    if (n <= index_at || !is_descriptor_array(s, w[2]))
+        return;
+    struct id_info *index = id(s, w[index_at]);
+    bool constant = index->has_value && (index->opcode == SpvOpConstant || index->is_spec);
+    r->element = constant && !index->is_spec ? (int32_t)(index->value < 64 ? index->value : 63) : -1;
 }
 
 static bool function_reachable(const bool *reachable, uint32_t f)
@@ -382,8 +417,14 @@ static void replay_bodies(struct parse_state *s, const bool *reachable, bool roo
         }
         switch (b->opcode) {
         case SpvOpAccessChain: case SpvOpInBoundsAccessChain: case SpvOpPtrAccessChain:
-        case SpvOpInBoundsPtrAccessChain: case SpvOpCopyObject: case SpvOpImage: case SpvOpSampledImage:
-        case SpvOpImageTexelPointer: case SpvOpBitcast:
+        case SpvOpInBoundsPtrAccessChain:
+            if (n >= 3) {
+                propagate_root(s, w[1], w[2]);
+                if (id(s, w[1])->element == -2)
+                    index_element(s, w, n, b->opcode == SpvOpPtrAccessChain || b->opcode == SpvOpInBoundsPtrAccessChain);
+            }
+            break;
+        case SpvOpCopyObject: case SpvOpImage: case SpvOpSampledImage: case SpvOpImageTexelPointer: case SpvOpBitcast:
             if (n >= 3)
                 propagate_root(s, w[1], w[2]);
             break;
@@ -482,6 +523,10 @@ static void collect_bindings(struct parse_state *s, struct reflect_result *out)
         b->non_writable = v->non_writable ||
                           (t->opcode == SpvOpTypeStruct && t->count > 0 && t->member_non_writable >= t->count);
         b->non_readable = v->non_readable;
+        b->constant_elements = v->constant_elements;
+        b->dynamic_index = v->dynamic_index;
+        if (b->array_size == 1 && (b->read || b->written))
+            b->constant_elements = 1; /* a single descriptor: element 0 */
         switch (t->opcode) {
         case SpvOpTypeStruct:
             b->kind = REFLECT_BUFFER;
@@ -490,9 +535,13 @@ static void collect_bindings(struct parse_state *s, struct reflect_result *out)
         case SpvOpTypeImage:
             b->kind = REFLECT_IMAGE;
             b->storage = t->image_sampled == 2;
+            b->image_dim = t->image_dim;
             break;
         case SpvOpTypeSampler: b->kind = REFLECT_SAMPLER; break;
-        case SpvOpTypeSampledImage: b->kind = REFLECT_SAMPLED_IMAGE; break;
+        case SpvOpTypeSampledImage:
+            b->kind = REFLECT_SAMPLED_IMAGE;
+            b->image_dim = id(s, t->type)->image_dim;
+            break;
         case SpvOpTypeAccelerationStructureKHR: b->kind = REFLECT_ACCELERATION_STRUCTURE; break;
         default: b->kind = REFLECT_OTHER; break;
         }
@@ -564,4 +613,28 @@ void reflect_free(struct reflect_result *r)
 {
     free(r->bindings);
     memset(r, 0, sizeof(*r));
+}
+
+bool reflect_merge(struct reflect_result *into, const struct reflect_result *from)
+{
+    for (size_t i = 0; i < from->binding_count; ++i) {
+        const struct reflect_binding *b = &from->bindings[i];
+        struct reflect_binding *same = NULL;
+        for (size_t k = 0; k < into->binding_count && same == NULL; ++k)
+            if (into->bindings[k].set == b->set && into->bindings[k].binding == b->binding)
+                same = &into->bindings[k];
+        if (same != NULL) {
+            same->read |= b->read;
+            same->written |= b->written;
+            same->constant_elements |= b->constant_elements;
+            same->dynamic_index |= b->dynamic_index;
+            continue;
+        }
+        struct reflect_binding *grown = realloc(into->bindings, (into->binding_count + 1) * sizeof(*grown));
+        if (grown == NULL)
+            return false;
+        into->bindings = grown;
+        into->bindings[into->binding_count++] = *b;
+    }
+    return true;
 }

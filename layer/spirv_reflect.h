@@ -25,6 +25,11 @@ struct reflect_binding {
     enum { REFLECT_BUFFER, REFLECT_IMAGE, REFLECT_SAMPLER, REFLECT_SAMPLED_IMAGE, REFLECT_ACCELERATION_STRUCTURE,
            REFLECT_OTHER } kind;
     bool storage;          /* storage buffer or storage image (as opposed to uniform / sampled) */
+    uint32_t image_dim;    /* SpvDim of an image (SpvDimBuffer: a texel buffer, SpvDimSubpassData: an input attachment) */
+    /* For arrays: the elements reached through constant indices (bit i = element i, up to 64), and
+     * whether any access uses an index only known at run time. */
+    uint64_t constant_elements;
+    bool dynamic_index;
 };
 
 struct reflect_result {
@@ -42,5 +47,8 @@ struct reflect_result {
 void reflect_module(const uint32_t *code, size_t size_bytes, const char *entry, const struct reflect_specialization *spec,
                     size_t spec_count, struct reflect_result *out);
 void reflect_free(struct reflect_result *r);
+/* Adds `from`'s bindings to `into` (a graphics pipeline's stages together): a binding in both
+ * stages reads or writes if either stage does. */
+bool reflect_merge(struct reflect_result *into, const struct reflect_result *from);
 
 #endif

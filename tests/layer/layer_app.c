@@ -4,7 +4,8 @@
  *   FINDING <pMessageIdName> <messageIdNumber> <ERROR|WARNING> objects=<n> names=<a,b> labels=<outer>/<inner>: <message>
  * Usage: layer_app SCENARIO [--enable-in-app] [--chain-messenger] [--threads N]
  * Scenarios: clean, group-count, dispatch-base, zero, workgroup-size, invocations, shared-memory,
- * indirect, indirect-gpu-written, target, stress. */
+ * indirect, indirect-gpu-written, target, stress, and the alias/binding scenarios of
+ * layer_app_alias.c. */
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -12,29 +13,8 @@
 #include <string.h>
 #include <vulkan/vulkan.h>
 
+#include "layer_app.h"
 #include "layer_test_spirv.h"
-
-#define CHECK(call)                                                                                                   \
-    do {                                                                                                              \
-        VkResult r_ = (call);                                                                                         \
-        if (r_ != VK_SUCCESS) {                                                                                       \
-            fprintf(stderr, "%s failed: %d\n", #call, r_);                                                            \
-            exit(3);                                                                                                  \
-        }                                                                                                             \
-    } while (0)
-
-struct app {
-    VkInstance instance;
-    VkPhysicalDevice physical;
-    VkDevice device;
-    VkQueue queue;
-    uint32_t family;
-    VkPhysicalDeviceProperties properties;
-    VkDebugUtilsMessengerEXT messenger;
-    PFN_vkSetDebugUtilsObjectNameEXT set_name;
-    PFN_vkCmdBeginDebugUtilsLabelEXT begin_label;
-    PFN_vkCmdEndDebugUtilsLabelEXT end_label;
-};
 
 static pthread_mutex_t print_lock = PTHREAD_MUTEX_INITIALIZER;
 static int messages;
@@ -126,7 +106,7 @@ static void destroy_app(struct app *a)
     vkDestroyInstance(a->instance, NULL);
 }
 
-static uint32_t memory_type(struct app *a, uint32_t bits, VkMemoryPropertyFlags wanted)
+uint32_t memory_type(struct app *a, uint32_t bits, VkMemoryPropertyFlags wanted)
 {
     VkPhysicalDeviceMemoryProperties mp;
     vkGetPhysicalDeviceMemoryProperties(a->physical, &mp);
@@ -136,13 +116,8 @@ static uint32_t memory_type(struct app *a, uint32_t bits, VkMemoryPropertyFlags 
     exit(3);
 }
 
-struct buffer {
-    VkBuffer buffer;
-    VkDeviceMemory memory;
-    void *mapped;
-};
 
-static struct buffer make_buffer(struct app *a, VkDeviceSize size, VkBufferUsageFlags usage)
+struct buffer make_buffer(struct app *a, VkDeviceSize size, VkBufferUsageFlags usage)
 {
     struct buffer b;
     VkBufferCreateInfo info = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = size, .usage = usage};
@@ -162,7 +137,7 @@ static struct buffer make_buffer(struct app *a, VkDeviceSize size, VkBufferUsage
     return b;
 }
 
-static void free_buffer(struct app *a, struct buffer *b)
+void free_buffer(struct app *a, struct buffer *b)
 {
     vkDestroyBuffer(a->device, b->buffer, NULL);
     vkFreeMemory(a->device, b->memory, NULL);
@@ -231,12 +206,8 @@ static void free_pipeline(struct app *a, struct pipeline *p)
     vkDestroyShaderModule(a->device, p->module, NULL);
 }
 
-struct recording {
-    VkCommandPool pool;
-    VkCommandBuffer cb;
-};
 
-static struct recording begin(struct app *a, const char *name)
+struct recording begin(struct app *a, const char *name)
 {
     struct recording r;
     VkCommandPoolCreateInfo pool_info = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
@@ -257,7 +228,7 @@ static struct recording begin(struct app *a, const char *name)
     return r;
 }
 
-static void label(struct app *a, VkCommandBuffer cb, const char *text)
+void label(struct app *a, VkCommandBuffer cb, const char *text)
 {
     VkDebugUtilsLabelEXT l = {.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT, .pLabelName = text};
     a->begin_label(cb, &l);
@@ -270,7 +241,7 @@ static void bind(VkCommandBuffer cb, struct pipeline *p)
 }
 
 /* Ends, optionally submits and waits, then frees the recording. */
-static void finish(struct app *a, struct recording *r, bool submit)
+void finish(struct app *a, struct recording *r, bool submit)
 {
     CHECK(vkEndCommandBuffer(r->cb));
     if (submit) {
@@ -475,7 +446,7 @@ int main(int argc, char **argv)
         scenario_indirect(&a, strcmp(s, "indirect-gpu-written") == 0);
     else if (strcmp(s, "stress") == 0)
         scenario_stress(&a, threads);
-    else {
+    else if (!scenario_alias(&a, s)) {
         fprintf(stderr, "unknown scenario %s\n", s);
         return 2;
     }

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# VK_LAYER_PREFLIGHT_validation through the real loader on lavapipe: every dispatch check fires on
+# VK_LAYER_PREFLIGHT_validation through the real loader on lavapipe: every dispatch, alias and
+# binding check fires on
 # a program that breaks it, with the right ID, objects, names and labels; correct programs (at the
 # limits exactly, alone or stacked with Vulkan-ValidationLayers in either order) stay silent; the
 # layer is enabled by each documented route; settings (log file, disable, duplicate limit) work;
@@ -94,6 +95,34 @@ check "target limits from a probe report" has "PREFLIGHT-dispatch-target-workgro
 echo '{"schema": "nonsense"}' >"$work/bad-fleet.json"
 VK_PREFLIGHT_VALIDATION_TARGET_LIMITS="$work/bad-fleet.json" run target
 check "unreadable target limits: a message, the app runs on" sh -c "[ \$(cat '$work/rc') = 0 ] && grep -q 'target-limit checks are off' '$work/err'"
+
+# --- alias and binding checks (layer_app_alias.c) ---
+run alias-clean
+check "alias: disjoint ranges of one buffer, one buffer read twice: no finding" only 0
+VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation:VK_LAYER_PREFLIGHT_validation timeout 120 "$app" alias-clean >"$work/out" 2>"$work/err"
+check "alias-clean is a correct program for Vulkan-ValidationLayers too" sh -c "grep -q 'done: 0 messages' '$work/out'"
+run alias-buffer
+check "alias: one buffer read and written by two bindings" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-alias-buffer .* names=alias-cb,- labels=: set 0 binding 1 writes VkBuffer .*(memory bytes \[0, 4096)), and set 0 binding 0 reads' '$work/out'"
+run alias-memory
+check "alias: two buffers bound to the same device memory" has "PREFLIGHT-alias-buffer .*objects=3 .*(two buffers on the same VkDeviceMemory)"
+run alias-indirect
+check "alias: a dispatch writes its own indirect arguments" has "PREFLIGHT-alias-vertex-index-indirect .*set 0 binding 1 writes .*and the indirect buffer reads .*memory bytes \[0, 12)"
+run alias-image
+check "alias: storage image written while sampled, same mip" has "PREFLIGHT-alias-image .*mips 0..0"
+run alias-image-mips
+check "alias: storage write to mip 1 while sampling mip 0: no finding" only 0
+run alias-attachment
+check "alias: a draw samples the color attachment it renders to" has "PREFLIGHT-alias-attachment .*the attachment writes VkImage .* in the same vkCmdDraw"
+run attachment-clean
+check "alias: a draw samples another image: no finding" only 0
+run binding-missing-set
+check "binding: set used by the shader not bound" has "PREFLIGHT-binding-missing-set .*no descriptor set is bound at set 1"
+run binding-unwritten
+check "binding: descriptor used by the shader never written" has "PREFLIGHT-binding-unwritten-descriptor .*set 1 binding 0"
+run binding-type
+check "binding: layout type differs from the shader's declaration" has "PREFLIGHT-binding-type-mismatch .*VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER in the pipeline layout, but the shader declares a storage buffer"
+run binding-usage
+check "binding: buffer without STORAGE usage in a storage descriptor" has "PREFLIGHT-binding-resource-usage .*without VK_BUFFER_USAGE_STORAGE_BUFFER_BIT"
 
 run stress --threads 4
 check "4 threads x 1000 command buffers: no finding, no crash" sh -c "grep -q 'recorded 4000 command buffers' '$work/out' && [ \$(grep -c '^FINDING' '$work/out') = 0 ] && [ \$(cat '$work/rc') = 0 ]"

@@ -1,0 +1,253 @@
+/* Area `alias`: within one dispatch or draw the GPU runs all invocations unordered, so memory one
+ * binding writes must not be read or written through another binding of the same command.
+ *
+ * What a command accesses comes from the bound pipeline's reflection (a binding counts only where
+ * the shader really loads or stores through it) and the bound descriptor sets (with dynamic
+ * offsets). Buffers are compared by the device-memory range behind them, so two buffers that
+ * alias one VkDeviceMemory collide; images by subresource (mip levels and array layers).
+ * Descriptor arrays: only elements the shader reaches through constant indices take part; an
+ * element picked by a run-time index cannot be known without running the shader, so it is left
+ * out rather than guessed (no false findings). */
+#include "check_alias.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "findings.h"
+
+#define HANDLE(h) ((uint64_t)(h))
+#define MAX_ACCESSES 128
+
+struct access {
+    bool image;
+    bool write;
+    uint64_t resource;         /* VkBuffer or VkImage */
+    uint64_t key;              /* VkDeviceMemory for bound buffers (the buffer if unbound), VkImage for images */
+    uint64_t begin, end;       /* buffers: byte range in `key`; images: mip range */
+    uint32_t layer_begin, layer_end;
+    uint32_t set, binding, element;
+    const char *what;          /* "binding", or "vertex buffer", "index buffer", "indirect buffer", "attachment" */
+    VkImageLayout layout;
+    VkDescriptorType type;
+};
+
+struct collection {
+    struct access a[MAX_ACCESSES];
+    uint32_t count;
+};
+
+static void add(struct collection *c, const struct access *a)
+{
+    if (c->count < MAX_ACCESSES)
+        c->a[c->count++] = *a;
+}
+
+/* The memory range a buffer range occupies; unbound buffers are keyed by themselves. */
+static bool buffer_range(struct layer_device *ld, uint64_t buffer, VkDeviceSize offset, VkDeviceSize range,
+                         struct access *out)
+{
+    struct buffer_state *b = handle_map_get(&ld->buffers, buffer);
+    if (b == NULL || offset > b->size)
+        return false;
+    VkDeviceSize size = range == VK_WHOLE_SIZE || offset + range > b->size ? b->size - offset : range;
+    out->resource = buffer;
+    out->key = b->memory ? HANDLE(b->memory) : buffer;
+    out->begin = (b->memory ? b->memory_offset : 0) + offset;
+    out->end = out->begin + size;
+    return size > 0;
+}
+
+static bool image_range(struct layer_device *ld, uint64_t view_handle, struct access *out)
+{
+    struct image_view_state *v = handle_map_get(&ld->image_views, view_handle);
+    struct image_state *image = v ? handle_map_get(&ld->images, HANDLE(v->image)) : NULL;
+    if (image == NULL)
+        return false;
+    uint32_t mips = v->range.levelCount == VK_REMAINING_MIP_LEVELS ? image->mip_levels - v->range.baseMipLevel
+                                                                    : v->range.levelCount;
+    uint32_t layers = v->range.layerCount == VK_REMAINING_ARRAY_LAYERS ? image->array_layers - v->range.baseArrayLayer
+                                                                        : v->range.layerCount;
+    out->image = true;
+    out->resource = out->key = HANDLE(v->image);
+    out->begin = v->range.baseMipLevel;
+    out->end = out->begin + mips;
+    out->layer_begin = v->range.baseArrayLayer;
+    out->layer_end = out->layer_begin + layers;
+    return true;
+}
+
+static bool is_dynamic(VkDescriptorType t)
+{
+    return t == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC || t == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC;
+}
+
+/* The dynamic offset of descriptor `index` of `set`: the offsets follow the dynamic descriptors
+ * in binding order. */
+static uint32_t dynamic_offset(const struct bound_state *b, uint32_t set_index, const struct set_state *set,
+                               uint32_t index)
+{
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < set->layout->binding_count; ++k) {
+        const struct set_layout_binding *lb = &set->layout->bindings[k];
+        if (!is_dynamic(lb->type))
+            continue;
+        for (uint32_t e = 0; e < lb->count; ++e, ++n)
+            if (lb->first + e == index)
+                return n < b->dynamic_count[set_index] ? b->dynamic_offsets[set_index][n] : 0;
+    }
+    return 0;
+}
+
+const struct set_layout_binding *check_layout_binding(const struct set_state *set, uint32_t binding)
+{
+    for (uint32_t k = 0; set && k < set->layout->binding_count; ++k)
+        if (set->layout->bindings[k].binding == binding)
+            return &set->layout->bindings[k];
+    return NULL;
+}
+
+/* Every descriptor the shader really reaches, as accesses. */
+static void collect_descriptors(struct layer_device *ld, const struct bound_state *b, struct collection *c)
+{
+    const struct pipeline_state *p = b->pipeline;
+    for (size_t i = 0; i < p->shader.binding_count; ++i) {
+        const struct reflect_binding *rb = &p->shader.bindings[i];
+        if (!(rb->read || rb->written) || rb->set >= MAX_BOUND_SETS)
+            continue;
+        const struct set_state *set = b->sets[rb->set];
+        const struct set_layout_binding *lb = check_layout_binding(set, rb->binding);
+        if (lb == NULL)
+            continue;
+        for (uint32_t e = 0; e < lb->count && e < 64; ++e) {
+            if (!(rb->constant_elements & (1ull << e)))
+                continue;
+            const struct descriptor_state *d = &set->descriptors[lb->first + e];
+            if (!d->written)
+                continue;
+            struct access a = {.write = rb->written, .set = rb->set, .binding = rb->binding, .element = e,
+                               .what = "binding", .layout = d->layout, .type = d->type};
+            bool ok = false;
+            switch (d->type) {
+            case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER: case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
+            case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC: case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC:
+                ok = buffer_range(ld, d->resource,
+                                  d->offset + (is_dynamic(d->type) ? dynamic_offset(b, rb->set, set, lb->first + e) : 0),
+                                  d->range, &a);
+                break;
+            case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE: case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
+            case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER: case VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT:
+                ok = image_range(ld, d->resource, &a);
+                break;
+            default:
+                break; /* texel buffers, samplers, acceleration structures: not compared */
+            }
+            if (ok)
+                add(c, &a);
+        }
+    }
+}
+
+static bool overlap(const struct access *x, const struct access *y)
+{
+    if (x->image != y->image || x->key != y->key || x->begin >= y->end || y->begin >= x->end)
+        return false;
+    return !x->image || (x->layer_begin < y->layer_end && y->layer_begin < x->layer_end);
+}
+
+static bool same_descriptor(const struct access *x, const struct access *y)
+{
+    return strcmp(x->what, "binding") == 0 && strcmp(y->what, "binding") == 0 && x->set == y->set &&
+           x->binding == y->binding && x->element == y->element;
+}
+
+static void describe(struct layer_device *ld, const struct access *a, char *out, size_t size)
+{
+    const char *name = handle_map_get(&ld->names, a->resource);
+    char where[64];
+    if (strcmp(a->what, "binding") == 0)
+        snprintf(where, sizeof(where), "set %u binding %u%s", a->set, a->binding, "");
+    else
+        snprintf(where, sizeof(where), "the %s", a->what);
+    if (a->image)
+        snprintf(out, size, "%s %s VkImage 0x%llx%s%s%s (mips %llu..%llu, layers %u..%u)", where,
+                 a->write ? "writes" : "reads", (unsigned long long)a->resource, name ? " \"" : "", name ? name : "",
+                 name ? "\"" : "", (unsigned long long)a->begin, (unsigned long long)a->end - 1, a->layer_begin,
+                 a->layer_end - 1);
+    else
+        snprintf(out, size, "%s %s VkBuffer 0x%llx%s%s%s (memory bytes [%llu, %llu))", where,
+                 a->write ? "writes" : "reads", (unsigned long long)a->resource, name ? " \"" : "", name ? name : "",
+                 name ? "\"" : "", (unsigned long long)a->begin, (unsigned long long)a->end);
+    if (strcmp(a->what, "binding") == 0 && a->element > 0) {
+        size_t length = strlen(out);
+        snprintf(out + length, size - length, " [element %u]", a->element);
+    }
+}
+
+static void report_pair(struct layer_device *ld, struct command_buffer_state *cb, enum check_id check,
+                        const char *call, const struct access *x, const struct access *y)
+{
+    struct finding f = {.check = check, .call = call, .command_buffer = cb};
+    f.objects[f.object_count++] = (struct finding_object){VK_OBJECT_TYPE_COMMAND_BUFFER, HANDLE((uintptr_t)cb->handle)};
+    VkObjectType type = x->image ? VK_OBJECT_TYPE_IMAGE : VK_OBJECT_TYPE_BUFFER;
+    f.objects[f.object_count++] = (struct finding_object){type, x->resource};
+    if (y->resource != x->resource)
+        f.objects[f.object_count++] = (struct finding_object){type, y->resource};
+    char first[320], second[320];
+    describe(ld, x, first, sizeof(first));
+    describe(ld, y, second, sizeof(second));
+    snprintf(f.message, sizeof(f.message),
+             "%s, and %s, in the same %s (command %u)%s: its invocations run in no order, so the result depends "
+             "on scheduling",
+             first, second, call, cb->command_index,
+             !x->image && x->resource != y->resource ? " (two buffers on the same VkDeviceMemory)" : "");
+    finding_report(ld->instance, ld, &f);
+}
+
+static bool feedback_loop_allowed(const struct bound_state *b, const struct access *descriptor)
+{
+    return descriptor->type == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT || (b->pipeline && b->pipeline->feedback_loop) ||
+           descriptor->layout == VK_IMAGE_LAYOUT_ATTACHMENT_FEEDBACK_LOOP_OPTIMAL_EXT;
+}
+
+void check_alias_command(struct layer_device *ld, struct command_buffer_state *cb, const struct bound_state *b,
+                         const struct alias_fixed_reads *fixed, const char *call)
+{
+    if (b->pipeline == NULL || !b->pipeline->reflected)
+        return;
+    struct collection c = {.count = 0};
+    collect_descriptors(ld, b, &c);
+    uint32_t descriptors = c.count;
+    /* fixed-function reads: vertex, index and indirect buffers */
+    for (uint32_t i = 0; fixed != NULL && i < fixed->count; ++i) {
+        struct access a = {.what = fixed->what[i]};
+        if (buffer_range(ld, HANDLE(fixed->buffer[i]), fixed->offset[i], fixed->size[i], &a))
+            add(&c, &a);
+    }
+    uint32_t fixed_end = c.count;
+    /* attachments of the current rendering */
+    for (uint32_t i = 0; i < cb->attachment_count && b == &cb->graphics; ++i) {
+        const struct attachment_use *use = &cb->attachments[i];
+        bool depth_writes = b->pipeline->depth_write_dynamic ? cb->depth_write_enable : b->pipeline->depth_write;
+        struct access a = {.what = "attachment", .write = use->write && (!use->depth || depth_writes)};
+        if (image_range(ld, HANDLE(use->view), &a))
+            add(&c, &a);
+    }
+    for (uint32_t i = 0; i < c.count; ++i) {
+        for (uint32_t j = i + 1; j < c.count; ++j) {
+            const struct access *x = &c.a[i], *y = &c.a[j];
+            if (!(x->write || y->write) || same_descriptor(x, y) || !overlap(x, y))
+                continue;
+            bool x_descriptor = i < descriptors, y_descriptor = j < descriptors;
+            if (x_descriptor && y_descriptor) {
+                report_pair(ld, cb, x->image ? CHECK_ALIAS_IMAGE : CHECK_ALIAS_BUFFER, call, x->write ? x : y,
+                            x->write ? y : x);
+            } else if (x_descriptor && j < fixed_end) {
+                if (x->write) /* fixed-function units only read */
+                    report_pair(ld, cb, CHECK_ALIAS_VERTEX_INDEX_INDIRECT, call, x, y);
+            } else if (x_descriptor && j >= fixed_end) {
+                if (!feedback_loop_allowed(b, x))
+                    report_pair(ld, cb, CHECK_ALIAS_ATTACHMENT, call, y, x);
+            }
+        }
+    }
+}

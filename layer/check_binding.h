@@ -1,0 +1,18 @@
+/* Area `binding`: the shader's bindings against what is bound (set present and compatible,
+ * descriptor written, descriptor type as declared), and resources written into descriptors
+ * against their usage flags. */
+#ifndef PREFLIGHT_LAYER_CHECK_BINDING_H
+#define PREFLIGHT_LAYER_CHECK_BINDING_H
+
+#include "layer_state.h"
+
+void check_binding_command(struct layer_device *ld, struct command_buffer_state *cb, const struct bound_state *b,
+                           const char *call);
+/* At pipeline creation: the pipeline layout's types against the shader's declarations. */
+void check_binding_pipeline(struct layer_device *ld, const struct pipeline_state *p, VkShaderModule module,
+                            const char *call);
+/* At vkUpdateDescriptorSets and friends: a buffer or image view written as `type`. */
+void check_binding_resource(struct layer_device *ld, VkDescriptorSet set, VkDescriptorType type, uint64_t resource,
+                            const char *call);
+
+#endif

@@ -1,0 +1,586 @@
+/* Graphics recording: render passes, framebuffers, dynamic rendering, vertex and index buffers,
+ * and the draw calls, which run the binding and alias checks of the bound graphics pipeline.
+ *
+ * What a draw touches outside descriptors:
+ *   - attachments of the current subpass (color, resolve and depth/stencil in a writable layout
+ *     are written; input attachments and read-only depth/stencil are read), or of
+ *     vkCmdBeginRendering (color and resolve written, depth/stencil written when the pipeline's
+ *     depth writes are on);
+ *   - vertex buffers, over exactly the vertices of a non-indexed draw (an indexed draw's vertex
+ *     range depends on index values the layer does not read, so it is left out);
+ *   - the index range of an indexed draw, and the indirect and count buffers. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_alias.h"
+#include "check_binding.h"
+#include "layer_hooks.h"
+#include "layer_state.h"
+
+#define HANDLE(h) ((uint64_t)(h))
+
+/* ---- render passes and framebuffers ---- */
+
+static bool depth_layout_writable(VkImageLayout layout)
+{
+    switch (layout) {
+    case VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL:
+    case VK_IMAGE_LAYOUT_DEPTH_READ_ONLY_OPTIMAL:
+    case VK_IMAGE_LAYOUT_STENCIL_READ_ONLY_OPTIMAL:
+    case VK_IMAGE_LAYOUT_DEPTH_READ_ONLY_STENCIL_ATTACHMENT_OPTIMAL: /* depth (the aspect shaders sample) read-only */
+    case VK_IMAGE_LAYOUT_READ_ONLY_OPTIMAL:
+    case VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL:
+        return false;
+    default:
+        return true;
+    }
+}
+
+static void subpass_add(struct subpass_attachments *s, uint32_t attachment, bool write, bool depth)
+{
+    if (attachment == VK_ATTACHMENT_UNUSED || s->count >= MAX_ATTACHMENTS)
+        return;
+    s->index[s->count] = attachment;
+    s->write[s->count] = write;
+    s->depth[s->count] = depth;
+    s->count++;
+}
+
+static void store_render_pass(struct layer_device *ld, VkRenderPass handle, struct render_pass_state *r)
+{
+    if (r->subpasses == NULL && r->subpass_count > 0) {
+        free(r);
+        return;
+    }
+    handle_map_put(&ld->render_passes, HANDLE(handle), r);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateRenderPass(VkDevice device, const VkRenderPassCreateInfo *info,
+                                                              const VkAllocationCallbacks *allocator,
+                                                              VkRenderPass *render_pass)
+{
+    struct layer_device *ld = layer_device_of(device);
+    VkResult result = ld->dispatch.CreateRenderPass(device, info, allocator, render_pass);
+    struct render_pass_state *r = result == VK_SUCCESS ? calloc(1, sizeof(*r)) : NULL;
+    if (r == NULL)
+        return result;
+    r->subpass_count = info->subpassCount;
+    r->subpasses = calloc(info->subpassCount ? info->subpassCount : 1, sizeof(*r->subpasses));
+    for (uint32_t i = 0; r->subpasses && i < info->subpassCount; ++i) {
+        const VkSubpassDescription *d = &info->pSubpasses[i];
+        for (uint32_t k = 0; k < d->colorAttachmentCount; ++k) {
+            subpass_add(&r->subpasses[i], d->pColorAttachments[k].attachment, true, false);
+            if (d->pResolveAttachments)
+                subpass_add(&r->subpasses[i], d->pResolveAttachments[k].attachment, true, false);
+        }
+        for (uint32_t k = 0; k < d->inputAttachmentCount; ++k)
+            subpass_add(&r->subpasses[i], d->pInputAttachments[k].attachment, false, false);
+        if (d->pDepthStencilAttachment)
+            subpass_add(&r->subpasses[i], d->pDepthStencilAttachment->attachment,
+                        depth_layout_writable(d->pDepthStencilAttachment->layout), true);
+    }
+    store_render_pass(ld, *render_pass, r);
+    return result;
+}
+
+static VkResult create_render_pass2(PFN_vkCreateRenderPass2 down, VkDevice device, const VkRenderPassCreateInfo2 *info,
+                                    const VkAllocationCallbacks *allocator, VkRenderPass *render_pass)
+{
+    struct layer_device *ld = layer_device_of(device);
+    VkResult result = down(device, info, allocator, render_pass);
+    struct render_pass_state *r = result == VK_SUCCESS ? calloc(1, sizeof(*r)) : NULL;
+    if (r == NULL)
+        return result;
+    r->subpass_count = info->subpassCount;
+    r->subpasses = calloc(info->subpassCount ? info->subpassCount : 1, sizeof(*r->subpasses));
+    for (uint32_t i = 0; r->subpasses && i < info->subpassCount; ++i) {
+        const VkSubpassDescription2 *d = &info->pSubpasses[i];
+        for (uint32_t k = 0; k < d->colorAttachmentCount; ++k) {
+            subpass_add(&r->subpasses[i], d->pColorAttachments[k].attachment, true, false);
+            if (d->pResolveAttachments)
+                subpass_add(&r->subpasses[i], d->pResolveAttachments[k].attachment, true, false);
+        }
+        for (uint32_t k = 0; k < d->inputAttachmentCount; ++k)
+            subpass_add(&r->subpasses[i], d->pInputAttachments[k].attachment, false, false);
+        if (d->pDepthStencilAttachment)
+            subpass_add(&r->subpasses[i], d->pDepthStencilAttachment->attachment,
+                        depth_layout_writable(d->pDepthStencilAttachment->layout), true);
+    }
+    store_render_pass(ld, *render_pass, r);
+    return result;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateRenderPass2(VkDevice device, const VkRenderPassCreateInfo2 *info,
+                                                               const VkAllocationCallbacks *allocator,
+                                                               VkRenderPass *render_pass)
+{
+    return create_render_pass2(layer_device_of(device)->dispatch.CreateRenderPass2, device, info, allocator,
+                               render_pass);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateRenderPass2KHR(VkDevice device, const VkRenderPassCreateInfo2 *info,
+                                                                  const VkAllocationCallbacks *allocator,
+                                                                  VkRenderPass *render_pass)
+{
+    return create_render_pass2(layer_device_of(device)->dispatch.CreateRenderPass2KHR, device, info, allocator,
+                               render_pass);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyRenderPass(VkDevice device, VkRenderPass render_pass,
+                                                           const VkAllocationCallbacks *allocator)
+{
+    struct layer_device *ld = layer_device_of(device);
+    struct render_pass_state *r = handle_map_take(&ld->render_passes, HANDLE(render_pass));
+    if (r != NULL) {
+        free(r->subpasses);
+        free(r);
+    }
+    ld->dispatch.DestroyRenderPass(device, render_pass, allocator);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateFramebuffer(VkDevice device, const VkFramebufferCreateInfo *info,
+                                                               const VkAllocationCallbacks *allocator,
+                                                               VkFramebuffer *framebuffer)
+{
+    struct layer_device *ld = layer_device_of(device);
+    VkResult result = ld->dispatch.CreateFramebuffer(device, info, allocator, framebuffer);
+    /* imageless framebuffers get their views at vkCmdBeginRenderPass */
+    if (result != VK_SUCCESS || (info->flags & VK_FRAMEBUFFER_CREATE_IMAGELESS_BIT))
+        return result;
+    struct framebuffer_state *f = calloc(1, sizeof(*f));
+    if (f == NULL)
+        return result;
+    for (uint32_t i = 0; i < info->attachmentCount && f->count < MAX_ATTACHMENTS * 2; ++i)
+        f->views[f->count++] = info->pAttachments[i];
+    handle_map_put(&ld->framebuffers, HANDLE(*framebuffer), f);
+    return result;
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyFramebuffer(VkDevice device, VkFramebuffer framebuffer,
+                                                            const VkAllocationCallbacks *allocator)
+{
+    struct layer_device *ld = layer_device_of(device);
+    free(handle_map_take(&ld->framebuffers, HANDLE(framebuffer)));
+    ld->dispatch.DestroyFramebuffer(device, framebuffer, allocator);
+}
+
+/* The current subpass's attachments, as views, into cb->attachments. */
+static void enter_subpass(struct layer_device *ld, struct command_buffer_state *cb)
+{
+    cb->attachment_count = 0;
+    const struct render_pass_state *r = handle_map_get(&ld->render_passes, HANDLE(cb->render_pass));
+    if (r == NULL || cb->subpass >= r->subpass_count)
+        return;
+    const struct subpass_attachments *s = &r->subpasses[cb->subpass];
+    for (uint32_t i = 0; i < s->count; ++i) {
+        if (s->index[i] >= cb->pass_view_count)
+            continue;
+        cb->attachments[cb->attachment_count++] =
+            (struct attachment_use){cb->pass_views[s->index[i]], s->write[i], s->depth[i]};
+    }
+}
+
+static void begin_render_pass(VkCommandBuffer command_buffer, const VkRenderPassBeginInfo *begin)
+{
+    struct layer_device *ld = layer_device_of(command_buffer);
+    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    if (cb == NULL || begin == NULL)
+        return;
+    cb->render_pass = begin->renderPass;
+    cb->subpass = 0;
+    cb->pass_view_count = 0;
+    const VkRenderPassAttachmentBeginInfo *imageless = NULL;
+    for (const VkBaseInStructure *s = begin->pNext; s != NULL; s = s->pNext)
+        if (s->sType == VK_STRUCTURE_TYPE_RENDER_PASS_ATTACHMENT_BEGIN_INFO)
+            imageless = (const VkRenderPassAttachmentBeginInfo *)s;
+    if (imageless != NULL) {
+        for (uint32_t i = 0; i < imageless->attachmentCount && i < MAX_ATTACHMENTS * 2; ++i)
+            cb->pass_views[cb->pass_view_count++] = imageless->pAttachments[i];
+    } else {
+        const struct framebuffer_state *f = handle_map_get(&ld->framebuffers, HANDLE(begin->framebuffer));
+        for (uint32_t i = 0; f != NULL && i < f->count; ++i)
+            cb->pass_views[cb->pass_view_count++] = f->views[i];
+    }
+    enter_subpass(ld, cb);
+    cb->command_index++;
+}
+
+static void next_subpass(VkCommandBuffer command_buffer)
+{
+    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    if (cb == NULL)
+        return;
+    cb->subpass++;
+    enter_subpass(layer_device_of(command_buffer), cb);
+    cb->command_index++;
+}
+
+static void end_rendering(VkCommandBuffer command_buffer)
+{
+    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    if (cb == NULL)
+        return;
+    cb->render_pass = VK_NULL_HANDLE;
+    cb->attachment_count = 0;
+    cb->pass_view_count = 0;
+    cb->command_index++;
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBeginRenderPass(VkCommandBuffer command_buffer,
+                                                            const VkRenderPassBeginInfo *begin, VkSubpassContents contents)
+{
+    begin_render_pass(command_buffer, begin);
+    layer_device_of(command_buffer)->dispatch.CmdBeginRenderPass(command_buffer, begin, contents);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBeginRenderPass2(VkCommandBuffer command_buffer,
+                                                             const VkRenderPassBeginInfo *begin,
+                                                             const VkSubpassBeginInfo *subpass)
+{
+    begin_render_pass(command_buffer, begin);
+    layer_device_of(command_buffer)->dispatch.CmdBeginRenderPass2(command_buffer, begin, subpass);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBeginRenderPass2KHR(VkCommandBuffer command_buffer,
+                                                                const VkRenderPassBeginInfo *begin,
+                                                                const VkSubpassBeginInfo *subpass)
+{
+    begin_render_pass(command_buffer, begin);
+    layer_device_of(command_buffer)->dispatch.CmdBeginRenderPass2KHR(command_buffer, begin, subpass);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdNextSubpass(VkCommandBuffer command_buffer, VkSubpassContents contents)
+{
+    next_subpass(command_buffer);
+    layer_device_of(command_buffer)->dispatch.CmdNextSubpass(command_buffer, contents);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdNextSubpass2(VkCommandBuffer command_buffer,
+                                                         const VkSubpassBeginInfo *begin, const VkSubpassEndInfo *end)
+{
+    next_subpass(command_buffer);
+    layer_device_of(command_buffer)->dispatch.CmdNextSubpass2(command_buffer, begin, end);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdNextSubpass2KHR(VkCommandBuffer command_buffer,
+                                                            const VkSubpassBeginInfo *begin, const VkSubpassEndInfo *end)
+{
+    next_subpass(command_buffer);
+    layer_device_of(command_buffer)->dispatch.CmdNextSubpass2KHR(command_buffer, begin, end);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdEndRenderPass(VkCommandBuffer command_buffer)
+{
+    end_rendering(command_buffer);
+    layer_device_of(command_buffer)->dispatch.CmdEndRenderPass(command_buffer);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdEndRenderPass2(VkCommandBuffer command_buffer, const VkSubpassEndInfo *end)
+{
+    end_rendering(command_buffer);
+    layer_device_of(command_buffer)->dispatch.CmdEndRenderPass2(command_buffer, end);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdEndRenderPass2KHR(VkCommandBuffer command_buffer,
+                                                              const VkSubpassEndInfo *end)
+{
+    end_rendering(command_buffer);
+    layer_device_of(command_buffer)->dispatch.CmdEndRenderPass2KHR(command_buffer, end);
+}
+
+/* ---- dynamic rendering ---- */
+
+static void add_rendering_attachment(struct command_buffer_state *cb, const VkRenderingAttachmentInfo *a, bool depth)
+{
+    if (a == NULL)
+        return;
+    if (a->imageView != VK_NULL_HANDLE && cb->attachment_count < MAX_ATTACHMENTS)
+        cb->attachments[cb->attachment_count++] =
+            (struct attachment_use){a->imageView, !depth || depth_layout_writable(a->imageLayout), depth};
+    if (a->resolveMode != VK_RESOLVE_MODE_NONE && a->resolveImageView != VK_NULL_HANDLE &&
+        cb->attachment_count < MAX_ATTACHMENTS)
+        cb->attachments[cb->attachment_count++] = (struct attachment_use){a->resolveImageView, true, false};
+}
+
+static void begin_rendering(VkCommandBuffer command_buffer, const VkRenderingInfo *info)
+{
+    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    if (cb == NULL || info == NULL)
+        return;
+    cb->render_pass = VK_NULL_HANDLE;
+    cb->attachment_count = 0;
+    for (uint32_t i = 0; i < info->colorAttachmentCount; ++i)
+        add_rendering_attachment(cb, &info->pColorAttachments[i], false);
+    add_rendering_attachment(cb, info->pDepthAttachment, true);
+    /* the same view as depth and stencil is one attachment use */
+    if (info->pStencilAttachment &&
+        !(info->pDepthAttachment && info->pDepthAttachment->imageView == info->pStencilAttachment->imageView))
+        add_rendering_attachment(cb, info->pStencilAttachment, true);
+    cb->command_index++;
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBeginRendering(VkCommandBuffer command_buffer, const VkRenderingInfo *info)
+{
+    begin_rendering(command_buffer, info);
+    layer_device_of(command_buffer)->dispatch.CmdBeginRendering(command_buffer, info);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBeginRenderingKHR(VkCommandBuffer command_buffer,
+                                                              const VkRenderingInfo *info)
+{
+    begin_rendering(command_buffer, info);
+    layer_device_of(command_buffer)->dispatch.CmdBeginRenderingKHR(command_buffer, info);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdEndRendering(VkCommandBuffer command_buffer)
+{
+    end_rendering(command_buffer);
+    layer_device_of(command_buffer)->dispatch.CmdEndRendering(command_buffer);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdEndRenderingKHR(VkCommandBuffer command_buffer)
+{
+    end_rendering(command_buffer);
+    layer_device_of(command_buffer)->dispatch.CmdEndRenderingKHR(command_buffer);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdSetDepthWriteEnable(VkCommandBuffer command_buffer, VkBool32 enable)
+{
+    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    if (cb != NULL)
+        cb->depth_write_enable = enable;
+    layer_device_of(command_buffer)->dispatch.CmdSetDepthWriteEnable(command_buffer, enable);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdSetDepthWriteEnableEXT(VkCommandBuffer command_buffer, VkBool32 enable)
+{
+    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    if (cb != NULL)
+        cb->depth_write_enable = enable;
+    layer_device_of(command_buffer)->dispatch.CmdSetDepthWriteEnableEXT(command_buffer, enable);
+}
+
+/* ---- vertex and index buffers ---- */
+
+static void bind_vertex_buffers(VkCommandBuffer command_buffer, uint32_t first, uint32_t count,
+                                const VkBuffer *buffers, const VkDeviceSize *offsets)
+{
+    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    if (cb == NULL)
+        return;
+    for (uint32_t i = 0; i < count && first + i < MAX_VERTEX_BINDINGS; ++i) {
+        cb->vertex_buffers[first + i] = buffers ? buffers[i] : VK_NULL_HANDLE;
+        cb->vertex_offsets[first + i] = offsets ? offsets[i] : 0;
+    }
+    cb->command_index++;
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBindVertexBuffers(VkCommandBuffer command_buffer, uint32_t first,
+                                                              uint32_t count, const VkBuffer *buffers,
+                                                              const VkDeviceSize *offsets)
+{
+    bind_vertex_buffers(command_buffer, first, count, buffers, offsets);
+    layer_device_of(command_buffer)->dispatch.CmdBindVertexBuffers(command_buffer, first, count, buffers, offsets);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBindVertexBuffers2(VkCommandBuffer command_buffer, uint32_t first,
+                                                               uint32_t count, const VkBuffer *buffers,
+                                                               const VkDeviceSize *offsets, const VkDeviceSize *sizes,
+                                                               const VkDeviceSize *strides)
+{
+    bind_vertex_buffers(command_buffer, first, count, buffers, offsets);
+    layer_device_of(command_buffer)->dispatch.CmdBindVertexBuffers2(command_buffer, first, count, buffers, offsets,
+                                                                    sizes, strides);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBindVertexBuffers2EXT(VkCommandBuffer command_buffer, uint32_t first,
+                                                                  uint32_t count, const VkBuffer *buffers,
+                                                                  const VkDeviceSize *offsets,
+                                                                  const VkDeviceSize *sizes,
+                                                                  const VkDeviceSize *strides)
+{
+    bind_vertex_buffers(command_buffer, first, count, buffers, offsets);
+    layer_device_of(command_buffer)->dispatch.CmdBindVertexBuffers2EXT(command_buffer, first, count, buffers, offsets,
+                                                                       sizes, strides);
+}
+
+static uint32_t index_size(VkIndexType type)
+{
+    switch (type) {
+    case VK_INDEX_TYPE_UINT16: return 2;
+    case VK_INDEX_TYPE_UINT32: return 4;
+    case VK_INDEX_TYPE_UINT8_EXT: return 1;
+    default: return 0;
+    }
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBindIndexBuffer(VkCommandBuffer command_buffer, VkBuffer buffer,
+                                                            VkDeviceSize offset, VkIndexType type)
+{
+    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    if (cb != NULL) {
+        cb->index_buffer = buffer;
+        cb->index_offset = offset;
+        cb->index_size = index_size(type);
+        cb->command_index++;
+    }
+    layer_device_of(command_buffer)->dispatch.CmdBindIndexBuffer(command_buffer, buffer, offset, type);
+}
+
+/* ---- draws ---- */
+
+static void add_fixed(struct alias_fixed_reads *f, VkBuffer buffer, VkDeviceSize offset, VkDeviceSize size,
+                      const char *what)
+{
+    if (buffer == VK_NULL_HANDLE || size == 0 || f->count >= MAX_VERTEX_BINDINGS + 2)
+        return;
+    f->buffer[f->count] = buffer;
+    f->offset[f->count] = offset;
+    f->size[f->count] = size;
+    f->what[f->count] = what;
+    f->count++;
+}
+
+/* Vertex-rate buffers over vertices [first, first + count). */
+static void add_vertices(const struct command_buffer_state *cb, struct alias_fixed_reads *f, uint32_t first,
+                         uint32_t count)
+{
+    const struct pipeline_state *p = cb->graphics.pipeline;
+    for (uint32_t i = 0; p != NULL && i < MAX_VERTEX_BINDINGS; ++i)
+        if (p->vertex_strides[i] != 0 && cb->vertex_buffers[i] != VK_NULL_HANDLE)
+            add_fixed(f, cb->vertex_buffers[i], cb->vertex_offsets[i] + (VkDeviceSize)first * p->vertex_strides[i],
+                      (VkDeviceSize)count * p->vertex_strides[i], "vertex buffer");
+}
+
+static void drawn(VkCommandBuffer command_buffer, const struct alias_fixed_reads *fixed, const char *call)
+{
+    struct layer_device *ld = layer_device_of(command_buffer);
+    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    check_binding_command(ld, cb, &cb->graphics, call);
+    check_alias_command(ld, cb, &cb->graphics, fixed, call);
+    cb->command_index++;
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDraw(VkCommandBuffer command_buffer, uint32_t vertex_count,
+                                                 uint32_t instance_count, uint32_t first_vertex,
+                                                 uint32_t first_instance)
+{
+    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    if (cb != NULL) {
+        struct alias_fixed_reads fixed = {.count = 0};
+        add_vertices(cb, &fixed, first_vertex, vertex_count);
+        drawn(command_buffer, &fixed, "vkCmdDraw");
+    }
+    layer_device_of(command_buffer)->dispatch.CmdDraw(command_buffer, vertex_count, instance_count, first_vertex,
+                                                      first_instance);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDrawIndexed(VkCommandBuffer command_buffer, uint32_t index_count,
+                                                        uint32_t instance_count, uint32_t first_index,
+                                                        int32_t vertex_offset, uint32_t first_instance)
+{
+    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    if (cb != NULL) {
+        struct alias_fixed_reads fixed = {.count = 0};
+        add_fixed(&fixed, cb->index_buffer, cb->index_offset + (VkDeviceSize)first_index * cb->index_size,
+                  (VkDeviceSize)index_count * cb->index_size, "index buffer");
+        drawn(command_buffer, &fixed, "vkCmdDrawIndexed");
+    }
+    layer_device_of(command_buffer)->dispatch.CmdDrawIndexed(command_buffer, index_count, instance_count, first_index,
+                                                             vertex_offset, first_instance);
+}
+
+/* Indirect draws: the argument records, and the count buffer; vertex and index ranges come from
+ * GPU memory and are left out. */
+static void indirect_draw(VkCommandBuffer command_buffer, VkBuffer buffer, VkDeviceSize offset, uint32_t draw_count,
+                          uint32_t stride, VkDeviceSize record_size, VkBuffer count_buffer, VkDeviceSize count_offset,
+                          const char *call)
+{
+    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    if (cb == NULL)
+        return;
+    struct alias_fixed_reads fixed = {.count = 0};
+    if (draw_count > 0)
+        add_fixed(&fixed, buffer, offset, (VkDeviceSize)(draw_count - 1) * stride + record_size, "indirect buffer");
+    add_fixed(&fixed, count_buffer, count_offset, sizeof(uint32_t), "indirect count buffer");
+    drawn(command_buffer, &fixed, call);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDrawIndirect(VkCommandBuffer command_buffer, VkBuffer buffer,
+                                                         VkDeviceSize offset, uint32_t draw_count, uint32_t stride)
+{
+    indirect_draw(command_buffer, buffer, offset, draw_count, stride, sizeof(VkDrawIndirectCommand), VK_NULL_HANDLE, 0,
+                  "vkCmdDrawIndirect");
+    layer_device_of(command_buffer)->dispatch.CmdDrawIndirect(command_buffer, buffer, offset, draw_count, stride);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDrawIndexedIndirect(VkCommandBuffer command_buffer, VkBuffer buffer,
+                                                                VkDeviceSize offset, uint32_t draw_count,
+                                                                uint32_t stride)
+{
+    indirect_draw(command_buffer, buffer, offset, draw_count, stride, sizeof(VkDrawIndexedIndirectCommand),
+                  VK_NULL_HANDLE, 0, "vkCmdDrawIndexedIndirect");
+    layer_device_of(command_buffer)->dispatch.CmdDrawIndexedIndirect(command_buffer, buffer, offset, draw_count,
+                                                                     stride);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDrawIndirectCount(VkCommandBuffer command_buffer, VkBuffer buffer,
+                                                              VkDeviceSize offset, VkBuffer count_buffer,
+                                                              VkDeviceSize count_offset, uint32_t max_draws,
+                                                              uint32_t stride)
+{
+    indirect_draw(command_buffer, buffer, offset, max_draws, stride, sizeof(VkDrawIndirectCommand), count_buffer,
+                  count_offset, "vkCmdDrawIndirectCount");
+    layer_device_of(command_buffer)->dispatch.CmdDrawIndirectCount(command_buffer, buffer, offset, count_buffer,
+                                                                   count_offset, max_draws, stride);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDrawIndexedIndirectCount(VkCommandBuffer command_buffer, VkBuffer buffer,
+                                                                     VkDeviceSize offset, VkBuffer count_buffer,
+                                                                     VkDeviceSize count_offset, uint32_t max_draws,
+                                                                     uint32_t stride)
+{
+    indirect_draw(command_buffer, buffer, offset, max_draws, stride, sizeof(VkDrawIndexedIndirectCommand), count_buffer,
+                  count_offset, "vkCmdDrawIndexedIndirectCount");
+    layer_device_of(command_buffer)->dispatch.CmdDrawIndexedIndirectCount(command_buffer, buffer, offset, count_buffer,
+                                                                          count_offset, max_draws, stride);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDrawMeshTasksEXT(VkCommandBuffer command_buffer, uint32_t x, uint32_t y,
+                                                             uint32_t z)
+{
+    if (command_buffer_state_of(command_buffer) != NULL)
+        drawn(command_buffer, NULL, "vkCmdDrawMeshTasksEXT");
+    layer_device_of(command_buffer)->dispatch.CmdDrawMeshTasksEXT(command_buffer, x, y, z);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDrawMeshTasksIndirectEXT(VkCommandBuffer command_buffer, VkBuffer buffer,
+                                                                     VkDeviceSize offset, uint32_t draw_count,
+                                                                     uint32_t stride)
+{
+    indirect_draw(command_buffer, buffer, offset, draw_count, stride, sizeof(VkDrawMeshTasksIndirectCommandEXT),
+                  VK_NULL_HANDLE, 0, "vkCmdDrawMeshTasksIndirectEXT");
+    layer_device_of(command_buffer)->dispatch.CmdDrawMeshTasksIndirectEXT(command_buffer, buffer, offset, draw_count,
+                                                                          stride);
+}
+
+const struct layer_hook rendering_hooks[] = {
+    LAYER_HOOK(vkCreateRenderPass),          LAYER_HOOK(vkCreateRenderPass2),
+    LAYER_HOOK(vkCreateRenderPass2KHR),      LAYER_HOOK(vkDestroyRenderPass),
+    LAYER_HOOK(vkCreateFramebuffer),         LAYER_HOOK(vkDestroyFramebuffer),
+    LAYER_HOOK(vkCmdBeginRenderPass),        LAYER_HOOK(vkCmdBeginRenderPass2),
+    LAYER_HOOK(vkCmdBeginRenderPass2KHR),    LAYER_HOOK(vkCmdNextSubpass),
+    LAYER_HOOK(vkCmdNextSubpass2),           LAYER_HOOK(vkCmdNextSubpass2KHR),
+    LAYER_HOOK(vkCmdEndRenderPass),          LAYER_HOOK(vkCmdEndRenderPass2),
+    LAYER_HOOK(vkCmdEndRenderPass2KHR),      LAYER_HOOK(vkCmdBeginRendering),
+    LAYER_HOOK(vkCmdBeginRenderingKHR),      LAYER_HOOK(vkCmdEndRendering),
+    LAYER_HOOK(vkCmdEndRenderingKHR),        LAYER_HOOK(vkCmdSetDepthWriteEnable),
+    LAYER_HOOK(vkCmdSetDepthWriteEnableEXT), LAYER_HOOK(vkCmdBindVertexBuffers),
+    LAYER_HOOK(vkCmdBindVertexBuffers2),     LAYER_HOOK(vkCmdBindVertexBuffers2EXT),
+    LAYER_HOOK(vkCmdBindIndexBuffer),        LAYER_HOOK(vkCmdDraw),
+    LAYER_HOOK(vkCmdDrawIndexed),            LAYER_HOOK(vkCmdDrawIndirect),
+    LAYER_HOOK(vkCmdDrawIndexedIndirect),    LAYER_HOOK(vkCmdDrawIndirectCount),
+    LAYER_HOOK(vkCmdDrawIndexedIndirectCount), LAYER_HOOK(vkCmdDrawMeshTasksEXT),
+    LAYER_HOOK(vkCmdDrawMeshTasksIndirectEXT),
+};
+const size_t rendering_hook_count = sizeof(rendering_hooks) / sizeof(rendering_hooks[0]);

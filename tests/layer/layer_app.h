@@ -1,0 +1,56 @@
+/* What layer_app.c shares with its scenario files: the application, buffers, recordings. */
+#ifndef PREFLIGHT_TESTS_LAYER_APP_H
+#define PREFLIGHT_TESTS_LAYER_APP_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <vulkan/vulkan.h>
+
+#define CHECK(call)                                                                                                   \
+    do {                                                                                                              \
+        VkResult r_ = (call);                                                                                         \
+        if (r_ != VK_SUCCESS) {                                                                                       \
+            fprintf(stderr, "%s failed: %d\n", #call, r_);                                                            \
+            exit(3);                                                                                                  \
+        }                                                                                                             \
+    } while (0)
+
+struct app {
+    VkInstance instance;
+    VkPhysicalDevice physical;
+    VkDevice device;
+    VkQueue queue;
+    uint32_t family;
+    VkPhysicalDeviceProperties properties;
+    VkDebugUtilsMessengerEXT messenger;
+    PFN_vkSetDebugUtilsObjectNameEXT set_name;
+    PFN_vkCmdBeginDebugUtilsLabelEXT begin_label;
+    PFN_vkCmdEndDebugUtilsLabelEXT end_label;
+};
+
+struct buffer {
+    VkBuffer buffer;
+    VkDeviceMemory memory;
+    void *mapped;
+};
+
+struct recording {
+    VkCommandPool pool;
+    VkCommandBuffer cb;
+};
+
+uint32_t memory_type(struct app *a, uint32_t bits, VkMemoryPropertyFlags wanted);
+/* A host-visible, coherent, mapped and zeroed buffer with its own memory. */
+struct buffer make_buffer(struct app *a, VkDeviceSize size, VkBufferUsageFlags usage);
+void free_buffer(struct app *a, struct buffer *b);
+/* A new pool and primary command buffer (named `name`), begun. */
+struct recording begin(struct app *a, const char *name);
+void label(struct app *a, VkCommandBuffer cb, const char *text);
+/* Ends, optionally submits and waits, then frees the recording. */
+void finish(struct app *a, struct recording *r, bool submit);
+
+/* The alias and binding scenarios (layer_app_alias.c); false for an unknown name. */
+bool scenario_alias(struct app *a, const char *name);
+
+#endif

@@ -1,0 +1,422 @@
+/* layer_app's alias and binding scenarios: programs where one dispatch or draw reads and writes
+ * the same memory through two bindings, a fixed-function input or an attachment, or uses a
+ * binding that is not set up; and the correct neighbours of each (disjoint ranges, different
+ * mips, read-only twice), which must stay silent.
+ * Scenarios: alias-clean, alias-buffer, alias-memory, alias-indirect, alias-image, alias-image-mips,
+ * alias-attachment, attachment-clean, binding-missing-set, binding-unwritten, binding-type,
+ * binding-usage. */
+#include <string.h>
+
+#include "layer_app.h"
+#include "layer_test_spirv.h"
+
+#define MAX_OBJECTS 16
+
+/* Everything a scenario creates, destroyed at its end (leak checkers watch the driver too). */
+struct objects {
+    struct app *a;
+    VkDescriptorSetLayout set_layouts[MAX_OBJECTS];
+    VkPipelineLayout pipeline_layouts[MAX_OBJECTS];
+    VkPipeline pipelines[MAX_OBJECTS];
+    VkShaderModule modules[MAX_OBJECTS];
+    VkImage images[MAX_OBJECTS];
+    VkImageView views[MAX_OBJECTS];
+    VkDeviceMemory memories[MAX_OBJECTS];
+    VkBuffer buffers[MAX_OBJECTS];
+    struct buffer owned[MAX_OBJECTS];
+    uint32_t set_layout_count, pipeline_layout_count, pipeline_count, module_count, image_count, view_count,
+        memory_count, buffer_count, owned_count;
+    VkDescriptorPool pool;
+    VkSampler sampler;
+    VkRenderPass render_pass;
+    VkFramebuffer framebuffer;
+};
+
+static void destroy_objects(struct objects *o)
+{
+    VkDevice d = o->a->device;
+    vkDestroyFramebuffer(d, o->framebuffer, NULL);
+    vkDestroyRenderPass(d, o->render_pass, NULL);
+    for (uint32_t i = 0; i < o->pipeline_count; ++i)
+        vkDestroyPipeline(d, o->pipelines[i], NULL);
+    for (uint32_t i = 0; i < o->pipeline_layout_count; ++i)
+        vkDestroyPipelineLayout(d, o->pipeline_layouts[i], NULL);
+    for (uint32_t i = 0; i < o->module_count; ++i)
+        vkDestroyShaderModule(d, o->modules[i], NULL);
+    vkDestroyDescriptorPool(d, o->pool, NULL);
+    for (uint32_t i = 0; i < o->set_layout_count; ++i)
+        vkDestroyDescriptorSetLayout(d, o->set_layouts[i], NULL);
+    vkDestroySampler(d, o->sampler, NULL);
+    for (uint32_t i = 0; i < o->view_count; ++i)
+        vkDestroyImageView(d, o->views[i], NULL);
+    for (uint32_t i = 0; i < o->image_count; ++i)
+        vkDestroyImage(d, o->images[i], NULL);
+    for (uint32_t i = 0; i < o->buffer_count; ++i)
+        vkDestroyBuffer(d, o->buffers[i], NULL);
+    for (uint32_t i = 0; i < o->memory_count; ++i)
+        vkFreeMemory(d, o->memories[i], NULL);
+    for (uint32_t i = 0; i < o->owned_count; ++i)
+        free_buffer(o->a, &o->owned[i]);
+}
+
+static VkBuffer new_buffer(struct objects *o, VkDeviceSize size, VkBufferUsageFlags usage)
+{
+    o->owned[o->owned_count] = make_buffer(o->a, size, usage);
+    return o->owned[o->owned_count++].buffer;
+}
+
+static VkDescriptorSetLayout new_set_layout(struct objects *o, const VkDescriptorType *types, uint32_t count)
+{
+    VkDescriptorSetLayoutBinding bindings[4];
+    for (uint32_t i = 0; i < count; ++i)
+        bindings[i] = (VkDescriptorSetLayoutBinding){i, types[i], 1,
+                                                     VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, NULL};
+    VkDescriptorSetLayoutCreateInfo info = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+                                            .bindingCount = count, .pBindings = bindings};
+    VkDescriptorSetLayout layout;
+    CHECK(vkCreateDescriptorSetLayout(o->a->device, &info, NULL, &layout));
+    return o->set_layouts[o->set_layout_count++] = layout;
+}
+
+static VkDescriptorSet new_set(struct objects *o, VkDescriptorSetLayout layout)
+{
+    if (o->pool == VK_NULL_HANDLE) {
+        VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 16}, {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 16},
+                                        {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 16},
+                                        {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 16}};
+        VkDescriptorPoolCreateInfo info = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 16,
+                                           .poolSizeCount = 4, .pPoolSizes = sizes};
+        CHECK(vkCreateDescriptorPool(o->a->device, &info, NULL, &o->pool));
+    }
+    VkDescriptorSetAllocateInfo alloc = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+                                         .descriptorPool = o->pool, .descriptorSetCount = 1, .pSetLayouts = &layout};
+    VkDescriptorSet set;
+    CHECK(vkAllocateDescriptorSets(o->a->device, &alloc, &set));
+    return set;
+}
+
+static void write_buffer(struct objects *o, VkDescriptorSet set, uint32_t binding, VkDescriptorType type,
+                         VkBuffer buffer, VkDeviceSize offset, VkDeviceSize range)
+{
+    VkDescriptorBufferInfo info = {buffer, offset, range};
+    VkWriteDescriptorSet write = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .dstBinding = binding,
+                                  .descriptorCount = 1, .descriptorType = type, .pBufferInfo = &info};
+    vkUpdateDescriptorSets(o->a->device, 1, &write, 0, NULL);
+}
+
+static void write_image(struct objects *o, VkDescriptorSet set, uint32_t binding, VkDescriptorType type,
+                        VkImageView view)
+{
+    if (o->sampler == VK_NULL_HANDLE) {
+        VkSamplerCreateInfo info = {.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO, .magFilter = VK_FILTER_NEAREST,
+                                    .minFilter = VK_FILTER_NEAREST, .maxLod = 1};
+        CHECK(vkCreateSampler(o->a->device, &info, NULL, &o->sampler));
+    }
+    VkDescriptorImageInfo info = {o->sampler, view, VK_IMAGE_LAYOUT_GENERAL};
+    VkWriteDescriptorSet write = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .dstBinding = binding,
+                                  .descriptorCount = 1, .descriptorType = type, .pImageInfo = &info};
+    vkUpdateDescriptorSets(o->a->device, 1, &write, 0, NULL);
+}
+
+static VkShaderModule new_module(struct objects *o, const uint32_t *code, size_t size)
+{
+    VkShaderModuleCreateInfo info = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = size,
+                                     .pCode = code};
+    VkShaderModule module;
+    CHECK(vkCreateShaderModule(o->a->device, &info, NULL, &module));
+    return o->modules[o->module_count++] = module;
+}
+
+static VkPipelineLayout new_pipeline_layout(struct objects *o, const VkDescriptorSetLayout *sets, uint32_t count)
+{
+    VkPipelineLayoutCreateInfo info = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+                                       .setLayoutCount = count, .pSetLayouts = sets};
+    VkPipelineLayout layout;
+    CHECK(vkCreatePipelineLayout(o->a->device, &info, NULL, &layout));
+    return o->pipeline_layouts[o->pipeline_layout_count++] = layout;
+}
+
+static VkPipeline new_compute(struct objects *o, const uint32_t *code, size_t size, VkPipelineLayout layout)
+{
+    VkComputePipelineCreateInfo info = {
+        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+        .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                  .module = new_module(o, code, size), .pName = "main"},
+        .layout = layout,
+    };
+    VkPipeline pipeline;
+    CHECK(vkCreateComputePipelines(o->a->device, VK_NULL_HANDLE, 1, &info, NULL, &pipeline));
+    return o->pipelines[o->pipeline_count++] = pipeline;
+}
+
+/* A 64x64 R32_SFLOAT image with `mips` levels, device-local, and one view per entry of `mip_of_view`. */
+static VkImage new_image(struct objects *o, uint32_t mips, VkImageUsageFlags usage)
+{
+    VkImageCreateInfo info = {.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO, .imageType = VK_IMAGE_TYPE_2D,
+                              .format = VK_FORMAT_R32_SFLOAT, .extent = {64, 64, 1}, .mipLevels = mips,
+                              .arrayLayers = 1, .samples = VK_SAMPLE_COUNT_1_BIT, .tiling = VK_IMAGE_TILING_OPTIMAL,
+                              .usage = usage, .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED};
+    VkImage image;
+    CHECK(vkCreateImage(o->a->device, &info, NULL, &image));
+    VkMemoryRequirements req;
+    vkGetImageMemoryRequirements(o->a->device, image, &req);
+    VkMemoryAllocateInfo alloc = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size,
+                                  .memoryTypeIndex = memory_type(o->a, req.memoryTypeBits, 0)};
+    VkDeviceMemory memory;
+    CHECK(vkAllocateMemory(o->a->device, &alloc, NULL, &memory));
+    CHECK(vkBindImageMemory(o->a->device, image, memory, 0));
+    o->memories[o->memory_count++] = memory;
+    return o->images[o->image_count++] = image;
+}
+
+static VkImageView new_view(struct objects *o, VkImage image, uint32_t mip)
+{
+    VkImageViewCreateInfo info = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, .image = image,
+                                  .viewType = VK_IMAGE_VIEW_TYPE_2D, .format = VK_FORMAT_R32_SFLOAT,
+                                  .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, mip, 1, 0, 1}};
+    VkImageView view;
+    CHECK(vkCreateImageView(o->a->device, &info, NULL, &view));
+    return o->views[o->view_count++] = view;
+}
+
+static const VkDescriptorType copy_types[] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                              VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
+
+/* alias_copy.comp reading src and writing dst, dispatched (or indirectly from `indirect`). */
+static void copy_dispatch(struct objects *o, const char *name, VkBuffer src, VkDeviceSize src_offset, VkBuffer dst,
+                          VkDeviceSize dst_offset, VkDeviceSize range, VkBuffer indirect, bool submit)
+{
+    VkDescriptorSetLayout set_layout = new_set_layout(o, copy_types, 2);
+    VkPipelineLayout layout = new_pipeline_layout(o, &set_layout, 1);
+    VkPipeline pipeline = new_compute(o, layer_test_spirv_alias_copy, layer_test_spirv_alias_copy_size, layout);
+    VkDescriptorSet set = new_set(o, set_layout);
+    write_buffer(o, set, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, src, src_offset, range);
+    write_buffer(o, set, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, dst, dst_offset, range);
+    struct recording r = begin(o->a, name);
+    vkCmdBindPipeline(r.cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    vkCmdBindDescriptorSets(r.cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
+    if (indirect != VK_NULL_HANDLE)
+        vkCmdDispatchIndirect(r.cb, indirect, 0);
+    else
+        vkCmdDispatch(r.cb, (uint32_t)(range / 4 / 64), 1, 1);
+    finish(o->a, &r, submit);
+}
+
+static void scenario_alias_clean(struct objects *o)
+{
+    /* one buffer, two disjoint ranges */
+    VkDeviceSize step = o->a->properties.limits.minStorageBufferOffsetAlignment;
+    if (step < 1024)
+        step = 1024;
+    VkBuffer big = new_buffer(o, 2 * step, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    copy_dispatch(o, "disjoint-cb", big, 0, big, step, step, VK_NULL_HANDLE, true);
+    /* the same buffer read through two bindings, written to a third */
+    VkBuffer in = new_buffer(o, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    VkBuffer out = new_buffer(o, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    VkDescriptorSetLayout set_layout = new_set_layout(o, copy_types, 3);
+    VkPipelineLayout layout = new_pipeline_layout(o, &set_layout, 1);
+    VkPipeline pipeline =
+        new_compute(o, layer_test_spirv_alias_read_twice, layer_test_spirv_alias_read_twice_size, layout);
+    VkDescriptorSet set = new_set(o, set_layout);
+    write_buffer(o, set, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, in, 0, VK_WHOLE_SIZE);
+    write_buffer(o, set, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, in, 0, VK_WHOLE_SIZE);
+    write_buffer(o, set, 2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, out, 0, VK_WHOLE_SIZE);
+    struct recording r = begin(o->a, "read-twice-cb");
+    vkCmdBindPipeline(r.cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    vkCmdBindDescriptorSets(r.cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
+    vkCmdDispatch(r.cb, 4096 / 4 / 64, 1, 1);
+    finish(o->a, &r, true);
+}
+
+/* Two VkBuffers bound to the same bytes of one VkDeviceMemory. */
+static void scenario_alias_memory(struct objects *o)
+{
+    VkBufferCreateInfo info = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = 4096,
+                               .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT};
+    VkBuffer first, second;
+    CHECK(vkCreateBuffer(o->a->device, &info, NULL, &first));
+    CHECK(vkCreateBuffer(o->a->device, &info, NULL, &second));
+    o->buffers[o->buffer_count++] = first;
+    o->buffers[o->buffer_count++] = second;
+    VkMemoryRequirements req;
+    vkGetBufferMemoryRequirements(o->a->device, first, &req);
+    VkMemoryAllocateInfo alloc = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size,
+                                  .memoryTypeIndex = memory_type(o->a, req.memoryTypeBits, 0)};
+    VkDeviceMemory memory;
+    CHECK(vkAllocateMemory(o->a->device, &alloc, NULL, &memory));
+    o->memories[o->memory_count++] = memory;
+    CHECK(vkBindBufferMemory(o->a->device, first, memory, 0));
+    CHECK(vkBindBufferMemory(o->a->device, second, memory, 0));
+    copy_dispatch(o, "memory-cb", first, 0, second, 0, 4096, VK_NULL_HANDLE, false);
+}
+
+/* A storage image written from a sampled view of the same image: same mip (alias) or another. */
+static void scenario_alias_image(struct objects *o, bool same_mip)
+{
+    const VkDescriptorType types[] = {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER};
+    VkImage image = new_image(o, 2, VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_SAMPLED_BIT);
+    VkDescriptorSetLayout set_layout = new_set_layout(o, types, 2);
+    VkPipelineLayout layout = new_pipeline_layout(o, &set_layout, 1);
+    VkPipeline pipeline = new_compute(o, layer_test_spirv_alias_image, layer_test_spirv_alias_image_size, layout);
+    VkDescriptorSet set = new_set(o, set_layout);
+    write_image(o, set, 0, types[0], new_view(o, image, same_mip ? 0 : 1));
+    write_image(o, set, 1, types[1], new_view(o, image, 0));
+    struct recording r = begin(o->a, "image-cb");
+    vkCmdBindPipeline(r.cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    vkCmdBindDescriptorSets(r.cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
+    vkCmdDispatch(r.cb, 4, 4, 1);
+    finish(o->a, &r, false);
+}
+
+/* A draw sampling an image while a render pass renders into it (or into another image). */
+static void scenario_attachment(struct objects *o, bool same_image)
+{
+    VkImage target = new_image(o, 1, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT);
+    VkImage other = new_image(o, 1, VK_IMAGE_USAGE_SAMPLED_BIT);
+    VkImageView target_view = new_view(o, target, 0);
+    VkAttachmentDescription color = {.format = VK_FORMAT_R32_SFLOAT, .samples = VK_SAMPLE_COUNT_1_BIT,
+                                     .loadOp = VK_ATTACHMENT_LOAD_OP_LOAD, .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+                                     .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+                                     .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+                                     .initialLayout = VK_IMAGE_LAYOUT_GENERAL, .finalLayout = VK_IMAGE_LAYOUT_GENERAL};
+    VkAttachmentReference ref = {0, VK_IMAGE_LAYOUT_GENERAL};
+    VkSubpassDescription subpass = {.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS, .colorAttachmentCount = 1,
+                                    .pColorAttachments = &ref};
+    VkRenderPassCreateInfo pass_info = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, .attachmentCount = 1,
+                                        .pAttachments = &color, .subpassCount = 1, .pSubpasses = &subpass};
+    CHECK(vkCreateRenderPass(o->a->device, &pass_info, NULL, &o->render_pass));
+    VkFramebufferCreateInfo fb_info = {.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
+                                       .renderPass = o->render_pass, .attachmentCount = 1,
+                                       .pAttachments = &target_view, .width = 64, .height = 64, .layers = 1};
+    CHECK(vkCreateFramebuffer(o->a->device, &fb_info, NULL, &o->framebuffer));
+
+    const VkDescriptorType type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    VkDescriptorSetLayout set_layout = new_set_layout(o, &type, 1);
+    VkPipelineLayout layout = new_pipeline_layout(o, &set_layout, 1);
+    VkDescriptorSet set = new_set(o, set_layout);
+    write_image(o, set, 0, type, same_image ? new_view(o, target, 0) : new_view(o, other, 0));
+
+    VkPipelineShaderStageCreateInfo stages[2] = {
+        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_VERTEX_BIT,
+         .module = new_module(o, layer_test_spirv_fullscreen, layer_test_spirv_fullscreen_size), .pName = "main"},
+        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
+         .module = new_module(o, layer_test_spirv_sample, layer_test_spirv_sample_size), .pName = "main"},
+    };
+    VkPipelineVertexInputStateCreateInfo vertex = {.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+    VkPipelineInputAssemblyStateCreateInfo assembly = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
+        .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST};
+    VkViewport viewport = {0, 0, 64, 64, 0, 1};
+    VkRect2D scissor = {{0, 0}, {64, 64}};
+    VkPipelineViewportStateCreateInfo viewport_state = {.sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
+                                                        .viewportCount = 1, .pViewports = &viewport,
+                                                        .scissorCount = 1, .pScissors = &scissor};
+    VkPipelineRasterizationStateCreateInfo raster = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO, .polygonMode = VK_POLYGON_MODE_FILL,
+        .cullMode = VK_CULL_MODE_NONE, .lineWidth = 1};
+    VkPipelineMultisampleStateCreateInfo multisample = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+        .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT};
+    VkPipelineColorBlendAttachmentState blend_attachment = {.colorWriteMask = VK_COLOR_COMPONENT_R_BIT};
+    VkPipelineColorBlendStateCreateInfo blend = {.sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+                                                 .attachmentCount = 1, .pAttachments = &blend_attachment};
+    VkGraphicsPipelineCreateInfo info = {
+        .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, .stageCount = 2, .pStages = stages,
+        .pVertexInputState = &vertex, .pInputAssemblyState = &assembly, .pViewportState = &viewport_state,
+        .pRasterizationState = &raster, .pMultisampleState = &multisample, .pColorBlendState = &blend,
+        .layout = layout, .renderPass = o->render_pass, .subpass = 0};
+    VkPipeline pipeline;
+    CHECK(vkCreateGraphicsPipelines(o->a->device, VK_NULL_HANDLE, 1, &info, NULL, &pipeline));
+    o->pipelines[o->pipeline_count++] = pipeline;
+
+    struct recording r = begin(o->a, "draw-cb");
+    VkRenderPassBeginInfo begin_info = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+                                        .renderPass = o->render_pass, .framebuffer = o->framebuffer,
+                                        .renderArea = {{0, 0}, {64, 64}}};
+    vkCmdBeginRenderPass(r.cb, &begin_info, VK_SUBPASS_CONTENTS_INLINE);
+    vkCmdBindPipeline(r.cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+    vkCmdBindDescriptorSets(r.cb, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, &set, 0, NULL);
+    vkCmdDraw(r.cb, 3, 1, 0, 0);
+    vkCmdEndRenderPass(r.cb);
+    finish(o->a, &r, false);
+}
+
+/* two_sets.comp: set 1 not bound (missing) or bound but never written (unwritten). */
+static void scenario_two_sets(struct objects *o, bool bind_second)
+{
+    VkDescriptorSetLayout sets[2] = {new_set_layout(o, copy_types, 1), new_set_layout(o, copy_types, 1)};
+    VkPipelineLayout layout = new_pipeline_layout(o, sets, 2);
+    VkPipeline pipeline = new_compute(o, layer_test_spirv_two_sets, layer_test_spirv_two_sets_size, layout);
+    VkDescriptorSet bound[2] = {new_set(o, sets[0]), new_set(o, sets[1])};
+    write_buffer(o, bound[0], 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, new_buffer(o, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT),
+                 0, VK_WHOLE_SIZE);
+    struct recording r = begin(o->a, "sets-cb");
+    vkCmdBindPipeline(r.cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    vkCmdBindDescriptorSets(r.cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, bind_second ? 2 : 1, bound, 0, NULL);
+    vkCmdDispatch(r.cb, 1, 1, 1);
+    finish(o->a, &r, false);
+}
+
+/* alias_copy.comp's written binding declared as a uniform buffer in the pipeline layout. */
+static void scenario_binding_type(struct objects *o)
+{
+    const VkDescriptorType types[] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER};
+    VkDescriptorSetLayout set_layout = new_set_layout(o, types, 2);
+    VkPipelineLayout layout = new_pipeline_layout(o, &set_layout, 1);
+    /* invalid usage: the pipeline is not created by the driver's rules, so do not insist it exists */
+    VkComputePipelineCreateInfo info = {
+        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+        .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                  .module = new_module(o, layer_test_spirv_alias_copy, layer_test_spirv_alias_copy_size),
+                  .pName = "main"},
+        .layout = layout,
+    };
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    if (vkCreateComputePipelines(o->a->device, VK_NULL_HANDLE, 1, &info, NULL, &pipeline) == VK_SUCCESS)
+        o->pipelines[o->pipeline_count++] = pipeline;
+}
+
+/* A buffer made only for uniform use written into a storage-buffer descriptor. */
+static void scenario_binding_usage(struct objects *o)
+{
+    VkDescriptorSetLayout set_layout = new_set_layout(o, copy_types, 1);
+    VkDescriptorSet set = new_set(o, set_layout);
+    write_buffer(o, set, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, new_buffer(o, 256, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT), 0,
+                 VK_WHOLE_SIZE);
+}
+
+bool scenario_alias(struct app *a, const char *name)
+{
+    struct objects o = {.a = a};
+    bool known = true;
+    if (strcmp(name, "alias-clean") == 0) {
+        scenario_alias_clean(&o);
+    } else if (strcmp(name, "alias-buffer") == 0) {
+        VkBuffer b = new_buffer(&o, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+        copy_dispatch(&o, "alias-cb", b, 0, b, 0, 4096, VK_NULL_HANDLE, false);
+    } else if (strcmp(name, "alias-memory") == 0) {
+        scenario_alias_memory(&o);
+    } else if (strcmp(name, "alias-indirect") == 0) {
+        /* the shader writes the very arguments the dispatch reads */
+        VkBuffer in = new_buffer(&o, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+        VkBuffer args = new_buffer(&o, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
+        ((uint32_t *)o.owned[o.owned_count - 1].mapped)[0] = 1;
+        ((uint32_t *)o.owned[o.owned_count - 1].mapped)[1] = 1;
+        ((uint32_t *)o.owned[o.owned_count - 1].mapped)[2] = 1;
+        copy_dispatch(&o, "indirect-cb", in, 0, args, 0, 4096, args, false);
+    } else if (strcmp(name, "alias-image") == 0 || strcmp(name, "alias-image-mips") == 0) {
+        scenario_alias_image(&o, strcmp(name, "alias-image") == 0);
+    } else if (strcmp(name, "alias-attachment") == 0 || strcmp(name, "attachment-clean") == 0) {
+        scenario_attachment(&o, strcmp(name, "alias-attachment") == 0);
+    } else if (strcmp(name, "binding-missing-set") == 0 || strcmp(name, "binding-unwritten") == 0) {
+        scenario_two_sets(&o, strcmp(name, "binding-unwritten") == 0);
+    } else if (strcmp(name, "binding-type") == 0) {
+        scenario_binding_type(&o);
+    } else if (strcmp(name, "binding-usage") == 0) {
+        scenario_binding_usage(&o);
+    } else {
+        known = false;
+    }
+    destroy_objects(&o);
+    return known;
+}
