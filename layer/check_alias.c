@@ -26,6 +26,8 @@ struct access {
     uint64_t begin, end;       /* buffers: byte range in `key`; images: mip range */
     uint32_t layer_begin, layer_end;
     uint32_t set, binding, element;
+    bool array;                /* an element of a descriptor array */
+    bool read_or_write;        /* array elements: reflection knows the binding's accesses, not each element's */
     const char *what;          /* "binding", or "vertex buffer", "index buffer", "indirect buffer", "attachment" */
     VkImageLayout layout;
     VkDescriptorType type;
@@ -125,6 +127,7 @@ static void collect_descriptors(struct layer_device *ld, const struct bound_stat
             if (!d->written)
                 continue;
             struct access a = {.write = rb->written, .set = rb->set, .binding = rb->binding, .element = e,
+                               .array = lb->count > 1, .read_or_write = lb->count > 1 && rb->read && rb->written,
                                .what = "binding", .layout = d->layout, .type = d->type};
             bool ok = false;
             switch (d->type) {
@@ -164,23 +167,21 @@ static void describe(struct layer_device *ld, const struct access *a, char *out,
 {
     const char *name = handle_map_get(&ld->names, a->resource);
     char where[64];
-    if (strcmp(a->what, "binding") == 0)
-        snprintf(where, sizeof(where), "set %u binding %u%s", a->set, a->binding, "");
+    const char *verb = a->read_or_write ? "reads or writes" : a->write ? "writes" : "reads";
+    if (strcmp(a->what, "binding") == 0 && a->array)
+        snprintf(where, sizeof(where), "set %u binding %u [element %u]", a->set, a->binding, a->element);
+    else if (strcmp(a->what, "binding") == 0)
+        snprintf(where, sizeof(where), "set %u binding %u", a->set, a->binding);
     else
         snprintf(where, sizeof(where), "the %s", a->what);
     if (a->image)
-        snprintf(out, size, "%s %s VkImage 0x%llx%s%s%s (mips %llu..%llu, layers %u..%u)", where,
-                 a->write ? "writes" : "reads", (unsigned long long)a->resource, name ? " \"" : "", name ? name : "",
-                 name ? "\"" : "", (unsigned long long)a->begin, (unsigned long long)a->end - 1, a->layer_begin,
-                 a->layer_end - 1);
+        snprintf(out, size, "%s %s VkImage 0x%llx%s%s%s (mips %llu..%llu, layers %u..%u)", where, verb,
+                 (unsigned long long)a->resource, name ? " \"" : "", name ? name : "", name ? "\"" : "",
+                 (unsigned long long)a->begin, (unsigned long long)a->end - 1, a->layer_begin, a->layer_end - 1);
     else
-        snprintf(out, size, "%s %s VkBuffer 0x%llx%s%s%s (memory bytes [%llu, %llu))", where,
-                 a->write ? "writes" : "reads", (unsigned long long)a->resource, name ? " \"" : "", name ? name : "",
-                 name ? "\"" : "", (unsigned long long)a->begin, (unsigned long long)a->end);
-    if (strcmp(a->what, "binding") == 0 && a->element > 0) {
-        size_t length = strlen(out);
-        snprintf(out + length, size - length, " [element %u]", a->element);
-    }
+        snprintf(out, size, "%s %s VkBuffer 0x%llx%s%s%s (memory bytes [%llu, %llu))", where, verb,
+                 (unsigned long long)a->resource, name ? " \"" : "", name ? name : "", name ? "\"" : "",
+                 (unsigned long long)a->begin, (unsigned long long)a->end);
 }
 
 static void report_pair(struct layer_device *ld, struct command_buffer_state *cb, enum check_id check,
@@ -214,7 +215,8 @@ void check_alias_command(struct layer_device *ld, struct command_buffer_state *c
 {
     if (b->pipeline == NULL || !b->pipeline->reflected)
         return;
-    struct collection c = {.count = 0};
+    struct collection c; /* not zeroed: 10 KB per command would dominate the cost; `count` says what is valid */
+    c.count = 0;
     collect_descriptors(ld, b, &c);
     uint32_t descriptors = c.count;
     /* fixed-function reads: vertex, index and indirect buffers */

@@ -89,19 +89,22 @@ static void check_counts(struct layer_device *ld, struct command_buffer_state *c
     static const char axis[3] = {'X', 'Y', 'Z'};
     for (int i = 0; i < 3; ++i) {
         uint64_t end = (uint64_t)base[i] + count[i];
+        bool over_device = end > limits->maxComputeWorkGroupCount[i];
+        if (!over_device && !(t->group_count[i].present && end > t->group_count[i].value))
+            continue; /* the common case: no formatting on the recording path */
         char what[96];
         if (base[i] != 0)
             snprintf(what, sizeof(what), "baseGroup%c + groupCount%c = %u + %u = %llu", axis[i], axis[i], base[i],
                      count[i], (unsigned long long)end);
         else
             snprintf(what, sizeof(what), "groupCount%c = %u", axis[i], count[i]);
-        if (end > limits->maxComputeWorkGroupCount[i]) {
+        if (over_device) {
             snprintf(message, sizeof(message), "%s%s (command %u) exceeds maxComputeWorkGroupCount[%d] = %u on %s", what,
                      how, cb ? cb->command_index : 0, i, limits->maxComputeWorkGroupCount[i], ld->properties.deviceName);
             report(ld, cb, how[0] ? CHECK_DISPATCH_INDIRECT_GROUP_COUNT : CHECK_DISPATCH_GROUP_COUNT, call,
                    VK_OBJECT_TYPE_COMMAND_BUFFER, cb ? HANDLE((uintptr_t)cb->handle) : 0, VK_OBJECT_TYPE_PIPELINE,
                    pipeline, message);
-        } else if (t->group_count[i].present && end > t->group_count[i].value) {
+        } else {
             snprintf(message, sizeof(message),
                      "%s%s (command %u) exceeds maxComputeWorkGroupCount[%d] = %llu of target device %s (from %s)", what,
                      how, cb ? cb->command_index : 0, i, (unsigned long long)t->group_count[i].value,

@@ -216,6 +216,10 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdEndDebugUtilsLabelEXT(VkCommandBuffe
  * submit from what the host sees (the GPU may change it first). */
 static void note_written(struct command_buffer_state *cb, uint64_t buffer)
 {
+    /* engines dispatch the same pipeline and sets over and over: skip recent repeats */
+    for (uint32_t i = cb->written_count, seen = 0; i > 0 && seen < 8; --i, ++seen)
+        if (cb->written_buffers[i - 1] == buffer)
+            return;
     if (cb->written_count == cb->written_capacity) {
         uint32_t capacity = cb->written_capacity ? cb->written_capacity * 2 : 16;
         uint64_t *grown = realloc(cb->written_buffers, capacity * sizeof(*grown));

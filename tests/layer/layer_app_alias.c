@@ -3,7 +3,7 @@
  * binding that is not set up; and the correct neighbours of each (disjoint ranges, different
  * mips, read-only twice), which must stay silent.
  * Scenarios: alias-clean, alias-buffer, alias-memory, alias-indirect, alias-image, alias-image-mips,
- * alias-attachment, attachment-clean, binding-missing-set, binding-unwritten, binding-type,
+ * alias-array, alias-array-unreached, alias-attachment, attachment-clean, binding-missing-set, binding-unwritten, binding-type,
  * binding-usage. */
 #include <string.h>
 
@@ -228,6 +228,39 @@ static void scenario_alias_clean(struct objects *o)
     finish(o->a, &r, true);
 }
 
+/* alias_array.comp: element 0 written, element 1 read, element 2 and binding 1 never reached.
+ * `shared` gives element 0's buffer to element 1 (an alias) or to element 2 and binding 1 (none). */
+static void scenario_alias_array(struct objects *o, bool alias)
+{
+    VkDescriptorSetLayoutBinding bindings[2] = {
+        {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+        {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL}};
+    VkDescriptorSetLayoutCreateInfo info = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+                                            .bindingCount = 2, .pBindings = bindings};
+    VkDescriptorSetLayout set_layout;
+    CHECK(vkCreateDescriptorSetLayout(o->a->device, &info, NULL, &set_layout));
+    o->set_layouts[o->set_layout_count++] = set_layout;
+    VkPipelineLayout layout = new_pipeline_layout(o, &set_layout, 1);
+    VkPipeline pipeline = new_compute(o, layer_test_spirv_alias_array, layer_test_spirv_alias_array_size, layout);
+    VkDescriptorSet set = new_set(o, set_layout);
+    VkBuffer written = new_buffer(o, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    VkBuffer other = new_buffer(o, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    VkDescriptorBufferInfo elements[3] = {{written, 0, VK_WHOLE_SIZE},
+                                          {alias ? written : other, 0, VK_WHOLE_SIZE},
+                                          {written, 0, VK_WHOLE_SIZE}};
+    VkWriteDescriptorSet writes[2] = {
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .dstBinding = 0, .descriptorCount = 3,
+         .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = elements},
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .dstBinding = 1, .descriptorCount = 1,
+         .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = elements}};
+    vkUpdateDescriptorSets(o->a->device, 2, writes, 0, NULL);
+    struct recording r = begin(o->a, "array-cb");
+    vkCmdBindPipeline(r.cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    vkCmdBindDescriptorSets(r.cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
+    vkCmdDispatch(r.cb, 4096 / 4 / 64, 1, 1);
+    finish(o->a, &r, !alias);
+}
+
 /* Two VkBuffers bound to the same bytes of one VkDeviceMemory. */
 static void scenario_alias_memory(struct objects *o)
 {
@@ -404,6 +437,8 @@ bool scenario_alias(struct app *a, const char *name)
         ((uint32_t *)o.owned[o.owned_count - 1].mapped)[1] = 1;
         ((uint32_t *)o.owned[o.owned_count - 1].mapped)[2] = 1;
         copy_dispatch(&o, "indirect-cb", in, 0, args, 0, 4096, args, false);
+    } else if (strcmp(name, "alias-array") == 0 || strcmp(name, "alias-array-unreached") == 0) {
+        scenario_alias_array(&o, strcmp(name, "alias-array") == 0);
     } else if (strcmp(name, "alias-image") == 0 || strcmp(name, "alias-image-mips") == 0) {
         scenario_alias_image(&o, strcmp(name, "alias-image") == 0);
     } else if (strcmp(name, "alias-attachment") == 0 || strcmp(name, "attachment-clean") == 0) {

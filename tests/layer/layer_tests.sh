@@ -107,6 +107,10 @@ run alias-memory
 check "alias: two buffers bound to the same device memory" has "PREFLIGHT-alias-buffer .*objects=3 .*(two buffers on the same VkDeviceMemory)"
 run alias-indirect
 check "alias: a dispatch writes its own indirect arguments" has "PREFLIGHT-alias-vertex-index-indirect .*set 0 binding 1 writes .*and the indirect buffer reads .*memory bytes \[0, 12)"
+run alias-array
+check "alias: descriptor array, element 0 written, element 1 read, same buffer" has "PREFLIGHT-alias-buffer .*set 0 binding 0 \\[element 0\\] reads or writes VkBuffer .*set 0 binding 0 \\[element 1\\] reads or writes"
+run alias-array-unreached
+check "alias: same buffer in an unreached array element and an unused binding: no finding" only 0
 run alias-image
 check "alias: storage image written while sampled, same mip" has "PREFLIGHT-alias-image .*mips 0..0"
 run alias-image-mips
