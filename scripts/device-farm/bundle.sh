@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Packs what a farm machine without our packages needs to run the probe: the probe, the
-# libraries it and vulkaninfo need beyond glibc, vulkaninfo itself and Vulkan-ValidationLayers.
+# libraries it and vulkaninfo need beyond glibc, vulkaninfo itself and Vulkan-ValidationLayers;
+# and for run-layer-on-device.sh: VK_LAYER_PREFLIGHT_validation, layer_app and layer_bench.
 # Usage: scripts/device-farm/bundle.sh BUILD_DIR OUT_DIR
 set -euo pipefail
 build=${1:?build dir}
@@ -9,7 +10,11 @@ rm -rf "$out"
 mkdir -p "$out/lib" "$out/layers"
 cp "$build/probes/preflight-probe" "$out/"
 cp /usr/bin/vulkaninfo "$out/"
-for binary in "$out/preflight-probe" "$out/vulkaninfo"; do
+mkdir -p "$out/preflight-layer"
+cp "$build/layer/libVkLayer_preflight_validation.so" "$build/layer/VkLayer_preflight_validation.json" "$out/preflight-layer/"
+cp "$build/tests/layer_app" "$build/bench/layer_bench" "$out/"
+for binary in "$out/preflight-probe" "$out/vulkaninfo" "$out/preflight-layer/libVkLayer_preflight_validation.so" \
+              "$out/layer_app"; do
     ldd "$binary" | awk '/=> \//{print $3}' | while read -r lib; do
         case "$(basename "$lib")" in
             libc.so*|libm.so*|libpthread.so*|libdl.so*|librt.so*|libstdc++.so*|libgcc_s.so*|libvulkan.so*) ;;
