@@ -93,6 +93,39 @@ static void limits_shader_with_local_size_ids(void **state)
     reflect_free(&r);
 }
 
+/* Descriptor arrays: which elements constant indices reach; merging stages adds accesses. */
+static void array_elements_and_merge(void **state)
+{
+    (void)state;
+    struct reflect_result r;
+    reflect_module(layer_test_spirv_alias_array, layer_test_spirv_alias_array_size, "main", NULL, 0, &r);
+    assert_true(r.ok);
+    const struct reflect_binding *b = binding(&r, 0, 0); /* arr[0] written, arr[1] read, arr[2] never */
+    assert_int_equal(b->constant_elements, 0x3);
+    assert_false(b->dynamic_index);
+    assert_true(b->read);
+    assert_true(b->written);
+    b = binding(&r, 0, 1); /* declared, unused */
+    assert_false(b->read || b->written);
+    assert_int_equal(b->constant_elements, 0);
+
+    struct reflect_result merged = {.ok = true};
+    assert_true(reflect_merge(&merged, &r));
+    struct reflect_result frag;
+    reflect_module(layer_test_spirv_sample, layer_test_spirv_sample_size, "main", NULL, 0, &frag);
+    assert_true(frag.ok);
+    assert_int_equal(binding(&frag, 0, 0)->kind, REFLECT_SAMPLED_IMAGE);
+    assert_true(binding(&frag, 0, 0)->read);
+    assert_true(reflect_merge(&merged, &frag));
+    /* set 0 binding 0 is in both: its accesses are the union */
+    b = binding(&merged, 0, 0);
+    assert_true(b->read);
+    assert_true(b->written);
+    reflect_free(&frag);
+    reflect_free(&merged);
+    reflect_free(&r);
+}
+
 static void bad_input_is_refused(void **state)
 {
     (void)state;
@@ -124,6 +157,7 @@ int main(void)
         cmocka_unit_test(accesses_per_binding),
         cmocka_unit_test(specialization_decides_sizes),
         cmocka_unit_test(limits_shader_with_local_size_ids),
+        cmocka_unit_test(array_elements_and_merge),
         cmocka_unit_test(bad_input_is_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
