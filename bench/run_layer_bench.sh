@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The layer's recording overhead: layer_bench without and with VK_LAYER_PREFLIGHT_validation, on
-# the first Vulkan device (lavapipe here), each configuration run 3 times; prints each run's JSON
-# and the median ns per bind+bind+dispatch with the ratio.
+# The layer's recording overhead: layer_bench with no layer, with VK_LAYER_PREFLIGHT_validation,
+# and with Vulkan-ValidationLayers (core, and core + synchronization validation) when installed,
+# on the first Vulkan device (lavapipe here); each configuration runs 3 times and the median
+# ns per bind+bind+dispatch+barrier is printed with its ratio to no layer.
 # Usage: bench/run_layer_bench.sh [BUILD_DIR] [layer_bench args]
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -11,11 +12,25 @@ bench="$build/bench/layer_bench"
 [ -x "$bench" ] || { echo "run_layer_bench: $bench not built (scripts/build.sh $build)" >&2; exit 2; }
 export VK_ADD_LAYER_PATH="$build/layer"
 median() { sort -n | sed -n 2p; }
-measure() {
-    for _ in 1 2 3; do "$@" | tee /dev/stderr | python3 -c 'import json,sys; print(json.load(sys.stdin)["ns_per_bind_bind_dispatch"])'; done | median
+measure() { # measure LAYERS ENABLES args...
+    local layers="$1" enables="$2"; shift 2
+    for _ in 1 2 3; do
+        VK_INSTANCE_LAYERS="$layers" VK_LAYER_ENABLES="$enables" "$bench" "$@" |
+            python3 -c 'import json,sys; print(json.load(sys.stdin)["ns_per_bind_bind_dispatch_barrier"])'
+    done | median
 }
+have_vvl=false
+[ -f /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ] && have_vvl=true
 for bindings in 3 2; do
-    off=$(measure "$bench" --bindings "$bindings" "$@")
-    on=$(VK_INSTANCE_LAYERS=VK_LAYER_PREFLIGHT_validation measure "$bench" --bindings "$bindings" "$@")
-    python3 -c "print(f'bindings=$bindings: without layer {$off:.1f} ns, with layer {$on:.1f} ns per bind+bind+dispatch (x{$on/$off:.2f}, +{$on-$off:.1f} ns)')"
+    none=$(measure "" "" --bindings "$bindings" "$@")
+    line="bindings=$bindings, ns per bind+bind+dispatch+barrier (ratio to no layer): none $none"
+    ours=$(measure VK_LAYER_PREFLIGHT_validation "" --bindings "$bindings" "$@")
+    line="$line; preflight $ours (x$(python3 -c "print(f'{$ours/$none:.2f}')"))"
+    if $have_vvl; then
+        core=$(measure VK_LAYER_KHRONOS_validation "" --bindings "$bindings" "$@")
+        sync=$(measure VK_LAYER_KHRONOS_validation VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT \
+            --bindings "$bindings" "$@")
+        line="$line; VVL core $core (x$(python3 -c "print(f'{$core/$none:.2f}')")); VVL core+sync $sync (x$(python3 -c "print(f'{$sync/$none:.2f}')"))"
+    fi
+    echo "$line"
 done

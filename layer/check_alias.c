@@ -20,7 +20,7 @@
 
 struct access {
     bool image;
-    bool write;
+    bool read, write;
     uint64_t resource;         /* VkBuffer or VkImage */
     uint64_t key;              /* VkDeviceMemory for bound buffers (the buffer if unbound), VkImage for images */
     uint64_t begin, end;       /* buffers: byte range in `key`; images: mip range */
@@ -126,7 +126,7 @@ static void collect_descriptors(struct layer_device *ld, const struct bound_stat
             const struct descriptor_state *d = &set->descriptors[lb->first + e];
             if (!d->written)
                 continue;
-            struct access a = {.write = rb->written, .set = rb->set, .binding = rb->binding, .element = e,
+            struct access a = {.read = rb->read, .write = rb->written, .set = rb->set, .binding = rb->binding, .element = e,
                                .array = lb->count > 1, .read_or_write = lb->count > 1 && rb->read && rb->written,
                                .what = "binding", .layout = d->layout, .type = d->type};
             bool ok = false;
@@ -210,9 +210,48 @@ static bool feedback_loop_allowed(const struct bound_state *b, const struct acce
            descriptor->layout == VK_IMAGE_LAYOUT_ATTACHMENT_FEEDBACK_LOOP_OPTIMAL_EXT;
 }
 
-void check_alias_command(struct layer_device *ld, struct command_buffer_state *cb, const struct bound_state *b,
-                         const struct alias_fixed_reads *fixed, const char *call)
+/* VkAccessFlags2 bits that describe each kind of access (sync1 flags have the same values). */
+#define ACCESS_SHADER_READS (0x8ull | 0x20ull | 0x8000ull | (1ull << 32) | (1ull << 33))
+#define ACCESS_SHADER_WRITES (0x40ull | 0x10000ull | (1ull << 34))
+#define ACCESS_INDIRECT_READS (0x1ull | 0x8000ull)
+#define ACCESS_VERTEX_READS (0x2ull | 0x4ull | 0x8000ull)
+#define STAGES_GRAPHICS_SHADERS (0x8ull | 0x10ull | 0x20ull | 0x40ull | 0x80ull | 0x80000ull | 0x100000ull)
+
+/* The buffer accesses, for the hazard tracker. */
+static void export_buffers(const struct command_buffer_state *cb, const struct bound_state *b,
+                           const struct collection *c, uint32_t descriptors, uint32_t fixed_end,
+                           struct hazard_accesses *out)
 {
+    out->count = 0;
+    for (uint32_t i = 0; i < fixed_end && out->count < HAZARD_MAX_ACCESSES; ++i) {
+        const struct access *a = &c->a[i];
+        if (a->image)
+            continue;
+        struct hazard_access *h = &out->a[out->count++];
+        h->key = a->key;
+        h->begin = a->begin;
+        h->end = a->end;
+        h->resource = a->resource;
+        h->read = a->read;
+        h->write = a->write;
+        if (i < descriptors) {
+            h->stages = b == &cb->compute ? 0x800ull : STAGES_GRAPHICS_SHADERS;
+            h->access = (a->read ? ACCESS_SHADER_READS : 0) | (a->write ? ACCESS_SHADER_WRITES : 0);
+        } else if (strstr(a->what, "indirect") != NULL) {
+            h->stages = 0x2ull; /* DRAW_INDIRECT */
+            h->access = ACCESS_INDIRECT_READS;
+        } else {
+            h->stages = 0x4ull | (1ull << 36) | (1ull << 37); /* VERTEX_INPUT, INDEX_INPUT, VERTEX_ATTRIBUTE_INPUT */
+            h->access = ACCESS_VERTEX_READS;
+        }
+    }
+}
+
+void check_alias_command(struct layer_device *ld, struct command_buffer_state *cb, const struct bound_state *b,
+                         const struct alias_fixed_reads *fixed, const char *call, struct hazard_accesses *buffers)
+{
+    if (buffers != NULL)
+        buffers->count = 0;
     if (b->pipeline == NULL || !b->pipeline->reflected)
         return;
     struct collection c; /* not zeroed: 10 KB per command would dominate the cost; `count` says what is valid */
@@ -221,11 +260,13 @@ void check_alias_command(struct layer_device *ld, struct command_buffer_state *c
     uint32_t descriptors = c.count;
     /* fixed-function reads: vertex, index and indirect buffers */
     for (uint32_t i = 0; fixed != NULL && i < fixed->count; ++i) {
-        struct access a = {.what = fixed->what[i]};
+        struct access a = {.what = fixed->what[i], .read = true};
         if (buffer_range(ld, HANDLE(fixed->buffer[i]), fixed->offset[i], fixed->size[i], &a))
             add(&c, &a);
     }
     uint32_t fixed_end = c.count;
+    if (buffers != NULL)
+        export_buffers(cb, b, &c, descriptors, fixed_end, buffers);
     /* attachments of the current rendering */
     for (uint32_t i = 0; i < cb->attachment_count && b == &cb->graphics; ++i) {
         const struct attachment_use *use = &cb->attachments[i];

@@ -3,6 +3,7 @@
 #ifndef PREFLIGHT_LAYER_CHECK_ALIAS_H
 #define PREFLIGHT_LAYER_CHECK_ALIAS_H
 
+#include "check_hazard.h"
 #include "layer_state.h"
 
 /* Buffers the command reads outside descriptors: vertex, index, indirect. */
@@ -14,8 +15,9 @@ struct alias_fixed_reads {
     const char *what[MAX_VERTEX_BINDINGS + 2];
 };
 
+/* Also hands the command's buffer accesses to `buffers` (when not NULL) for the hazard check. */
 void check_alias_command(struct layer_device *ld, struct command_buffer_state *cb, const struct bound_state *b,
-                         const struct alias_fixed_reads *fixed, const char *call);
+                         const struct alias_fixed_reads *fixed, const char *call, struct hazard_accesses *buffers);
 /* The layout binding `binding` of a bound set, or NULL. */
 const struct set_layout_binding *check_layout_binding(const struct set_state *set, uint32_t binding);
 

@@ -45,7 +45,13 @@ enum check_severity { CHECK_ERROR, CHECK_WARNING };
     X(BINDING_TYPE_MISMATCH, "PREFLIGHT-binding-type-mismatch", CHECK_ERROR,                                         \
       "a descriptor's type does not match what the shader declares at that binding")                                  \
     X(BINDING_RESOURCE_USAGE, "PREFLIGHT-binding-resource-usage", CHECK_ERROR,                                       \
-      "a buffer or image written into a descriptor lacks the usage flag that descriptor type needs")
+      "a buffer or image written into a descriptor lacks the usage flag that descriptor type needs")                 \
+    X(HAZARD_READ_AFTER_WRITE, "PREFLIGHT-hazard-read-after-write", CHECK_ERROR,                                     \
+      "a command reads memory an earlier command wrote, without a barrier making the write visible to it")          \
+    X(HAZARD_WRITE_AFTER_WRITE, "PREFLIGHT-hazard-write-after-write", CHECK_ERROR,                                   \
+      "a command writes memory an earlier command wrote, without a barrier ordering the two writes")                \
+    X(HAZARD_WRITE_AFTER_READ, "PREFLIGHT-hazard-write-after-read", CHECK_ERROR,                                     \
+      "a command writes memory an earlier command read, without an execution dependency ordering the two")
 
 enum check_id {
 #define CHECK_ENUM(id, name, severity, summary) CHECK_##id,

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check_alias.h"
+#include "check_hazard.h"
 #include "check_binding.h"
 #include "check_dispatch.h"
 #include "layer_hooks.h"
@@ -261,7 +262,9 @@ static void dispatched(VkCommandBuffer command_buffer, const uint32_t base[3], c
     if (cb != NULL) {
         check_dispatch_groups(ld, cb, base, count, call);
         check_binding_command(ld, cb, &cb->compute, call);
-        check_alias_command(ld, cb, &cb->compute, NULL, call);
+        struct hazard_accesses accesses;
+        check_alias_command(ld, cb, &cb->compute, NULL, call, &accesses);
+        hazard_command(ld, cb, &accesses, call);
         note_shader_writes(cb);
         cb->command_index++;
     }
@@ -308,11 +311,161 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDispatchIndirect(VkCommandBuffer com
             cb->indirect[cb->indirect_count++] = (struct pending_indirect){buffer, offset, cb->command_index};
         struct alias_fixed_reads args = {1, {buffer}, {offset}, {sizeof(VkDispatchIndirectCommand)}, {"indirect buffer"}};
         check_binding_command(ld, cb, &cb->compute, "vkCmdDispatchIndirect");
-        check_alias_command(ld, cb, &cb->compute, &args, "vkCmdDispatchIndirect");
+        struct hazard_accesses accesses;
+        check_alias_command(ld, cb, &cb->compute, &args, "vkCmdDispatchIndirect", &accesses);
+        hazard_command(ld, cb, &accesses, "vkCmdDispatchIndirect");
         note_shader_writes(cb);
         cb->command_index++;
     }
     ld->dispatch.CmdDispatchIndirect(command_buffer, buffer, offset);
+}
+
+/* A transfer command's access to a buffer range. */
+static void add_transfer(struct layer_device *ld, struct hazard_accesses *accesses, uint64_t buffer,
+                         VkDeviceSize offset, VkDeviceSize size, bool write)
+{
+    struct hazard_access *h = &accesses->a[accesses->count];
+    if (accesses->count == HAZARD_MAX_ACCESSES || !hazard_buffer_range(ld, buffer, offset, size, h))
+        return;
+    h->stages = 0x1000ull | (1ull << 32) | (1ull << 35); /* TRANSFER, COPY, CLEAR */
+    h->access = write ? (0x1000ull | 0x10000ull) : (0x800ull | 0x8000ull); /* TRANSFER_*, MEMORY_* */
+    h->read = !write;
+    h->write = write;
+    accesses->count++;
+}
+
+/* Memory barriers of a barrier or event wait, in the tracker's terms; image barriers are left
+ * out (images are not tracked yet). Returns how many were written to `out`. */
+#define MAX_BARRIERS 64
+static uint32_t convert_barriers(struct layer_device *ld, uint32_t memory_count, const VkMemoryBarrier *memory,
+                                 uint32_t buffer_count, const VkBufferMemoryBarrier *buffers,
+                                 struct hazard_memory_barrier *out)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < memory_count && n < MAX_BARRIERS; ++i)
+        out[n++] = (struct hazard_memory_barrier){.global = true, .src_access = memory[i].srcAccessMask,
+                                                  .dst_access = memory[i].dstAccessMask};
+    for (uint32_t i = 0; i < buffer_count && n < MAX_BARRIERS; ++i) {
+        struct hazard_access range;
+        struct hazard_memory_barrier *b = &out[n];
+        *b = (struct hazard_memory_barrier){.src_access = buffers[i].srcAccessMask,
+                                            .dst_access = buffers[i].dstAccessMask};
+        if (hazard_buffer_range(ld, HANDLE(buffers[i].buffer), buffers[i].offset, buffers[i].size, &range)) {
+            b->key = range.key;
+            b->begin = range.begin;
+            b->end = range.end;
+        } else {
+            b->global = true; /* unknown buffer: assume it covers (no false finding) */
+        }
+        n++;
+    }
+    return n;
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdPipelineBarrier(
+    VkCommandBuffer command_buffer, VkPipelineStageFlags src, VkPipelineStageFlags dst, VkDependencyFlags flags,
+    uint32_t memory_count, const VkMemoryBarrier *memory, uint32_t buffer_count, const VkBufferMemoryBarrier *buffers,
+    uint32_t image_count, const VkImageMemoryBarrier *images)
+{
+    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    if (cb != NULL) {
+        struct hazard_memory_barrier converted[MAX_BARRIERS];
+        uint32_t n = convert_barriers(cb->device, memory_count, memory, buffer_count, buffers, converted);
+        hazard_barrier(cb, src, dst, converted, n);
+        cb->command_index++;
+    }
+    layer_device_of(command_buffer)->dispatch.CmdPipelineBarrier(command_buffer, src, dst, flags, memory_count, memory,
+                                                                 buffer_count, buffers, image_count, images);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdWaitEvents(
+    VkCommandBuffer command_buffer, uint32_t event_count, const VkEvent *events, VkPipelineStageFlags src,
+    VkPipelineStageFlags dst, uint32_t memory_count, const VkMemoryBarrier *memory, uint32_t buffer_count,
+    const VkBufferMemoryBarrier *buffers, uint32_t image_count, const VkImageMemoryBarrier *images)
+{
+    /* The wait's first scope is limited to what preceded the vkCmdSetEvent; treating it as a
+     * barrier at the wait can only hide a finding, never invent one. */
+    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    if (cb != NULL) {
+        struct hazard_memory_barrier converted[MAX_BARRIERS];
+        uint32_t n = convert_barriers(cb->device, memory_count, memory, buffer_count, buffers, converted);
+        hazard_barrier(cb, src, dst, converted, n);
+        cb->command_index++;
+    }
+    layer_device_of(command_buffer)->dispatch.CmdWaitEvents(command_buffer, event_count, events, src, dst,
+                                                            memory_count, memory, buffer_count, buffers, image_count,
+                                                            images);
+}
+
+/* Synchronization2: each barrier carries its own stage masks. */
+static void dependency_info(struct command_buffer_state *cb, const VkDependencyInfo *info)
+{
+    if (cb == NULL || info == NULL)
+        return;
+    for (uint32_t i = 0; i < info->memoryBarrierCount; ++i) {
+        const VkMemoryBarrier2 *m = &info->pMemoryBarriers[i];
+        struct hazard_memory_barrier b = {.global = true, .src_access = m->srcAccessMask, .dst_access = m->dstAccessMask};
+        hazard_barrier(cb, m->srcStageMask, m->dstStageMask, &b, 1);
+    }
+    for (uint32_t i = 0; i < info->bufferMemoryBarrierCount; ++i) {
+        const VkBufferMemoryBarrier2 *m = &info->pBufferMemoryBarriers[i];
+        struct hazard_memory_barrier b = {.src_access = m->srcAccessMask, .dst_access = m->dstAccessMask};
+        struct hazard_access range;
+        if (hazard_buffer_range(cb->device, HANDLE(m->buffer), m->offset, m->size, &range)) {
+            b.key = range.key;
+            b.begin = range.begin;
+            b.end = range.end;
+        } else {
+            b.global = true;
+        }
+        hazard_barrier(cb, m->srcStageMask, m->dstStageMask, &b, 1);
+    }
+    /* image barriers still order execution */
+    for (uint32_t i = 0; i < info->imageMemoryBarrierCount; ++i)
+        hazard_barrier(cb, info->pImageMemoryBarriers[i].srcStageMask, info->pImageMemoryBarriers[i].dstStageMask,
+                       NULL, 0);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdPipelineBarrier2(VkCommandBuffer command_buffer,
+                                                             const VkDependencyInfo *info)
+{
+    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    dependency_info(cb, info);
+    if (cb != NULL)
+        cb->command_index++;
+    layer_device_of(command_buffer)->dispatch.CmdPipelineBarrier2(command_buffer, info);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdPipelineBarrier2KHR(VkCommandBuffer command_buffer,
+                                                                const VkDependencyInfo *info)
+{
+    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    dependency_info(cb, info);
+    if (cb != NULL)
+        cb->command_index++;
+    layer_device_of(command_buffer)->dispatch.CmdPipelineBarrier2KHR(command_buffer, info);
+}
+
+static void wait_events2(struct command_buffer_state *cb, uint32_t count, const VkDependencyInfo *infos)
+{
+    for (uint32_t i = 0; cb != NULL && i < count; ++i)
+        dependency_info(cb, &infos[i]);
+    if (cb != NULL)
+        cb->command_index++;
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdWaitEvents2(VkCommandBuffer command_buffer, uint32_t count,
+                                                        const VkEvent *events, const VkDependencyInfo *infos)
+{
+    wait_events2(command_buffer_state_of(command_buffer), count, infos);
+    layer_device_of(command_buffer)->dispatch.CmdWaitEvents2(command_buffer, count, events, infos);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdWaitEvents2KHR(VkCommandBuffer command_buffer, uint32_t count,
+                                                           const VkEvent *events, const VkDependencyInfo *infos)
+{
+    wait_events2(command_buffer_state_of(command_buffer), count, infos);
+    layer_device_of(command_buffer)->dispatch.CmdWaitEvents2KHR(command_buffer, count, events, infos);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyBuffer(VkCommandBuffer command_buffer, VkBuffer src, VkBuffer dst,
@@ -321,6 +474,12 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyBuffer(VkCommandBuffer command_b
     struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
     if (cb) {
         note_written(cb, HANDLE(dst));
+        struct hazard_accesses accesses = {.count = 0};
+        for (uint32_t i = 0; i < count && accesses.count + 2 <= HAZARD_MAX_ACCESSES; ++i) {
+            add_transfer(cb->device, &accesses, HANDLE(src), regions[i].srcOffset, regions[i].size, false);
+            add_transfer(cb->device, &accesses, HANDLE(dst), regions[i].dstOffset, regions[i].size, true);
+        }
+        hazard_command(cb->device, cb, &accesses, "vkCmdCopyBuffer");
         cb->command_index++;
     }
     layer_device_of(command_buffer)->dispatch.CmdCopyBuffer(command_buffer, src, dst, count, regions);
@@ -332,6 +491,9 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdFillBuffer(VkCommandBuffer command_b
     struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
     if (cb) {
         note_written(cb, HANDLE(dst));
+        struct hazard_accesses accesses = {.count = 0};
+        add_transfer(cb->device, &accesses, HANDLE(dst), offset, size, true);
+        hazard_command(cb->device, cb, &accesses, "vkCmdFillBuffer");
         cb->command_index++;
     }
     layer_device_of(command_buffer)->dispatch.CmdFillBuffer(command_buffer, dst, offset, size, data);
@@ -343,6 +505,9 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdUpdateBuffer(VkCommandBuffer command
     struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
     if (cb) {
         note_written(cb, HANDLE(dst));
+        struct hazard_accesses accesses = {.count = 0};
+        add_transfer(cb->device, &accesses, HANDLE(dst), offset, size, true);
+        hazard_command(cb->device, cb, &accesses, "vkCmdUpdateBuffer");
         cb->command_index++;
     }
     layer_device_of(command_buffer)->dispatch.CmdUpdateBuffer(command_buffer, dst, offset, size, data);
@@ -372,13 +537,17 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdExecuteCommands(VkCommandBuffer comm
             cb->indirect[cb->indirect_count++].command_index = cb->command_index;
         }
     }
-    if (cb)
+    if (cb) {
+        hazard_forget(cb); /* the secondaries' accesses and barriers are not merged yet */
         cb->command_index++;
+    }
     layer_device_of(command_buffer)->dispatch.CmdExecuteCommands(command_buffer, count, secondaries);
 }
 
 const struct layer_hook command_hooks[] = {
-    LAYER_HOOK(vkCmdExecuteCommands),
+    LAYER_HOOK(vkCmdExecuteCommands),     LAYER_HOOK(vkCmdPipelineBarrier),     LAYER_HOOK(vkCmdPipelineBarrier2),
+    LAYER_HOOK(vkCmdPipelineBarrier2KHR), LAYER_HOOK(vkCmdWaitEvents),          LAYER_HOOK(vkCmdWaitEvents2),
+    LAYER_HOOK(vkCmdWaitEvents2KHR),
     LAYER_HOOK(vkCreateCommandPool),     LAYER_HOOK(vkDestroyCommandPool),     LAYER_HOOK(vkResetCommandPool),
     LAYER_HOOK(vkAllocateCommandBuffers), LAYER_HOOK(vkFreeCommandBuffers),    LAYER_HOOK(vkBeginCommandBuffer),
     LAYER_HOOK(vkResetCommandBuffer),    LAYER_HOOK(vkCmdBindPipeline),        LAYER_HOOK(vkCmdBindDescriptorSets),

@@ -186,6 +186,7 @@ static void begin_render_pass(VkCommandBuffer command_buffer, const VkRenderPass
     struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
     if (cb == NULL || begin == NULL)
         return;
+    hazard_forget(cb); /* subpass dependencies (explicit and implicit) are not modelled yet */
     cb->render_pass = begin->renderPass;
     cb->subpass = 0;
     cb->pass_view_count = 0;
@@ -211,6 +212,7 @@ static void next_subpass(VkCommandBuffer command_buffer)
     if (cb == NULL)
         return;
     cb->subpass++;
+    hazard_forget(cb);
     enter_subpass(layer_device_of(command_buffer), cb);
     cb->command_index++;
 }
@@ -223,6 +225,7 @@ static void end_rendering(VkCommandBuffer command_buffer)
     cb->render_pass = VK_NULL_HANDLE;
     cb->attachment_count = 0;
     cb->pass_view_count = 0;
+    hazard_forget(cb);
     cb->command_index++;
 }
 
@@ -457,7 +460,9 @@ static void drawn(VkCommandBuffer command_buffer, const struct alias_fixed_reads
     struct layer_device *ld = layer_device_of(command_buffer);
     struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
     check_binding_command(ld, cb, &cb->graphics, call);
-    check_alias_command(ld, cb, &cb->graphics, fixed, call);
+    struct hazard_accesses accesses;
+    check_alias_command(ld, cb, &cb->graphics, fixed, call, &accesses);
+    hazard_command(ld, cb, &accesses, call);
     cb->command_index++;
 }
 

@@ -1,5 +1,7 @@
 #include "layer_state.h"
 
+#include "check_hazard.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,4 +79,5 @@ void command_buffer_reset_state(struct command_buffer_state *cb)
     cb->render_pass = VK_NULL_HANDLE;
     cb->pass_view_count = cb->subpass = 0;
     cb->depth_write_enable = false;
+    hazard_free(cb);
 }

@@ -227,6 +227,7 @@ struct command_buffer_state {
     VkImageView pass_views[MAX_ATTACHMENTS * 2];
     uint32_t pass_view_count, subpass;
     bool depth_write_enable;         /* the last vkCmdSetDepthWriteEnable */
+    struct hazard_tracker *hazards;  /* check_hazard.c's per-command-buffer state, created on first use */
 };
 
 struct layer_device {

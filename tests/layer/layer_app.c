@@ -86,8 +86,16 @@ static void create_app(struct app *a, bool enable_in_app, bool chain_messenger)
     float priority = 1;
     VkDeviceQueueCreateInfo queue = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = a->family,
                                      .queueCount = 1, .pQueuePriorities = &priority};
+    /* synchronization2 (core in 1.3, still a feature to enable) for the vkCmdPipelineBarrier2 scenario */
+    VkPhysicalDeviceVulkan13Features features13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    VkPhysicalDeviceFeatures2 features = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &features13};
+    if (a->properties.apiVersion >= VK_API_VERSION_1_3)
+        vkGetPhysicalDeviceFeatures2(a->physical, &features);
+    VkPhysicalDeviceVulkan13Features enabled13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+                                                  .synchronization2 = features13.synchronization2};
     VkDeviceCreateInfo device_info = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .queueCreateInfoCount = 1,
-                                      .pQueueCreateInfos = &queue};
+                                      .pQueueCreateInfos = &queue,
+                                      .pNext = features13.synchronization2 ? &enabled13 : NULL};
     CHECK(vkCreateDevice(a->physical, &device_info, NULL, &a->device));
     vkGetDeviceQueue(a->device, a->family, 0, &a->queue);
     a->set_name = (PFN_vkSetDebugUtilsObjectNameEXT)vkGetDeviceProcAddr(a->device, "vkSetDebugUtilsObjectNameEXT");
@@ -240,6 +248,18 @@ static void bind(VkCommandBuffer cb, struct pipeline *p)
     vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, p->layout, 0, 1, &p->set, 0, NULL);
 }
 
+/* Orders one compute dispatch's shader writes before the next one's accesses. */
+static void compute_barrier(VkCommandBuffer cb)
+{
+    VkMemoryBarrier barrier = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                               .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
+                               .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+                                                VK_ACCESS_INDIRECT_COMMAND_READ_BIT};
+    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT, 0, 1, &barrier,
+                         0, NULL, 0, NULL);
+}
+
 /* Ends, optionally submits and waits, then frees the recording. */
 void finish(struct app *a, struct recording *r, bool submit)
 {
@@ -278,9 +298,12 @@ static void scenario_clean(struct app *a)
     label(a, r.cb, "frame");
     bind(r.cb, &at_limits);
     vkCmdDispatch(r.cb, 2, 1, 1);
+    compute_barrier(r.cb); /* every dispatch writes `out` */
     bind(r.cb, &noop);
     vkCmdDispatch(r.cb, l->maxComputeWorkGroupCount[0], 1, 1); /* exactly at the limit */
+    compute_barrier(r.cb);
     vkCmdDispatchBase(r.cb, l->maxComputeWorkGroupCount[0] - 2, 0, 0, 2, 1, 1);
+    compute_barrier(r.cb);
     vkCmdDispatchIndirect(r.cb, args.buffer, 0);
     a->end_label(r.cb);
     finish(a, &r, true);
@@ -390,6 +413,7 @@ static void *stress_thread(void *user)
         for (int d = 0; d < 8; ++d) {
             bind(cb, job->p);
             vkCmdDispatch(cb, 1 + (uint32_t)d, 1, 1);
+            compute_barrier(cb);
         }
         a->end_label(cb);
         CHECK(vkEndCommandBuffer(cb));

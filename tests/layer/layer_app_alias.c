@@ -1,10 +1,11 @@
-/* layer_app's alias and binding scenarios: programs where one dispatch or draw reads and writes
+/* layer_app's alias, binding and hazard scenarios: programs where one dispatch or draw reads and writes
  * the same memory through two bindings, a fixed-function input or an attachment, or uses a
  * binding that is not set up; and the correct neighbours of each (disjoint ranges, different
  * mips, read-only twice), which must stay silent.
  * Scenarios: alias-clean, alias-buffer, alias-memory, alias-indirect, alias-image, alias-image-mips,
  * alias-array, alias-array-unreached, alias-attachment, attachment-clean, binding-missing-set, binding-unwritten, binding-type,
- * binding-usage. */
+ * binding-usage; hazard-raw, hazard-raw-fixed, hazard-war, hazard-war-execution-only, hazard-waw,
+ * hazard-insufficient, hazard-disjoint, hazard-event, hazard-sync2. */
 #include <string.h>
 
 #include "layer_app.h"
@@ -418,6 +419,111 @@ static void scenario_binding_usage(struct objects *o)
                  VK_WHOLE_SIZE);
 }
 
+/* alias_copy.comp reading `src` [offset, offset + 4096) and writing `dst`, bound and ready. */
+struct copy_setup {
+    VkPipeline pipeline;
+    VkPipelineLayout layout;
+    VkDescriptorSet set;
+};
+
+static struct copy_setup copy_setup(struct objects *o, VkBuffer src, VkDeviceSize src_offset, VkBuffer dst)
+{
+    struct copy_setup c;
+    VkDescriptorSetLayout set_layout = new_set_layout(o, copy_types, 2);
+    c.layout = new_pipeline_layout(o, &set_layout, 1);
+    c.pipeline = new_compute(o, layer_test_spirv_alias_copy, layer_test_spirv_alias_copy_size, c.layout);
+    c.set = new_set(o, set_layout);
+    write_buffer(o, c.set, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, src, src_offset, 4096);
+    write_buffer(o, c.set, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, dst, 0, 4096);
+    return c;
+}
+
+static void copy_run(VkCommandBuffer cb, const struct copy_setup *c)
+{
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->pipeline);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, c->layout, 0, 1, &c->set, 0, NULL);
+    vkCmdDispatch(cb, 4096 / 4 / 64, 1, 1);
+}
+
+static void buffer_barrier(VkCommandBuffer cb, VkBuffer buffer, VkPipelineStageFlags src, VkAccessFlags src_access,
+                           VkPipelineStageFlags dst, VkAccessFlags dst_access)
+{
+    VkBufferMemoryBarrier b = {.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER, .srcAccessMask = src_access,
+                               .dstAccessMask = dst_access, .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                               .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .buffer = buffer, .offset = 0,
+                               .size = VK_WHOLE_SIZE};
+    vkCmdPipelineBarrier(cb, src, dst, 0, 0, NULL, 1, &b, 0, NULL);
+}
+
+/* Transfer writes, compute reads and writes, in the orders and with the barriers each scenario
+ * names; the correct ones are submitted and run. */
+static void scenario_hazard(struct objects *o, const char *name)
+{
+    VkDeviceSize step = o->a->properties.limits.minStorageBufferOffsetAlignment;
+    if (step < 4096)
+        step = 4096;
+    VkBuffer src = new_buffer(o, 2 * step, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+    VkBuffer dst = new_buffer(o, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |
+                                           VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+    bool disjoint = strcmp(name, "hazard-disjoint") == 0;
+    struct copy_setup c = copy_setup(o, src, disjoint ? step : 0, dst);
+    struct recording r = begin(o->a, "hazard-cb");
+    bool submit = true;
+    const VkPipelineStageFlags transfer = VK_PIPELINE_STAGE_TRANSFER_BIT, compute = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+    if (strcmp(name, "hazard-raw") == 0 || strcmp(name, "hazard-raw-fixed") == 0 || disjoint) {
+        vkCmdFillBuffer(r.cb, src, 0, 4096, 1); /* writes src [0, 4096) */
+        if (strcmp(name, "hazard-raw-fixed") == 0)
+            buffer_barrier(r.cb, src, transfer, VK_ACCESS_TRANSFER_WRITE_BIT, compute, VK_ACCESS_SHADER_READ_BIT);
+        copy_run(r.cb, &c);
+        submit = strcmp(name, "hazard-raw") != 0;
+    } else if (strcmp(name, "hazard-war") == 0 || strcmp(name, "hazard-war-execution-only") == 0) {
+        copy_run(r.cb, &c); /* reads src */
+        if (strcmp(name, "hazard-war-execution-only") == 0)
+            vkCmdPipelineBarrier(r.cb, compute, transfer, 0, 0, NULL, 0, NULL, 0, NULL);
+        vkCmdFillBuffer(r.cb, src, 0, 4096, 2);
+        submit = strcmp(name, "hazard-war") != 0;
+    } else if (strcmp(name, "hazard-waw") == 0) {
+        vkCmdFillBuffer(r.cb, dst, 0, 4096, 1);
+        copy_run(r.cb, &c); /* writes dst */
+        submit = false;
+    } else if (strcmp(name, "hazard-insufficient") == 0) {
+        /* the dispatch writes dst; the barrier makes it visible to shader reads, but dst is then
+         * read as indirect arguments (DRAW_INDIRECT stage, INDIRECT_COMMAND_READ access) */
+        copy_run(r.cb, &c);
+        buffer_barrier(r.cb, dst, compute, VK_ACCESS_SHADER_WRITE_BIT, compute, VK_ACCESS_SHADER_READ_BIT);
+        vkCmdDispatchIndirect(r.cb, dst, 0);
+        submit = false;
+    } else if (strcmp(name, "hazard-event") == 0) {
+        VkEventCreateInfo info = {.sType = VK_STRUCTURE_TYPE_EVENT_CREATE_INFO};
+        VkEvent event;
+        CHECK(vkCreateEvent(o->a->device, &info, NULL, &event));
+        vkCmdFillBuffer(r.cb, src, 0, 4096, 1);
+        vkCmdSetEvent(r.cb, event, transfer);
+        VkMemoryBarrier m = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER, .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+                             .dstAccessMask = VK_ACCESS_SHADER_READ_BIT};
+        vkCmdWaitEvents(r.cb, 1, &event, transfer, compute, 1, &m, 0, NULL, 0, NULL);
+        copy_run(r.cb, &c);
+        finish(o->a, &r, true);
+        vkDestroyEvent(o->a->device, event, NULL);
+        return;
+    } else if (strcmp(name, "hazard-sync2") == 0) {
+        vkCmdFillBuffer(r.cb, src, 0, 4096, 1);
+        VkBufferMemoryBarrier2 b = {.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2,
+                                    .srcStageMask = VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+                                    .srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                                    .dstStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                                    .dstAccessMask = VK_ACCESS_2_SHADER_STORAGE_READ_BIT,
+                                    .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                                    .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .buffer = src, .offset = 0,
+                                    .size = 4096}; /* exactly the range the fill wrote */
+        VkDependencyInfo dep = {.sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .bufferMemoryBarrierCount = 1,
+                                .pBufferMemoryBarriers = &b};
+        vkCmdPipelineBarrier2(r.cb, &dep);
+        copy_run(r.cb, &c);
+    }
+    finish(o->a, &r, submit);
+}
+
 bool scenario_alias(struct app *a, const char *name)
 {
     struct objects o = {.a = a};
@@ -447,6 +553,10 @@ bool scenario_alias(struct app *a, const char *name)
         scenario_two_sets(&o, strcmp(name, "binding-unwritten") == 0);
     } else if (strcmp(name, "binding-type") == 0) {
         scenario_binding_type(&o);
+    } else if (strncmp(name, "hazard-", 7) == 0 &&
+               strstr(" hazard-raw hazard-raw-fixed hazard-war hazard-war-execution-only hazard-waw hazard-insufficient"
+                      " hazard-disjoint hazard-event hazard-sync2 ", name) != NULL) {
+        scenario_hazard(&o, name);
     } else if (strcmp(name, "binding-usage") == 0) {
         scenario_binding_usage(&o);
     } else {

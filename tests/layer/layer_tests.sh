@@ -128,6 +128,23 @@ check "binding: layout type differs from the shader's declaration" has "PREFLIGH
 run binding-usage
 check "binding: buffer without STORAGE usage in a storage descriptor" has "PREFLIGHT-binding-resource-usage .*without VK_BUFFER_USAGE_STORAGE_BUFFER_BIT"
 
+# --- hazard checks (layer_app_alias.c) ---
+run hazard-raw
+check "hazard: a dispatch reads what a fill wrote, no barrier" has "^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdDispatch (command 3) reads VkBuffer .*(memory bytes \\[0, 4096)) that vkCmdFillBuffer (command 0) wrote in TRANSFER"
+run hazard-war
+check "hazard: a fill overwrites what a dispatch read, no barrier" has "^FINDING PREFLIGHT-hazard-write-after-read .*that vkCmdDispatch (command 2) read in COMPUTE_SHADER; missing between them: an execution dependency"
+run hazard-waw
+check "hazard: a dispatch writes what a fill wrote, no barrier" has "^FINDING PREFLIGHT-hazard-write-after-write"
+run hazard-insufficient
+check "hazard: a barrier to compute shader reads does not cover indirect argument reads" has "PREFLIGHT-hazard-read-after-write .*vkCmdDispatchIndirect (command 4) reads .*(memory bytes \\[0, 12))"
+for s in hazard-raw-fixed hazard-war-execution-only hazard-disjoint hazard-event hazard-sync2; do
+    run $s
+    check "hazard: correct synchronization ($s): no finding" only 0
+    VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation:VK_LAYER_PREFLIGHT_validation \
+        VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT timeout 120 "$app" $s >"$work/out" 2>"$work/err"
+    check "hazard: $s is also clean for Vulkan-ValidationLayers with synchronization validation" sh -c "grep -q 'done: 0 messages' '$work/out'"
+done
+
 run stress --threads 4
 check "4 threads x 1000 command buffers: no finding, no crash" sh -c "grep -q 'recorded 4000 command buffers' '$work/out' && [ \$(grep -c '^FINDING' '$work/out') = 0 ] && [ \$(cat '$work/rc') = 0 ]"
 

@@ -1,0 +1,343 @@
+/* Area `hazard`: the spec's synchronization rules inside one command buffer, for buffer memory.
+ *
+ * For each memory range a command buffer touches the tracker keeps the last write and the reads
+ * since it. A later access B to overlapping memory after an earlier access A needs:
+ *   - A wrote, B reads (RAW): an execution dependency from A's stage to B's stage, and A's write
+ *     made available (barrier src access) and visible to B's stage and access (dst access);
+ *   - A wrote, B writes (WAW): an execution dependency from A's stage to B's stage;
+ *   - A read, B writes (WAR): an execution dependency only;
+ *   - both read: nothing.
+ * Barriers are applied when recorded: each tracked use remembers the stages that are ordered
+ * after it (execution dependency, chained through later barriers) and, for a write, the stages and
+ * accesses it was made visible to. Stage masks are expanded as the spec says (ALL_COMMANDS,
+ * ALL_GRAPHICS, TOP/BOTTOM_OF_PIPE per scope, logically earlier/later stages, the sync2 transfer
+ * and vertex-input families).
+ *
+ * Where the layer does not model the synchronization (render pass boundaries and their subpass
+ * dependencies, vkCmdExecuteCommands) it forgets what it tracked, assuming the application right:
+ * a missed bug costs less than a false finding. Accesses in other command buffers and submissions
+ * are not compared yet. */
+#include "check_hazard.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "findings.h"
+#include "layer_state.h"
+
+#define HANDLE(h) ((uint64_t)(h))
+#define MAX_RANGES 4096
+#define MAX_READS 4
+
+struct hazard_use {
+    uint64_t stages, access;
+    uint64_t ordered_stages;  /* stages an execution dependency orders after this use */
+    uint64_t visible_stages;  /* a write: stages it was made visible to */
+    uint64_t visible_access;
+    uint32_t command_index;
+    const char *call;
+};
+
+struct hazard_range {
+    uint64_t key, begin, end, resource;
+    bool has_write;
+    struct hazard_use write;
+    struct hazard_use reads[MAX_READS];
+    uint32_t read_count;
+};
+
+struct hazard_tracker {
+    struct hazard_range *ranges;
+    uint32_t count, capacity;
+};
+
+/* VkPipelineStageFlagBits2 */
+#define S_TOP 0x1ull
+#define S_DRAW_INDIRECT 0x2ull
+#define S_VERTEX_INPUT 0x4ull
+#define S_VERTEX_SHADER 0x8ull
+#define S_TESS_CONTROL 0x10ull
+#define S_TESS_EVAL 0x20ull
+#define S_GEOMETRY 0x40ull
+#define S_FRAGMENT 0x80ull
+#define S_EARLY_TESTS 0x100ull
+#define S_LATE_TESTS 0x200ull
+#define S_COLOR_OUTPUT 0x400ull
+#define S_COMPUTE 0x800ull
+#define S_TRANSFER 0x1000ull
+#define S_BOTTOM 0x2000ull
+#define S_ALL_GRAPHICS 0x8000ull
+#define S_ALL_COMMANDS 0x10000ull
+#define S_TASK 0x80000ull
+#define S_MESH 0x100000ull
+#define S_SHADING_RATE 0x400000ull
+#define S_COPY (1ull << 32)
+#define S_RESOLVE (1ull << 33)
+#define S_BLIT (1ull << 34)
+#define S_CLEAR (1ull << 35)
+#define S_INDEX_INPUT (1ull << 36)
+#define S_VERTEX_ATTRIBUTE_INPUT (1ull << 37)
+#define S_PRE_RASTERIZATION (1ull << 38)
+
+#define TRANSFER_FAMILY (S_TRANSFER | S_COPY | S_RESOLVE | S_BLIT | S_CLEAR)
+#define VERTEX_INPUT_FAMILY (S_VERTEX_INPUT | S_INDEX_INPUT | S_VERTEX_ATTRIBUTE_INPUT)
+#define PRE_RASTERIZATION_FAMILY (S_VERTEX_SHADER | S_TESS_CONTROL | S_TESS_EVAL | S_GEOMETRY | S_TASK | S_MESH)
+
+/* The graphics pipeline's stages in logical order (primitive and mesh shading folded into one
+ * order: the folding only ever adds stages to a scope, never removes one). */
+static const uint64_t graphics_order[] = {
+    S_DRAW_INDIRECT, VERTEX_INPUT_FAMILY, S_VERTEX_SHADER, S_TESS_CONTROL, S_TESS_EVAL, S_GEOMETRY, S_TASK, S_MESH,
+    S_SHADING_RATE,  S_EARLY_TESTS,       S_FRAGMENT,      S_LATE_TESTS,   S_COLOR_OUTPUT,
+};
+#define GRAPHICS_ORDER_COUNT (sizeof(graphics_order) / sizeof(graphics_order[0]))
+
+static uint64_t all_graphics(void)
+{
+    uint64_t all = 0;
+    for (size_t i = 0; i < GRAPHICS_ORDER_COUNT; ++i)
+        all |= graphics_order[i];
+    return all;
+}
+
+/* A stage mask as a synchronization scope: `first` for a barrier's source, else its destination. */
+static uint64_t expand_stages(uint64_t mask, bool first)
+{
+    if (mask & S_ALL_COMMANDS)
+        return ~0ull;
+    if (first ? (mask & S_BOTTOM) : (mask & S_TOP))
+        return ~0ull;
+    if (mask & S_ALL_GRAPHICS)
+        mask |= all_graphics();
+    if (mask & TRANSFER_FAMILY)
+        mask |= TRANSFER_FAMILY;
+    if (mask & VERTEX_INPUT_FAMILY)
+        mask |= VERTEX_INPUT_FAMILY;
+    if (mask & S_PRE_RASTERIZATION)
+        mask |= PRE_RASTERIZATION_FAMILY;
+    /* logically earlier stages belong to a source scope, logically later ones to a destination */
+    uint64_t expanded = mask;
+    for (size_t i = 0; i < GRAPHICS_ORDER_COUNT; ++i) {
+        if (!(mask & graphics_order[i]))
+            continue;
+        if (first)
+            for (size_t k = 0; k < i; ++k)
+                expanded |= graphics_order[k];
+        else
+            for (size_t k = i + 1; k < GRAPHICS_ORDER_COUNT; ++k)
+                expanded |= graphics_order[k];
+    }
+    if (first && (mask & S_COMPUTE))
+        expanded |= S_DRAW_INDIRECT;
+    if (!first && (mask & S_DRAW_INDIRECT))
+        expanded |= S_COMPUTE;
+    return expanded;
+}
+
+static struct hazard_tracker *tracker_of(struct command_buffer_state *cb, bool create)
+{
+    if (cb->hazards == NULL && create)
+        cb->hazards = calloc(1, sizeof(struct hazard_tracker));
+    return cb->hazards;
+}
+
+void hazard_forget(struct command_buffer_state *cb)
+{
+    struct hazard_tracker *t = tracker_of(cb, false);
+    if (t != NULL)
+        t->count = 0;
+}
+
+void hazard_free(struct command_buffer_state *cb)
+{
+    struct hazard_tracker *t = tracker_of(cb, false);
+    if (t != NULL) {
+        free(t->ranges);
+        free(t);
+        cb->hazards = NULL;
+    }
+}
+
+bool hazard_buffer_range(struct layer_device *ld, uint64_t buffer, VkDeviceSize offset, VkDeviceSize size,
+                         struct hazard_access *out)
+{
+    struct buffer_state *b = handle_map_get(&ld->buffers, buffer);
+    if (b == NULL || offset >= b->size)
+        return false;
+    VkDeviceSize length = size == VK_WHOLE_SIZE || offset + size > b->size ? b->size - offset : size;
+    out->resource = buffer;
+    out->key = b->memory ? HANDLE(b->memory) : buffer;
+    out->begin = (b->memory ? b->memory_offset : 0) + offset;
+    out->end = out->begin + length;
+    return length > 0;
+}
+
+static void order_use(struct hazard_use *u, uint64_t src, uint64_t dst)
+{
+    if ((u->stages | u->ordered_stages) & src)
+        u->ordered_stages |= dst;
+}
+
+static bool barrier_covers(const struct hazard_memory_barrier *m, const struct hazard_range *r)
+{
+    return m->global || (m->key == r->key && m->begin < r->end && r->begin < m->end);
+}
+
+void hazard_barrier(struct command_buffer_state *cb, uint64_t src_stages, uint64_t dst_stages,
+                    const struct hazard_memory_barrier *barriers, uint32_t count)
+{
+    struct hazard_tracker *t = tracker_of(cb, false);
+    if (t == NULL)
+        return;
+    uint64_t src = expand_stages(src_stages, true), dst = expand_stages(dst_stages, false);
+    for (uint32_t i = 0; i < t->count; ++i) {
+        struct hazard_range *r = &t->ranges[i];
+        for (uint32_t k = 0; k < r->read_count; ++k)
+            order_use(&r->reads[k], src, dst);
+        if (!r->has_write)
+            continue;
+        struct hazard_use *w = &r->write;
+        bool in_first_scope = ((w->stages | w->ordered_stages) & src) != 0;
+        /* a write made visible to some stages stays visible where a later dependency extends them */
+        if (w->visible_stages & src)
+            w->visible_stages |= dst;
+        for (uint32_t m = 0; in_first_scope && m < count; ++m) {
+            if (!barrier_covers(&barriers[m], r))
+                continue;
+            if ((barriers[m].src_access & w->access) || w->visible_access != 0) {
+                w->visible_stages |= dst;
+                w->visible_access |= barriers[m].dst_access;
+            }
+        }
+        order_use(w, src, dst);
+    }
+}
+
+static const char *stage_words(uint64_t stages)
+{
+    if (stages & S_COMPUTE)
+        return "COMPUTE_SHADER";
+    if (stages & S_DRAW_INDIRECT)
+        return "DRAW_INDIRECT";
+    if (stages & VERTEX_INPUT_FAMILY)
+        return "VERTEX_INPUT";
+    if (stages & TRANSFER_FAMILY)
+        return "TRANSFER";
+    return "the graphics shader stages";
+}
+
+static void report(struct layer_device *ld, struct command_buffer_state *cb, enum check_id check, const char *call,
+                   const struct hazard_access *now, const struct hazard_range *r, const struct hazard_use *before,
+                   bool before_wrote, const char *missing)
+{
+    struct finding f = {.check = check, .call = call, .command_buffer = cb};
+    f.objects[f.object_count++] = (struct finding_object){VK_OBJECT_TYPE_COMMAND_BUFFER, HANDLE((uintptr_t)cb->handle)};
+    f.objects[f.object_count++] = (struct finding_object){VK_OBJECT_TYPE_BUFFER, now->resource};
+    const char *name = handle_map_get(&ld->names, now->resource);
+    uint64_t begin = now->begin > r->begin ? now->begin : r->begin, end = now->end < r->end ? now->end : r->end;
+    snprintf(f.message, sizeof(f.message),
+             "%s (command %u) %s VkBuffer 0x%llx%s%s%s (memory bytes [%llu, %llu)) that %s (command %u) %s in %s; "
+             "missing between them: %s",
+             call, cb->command_index, now->write && check != CHECK_HAZARD_READ_AFTER_WRITE ? "writes" : "reads",
+             (unsigned long long)now->resource, name ? " \"" : "", name ? name : "", name ? "\"" : "",
+             (unsigned long long)begin, (unsigned long long)end, before->call, before->command_index,
+             before_wrote ? "wrote" : "read", stage_words(before->stages), missing);
+    finding_report(ld->instance, ld, &f);
+}
+
+static struct hazard_range *find_or_add(struct hazard_tracker *t, const struct hazard_access *a)
+{
+    for (uint32_t i = 0; i < t->count; ++i)
+        if (t->ranges[i].key == a->key && t->ranges[i].begin == a->begin && t->ranges[i].end == a->end)
+            return &t->ranges[i];
+    if (t->count == MAX_RANGES)
+        t->count = 0; /* bounded memory: start over rather than grow without end */
+    if (t->count == t->capacity) {
+        uint32_t capacity = t->capacity ? t->capacity * 2 : 32;
+        struct hazard_range *grown = realloc(t->ranges, capacity * sizeof(*grown));
+        if (grown == NULL)
+            return NULL;
+        t->ranges = grown;
+        t->capacity = capacity;
+    }
+    struct hazard_range *r = &t->ranges[t->count++];
+    memset(r, 0, sizeof(*r));
+    r->key = a->key;
+    r->begin = a->begin;
+    r->end = a->end;
+    r->resource = a->resource;
+    return r;
+}
+
+/* Checks one access against one tracked range; reports at most one finding per pair. */
+static void check_against(struct layer_device *ld, struct command_buffer_state *cb, const struct hazard_access *a,
+                          const struct hazard_range *r, const char *call)
+{
+    if (r->key != a->key || r->begin >= a->end || a->begin >= r->end)
+        return;
+    if (r->has_write && r->write.command_index != cb->command_index) {
+        const struct hazard_use *w = &r->write;
+        if (a->read && !((w->visible_stages & a->stages) && (w->visible_access & a->access))) {
+            report(ld, cb, CHECK_HAZARD_READ_AFTER_WRITE, call, a, r, w, true,
+                   (w->ordered_stages & a->stages) ? "a memory dependency that makes the write visible to this access"
+                                                   : "a barrier ordering the write before this access");
+            return;
+        }
+        if (a->write && !(w->ordered_stages & a->stages)) {
+            report(ld, cb, CHECK_HAZARD_WRITE_AFTER_WRITE, call, a, r, w, true,
+                   "a barrier ordering the first write before the second");
+            return;
+        }
+    }
+    for (uint32_t k = 0; a->write && k < r->read_count; ++k) {
+        const struct hazard_use *u = &r->reads[k];
+        if (u->command_index != cb->command_index && !(u->ordered_stages & a->stages)) {
+            report(ld, cb, CHECK_HAZARD_WRITE_AFTER_READ, call, a, r, u, false,
+                   "an execution dependency ordering the read before the write");
+            return;
+        }
+    }
+}
+
+static void record(struct hazard_range *r, const struct hazard_access *a, uint32_t command_index, const char *call)
+{
+    struct hazard_use use = {.stages = a->stages, .access = a->access, .command_index = command_index, .call = call};
+    if (a->write) {
+        r->has_write = true;
+        r->write = use;
+        r->read_count = 0;
+        return;
+    }
+    /* a newer read with the same stages replaces the older: a barrier after it covers both */
+    for (uint32_t k = 0; k < r->read_count; ++k) {
+        if (r->reads[k].stages == a->stages) {
+            r->reads[k] = use;
+            return;
+        }
+    }
+    if (r->read_count < MAX_READS) {
+        r->reads[r->read_count++] = use;
+        return;
+    }
+    struct hazard_use *last = &r->reads[MAX_READS - 1];
+    use.stages |= last->stages;
+    *last = use;
+}
+
+void hazard_command(struct layer_device *ld, struct command_buffer_state *cb, const struct hazard_accesses *accesses,
+                    const char *call)
+{
+    if (accesses->count == 0)
+        return;
+    struct hazard_tracker *t = tracker_of(cb, true);
+    if (t == NULL)
+        return;
+    for (uint32_t i = 0; i < accesses->count; ++i)
+        for (uint32_t k = 0; k < t->count; ++k)
+            check_against(ld, cb, &accesses->a[i], &t->ranges[k], call);
+    for (uint32_t i = 0; i < accesses->count; ++i) {
+        struct hazard_range *r = find_or_add(t, &accesses->a[i]);
+        if (r != NULL)
+            record(r, &accesses->a[i], cb->command_index, call);
+    }
+}
