@@ -35,6 +35,7 @@ struct hazard_use {
     uint64_t ordered_stages;  /* stages an execution dependency orders after this use */
     uint64_t visible_stages;  /* a write: stages it was made visible to */
     uint64_t visible_access;
+    bool available;           /* a write: a barrier's source access scope held it */
     uint32_t command_index;
     const char *call;
 };
@@ -204,7 +205,10 @@ void hazard_barrier(struct command_buffer_state *cb, uint64_t src_stages, uint64
         for (uint32_t m = 0; in_first_scope && m < count; ++m) {
             if (!barrier_covers(&barriers[m], r))
                 continue;
-            if ((barriers[m].src_access & w->access) || w->visible_access != 0) {
+            /* available once a source access scope held the write; then any memory barrier
+             * ordered after that makes it visible to its destination scope */
+            w->available = w->available || (barriers[m].src_access & w->access) != 0;
+            if (w->available) {
                 w->visible_stages |= dst;
                 w->visible_access |= barriers[m].dst_access;
             }

@@ -1,0 +1,236 @@
+/* The hazard tracker's state machine (layer/check_hazard.c) without a driver: accesses and
+ * barriers fed directly, findings read back from the layer's JSON-lines log. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "check_hazard.h"
+#include "layer_state.h"
+#include "settings.h"
+
+/* stage and access bits (VkPipelineStageFlags2 / VkAccessFlags2 values) */
+#define TOP 0x1ull
+#define DRAW_INDIRECT 0x2ull
+#define COMPUTE 0x800ull
+#define TRANSFER 0x1000ull
+#define BOTTOM 0x2000ull
+#define SHADER_READ 0x20ull
+#define SHADER_WRITE 0x40ull
+#define TRANSFER_WRITE 0x1000ull
+#define INDIRECT_READ 0x1ull
+
+static struct layer_instance instance;
+static struct layer_device device;
+static struct command_buffer_state cb;
+static struct buffer_state buffers[3];
+
+static int setup(void **state)
+{
+    (void)state;
+    memset(&instance, 0, sizeof(instance));
+    memset(&device, 0, sizeof(device));
+    memset(&cb, 0, sizeof(cb));
+    settings_load(&instance.settings);
+    instance.settings.log_stderr = STDERR_OFF;
+    instance.settings.duplicate_limit = 100;
+    pthread_mutex_init(&instance.messengers_lock, NULL);
+    pthread_mutex_init(&instance.findings_lock, NULL);
+    handle_map_init(&instance.finding_counts);
+    instance.log_file = tmpfile();
+    device.instance = &instance;
+    handle_map_init(&device.buffers);
+    handle_map_init(&device.names);
+    cb.device = &device;
+    /* buffers 1 and 2 share memory 0x100 at offset 0; buffer 3 has its own memory */
+    buffers[0] = (struct buffer_state){(VkBuffer)1, 4096, 0, (VkDeviceMemory)0x100, 0};
+    buffers[1] = (struct buffer_state){(VkBuffer)2, 4096, 0, (VkDeviceMemory)0x100, 0};
+    buffers[2] = (struct buffer_state){(VkBuffer)3, 4096, 0, (VkDeviceMemory)0x200, 0};
+    for (int i = 0; i < 3; ++i)
+        handle_map_put(&device.buffers, (uint64_t)(i + 1), &buffers[i]);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    hazard_free(&cb);
+    fclose(instance.log_file);
+    handle_map_destroy(&instance.finding_counts, NULL);
+    handle_map_destroy(&device.buffers, NULL);
+    handle_map_destroy(&device.names, NULL);
+    return 0;
+}
+
+/* How many findings with `id` the log holds. */
+static int findings(const char *id)
+{
+    fflush(instance.log_file);
+    rewind(instance.log_file);
+    char line[4096];
+    int n = 0;
+    while (fgets(line, sizeof(line), instance.log_file))
+        if (strstr(line, id) != NULL)
+            ++n;
+    fseek(instance.log_file, 0, SEEK_END);
+    return n;
+}
+
+static int all_findings(void)
+{
+    return findings("PREFLIGHT-hazard-");
+}
+
+/* One command accessing `buffer` [offset, offset + size). */
+static void access(uint64_t buffer, uint64_t offset, uint64_t size, uint64_t stages, uint64_t access_bits, bool write)
+{
+    struct hazard_accesses a = {.count = 1};
+    assert_true(hazard_buffer_range(&device, buffer, offset, size, &a.a[0]));
+    a.a[0].stages = stages;
+    a.a[0].access = access_bits;
+    a.a[0].read = !write;
+    a.a[0].write = write;
+    hazard_command(&device, &cb, &a, write ? "write" : "read");
+    cb.command_index++;
+}
+
+static void barrier(uint64_t src, uint64_t dst, uint64_t src_access, uint64_t dst_access)
+{
+    struct hazard_memory_barrier m = {.global = true, .src_access = src_access, .dst_access = dst_access};
+    hazard_barrier(&cb, src, dst, &m, src_access || dst_access ? 1 : 0);
+    cb.command_index++;
+}
+
+static void read_after_write_needs_a_barrier(void **state)
+{
+    (void)state;
+    access(3, 0, 4096, COMPUTE, SHADER_WRITE, true);
+    access(3, 0, 4096, COMPUTE, SHADER_READ, false);
+    assert_int_equal(findings("PREFLIGHT-hazard-read-after-write"), 1);
+}
+
+static void a_full_barrier_covers_read_after_write(void **state)
+{
+    (void)state;
+    access(3, 0, 4096, COMPUTE, SHADER_WRITE, true);
+    barrier(COMPUTE, COMPUTE, SHADER_WRITE, SHADER_READ);
+    access(3, 0, 4096, COMPUTE, SHADER_READ, false);
+    assert_int_equal(all_findings(), 0);
+}
+
+static void execution_only_barrier_is_not_enough_after_a_write(void **state)
+{
+    (void)state;
+    access(3, 0, 4096, COMPUTE, SHADER_WRITE, true);
+    barrier(COMPUTE, COMPUTE, 0, 0);
+    access(3, 0, 4096, COMPUTE, SHADER_READ, false);
+    assert_int_equal(findings("PREFLIGHT-hazard-read-after-write"), 1);
+}
+
+static void write_after_read_needs_only_execution(void **state)
+{
+    (void)state;
+    access(3, 0, 4096, COMPUTE, SHADER_READ, false);
+    barrier(COMPUTE, TRANSFER, 0, 0);
+    access(3, 0, 4096, TRANSFER, TRANSFER_WRITE, true);
+    assert_int_equal(all_findings(), 0);
+    hazard_forget(&cb);
+    access(3, 0, 4096, COMPUTE, SHADER_READ, false);
+    barrier(TRANSFER, COMPUTE, TRANSFER_WRITE, SHADER_READ); /* orders transfer before compute, not the reverse */
+    access(3, 0, 4096, TRANSFER, TRANSFER_WRITE, true);
+    assert_int_equal(findings("PREFLIGHT-hazard-write-after-read"), 1);
+}
+
+static void wrong_stages_do_not_cover(void **state)
+{
+    (void)state;
+    access(3, 0, 4096, COMPUTE, SHADER_WRITE, true);
+    barrier(TRANSFER, COMPUTE, SHADER_WRITE, SHADER_READ); /* first scope misses the writer */
+    access(3, 0, 4096, COMPUTE, SHADER_READ, false);
+    assert_int_equal(findings("PREFLIGHT-hazard-read-after-write"), 1);
+    access(3, 0, 4096, COMPUTE, SHADER_WRITE, true);
+    barrier(COMPUTE, COMPUTE, SHADER_WRITE, SHADER_READ); /* DRAW_INDIRECT is logically earlier than COMPUTE */
+    access(3, 0, 12, DRAW_INDIRECT, INDIRECT_READ, false);
+    assert_int_equal(findings("PREFLIGHT-hazard-read-after-write"), 2);
+}
+
+static void top_and_bottom_of_pipe_per_scope(void **state)
+{
+    (void)state;
+    access(3, 0, 4096, COMPUTE, SHADER_WRITE, true);
+    barrier(BOTTOM, TOP, SHADER_WRITE, SHADER_READ); /* all stages in both scopes */
+    access(3, 0, 4096, COMPUTE, SHADER_READ, false);
+    assert_int_equal(all_findings(), 0);
+    access(3, 0, 4096, COMPUTE, SHADER_WRITE, true);
+    barrier(TOP, BOTTOM, SHADER_WRITE, SHADER_READ); /* no stage in either scope */
+    access(3, 0, 4096, COMPUTE, SHADER_READ, false);
+    assert_int_equal(findings("PREFLIGHT-hazard-read-after-write"), 1);
+}
+
+static void dependency_chains(void **state)
+{
+    (void)state;
+    access(3, 0, 4096, COMPUTE, SHADER_WRITE, true);
+    barrier(COMPUTE, TRANSFER, SHADER_WRITE, 0); /* made available, ordered before transfer */
+    barrier(TRANSFER, COMPUTE, 0, SHADER_READ);  /* chained: visible to compute reads */
+    access(3, 0, 4096, COMPUTE, SHADER_READ, false);
+    assert_int_equal(all_findings(), 0);
+}
+
+static void memory_not_handles(void **state)
+{
+    (void)state;
+    access(1, 0, 4096, COMPUTE, SHADER_WRITE, true);
+    access(2, 1024, 16, COMPUTE, SHADER_READ, false); /* another buffer on the same memory */
+    assert_int_equal(findings("PREFLIGHT-hazard-read-after-write"), 1);
+    access(3, 0, 1024, COMPUTE, SHADER_WRITE, true);
+    access(3, 2048, 1024, COMPUTE, SHADER_READ, false); /* disjoint range */
+    access(3, 1024, 1024, COMPUTE, SHADER_WRITE, true); /* disjoint too */
+    assert_int_equal(all_findings(), 1);
+}
+
+static void buffer_barrier_covers_only_its_range(void **state)
+{
+    (void)state;
+    access(3, 0, 4096, COMPUTE, SHADER_WRITE, true);
+    struct hazard_access elsewhere;
+    assert_true(hazard_buffer_range(&device, 1, 0, 4096, &elsewhere)); /* memory 0x100, not 0x200 */
+    struct hazard_memory_barrier m = {.key = elsewhere.key, .begin = 0, .end = 4096, .src_access = SHADER_WRITE,
+                                      .dst_access = SHADER_READ};
+    hazard_barrier(&cb, COMPUTE, COMPUTE, &m, 1);
+    cb.command_index++;
+    access(3, 0, 4096, COMPUTE, SHADER_READ, false);
+    assert_int_equal(findings("PREFLIGHT-hazard-read-after-write"), 1);
+}
+
+static void forget_and_write_after_write(void **state)
+{
+    (void)state;
+    access(3, 0, 4096, TRANSFER, TRANSFER_WRITE, true);
+    access(3, 0, 4096, COMPUTE, SHADER_WRITE, true);
+    assert_int_equal(findings("PREFLIGHT-hazard-write-after-write"), 1);
+    hazard_forget(&cb);
+    access(3, 0, 4096, COMPUTE, SHADER_READ, false);
+    assert_int_equal(all_findings(), 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(read_after_write_needs_a_barrier, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_full_barrier_covers_read_after_write, setup, teardown),
+        cmocka_unit_test_setup_teardown(execution_only_barrier_is_not_enough_after_a_write, setup, teardown),
+        cmocka_unit_test_setup_teardown(write_after_read_needs_only_execution, setup, teardown),
+        cmocka_unit_test_setup_teardown(wrong_stages_do_not_cover, setup, teardown),
+        cmocka_unit_test_setup_teardown(top_and_bottom_of_pipe_per_scope, setup, teardown),
+        cmocka_unit_test_setup_teardown(dependency_chains, setup, teardown),
+        cmocka_unit_test_setup_teardown(memory_not_handles, setup, teardown),
+        cmocka_unit_test_setup_teardown(buffer_barrier_covers_only_its_range, setup, teardown),
+        cmocka_unit_test_setup_teardown(forget_and_write_after_write, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
