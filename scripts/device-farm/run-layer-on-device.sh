@@ -14,7 +14,8 @@ with_layer() { VK_INSTANCE_LAYERS=VK_LAYER_PREFLIGHT_validation "$@"; }
 for s in clean group-count dispatch-base zero workgroup-size invocations shared-memory indirect indirect-gpu-written \
          alias-clean alias-buffer alias-memory alias-indirect alias-array alias-array-unreached alias-image \
          alias-image-mips alias-attachment attachment-clean binding-missing-set binding-unwritten binding-type \
-         binding-usage; do
+         binding-usage hazard-raw hazard-raw-fixed hazard-war hazard-war-execution-only hazard-waw \
+         hazard-insufficient hazard-disjoint hazard-event hazard-sync2; do
     with_layer timeout 120 "$bundle/layer_app" "$s" >"$out/layer-$s.txt" 2>&1
     echo "$s: exit $?, $(grep -c '^FINDING' "$out/layer-$s.txt") findings: $(grep -o '^FINDING [^ ]*' "$out/layer-$s.txt" | sort | uniq -c | tr '\n' ' ')"
 done
