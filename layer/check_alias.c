@@ -225,12 +225,15 @@ static void export_buffers(const struct command_buffer_state *cb, const struct b
     out->count = 0;
     for (uint32_t i = 0; i < fixed_end && out->count < HAZARD_MAX_ACCESSES; ++i) {
         const struct access *a = &c->a[i];
-        if (a->image)
-            continue;
+        if (a->image && (i >= descriptors || a->type == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT))
+            continue; /* input attachments live inside a render pass, where hazards are not tracked yet */
         struct hazard_access *h = &out->a[out->count++];
+        h->image = a->image;
         h->key = a->key;
         h->begin = a->begin;
         h->end = a->end;
+        h->layer_begin = a->image ? a->layer_begin : 0;
+        h->layer_end = a->image ? a->layer_end : 1;
         h->resource = a->resource;
         h->read = a->read;
         h->write = a->write;

@@ -41,7 +41,9 @@ struct hazard_use {
 };
 
 struct hazard_range {
+    bool image;
     uint64_t key, begin, end, resource;
+    uint32_t layer_begin, layer_end;
     bool has_write;
     struct hazard_use write;
     struct hazard_use reads[MAX_READS];
@@ -166,11 +168,40 @@ bool hazard_buffer_range(struct layer_device *ld, uint64_t buffer, VkDeviceSize 
     if (b == NULL || offset >= b->size)
         return false;
     VkDeviceSize length = size == VK_WHOLE_SIZE || offset + size > b->size ? b->size - offset : size;
+    out->image = false;
+    out->layer_begin = 0;
+    out->layer_end = 1;
     out->resource = buffer;
     out->key = b->memory ? HANDLE(b->memory) : buffer;
     out->begin = (b->memory ? b->memory_offset : 0) + offset;
     out->end = out->begin + length;
     return length > 0;
+}
+
+bool hazard_image_range(struct layer_device *ld, uint64_t image, uint32_t base_mip, uint32_t mip_count,
+                        uint32_t base_layer, uint32_t layer_count, struct hazard_access *out)
+{
+    struct image_state *i = handle_map_get(&ld->images, image);
+    if (i == NULL || base_mip >= i->mip_levels || base_layer >= i->array_layers)
+        return false;
+    uint32_t mips = mip_count == VK_REMAINING_MIP_LEVELS || base_mip + mip_count > i->mip_levels
+                        ? i->mip_levels - base_mip : mip_count;
+    uint32_t layers = layer_count == VK_REMAINING_ARRAY_LAYERS || base_layer + layer_count > i->array_layers
+                          ? i->array_layers - base_layer : layer_count;
+    out->image = true;
+    out->key = out->resource = image;
+    out->begin = base_mip;
+    out->end = (uint64_t)base_mip + mips;
+    out->layer_begin = base_layer;
+    out->layer_end = base_layer + layers;
+    return mips > 0 && layers > 0;
+}
+
+static bool overlaps(bool image, uint64_t key, uint64_t begin, uint64_t end, uint32_t layer_begin, uint32_t layer_end,
+                     const struct hazard_range *r)
+{
+    return r->image == image && r->key == key && begin < r->end && r->begin < end &&
+           (!image || (layer_begin < r->layer_end && r->layer_begin < layer_end));
 }
 
 static void order_use(struct hazard_use *u, uint64_t src, uint64_t dst)
@@ -181,7 +212,8 @@ static void order_use(struct hazard_use *u, uint64_t src, uint64_t dst)
 
 static bool barrier_covers(const struct hazard_memory_barrier *m, const struct hazard_range *r)
 {
-    return m->global || (m->key == r->key && m->begin < r->end && r->begin < m->end);
+    return (m->global && !m->image) ||
+           overlaps(m->image, m->key, m->begin, m->end, m->layer_begin, m->layer_end, r);
 }
 
 void hazard_barrier(struct command_buffer_state *cb, uint64_t src_stages, uint64_t dst_stages,
@@ -236,15 +268,23 @@ static void report(struct layer_device *ld, struct command_buffer_state *cb, enu
 {
     struct finding f = {.check = check, .call = call, .command_buffer = cb};
     f.objects[f.object_count++] = (struct finding_object){VK_OBJECT_TYPE_COMMAND_BUFFER, HANDLE((uintptr_t)cb->handle)};
-    f.objects[f.object_count++] = (struct finding_object){VK_OBJECT_TYPE_BUFFER, now->resource};
+    f.objects[f.object_count++] =
+        (struct finding_object){now->image ? VK_OBJECT_TYPE_IMAGE : VK_OBJECT_TYPE_BUFFER, now->resource};
     const char *name = handle_map_get(&ld->names, now->resource);
     uint64_t begin = now->begin > r->begin ? now->begin : r->begin, end = now->end < r->end ? now->end : r->end;
+    char where[96];
+    if (now->image)
+        snprintf(where, sizeof(where), "mips %llu..%llu, layers %u..%u", (unsigned long long)begin,
+                 (unsigned long long)end - 1, now->layer_begin > r->layer_begin ? now->layer_begin : r->layer_begin,
+                 (now->layer_end < r->layer_end ? now->layer_end : r->layer_end) - 1);
+    else
+        snprintf(where, sizeof(where), "memory bytes [%llu, %llu)", (unsigned long long)begin,
+                 (unsigned long long)end);
     snprintf(f.message, sizeof(f.message),
-             "%s (command %u) %s VkBuffer 0x%llx%s%s%s (memory bytes [%llu, %llu)) that %s (command %u) %s in %s; "
-             "missing between them: %s",
-             call, cb->command_index, now->write && check != CHECK_HAZARD_READ_AFTER_WRITE ? "writes" : "reads",
-             (unsigned long long)now->resource, name ? " \"" : "", name ? name : "", name ? "\"" : "",
-             (unsigned long long)begin, (unsigned long long)end, before->call, before->command_index,
+             "%s (command %u) %s %s 0x%llx%s%s%s (%s) that %s (command %u) %s in %s; missing between them: %s", call,
+             cb->command_index, now->write && check != CHECK_HAZARD_READ_AFTER_WRITE ? "writes" : "reads",
+             now->image ? "VkImage" : "VkBuffer", (unsigned long long)now->resource, name ? " \"" : "",
+             name ? name : "", name ? "\"" : "", where, before->call, before->command_index,
              before_wrote ? "wrote" : "read", stage_words(before->stages), missing);
     finding_report(ld->instance, ld, &f);
 }
@@ -252,7 +292,9 @@ static void report(struct layer_device *ld, struct command_buffer_state *cb, enu
 static struct hazard_range *find_or_add(struct hazard_tracker *t, const struct hazard_access *a)
 {
     for (uint32_t i = 0; i < t->count; ++i)
-        if (t->ranges[i].key == a->key && t->ranges[i].begin == a->begin && t->ranges[i].end == a->end)
+        if (t->ranges[i].image == a->image && t->ranges[i].key == a->key && t->ranges[i].begin == a->begin &&
+            t->ranges[i].end == a->end && t->ranges[i].layer_begin == a->layer_begin &&
+            t->ranges[i].layer_end == a->layer_end)
             return &t->ranges[i];
     if (t->count == MAX_RANGES)
         t->count = 0; /* bounded memory: start over rather than grow without end */
@@ -266,9 +308,12 @@ static struct hazard_range *find_or_add(struct hazard_tracker *t, const struct h
     }
     struct hazard_range *r = &t->ranges[t->count++];
     memset(r, 0, sizeof(*r));
+    r->image = a->image;
     r->key = a->key;
     r->begin = a->begin;
     r->end = a->end;
+    r->layer_begin = a->layer_begin;
+    r->layer_end = a->layer_end;
     r->resource = a->resource;
     return r;
 }
@@ -277,7 +322,7 @@ static struct hazard_range *find_or_add(struct hazard_tracker *t, const struct h
 static void check_against(struct layer_device *ld, struct command_buffer_state *cb, const struct hazard_access *a,
                           const struct hazard_range *r, const char *call)
 {
-    if (r->key != a->key || r->begin >= a->end || a->begin >= r->end)
+    if (!overlaps(a->image, a->key, a->begin, a->end, a->layer_begin, a->layer_end, r))
         return;
     if (r->has_write && r->write.command_index != cb->command_index) {
         const struct hazard_use *w = &r->write;
@@ -343,5 +388,60 @@ void hazard_command(struct layer_device *ld, struct command_buffer_state *cb, co
         struct hazard_range *r = find_or_add(t, &accesses->a[i]);
         if (r != NULL)
             record(r, &accesses->a[i], cb->command_index, call);
+    }
+}
+
+void hazard_image_transition(struct layer_device *ld, struct command_buffer_state *cb, uint64_t src_stages,
+                             uint64_t dst_stages, const struct hazard_memory_barrier *barrier, const char *call)
+{
+    struct hazard_tracker *t = tracker_of(cb, true);
+    if (t == NULL)
+        return;
+    uint64_t src = expand_stages(src_stages, true), dst = expand_stages(dst_stages, false);
+    struct hazard_access transition = {.image = true, .key = barrier->key, .begin = barrier->begin,
+                                       .end = barrier->end, .layer_begin = barrier->layer_begin,
+                                       .layer_end = barrier->layer_end, .resource = barrier->key, .write = true,
+                                       .stages = src};
+    /* earlier accesses must be in the first scope: the transition writes right after it */
+    for (uint32_t i = 0; i < t->count; ++i) {
+        struct hazard_range *r = &t->ranges[i];
+        if (!overlaps(true, barrier->key, barrier->begin, barrier->end, barrier->layer_begin, barrier->layer_end, r))
+            continue;
+        if (r->has_write && r->write.command_index != cb->command_index &&
+            !((r->write.stages | r->write.ordered_stages) & src)) {
+            report(ld, cb, CHECK_HAZARD_WRITE_AFTER_WRITE, call, &transition, r, &r->write, true,
+                   "the layout transition's source stages do not include the earlier write");
+            continue;
+        }
+        for (uint32_t k = 0; k < r->read_count; ++k) {
+            if (!((r->reads[k].stages | r->reads[k].ordered_stages) & src)) {
+                report(ld, cb, CHECK_HAZARD_WRITE_AFTER_READ, call, &transition, r, &r->reads[k], false,
+                       "the layout transition's source stages do not include the earlier read");
+                break;
+            }
+        }
+    }
+    /* then the transition is the last write, ordered before and visible to the second scope */
+    struct hazard_use use = {.stages = src, .access = ~0ull, .ordered_stages = dst, .visible_stages = dst,
+                             .visible_access = barrier->dst_access, .available = true,
+                             .command_index = cb->command_index, .call = call};
+    bool exact = false;
+    for (uint32_t i = 0; i < t->count; ++i) {
+        struct hazard_range *r = &t->ranges[i];
+        if (!overlaps(true, barrier->key, barrier->begin, barrier->end, barrier->layer_begin, barrier->layer_end, r))
+            continue;
+        r->has_write = true;
+        r->write = use;
+        r->read_count = 0;
+        exact = exact || (r->begin == barrier->begin && r->end == barrier->end &&
+                          r->layer_begin == barrier->layer_begin && r->layer_end == barrier->layer_end);
+    }
+    if (!exact) {
+        struct hazard_range *r = find_or_add(t, &transition);
+        if (r != NULL) {
+            r->has_write = true;
+            r->write = use;
+            r->read_count = 0;
+        }
     }
 }

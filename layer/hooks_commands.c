@@ -337,11 +337,29 @@ static void add_transfer(struct layer_device *ld, struct hazard_accesses *access
 /* Memory barriers of a barrier or event wait, in the tracker's terms; image barriers are left
  * out (images are not tracked yet). Returns how many were written to `out`. */
 #define MAX_BARRIERS 64
+static bool image_barrier_range(struct layer_device *ld, VkImage image, const VkImageSubresourceRange *range,
+                                VkAccessFlags2 src_access, VkAccessFlags2 dst_access,
+                                struct hazard_memory_barrier *out)
+{
+    struct hazard_access r;
+    if (!hazard_image_range(ld, HANDLE(image), range->baseMipLevel, range->levelCount, range->baseArrayLayer,
+                            range->layerCount, &r))
+        return false;
+    *out = (struct hazard_memory_barrier){.image = true, .key = r.key, .begin = r.begin, .end = r.end,
+                                          .layer_begin = r.layer_begin, .layer_end = r.layer_end,
+                                          .src_access = src_access, .dst_access = dst_access};
+    return true;
+}
+
 static uint32_t convert_barriers(struct layer_device *ld, uint32_t memory_count, const VkMemoryBarrier *memory,
-                                 uint32_t buffer_count, const VkBufferMemoryBarrier *buffers,
-                                 struct hazard_memory_barrier *out)
+                                 uint32_t buffer_count, const VkBufferMemoryBarrier *buffers, uint32_t image_count,
+                                 const VkImageMemoryBarrier *images, struct hazard_memory_barrier *out)
 {
     uint32_t n = 0;
+    for (uint32_t i = 0; i < image_count && n < MAX_BARRIERS; ++i)
+        if (image_barrier_range(ld, images[i].image, &images[i].subresourceRange, images[i].srcAccessMask,
+                                images[i].dstAccessMask, &out[n]))
+            n++;
     for (uint32_t i = 0; i < memory_count && n < MAX_BARRIERS; ++i)
         out[n++] = (struct hazard_memory_barrier){.global = true, .src_access = memory[i].srcAccessMask,
                                                   .dst_access = memory[i].dstAccessMask};
@@ -362,6 +380,19 @@ static uint32_t convert_barriers(struct layer_device *ld, uint32_t memory_count,
     return n;
 }
 
+/* Layout transitions of sync1 image barriers (applied after the barrier's memory part). */
+static void transitions(struct command_buffer_state *cb, VkPipelineStageFlags src, VkPipelineStageFlags dst,
+                        uint32_t count, const VkImageMemoryBarrier *images, const char *call)
+{
+    for (uint32_t i = 0; i < count; ++i) {
+        struct hazard_memory_barrier b;
+        if (images[i].oldLayout != images[i].newLayout &&
+            image_barrier_range(cb->device, images[i].image, &images[i].subresourceRange, images[i].srcAccessMask,
+                                images[i].dstAccessMask, &b))
+            hazard_image_transition(cb->device, cb, src, dst, &b, call);
+    }
+}
+
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdPipelineBarrier(
     VkCommandBuffer command_buffer, VkPipelineStageFlags src, VkPipelineStageFlags dst, VkDependencyFlags flags,
     uint32_t memory_count, const VkMemoryBarrier *memory, uint32_t buffer_count, const VkBufferMemoryBarrier *buffers,
@@ -370,8 +401,10 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdPipelineBarrier(
     struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
     if (cb != NULL) {
         struct hazard_memory_barrier converted[MAX_BARRIERS];
-        uint32_t n = convert_barriers(cb->device, memory_count, memory, buffer_count, buffers, converted);
+        uint32_t n = convert_barriers(cb->device, memory_count, memory, buffer_count, buffers, image_count, images,
+                                      converted);
         hazard_barrier(cb, src, dst, converted, n);
+        transitions(cb, src, dst, image_count, images, "vkCmdPipelineBarrier");
         cb->command_index++;
     }
     layer_device_of(command_buffer)->dispatch.CmdPipelineBarrier(command_buffer, src, dst, flags, memory_count, memory,
@@ -388,8 +421,10 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdWaitEvents(
     struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
     if (cb != NULL) {
         struct hazard_memory_barrier converted[MAX_BARRIERS];
-        uint32_t n = convert_barriers(cb->device, memory_count, memory, buffer_count, buffers, converted);
+        uint32_t n = convert_barriers(cb->device, memory_count, memory, buffer_count, buffers, image_count, images,
+                                      converted);
         hazard_barrier(cb, src, dst, converted, n);
+        transitions(cb, src, dst, image_count, images, "vkCmdWaitEvents");
         cb->command_index++;
     }
     layer_device_of(command_buffer)->dispatch.CmdWaitEvents(command_buffer, event_count, events, src, dst,
@@ -420,10 +455,17 @@ static void dependency_info(struct command_buffer_state *cb, const VkDependencyI
         }
         hazard_barrier(cb, m->srcStageMask, m->dstStageMask, &b, 1);
     }
-    /* image barriers still order execution */
-    for (uint32_t i = 0; i < info->imageMemoryBarrierCount; ++i)
-        hazard_barrier(cb, info->pImageMemoryBarriers[i].srcStageMask, info->pImageMemoryBarriers[i].dstStageMask,
-                       NULL, 0);
+    for (uint32_t i = 0; i < info->imageMemoryBarrierCount; ++i) {
+        const VkImageMemoryBarrier2 *m = &info->pImageMemoryBarriers[i];
+        struct hazard_memory_barrier b;
+        if (!image_barrier_range(cb->device, m->image, &m->subresourceRange, m->srcAccessMask, m->dstAccessMask, &b)) {
+            hazard_barrier(cb, m->srcStageMask, m->dstStageMask, NULL, 0); /* unknown image: execution only */
+            continue;
+        }
+        hazard_barrier(cb, m->srcStageMask, m->dstStageMask, &b, 1);
+        if (m->oldLayout != m->newLayout)
+            hazard_image_transition(cb->device, cb, m->srcStageMask, m->dstStageMask, &b, "vkCmdPipelineBarrier2");
+    }
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdPipelineBarrier2(VkCommandBuffer command_buffer,
@@ -513,6 +555,114 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdUpdateBuffer(VkCommandBuffer command
     layer_device_of(command_buffer)->dispatch.CmdUpdateBuffer(command_buffer, dst, offset, size, data);
 }
 
+/* A transfer command's access to image subresources. (The buffer side of buffer<->image copies
+ * is not tracked: its extent depends on row pitch and format; leaving it out can only hide a
+ * finding.) */
+static void add_image_transfer(struct layer_device *ld, struct hazard_accesses *accesses, VkImage image,
+                               uint32_t base_mip, uint32_t mip_count, uint32_t base_layer, uint32_t layer_count,
+                               bool write)
+{
+    struct hazard_access *h = &accesses->a[accesses->count];
+    if (accesses->count == HAZARD_MAX_ACCESSES ||
+        !hazard_image_range(ld, HANDLE(image), base_mip, mip_count, base_layer, layer_count, h))
+        return;
+    h->stages = 0x1000ull | (1ull << 32) | (1ull << 33) | (1ull << 34) | (1ull << 35); /* the transfer family */
+    h->access = write ? (0x1000ull | 0x10000ull) : (0x800ull | 0x8000ull);
+    h->read = !write;
+    h->write = write;
+    accesses->count++;
+}
+
+static void image_regions(struct command_buffer_state *cb, struct hazard_accesses *accesses, VkImage image,
+                          const VkImageSubresourceLayers *layers, bool write)
+{
+    add_image_transfer(cb->device, accesses, image, layers->mipLevel, 1, layers->baseArrayLayer, layers->layerCount,
+                       write);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyBufferToImage(VkCommandBuffer command_buffer, VkBuffer src,
+                                                              VkImage dst, VkImageLayout layout, uint32_t count,
+                                                              const VkBufferImageCopy *regions)
+{
+    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    if (cb != NULL) {
+        struct hazard_accesses accesses = {.count = 0};
+        for (uint32_t i = 0; i < count; ++i)
+            image_regions(cb, &accesses, dst, &regions[i].imageSubresource, true);
+        hazard_command(cb->device, cb, &accesses, "vkCmdCopyBufferToImage");
+        cb->command_index++;
+    }
+    layer_device_of(command_buffer)->dispatch.CmdCopyBufferToImage(command_buffer, src, dst, layout, count, regions);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyImageToBuffer(VkCommandBuffer command_buffer, VkImage src,
+                                                              VkImageLayout layout, VkBuffer dst, uint32_t count,
+                                                              const VkBufferImageCopy *regions)
+{
+    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    if (cb != NULL) {
+        note_written(cb, HANDLE(dst));
+        struct hazard_accesses accesses = {.count = 0};
+        for (uint32_t i = 0; i < count; ++i)
+            image_regions(cb, &accesses, src, &regions[i].imageSubresource, false);
+        hazard_command(cb->device, cb, &accesses, "vkCmdCopyImageToBuffer");
+        cb->command_index++;
+    }
+    layer_device_of(command_buffer)->dispatch.CmdCopyImageToBuffer(command_buffer, src, layout, dst, count, regions);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyImage(VkCommandBuffer command_buffer, VkImage src,
+                                                      VkImageLayout src_layout, VkImage dst, VkImageLayout dst_layout,
+                                                      uint32_t count, const VkImageCopy *regions)
+{
+    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    if (cb != NULL) {
+        struct hazard_accesses accesses = {.count = 0};
+        for (uint32_t i = 0; i < count; ++i) {
+            image_regions(cb, &accesses, src, &regions[i].srcSubresource, false);
+            image_regions(cb, &accesses, dst, &regions[i].dstSubresource, true);
+        }
+        hazard_command(cb->device, cb, &accesses, "vkCmdCopyImage");
+        cb->command_index++;
+    }
+    layer_device_of(command_buffer)->dispatch.CmdCopyImage(command_buffer, src, src_layout, dst, dst_layout, count,
+                                                           regions);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBlitImage(VkCommandBuffer command_buffer, VkImage src,
+                                                      VkImageLayout src_layout, VkImage dst, VkImageLayout dst_layout,
+                                                      uint32_t count, const VkImageBlit *regions, VkFilter filter)
+{
+    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    if (cb != NULL) {
+        struct hazard_accesses accesses = {.count = 0};
+        for (uint32_t i = 0; i < count; ++i) {
+            image_regions(cb, &accesses, src, &regions[i].srcSubresource, false);
+            image_regions(cb, &accesses, dst, &regions[i].dstSubresource, true);
+        }
+        hazard_command(cb->device, cb, &accesses, "vkCmdBlitImage");
+        cb->command_index++;
+    }
+    layer_device_of(command_buffer)->dispatch.CmdBlitImage(command_buffer, src, src_layout, dst, dst_layout, count,
+                                                           regions, filter);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdClearColorImage(VkCommandBuffer command_buffer, VkImage image,
+                                                            VkImageLayout layout, const VkClearColorValue *color,
+                                                            uint32_t count, const VkImageSubresourceRange *ranges)
+{
+    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    if (cb != NULL) {
+        struct hazard_accesses accesses = {.count = 0};
+        for (uint32_t i = 0; i < count; ++i)
+            add_image_transfer(cb->device, &accesses, image, ranges[i].baseMipLevel, ranges[i].levelCount,
+                               ranges[i].baseArrayLayer, ranges[i].layerCount, true);
+        hazard_command(cb->device, cb, &accesses, "vkCmdClearColorImage");
+        cb->command_index++;
+    }
+    layer_device_of(command_buffer)->dispatch.CmdClearColorImage(command_buffer, image, layout, color, count, ranges);
+}
+
 /* A secondary's indirect dispatches and writes become the primary's, in execution order. */
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdExecuteCommands(VkCommandBuffer command_buffer, uint32_t count,
                                                             const VkCommandBuffer *secondaries)
@@ -547,7 +697,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdExecuteCommands(VkCommandBuffer comm
 const struct layer_hook command_hooks[] = {
     LAYER_HOOK(vkCmdExecuteCommands),     LAYER_HOOK(vkCmdPipelineBarrier),     LAYER_HOOK(vkCmdPipelineBarrier2),
     LAYER_HOOK(vkCmdPipelineBarrier2KHR), LAYER_HOOK(vkCmdWaitEvents),          LAYER_HOOK(vkCmdWaitEvents2),
-    LAYER_HOOK(vkCmdWaitEvents2KHR),
+    LAYER_HOOK(vkCmdWaitEvents2KHR),      LAYER_HOOK(vkCmdCopyBufferToImage),   LAYER_HOOK(vkCmdCopyImageToBuffer),
+    LAYER_HOOK(vkCmdCopyImage),           LAYER_HOOK(vkCmdBlitImage),           LAYER_HOOK(vkCmdClearColorImage),
     LAYER_HOOK(vkCreateCommandPool),     LAYER_HOOK(vkDestroyCommandPool),     LAYER_HOOK(vkResetCommandPool),
     LAYER_HOOK(vkAllocateCommandBuffers), LAYER_HOOK(vkFreeCommandBuffers),    LAYER_HOOK(vkBeginCommandBuffer),
     LAYER_HOOK(vkResetCommandBuffer),    LAYER_HOOK(vkCmdBindPipeline),        LAYER_HOOK(vkCmdBindDescriptorSets),

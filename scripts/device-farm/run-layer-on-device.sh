@@ -15,7 +15,8 @@ for s in clean group-count dispatch-base zero workgroup-size invocations shared-
          alias-clean alias-buffer alias-memory alias-indirect alias-array alias-array-unreached alias-image \
          alias-image-mips alias-attachment attachment-clean binding-missing-set binding-unwritten binding-type \
          binding-usage hazard-raw hazard-raw-fixed hazard-war hazard-war-execution-only hazard-waw \
-         hazard-insufficient hazard-disjoint hazard-event hazard-sync2; do
+         hazard-insufficient hazard-disjoint hazard-event hazard-sync2 hazard-image-raw hazard-image-fixed \
+         hazard-transition-war hazard-transition-fixed; do
     with_layer timeout 120 "$bundle/layer_app" "$s" >"$out/layer-$s.txt" 2>&1
     echo "$s: exit $?, $(grep -c '^FINDING' "$out/layer-$s.txt") findings: $(grep -o '^FINDING [^ ]*' "$out/layer-$s.txt" | sort | uniq -c | tr '\n' ' ')"
 done

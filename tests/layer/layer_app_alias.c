@@ -5,7 +5,8 @@
  * Scenarios: alias-clean, alias-buffer, alias-memory, alias-indirect, alias-image, alias-image-mips,
  * alias-array, alias-array-unreached, alias-attachment, attachment-clean, binding-missing-set, binding-unwritten, binding-type,
  * binding-usage; hazard-raw, hazard-raw-fixed, hazard-war, hazard-war-execution-only, hazard-waw,
- * hazard-insufficient, hazard-disjoint, hazard-event, hazard-sync2. */
+ * hazard-insufficient, hazard-disjoint, hazard-event, hazard-sync2, hazard-image-raw,
+ * hazard-image-fixed, hazard-transition-war, hazard-transition-fixed. */
 #include <string.h>
 
 #include "layer_app.h"
@@ -524,6 +525,62 @@ static void scenario_hazard(struct objects *o, const char *name)
     finish(o->a, &r, submit);
 }
 
+static void image_barrier(VkCommandBuffer cb, VkImage image, VkImageLayout from, VkImageLayout to,
+                          VkPipelineStageFlags src, VkAccessFlags src_access, VkPipelineStageFlags dst,
+                          VkAccessFlags dst_access)
+{
+    VkImageMemoryBarrier b = {.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER, .srcAccessMask = src_access,
+                              .dstAccessMask = dst_access, .oldLayout = from, .newLayout = to,
+                              .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                              .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .image = image,
+                              .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}};
+    vkCmdPipelineBarrier(cb, src, dst, 0, 0, NULL, 0, NULL, 1, &b);
+}
+
+/* alias_image.comp writes storage image `written` and samples `sampled`; then a copy reads
+ * `written` (RAW without a barrier) or a layout transition rewrites `sampled` (WAR when the
+ * transition's first scope is TOP_OF_PIPE). */
+static void scenario_image_hazard(struct objects *o, const char *name)
+{
+    const VkDescriptorType types[] = {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER};
+    VkImage written = new_image(o, 1, VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
+    VkImage sampled = new_image(o, 1, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+    VkBuffer readback = new_buffer(o, 64 * 64 * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+    VkDescriptorSetLayout set_layout = new_set_layout(o, types, 2);
+    VkPipelineLayout layout = new_pipeline_layout(o, &set_layout, 1);
+    VkPipeline pipeline = new_compute(o, layer_test_spirv_alias_image, layer_test_spirv_alias_image_size, layout);
+    VkDescriptorSet set = new_set(o, set_layout);
+    write_image(o, set, 0, types[0], new_view(o, written, 0));
+    write_image(o, set, 1, types[1], new_view(o, sampled, 0));
+    struct recording r = begin(o->a, "image-hazard-cb");
+    const VkPipelineStageFlags compute = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, transfer = VK_PIPELINE_STAGE_TRANSFER_BIT;
+    image_barrier(r.cb, written, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0,
+                  compute, VK_ACCESS_SHADER_WRITE_BIT);
+    image_barrier(r.cb, sampled, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+                  0, compute, VK_ACCESS_SHADER_READ_BIT);
+    vkCmdBindPipeline(r.cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    vkCmdBindDescriptorSets(r.cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
+    vkCmdDispatch(r.cb, 8, 8, 1);
+    bool submit = true;
+    if (strcmp(name, "hazard-image-raw") == 0 || strcmp(name, "hazard-image-fixed") == 0) {
+        bool fixed = strcmp(name, "hazard-image-fixed") == 0;
+        if (fixed) /* a transition to TRANSFER_SRC_OPTIMAL that also orders the write before the copy */
+            image_barrier(r.cb, written, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, compute,
+                          VK_ACCESS_SHADER_WRITE_BIT, transfer, VK_ACCESS_TRANSFER_READ_BIT);
+        VkBufferImageCopy region = {.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+                                    .imageExtent = {64, 64, 1}};
+        vkCmdCopyImageToBuffer(r.cb, written, fixed ? VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL : VK_IMAGE_LAYOUT_GENERAL,
+                               readback, 1, &region);
+        submit = strcmp(name, "hazard-image-fixed") == 0;
+    } else {
+        bool fixed = strcmp(name, "hazard-transition-fixed") == 0;
+        image_barrier(r.cb, sampled, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                      fixed ? compute : VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0, transfer, VK_ACCESS_TRANSFER_WRITE_BIT);
+        submit = fixed;
+    }
+    finish(o->a, &r, submit);
+}
+
 bool scenario_alias(struct app *a, const char *name)
 {
     struct objects o = {.a = a};
@@ -557,6 +614,9 @@ bool scenario_alias(struct app *a, const char *name)
                strstr(" hazard-raw hazard-raw-fixed hazard-war hazard-war-execution-only hazard-waw hazard-insufficient"
                       " hazard-disjoint hazard-event hazard-sync2 ", name) != NULL) {
         scenario_hazard(&o, name);
+    } else if (strcmp(name, "hazard-image-raw") == 0 || strcmp(name, "hazard-image-fixed") == 0 ||
+               strcmp(name, "hazard-transition-war") == 0 || strcmp(name, "hazard-transition-fixed") == 0) {
+        scenario_image_hazard(&o, name);
     } else if (strcmp(name, "binding-usage") == 0) {
         scenario_binding_usage(&o);
     } else {

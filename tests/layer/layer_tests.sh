@@ -137,7 +137,12 @@ run hazard-waw
 check "hazard: a dispatch writes what a fill wrote, no barrier" has "^FINDING PREFLIGHT-hazard-write-after-write"
 run hazard-insufficient
 check "hazard: a barrier to compute shader reads does not cover indirect argument reads" has "PREFLIGHT-hazard-read-after-write .*vkCmdDispatchIndirect (command 4) reads .*(memory bytes \\[0, 12))"
-for s in hazard-raw-fixed hazard-war-execution-only hazard-disjoint hazard-event hazard-sync2; do
+run hazard-image-raw
+check "hazard: a copy reads a storage image a dispatch wrote, no barrier" has "^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdCopyImageToBuffer (command 5) reads VkImage .*(mips 0..0, layers 0..0) that vkCmdDispatch (command 4) wrote"
+run hazard-transition-war
+check "hazard: a layout transition from TOP_OF_PIPE after a shader read" has "^FINDING PREFLIGHT-hazard-write-after-read .*vkCmdPipelineBarrier (command 5) writes VkImage .*the layout transition's source stages do not include the earlier read"
+for s in hazard-raw-fixed hazard-war-execution-only hazard-disjoint hazard-event hazard-sync2 hazard-image-fixed \
+         hazard-transition-fixed; do
     run $s
     check "hazard: correct synchronization ($s): no finding" only 0
     VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation:VK_LAYER_PREFLIGHT_validation \

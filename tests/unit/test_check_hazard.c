@@ -28,6 +28,7 @@ static struct layer_instance instance;
 static struct layer_device device;
 static struct command_buffer_state cb;
 static struct buffer_state buffers[3];
+static struct image_state image = {.handle = (VkImage)0x300, .mip_levels = 4, .array_layers = 6};
 
 static int setup(void **state)
 {
@@ -44,6 +45,8 @@ static int setup(void **state)
     instance.log_file = tmpfile();
     device.instance = &instance;
     handle_map_init(&device.buffers);
+    handle_map_init(&device.images);
+    handle_map_put(&device.images, 0x300, &image);
     handle_map_init(&device.names);
     cb.device = &device;
     /* buffers 1 and 2 share memory 0x100 at offset 0; buffer 3 has its own memory */
@@ -62,6 +65,7 @@ static int teardown(void **state)
     fclose(instance.log_file);
     handle_map_destroy(&instance.finding_counts, NULL);
     handle_map_destroy(&device.buffers, NULL);
+    handle_map_destroy(&device.images, NULL);
     handle_map_destroy(&device.names, NULL);
     return 0;
 }
@@ -218,6 +222,53 @@ static void forget_and_write_after_write(void **state)
     assert_int_equal(all_findings(), 1);
 }
 
+static void image_access(uint32_t mip, uint32_t layer, uint64_t stages, uint64_t access_bits, bool write)
+{
+    struct hazard_accesses a = {.count = 1};
+    assert_true(hazard_image_range(&device, 0x300, mip, 1, layer, 1, &a.a[0]));
+    a.a[0].stages = stages;
+    a.a[0].access = access_bits;
+    a.a[0].read = !write;
+    a.a[0].write = write;
+    hazard_command(&device, &cb, &a, write ? "write" : "read");
+    cb.command_index++;
+}
+
+static void transition(uint64_t src, uint64_t dst, uint64_t dst_access)
+{
+    struct hazard_access range;
+    assert_true(hazard_image_range(&device, 0x300, 0, 1, 0, 1, &range));
+    struct hazard_memory_barrier b = {.image = true, .key = range.key, .begin = range.begin, .end = range.end,
+                                      .layer_begin = range.layer_begin, .layer_end = range.layer_end,
+                                      .dst_access = dst_access};
+    hazard_barrier(&cb, src, dst, &b, 1);
+    hazard_image_transition(&device, &cb, src, dst, &b, "transition");
+    cb.command_index++;
+}
+
+static void image_subresources_and_layout_transitions(void **state)
+{
+    (void)state;
+    image_access(0, 0, COMPUTE, SHADER_WRITE, true);
+    image_access(1, 0, COMPUTE, SHADER_READ, false); /* another mip */
+    image_access(0, 1, COMPUTE, SHADER_READ, false); /* another layer */
+    assert_int_equal(all_findings(), 0);
+    image_access(0, 0, COMPUTE, SHADER_READ, false);
+    assert_int_equal(findings("PREFLIGHT-hazard-read-after-write"), 1);
+    /* a transition is a write: earlier accesses must be in its first scope */
+    transition(TOP, TRANSFER, TRANSFER_WRITE);
+    assert_int_equal(findings("PREFLIGHT-hazard-write-after-write"), 1); /* the dispatch's write, unordered */
+    image_access(0, 0, COMPUTE, SHADER_READ, false);                     /* ordered only before TRANSFER */
+    assert_int_equal(findings("PREFLIGHT-hazard-read-after-write"), 2);
+    transition(TOP, TRANSFER, TRANSFER_WRITE);
+    assert_int_equal(findings("PREFLIGHT-hazard-write-after-read"), 1);
+    transition(TRANSFER, TRANSFER, TRANSFER_WRITE); /* chains after the previous transition */
+    assert_int_equal(all_findings(), 4);
+    /* after a transition, accesses in its second scope are ordered and see it */
+    image_access(0, 0, TRANSFER, TRANSFER_WRITE, true);
+    assert_int_equal(all_findings(), 4);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -231,6 +282,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(memory_not_handles, setup, teardown),
         cmocka_unit_test_setup_teardown(buffer_barrier_covers_only_its_range, setup, teardown),
         cmocka_unit_test_setup_teardown(forget_and_write_after_write, setup, teardown),
+        cmocka_unit_test_setup_teardown(image_subresources_and_layout_transitions, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
