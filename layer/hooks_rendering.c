@@ -55,30 +55,44 @@ static void store_render_pass(struct layer_device *ld, VkRenderPass handle, stru
     handle_map_put(&ld->render_passes, HANDLE(handle), r);
 }
 
+/* VkSubpassDescription and VkSubpassDescription2 name these members alike, so one body reads
+ * both: color and resolve attachments are written, input attachments read, depth/stencil written
+ * unless its layout is read-only. */
+#define DESCRIBE_SUBPASSES(r, info)                                                                                    \
+    for (uint32_t i = 0; (r)->subpasses && i < (info)->subpassCount; ++i) {                                           \
+        const __typeof__((info)->pSubpasses[0]) *d = &(info)->pSubpasses[i];                                           \
+        for (uint32_t k = 0; k < d->colorAttachmentCount; ++k) {                                                       \
+            subpass_add(&(r)->subpasses[i], d->pColorAttachments[k].attachment, true, false);                          \
+            if (d->pResolveAttachments)                                                                                \
+                subpass_add(&(r)->subpasses[i], d->pResolveAttachments[k].attachment, true, false);                    \
+        }                                                                                                              \
+        for (uint32_t k = 0; k < d->inputAttachmentCount; ++k)                                                         \
+            subpass_add(&(r)->subpasses[i], d->pInputAttachments[k].attachment, false, false);                         \
+        if (d->pDepthStencilAttachment)                                                                                \
+            subpass_add(&(r)->subpasses[i], d->pDepthStencilAttachment->attachment,                                    \
+                        depth_layout_writable(d->pDepthStencilAttachment->layout), true);                              \
+    }
+
+static struct render_pass_state *new_render_pass(uint32_t subpass_count)
+{
+    struct render_pass_state *r = calloc(1, sizeof(*r));
+    if (r == NULL)
+        return NULL;
+    r->subpass_count = subpass_count;
+    r->subpasses = calloc(subpass_count ? subpass_count : 1, sizeof(*r->subpasses));
+    return r;
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateRenderPass(VkDevice device, const VkRenderPassCreateInfo *info,
                                                               const VkAllocationCallbacks *allocator,
                                                               VkRenderPass *render_pass)
 {
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.CreateRenderPass(device, info, allocator, render_pass);
-    struct render_pass_state *r = result == VK_SUCCESS ? calloc(1, sizeof(*r)) : NULL;
+    struct render_pass_state *r = result == VK_SUCCESS ? new_render_pass(info->subpassCount) : NULL;
     if (r == NULL)
         return result;
-    r->subpass_count = info->subpassCount;
-    r->subpasses = calloc(info->subpassCount ? info->subpassCount : 1, sizeof(*r->subpasses));
-    for (uint32_t i = 0; r->subpasses && i < info->subpassCount; ++i) {
-        const VkSubpassDescription *d = &info->pSubpasses[i];
-        for (uint32_t k = 0; k < d->colorAttachmentCount; ++k) {
-            subpass_add(&r->subpasses[i], d->pColorAttachments[k].attachment, true, false);
-            if (d->pResolveAttachments)
-                subpass_add(&r->subpasses[i], d->pResolveAttachments[k].attachment, true, false);
-        }
-        for (uint32_t k = 0; k < d->inputAttachmentCount; ++k)
-            subpass_add(&r->subpasses[i], d->pInputAttachments[k].attachment, false, false);
-        if (d->pDepthStencilAttachment)
-            subpass_add(&r->subpasses[i], d->pDepthStencilAttachment->attachment,
-                        depth_layout_writable(d->pDepthStencilAttachment->layout), true);
-    }
+    DESCRIBE_SUBPASSES(r, info)
     store_render_pass(ld, *render_pass, r);
     return result;
 }
@@ -88,24 +102,10 @@ static VkResult create_render_pass2(PFN_vkCreateRenderPass2 down, VkDevice devic
 {
     struct layer_device *ld = layer_device_of(device);
     VkResult result = down(device, info, allocator, render_pass);
-    struct render_pass_state *r = result == VK_SUCCESS ? calloc(1, sizeof(*r)) : NULL;
+    struct render_pass_state *r = result == VK_SUCCESS ? new_render_pass(info->subpassCount) : NULL;
     if (r == NULL)
         return result;
-    r->subpass_count = info->subpassCount;
-    r->subpasses = calloc(info->subpassCount ? info->subpassCount : 1, sizeof(*r->subpasses));
-    for (uint32_t i = 0; r->subpasses && i < info->subpassCount; ++i) {
-        const VkSubpassDescription2 *d = &info->pSubpasses[i];
-        for (uint32_t k = 0; k < d->colorAttachmentCount; ++k) {
-            subpass_add(&r->subpasses[i], d->pColorAttachments[k].attachment, true, false);
-            if (d->pResolveAttachments)
-                subpass_add(&r->subpasses[i], d->pResolveAttachments[k].attachment, true, false);
-        }
-        for (uint32_t k = 0; k < d->inputAttachmentCount; ++k)
-            subpass_add(&r->subpasses[i], d->pInputAttachments[k].attachment, false, false);
-        if (d->pDepthStencilAttachment)
-            subpass_add(&r->subpasses[i], d->pDepthStencilAttachment->attachment,
-                        depth_layout_writable(d->pDepthStencilAttachment->layout), true);
-    }
+    DESCRIBE_SUBPASSES(r, info)
     store_render_pass(ld, *render_pass, r);
     return result;
 }
