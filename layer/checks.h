@@ -51,7 +51,9 @@ enum check_severity { CHECK_ERROR, CHECK_WARNING };
     X(HAZARD_WRITE_AFTER_WRITE, "PREFLIGHT-hazard-write-after-write", CHECK_ERROR,                                   \
       "a command writes memory an earlier command wrote, without a barrier ordering the two writes")                \
     X(HAZARD_WRITE_AFTER_READ, "PREFLIGHT-hazard-write-after-read", CHECK_ERROR,                                     \
-      "a command writes memory an earlier command read, without an execution dependency ordering the two")
+      "a command writes memory an earlier command read, without an execution dependency ordering the two")          \
+    X(HOST_INVALIDATE_BEFORE_WAIT, "PREFLIGHT-host-invalidate-before-wait", CHECK_ERROR,                             \
+      "the host invalidates mapped memory that a submission it has not waited for still writes")
 
 enum check_id {
 #define CHECK_ENUM(id, name, severity, summary) CHECK_##id,

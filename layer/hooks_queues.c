@@ -1,9 +1,11 @@
 /* Queues and synchronization objects: fences, semaphores (binary and timeline) and events are
  * tracked from creation to destruction; submissions run the checks that need submit time (the
- * counts of indirect dispatches the host can read). */
+ * counts of indirect dispatches the host can read) and record what they write for the host
+ * checks, which waits and vkInvalidateMappedMemoryRanges then consult. */
 #include <stdlib.h>
 
 #include "check_dispatch.h"
+#include "check_host.h"
 #include "layer_hooks.h"
 #include "layer_state.h"
 
@@ -80,28 +82,53 @@ static void submitted(struct layer_device *ld, VkQueue queue, VkCommandBuffer co
         check_dispatch_indirect_at_submit(ld, cb, queue);
 }
 
+/* The submission's command buffers, for the host checks (in chunks: a submit may be large). */
+#define HOST_CHUNK 64
+static void host_batch(struct layer_device *ld, VkQueue queue, VkFence fence, struct command_buffer_state **batch,
+                       uint32_t *count, VkCommandBuffer next)
+{
+    if (next != VK_NULL_HANDLE)
+        batch[(*count)++] = command_buffer_state_of(next);
+    /* the last call (next == NULL) always records the submission: its fence must be known */
+    if (*count == HOST_CHUNK || next == VK_NULL_HANDLE) {
+        host_submitted(ld, queue, fence, batch, *count);
+        *count = 0;
+    }
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkQueueSubmit(VkQueue queue, uint32_t count, const VkSubmitInfo *submits,
                                                          VkFence fence)
 {
     struct layer_device *ld = layer_device_of(queue);
+    struct command_buffer_state *batch[HOST_CHUNK];
+    uint32_t batched = 0;
     for (uint32_t i = 0; i < count; ++i)
-        for (uint32_t k = 0; k < submits[i].commandBufferCount; ++k)
+        for (uint32_t k = 0; k < submits[i].commandBufferCount; ++k) {
             submitted(ld, queue, submits[i].pCommandBuffers[k]);
+            host_batch(ld, queue, fence, batch, &batched, submits[i].pCommandBuffers[k]);
+        }
+    host_batch(ld, queue, fence, batch, &batched, VK_NULL_HANDLE);
     return ld->dispatch.QueueSubmit(queue, count, submits, fence);
 }
 
-static void submitted2(struct layer_device *ld, VkQueue queue, uint32_t count, const VkSubmitInfo2 *submits)
+static void submitted2(struct layer_device *ld, VkQueue queue, uint32_t count, const VkSubmitInfo2 *submits,
+                       VkFence fence)
 {
+    struct command_buffer_state *batch[HOST_CHUNK];
+    uint32_t batched = 0;
     for (uint32_t i = 0; i < count; ++i)
-        for (uint32_t k = 0; k < submits[i].commandBufferInfoCount; ++k)
+        for (uint32_t k = 0; k < submits[i].commandBufferInfoCount; ++k) {
             submitted(ld, queue, submits[i].pCommandBufferInfos[k].commandBuffer);
+            host_batch(ld, queue, fence, batch, &batched, submits[i].pCommandBufferInfos[k].commandBuffer);
+        }
+    host_batch(ld, queue, fence, batch, &batched, VK_NULL_HANDLE);
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkQueueSubmit2(VkQueue queue, uint32_t count, const VkSubmitInfo2 *submits,
                                                           VkFence fence)
 {
     struct layer_device *ld = layer_device_of(queue);
-    submitted2(ld, queue, count, submits);
+    submitted2(ld, queue, count, submits, fence);
     return ld->dispatch.QueueSubmit2(queue, count, submits, fence);
 }
 
@@ -109,11 +136,101 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkQueueSubmit2KHR(VkQueue queue, uint
                                                              VkFence fence)
 {
     struct layer_device *ld = layer_device_of(queue);
-    submitted2(ld, queue, count, submits);
+    submitted2(ld, queue, count, submits, fence);
     return ld->dispatch.QueueSubmit2KHR(queue, count, submits, fence);
 }
 
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkWaitForFences(VkDevice device, uint32_t count, const VkFence *fences,
+                                                           VkBool32 wait_all, uint64_t timeout)
+{
+    struct layer_device *ld = layer_device_of(device);
+    VkResult result = ld->dispatch.WaitForFences(device, count, fences, wait_all, timeout);
+    /* with waitAll false only one is known signaled; counting all can only hide a finding */
+    for (uint32_t i = 0; result == VK_SUCCESS && i < count; ++i)
+        host_fence_waited(ld, fences[i]);
+    return result;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkGetFenceStatus(VkDevice device, VkFence fence)
+{
+    struct layer_device *ld = layer_device_of(device);
+    VkResult result = ld->dispatch.GetFenceStatus(device, fence);
+    if (result == VK_SUCCESS)
+        host_fence_waited(ld, fence);
+    return result;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkQueueWaitIdle(VkQueue queue)
+{
+    struct layer_device *ld = layer_device_of(queue);
+    VkResult result = ld->dispatch.QueueWaitIdle(queue);
+    if (result == VK_SUCCESS)
+        host_queue_idle(ld, queue);
+    return result;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkDeviceWaitIdle(VkDevice device)
+{
+    struct layer_device *ld = layer_device_of(device);
+    VkResult result = ld->dispatch.DeviceWaitIdle(device);
+    if (result == VK_SUCCESS)
+        host_device_idle(ld);
+    return result;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkWaitSemaphores(VkDevice device, const VkSemaphoreWaitInfo *info,
+                                                            uint64_t timeout)
+{
+    struct layer_device *ld = layer_device_of(device);
+    VkResult result = ld->dispatch.WaitSemaphores(device, info, timeout);
+    if (result == VK_SUCCESS)
+        host_device_idle(ld); /* not modelled: assume everything done */
+    return result;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkWaitSemaphoresKHR(VkDevice device, const VkSemaphoreWaitInfo *info,
+                                                               uint64_t timeout)
+{
+    struct layer_device *ld = layer_device_of(device);
+    VkResult result = ld->dispatch.WaitSemaphoresKHR(device, info, timeout);
+    if (result == VK_SUCCESS)
+        host_device_idle(ld);
+    return result;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkGetSemaphoreCounterValue(VkDevice device, VkSemaphore semaphore,
+                                                                      uint64_t *value)
+{
+    struct layer_device *ld = layer_device_of(device);
+    VkResult result = ld->dispatch.GetSemaphoreCounterValue(device, semaphore, value);
+    if (result == VK_SUCCESS)
+        host_device_idle(ld); /* polling a timeline value: not modelled, assume done */
+    return result;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkGetSemaphoreCounterValueKHR(VkDevice device, VkSemaphore semaphore,
+                                                                         uint64_t *value)
+{
+    struct layer_device *ld = layer_device_of(device);
+    VkResult result = ld->dispatch.GetSemaphoreCounterValueKHR(device, semaphore, value);
+    if (result == VK_SUCCESS)
+        host_device_idle(ld);
+    return result;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkInvalidateMappedMemoryRanges(VkDevice device, uint32_t count,
+                                                                          const VkMappedMemoryRange *ranges)
+{
+    struct layer_device *ld = layer_device_of(device);
+    host_check_invalidate(ld, count, ranges);
+    return ld->dispatch.InvalidateMappedMemoryRanges(device, count, ranges);
+}
+
 const struct layer_hook queue_hooks[] = {
+    LAYER_HOOK(vkWaitForFences),        LAYER_HOOK(vkGetFenceStatus),     LAYER_HOOK(vkQueueWaitIdle),
+    LAYER_HOOK(vkDeviceWaitIdle),       LAYER_HOOK(vkWaitSemaphores),     LAYER_HOOK(vkWaitSemaphoresKHR),
+    LAYER_HOOK(vkGetSemaphoreCounterValue), LAYER_HOOK(vkGetSemaphoreCounterValueKHR),
+    LAYER_HOOK(vkInvalidateMappedMemoryRanges),
     LAYER_HOOK(vkCreateFence),     LAYER_HOOK(vkDestroyFence),      LAYER_HOOK(vkCreateSemaphore),
     LAYER_HOOK(vkDestroySemaphore), LAYER_HOOK(vkCreateEvent),      LAYER_HOOK(vkDestroyEvent),
     LAYER_HOOK(vkQueueSubmit),     LAYER_HOOK(vkQueueSubmit2),      LAYER_HOOK(vkQueueSubmit2KHR),

@@ -240,6 +240,7 @@ struct layer_device {
     struct handle_map memories, buffers, images, image_views, set_layouts, descriptor_pools, descriptor_sets,
         update_templates, pipeline_layouts, shader_modules, pipelines, command_pools, command_buffers, fences,
         semaphores, events, render_passes, framebuffers;
+    struct host_tracker *host; /* check_host.c's pending submissions, created at the first submit */
 };
 
 /* The registry of instances and devices by dispatch key. */

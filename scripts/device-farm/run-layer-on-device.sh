@@ -16,7 +16,7 @@ for s in clean group-count dispatch-base zero workgroup-size invocations shared-
          alias-image-mips alias-attachment attachment-clean binding-missing-set binding-unwritten binding-type \
          binding-usage hazard-raw hazard-raw-fixed hazard-war hazard-war-execution-only hazard-waw \
          hazard-insufficient hazard-disjoint hazard-event hazard-sync2 hazard-image-raw hazard-image-fixed \
-         hazard-transition-war hazard-transition-fixed; do
+         hazard-transition-war hazard-transition-fixed host-invalidate-early host-invalidate-after-wait; do
     with_layer timeout 120 "$bundle/layer_app" "$s" >"$out/layer-$s.txt" 2>&1
     echo "$s: exit $?, $(grep -c '^FINDING' "$out/layer-$s.txt") findings: $(grep -o '^FINDING [^ ]*' "$out/layer-$s.txt" | sort | uniq -c | tr '\n' ' ')"
 done

@@ -6,7 +6,8 @@
  * alias-array, alias-array-unreached, alias-attachment, attachment-clean, binding-missing-set, binding-unwritten, binding-type,
  * binding-usage; hazard-raw, hazard-raw-fixed, hazard-war, hazard-war-execution-only, hazard-waw,
  * hazard-insufficient, hazard-disjoint, hazard-event, hazard-sync2, hazard-image-raw,
- * hazard-image-fixed, hazard-transition-war, hazard-transition-fixed. */
+ * hazard-image-fixed, hazard-transition-war, hazard-transition-fixed; host-invalidate-early,
+ * host-invalidate-after-wait. */
 #include <string.h>
 
 #include "layer_app.h"
@@ -581,6 +582,37 @@ static void scenario_image_hazard(struct objects *o, const char *name)
     finish(o->a, &r, submit);
 }
 
+/* A fill submitted, then vkInvalidateMappedMemoryRanges on its memory: before waiting (early),
+ * or after a fence wait that covers it through queue order (a later, empty submission's fence). */
+static void scenario_host(struct objects *o, bool early)
+{
+    VkBuffer target = new_buffer(o, 4096, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+    VkDeviceMemory memory = o->owned[o->owned_count - 1].memory;
+    VkFenceCreateInfo fence_info = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    VkFence fence;
+    CHECK(vkCreateFence(o->a->device, &fence_info, NULL, &fence));
+    struct recording r = begin(o->a, "host-cb");
+    vkCmdFillBuffer(r.cb, target, 0, 4096, 7);
+    CHECK(vkEndCommandBuffer(r.cb));
+    VkSubmitInfo submit = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &r.cb};
+    VkMappedMemoryRange range = {.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE, .memory = memory, .offset = 0,
+                                 .size = VK_WHOLE_SIZE};
+    if (early) {
+        CHECK(vkQueueSubmit(o->a->queue, 1, &submit, fence));
+        CHECK(vkInvalidateMappedMemoryRanges(o->a->device, 1, &range)); /* too early */
+        CHECK(vkWaitForFences(o->a->device, 1, &fence, VK_TRUE, UINT64_MAX));
+    } else {
+        CHECK(vkQueueSubmit(o->a->queue, 1, &submit, VK_NULL_HANDLE));
+        CHECK(vkQueueSubmit(o->a->queue, 0, NULL, fence)); /* its fence covers the fill too */
+        CHECK(vkWaitForFences(o->a->device, 1, &fence, VK_TRUE, UINT64_MAX));
+    }
+    CHECK(vkInvalidateMappedMemoryRanges(o->a->device, 1, &range)); /* after the wait: fine */
+    if (((const uint32_t *)o->owned[o->owned_count - 1].mapped)[1023] != 7)
+        fprintf(stderr, "fill not visible\n");
+    vkDestroyFence(o->a->device, fence, NULL);
+    vkDestroyCommandPool(o->a->device, r.pool, NULL);
+}
+
 bool scenario_alias(struct app *a, const char *name)
 {
     struct objects o = {.a = a};
@@ -617,6 +649,8 @@ bool scenario_alias(struct app *a, const char *name)
     } else if (strcmp(name, "hazard-image-raw") == 0 || strcmp(name, "hazard-image-fixed") == 0 ||
                strcmp(name, "hazard-transition-war") == 0 || strcmp(name, "hazard-transition-fixed") == 0) {
         scenario_image_hazard(&o, name);
+    } else if (strcmp(name, "host-invalidate-early") == 0 || strcmp(name, "host-invalidate-after-wait") == 0) {
+        scenario_host(&o, strcmp(name, "host-invalidate-early") == 0);
     } else if (strcmp(name, "binding-usage") == 0) {
         scenario_binding_usage(&o);
     } else {

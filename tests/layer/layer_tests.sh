@@ -150,6 +150,12 @@ for s in hazard-raw-fixed hazard-war-execution-only hazard-disjoint hazard-event
     check "hazard: $s is also clean for Vulkan-ValidationLayers with synchronization validation" sh -c "grep -q 'done: 0 messages' '$work/out'"
 done
 
+# --- host checks ---
+run host-invalidate-early
+check "host: invalidating memory a pending submission writes, before waiting" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-host-invalidate-before-wait .*objects=3 .*has not waited for that submission' '$work/out'"
+run host-invalidate-after-wait
+check "host: invalidating after a fence wait that covers the work in queue order: no finding" only 0
+
 run stress --threads 4
 check "4 threads x 1000 command buffers: no finding, no crash" sh -c "grep -q 'recorded 4000 command buffers' '$work/out' && [ \$(grep -c '^FINDING' '$work/out') = 0 ] && [ \$(cat '$work/rc') = 0 ]"
 
