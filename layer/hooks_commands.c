@@ -116,8 +116,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkFreeCommandBuffers(VkDevice device, VkC
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkBeginCommandBuffer(VkCommandBuffer command_buffer,
                                                                 const VkCommandBufferBeginInfo *info)
 {
-    struct layer_device *ld = layer_device_of(command_buffer);
-    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb)
         command_buffer_reset_state(cb); /* begin implicitly resets */
     return ld->dispatch.BeginCommandBuffer(command_buffer, info);
@@ -126,8 +126,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkBeginCommandBuffer(VkCommandBuffer 
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkResetCommandBuffer(VkCommandBuffer command_buffer,
                                                                 VkCommandBufferResetFlags flags)
 {
-    struct layer_device *ld = layer_device_of(command_buffer);
-    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb)
         command_buffer_reset_state(cb);
     return ld->dispatch.ResetCommandBuffer(command_buffer, flags);
@@ -141,8 +141,8 @@ static struct bound_state *bound_at(struct command_buffer_state *cb, VkPipelineB
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBindPipeline(VkCommandBuffer command_buffer, VkPipelineBindPoint bind_point,
                                                          VkPipeline pipeline)
 {
-    struct layer_device *ld = layer_device_of(command_buffer);
-    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb != NULL) {
         struct bound_state *b = bound_at(cb, bind_point);
         struct pipeline_state *p = handle_map_get(&ld->pipelines, HANDLE(pipeline));
@@ -161,8 +161,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBindDescriptorSets(VkCommandBuffer c
                                                                const VkDescriptorSet *sets, uint32_t dynamic_count,
                                                                const uint32_t *dynamic_offsets)
 {
-    struct layer_device *ld = layer_device_of(command_buffer);
-    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb != NULL) {
         struct bound_state *b = bound_at(cb, bind_point);
         uint32_t next_dynamic = 0;
@@ -193,8 +193,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBindDescriptorSets(VkCommandBuffer c
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBeginDebugUtilsLabelEXT(VkCommandBuffer command_buffer,
                                                                     const VkDebugUtilsLabelEXT *label)
 {
-    struct layer_device *ld = layer_device_of(command_buffer);
-    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb != NULL && cb->label_depth < MAX_LABEL_DEPTH && label && label->pLabelName)
         cb->labels[cb->label_depth++] = strdup(label->pLabelName);
     else if (cb != NULL && cb->label_depth < MAX_LABEL_DEPTH)
@@ -205,8 +205,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBeginDebugUtilsLabelEXT(VkCommandBuf
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdEndDebugUtilsLabelEXT(VkCommandBuffer command_buffer)
 {
-    struct layer_device *ld = layer_device_of(command_buffer);
-    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb != NULL && cb->label_depth > 0)
         free(cb->labels[--cb->label_depth]);
     if (ld->dispatch.CmdEndDebugUtilsLabelEXT)
@@ -255,10 +255,12 @@ static void note_shader_writes(struct command_buffer_state *cb)
     }
 }
 
-static void dispatched(VkCommandBuffer command_buffer, const uint32_t base[3], const uint32_t count[3], const char *call)
+/* Runs the dispatch checks; returns the device, for the call down. */
+static struct layer_device *dispatched(VkCommandBuffer command_buffer, const uint32_t base[3], const uint32_t count[3],
+                                       const char *call)
 {
-    struct layer_device *ld = layer_device_of(command_buffer);
-    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb != NULL) {
         check_dispatch_groups(ld, cb, base, count, call);
         check_binding_command(ld, cb, &cb->compute, call);
@@ -268,36 +270,36 @@ static void dispatched(VkCommandBuffer command_buffer, const uint32_t base[3], c
         note_shader_writes(cb);
         cb->command_index++;
     }
+    return ld;
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDispatch(VkCommandBuffer command_buffer, uint32_t x, uint32_t y, uint32_t z)
 {
     const uint32_t base[3] = {0, 0, 0}, count[3] = {x, y, z};
-    dispatched(command_buffer, base, count, "vkCmdDispatch");
-    layer_device_of(command_buffer)->dispatch.CmdDispatch(command_buffer, x, y, z);
+    dispatched(command_buffer, base, count, "vkCmdDispatch")->dispatch.CmdDispatch(command_buffer, x, y, z);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDispatchBase(VkCommandBuffer command_buffer, uint32_t bx, uint32_t by,
                                                          uint32_t bz, uint32_t x, uint32_t y, uint32_t z)
 {
     const uint32_t base[3] = {bx, by, bz}, count[3] = {x, y, z};
-    dispatched(command_buffer, base, count, "vkCmdDispatchBase");
-    layer_device_of(command_buffer)->dispatch.CmdDispatchBase(command_buffer, bx, by, bz, x, y, z);
+    dispatched(command_buffer, base, count, "vkCmdDispatchBase")
+        ->dispatch.CmdDispatchBase(command_buffer, bx, by, bz, x, y, z);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDispatchBaseKHR(VkCommandBuffer command_buffer, uint32_t bx, uint32_t by,
                                                             uint32_t bz, uint32_t x, uint32_t y, uint32_t z)
 {
     const uint32_t base[3] = {bx, by, bz}, count[3] = {x, y, z};
-    dispatched(command_buffer, base, count, "vkCmdDispatchBaseKHR");
-    layer_device_of(command_buffer)->dispatch.CmdDispatchBaseKHR(command_buffer, bx, by, bz, x, y, z);
+    dispatched(command_buffer, base, count, "vkCmdDispatchBaseKHR")
+        ->dispatch.CmdDispatchBaseKHR(command_buffer, bx, by, bz, x, y, z);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDispatchIndirect(VkCommandBuffer command_buffer, VkBuffer buffer,
                                                              VkDeviceSize offset)
 {
-    struct layer_device *ld = layer_device_of(command_buffer);
-    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb != NULL) {
         if (cb->indirect_count == cb->indirect_capacity) {
             uint32_t capacity = cb->indirect_capacity ? cb->indirect_capacity * 2 : 8;
@@ -398,7 +400,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdPipelineBarrier(
     uint32_t memory_count, const VkMemoryBarrier *memory, uint32_t buffer_count, const VkBufferMemoryBarrier *buffers,
     uint32_t image_count, const VkImageMemoryBarrier *images)
 {
-    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb != NULL) {
         struct hazard_memory_barrier converted[MAX_BARRIERS];
         uint32_t n = convert_barriers(cb->device, memory_count, memory, buffer_count, buffers, image_count, images,
@@ -407,8 +410,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdPipelineBarrier(
         transitions(cb, src, dst, image_count, images, "vkCmdPipelineBarrier");
         cb->command_index++;
     }
-    layer_device_of(command_buffer)->dispatch.CmdPipelineBarrier(command_buffer, src, dst, flags, memory_count, memory,
-                                                                 buffer_count, buffers, image_count, images);
+    ld->dispatch.CmdPipelineBarrier(command_buffer, src, dst, flags, memory_count, memory, buffer_count, buffers,
+                                    image_count, images);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdWaitEvents(
@@ -418,7 +421,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdWaitEvents(
 {
     /* The wait's first scope is limited to what preceded the vkCmdSetEvent; treating it as a
      * barrier at the wait can only hide a finding, never invent one. */
-    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb != NULL) {
         struct hazard_memory_barrier converted[MAX_BARRIERS];
         uint32_t n = convert_barriers(cb->device, memory_count, memory, buffer_count, buffers, image_count, images,
@@ -427,9 +431,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdWaitEvents(
         transitions(cb, src, dst, image_count, images, "vkCmdWaitEvents");
         cb->command_index++;
     }
-    layer_device_of(command_buffer)->dispatch.CmdWaitEvents(command_buffer, event_count, events, src, dst,
-                                                            memory_count, memory, buffer_count, buffers, image_count,
-                                                            images);
+    ld->dispatch.CmdWaitEvents(command_buffer, event_count, events, src, dst, memory_count, memory, buffer_count,
+                               buffers, image_count, images);
 }
 
 /* Synchronization2: each barrier carries its own stage masks. */
@@ -471,21 +474,23 @@ static void dependency_info(struct command_buffer_state *cb, const VkDependencyI
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdPipelineBarrier2(VkCommandBuffer command_buffer,
                                                              const VkDependencyInfo *info)
 {
-    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     dependency_info(cb, info);
     if (cb != NULL)
         cb->command_index++;
-    layer_device_of(command_buffer)->dispatch.CmdPipelineBarrier2(command_buffer, info);
+    ld->dispatch.CmdPipelineBarrier2(command_buffer, info);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdPipelineBarrier2KHR(VkCommandBuffer command_buffer,
                                                                 const VkDependencyInfo *info)
 {
-    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     dependency_info(cb, info);
     if (cb != NULL)
         cb->command_index++;
-    layer_device_of(command_buffer)->dispatch.CmdPipelineBarrier2KHR(command_buffer, info);
+    ld->dispatch.CmdPipelineBarrier2KHR(command_buffer, info);
 }
 
 static void wait_events2(struct command_buffer_state *cb, uint32_t count, const VkDependencyInfo *infos)
@@ -499,21 +504,26 @@ static void wait_events2(struct command_buffer_state *cb, uint32_t count, const 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdWaitEvents2(VkCommandBuffer command_buffer, uint32_t count,
                                                         const VkEvent *events, const VkDependencyInfo *infos)
 {
-    wait_events2(command_buffer_state_of(command_buffer), count, infos);
-    layer_device_of(command_buffer)->dispatch.CmdWaitEvents2(command_buffer, count, events, infos);
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
+    wait_events2(cb, count, infos);
+    ld->dispatch.CmdWaitEvents2(command_buffer, count, events, infos);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdWaitEvents2KHR(VkCommandBuffer command_buffer, uint32_t count,
                                                            const VkEvent *events, const VkDependencyInfo *infos)
 {
-    wait_events2(command_buffer_state_of(command_buffer), count, infos);
-    layer_device_of(command_buffer)->dispatch.CmdWaitEvents2KHR(command_buffer, count, events, infos);
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
+    wait_events2(cb, count, infos);
+    ld->dispatch.CmdWaitEvents2KHR(command_buffer, count, events, infos);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyBuffer(VkCommandBuffer command_buffer, VkBuffer src, VkBuffer dst,
                                                        uint32_t count, const VkBufferCopy *regions)
 {
-    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb) {
         note_written(cb, HANDLE(dst));
         struct hazard_accesses accesses = {.count = 0};
@@ -524,13 +534,14 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyBuffer(VkCommandBuffer command_b
         hazard_command(cb->device, cb, &accesses, "vkCmdCopyBuffer");
         cb->command_index++;
     }
-    layer_device_of(command_buffer)->dispatch.CmdCopyBuffer(command_buffer, src, dst, count, regions);
+    ld->dispatch.CmdCopyBuffer(command_buffer, src, dst, count, regions);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdFillBuffer(VkCommandBuffer command_buffer, VkBuffer dst, VkDeviceSize offset,
                                                        VkDeviceSize size, uint32_t data)
 {
-    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb) {
         note_written(cb, HANDLE(dst));
         struct hazard_accesses accesses = {.count = 0};
@@ -538,13 +549,14 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdFillBuffer(VkCommandBuffer command_b
         hazard_command(cb->device, cb, &accesses, "vkCmdFillBuffer");
         cb->command_index++;
     }
-    layer_device_of(command_buffer)->dispatch.CmdFillBuffer(command_buffer, dst, offset, size, data);
+    ld->dispatch.CmdFillBuffer(command_buffer, dst, offset, size, data);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdUpdateBuffer(VkCommandBuffer command_buffer, VkBuffer dst,
                                                          VkDeviceSize offset, VkDeviceSize size, const void *data)
 {
-    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb) {
         note_written(cb, HANDLE(dst));
         struct hazard_accesses accesses = {.count = 0};
@@ -552,7 +564,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdUpdateBuffer(VkCommandBuffer command
         hazard_command(cb->device, cb, &accesses, "vkCmdUpdateBuffer");
         cb->command_index++;
     }
-    layer_device_of(command_buffer)->dispatch.CmdUpdateBuffer(command_buffer, dst, offset, size, data);
+    ld->dispatch.CmdUpdateBuffer(command_buffer, dst, offset, size, data);
 }
 
 /* A transfer command's access to image subresources. (The buffer side of buffer<->image copies
@@ -584,7 +596,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyBufferToImage(VkCommandBuffer co
                                                               VkImage dst, VkImageLayout layout, uint32_t count,
                                                               const VkBufferImageCopy *regions)
 {
-    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb != NULL) {
         struct hazard_accesses accesses = {.count = 0};
         for (uint32_t i = 0; i < count; ++i)
@@ -592,14 +605,15 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyBufferToImage(VkCommandBuffer co
         hazard_command(cb->device, cb, &accesses, "vkCmdCopyBufferToImage");
         cb->command_index++;
     }
-    layer_device_of(command_buffer)->dispatch.CmdCopyBufferToImage(command_buffer, src, dst, layout, count, regions);
+    ld->dispatch.CmdCopyBufferToImage(command_buffer, src, dst, layout, count, regions);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyImageToBuffer(VkCommandBuffer command_buffer, VkImage src,
                                                               VkImageLayout layout, VkBuffer dst, uint32_t count,
                                                               const VkBufferImageCopy *regions)
 {
-    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb != NULL) {
         note_written(cb, HANDLE(dst));
         struct hazard_accesses accesses = {.count = 0};
@@ -608,14 +622,15 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyImageToBuffer(VkCommandBuffer co
         hazard_command(cb->device, cb, &accesses, "vkCmdCopyImageToBuffer");
         cb->command_index++;
     }
-    layer_device_of(command_buffer)->dispatch.CmdCopyImageToBuffer(command_buffer, src, layout, dst, count, regions);
+    ld->dispatch.CmdCopyImageToBuffer(command_buffer, src, layout, dst, count, regions);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyImage(VkCommandBuffer command_buffer, VkImage src,
                                                       VkImageLayout src_layout, VkImage dst, VkImageLayout dst_layout,
                                                       uint32_t count, const VkImageCopy *regions)
 {
-    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb != NULL) {
         struct hazard_accesses accesses = {.count = 0};
         for (uint32_t i = 0; i < count; ++i) {
@@ -625,15 +640,15 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyImage(VkCommandBuffer command_bu
         hazard_command(cb->device, cb, &accesses, "vkCmdCopyImage");
         cb->command_index++;
     }
-    layer_device_of(command_buffer)->dispatch.CmdCopyImage(command_buffer, src, src_layout, dst, dst_layout, count,
-                                                           regions);
+    ld->dispatch.CmdCopyImage(command_buffer, src, src_layout, dst, dst_layout, count, regions);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBlitImage(VkCommandBuffer command_buffer, VkImage src,
                                                       VkImageLayout src_layout, VkImage dst, VkImageLayout dst_layout,
                                                       uint32_t count, const VkImageBlit *regions, VkFilter filter)
 {
-    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb != NULL) {
         struct hazard_accesses accesses = {.count = 0};
         for (uint32_t i = 0; i < count; ++i) {
@@ -643,15 +658,15 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBlitImage(VkCommandBuffer command_bu
         hazard_command(cb->device, cb, &accesses, "vkCmdBlitImage");
         cb->command_index++;
     }
-    layer_device_of(command_buffer)->dispatch.CmdBlitImage(command_buffer, src, src_layout, dst, dst_layout, count,
-                                                           regions, filter);
+    ld->dispatch.CmdBlitImage(command_buffer, src, src_layout, dst, dst_layout, count, regions, filter);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdClearColorImage(VkCommandBuffer command_buffer, VkImage image,
                                                             VkImageLayout layout, const VkClearColorValue *color,
                                                             uint32_t count, const VkImageSubresourceRange *ranges)
 {
-    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb != NULL) {
         struct hazard_accesses accesses = {.count = 0};
         for (uint32_t i = 0; i < count; ++i)
@@ -660,16 +675,17 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdClearColorImage(VkCommandBuffer comm
         hazard_command(cb->device, cb, &accesses, "vkCmdClearColorImage");
         cb->command_index++;
     }
-    layer_device_of(command_buffer)->dispatch.CmdClearColorImage(command_buffer, image, layout, color, count, ranges);
+    ld->dispatch.CmdClearColorImage(command_buffer, image, layout, color, count, ranges);
 }
 
 /* A secondary's indirect dispatches and writes become the primary's, in execution order. */
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdExecuteCommands(VkCommandBuffer command_buffer, uint32_t count,
                                                             const VkCommandBuffer *secondaries)
 {
-    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     for (uint32_t i = 0; cb != NULL && i < count; ++i) {
-        struct command_buffer_state *s = command_buffer_state_of(secondaries[i]);
+        struct command_buffer_state *s = handle_map_get(&ld->command_buffers, HANDLE((uintptr_t)secondaries[i]));
         if (s == NULL)
             continue;
         for (uint32_t k = 0; k < s->written_count; ++k)
@@ -691,7 +707,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdExecuteCommands(VkCommandBuffer comm
         hazard_forget(cb); /* the secondaries' accesses and barriers are not merged yet */
         cb->command_index++;
     }
-    layer_device_of(command_buffer)->dispatch.CmdExecuteCommands(command_buffer, count, secondaries);
+    ld->dispatch.CmdExecuteCommands(command_buffer, count, secondaries);
 }
 
 const struct layer_hook command_hooks[] = {

@@ -75,53 +75,55 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyEvent(VkDevice device, VkEvent e
     ld->dispatch.DestroyEvent(device, event, allocator);
 }
 
-static void submitted(struct layer_device *ld, VkQueue queue, VkCommandBuffer command_buffer)
+/* A submission's command buffers, one at a time: the checks that need submit time, and the batch
+ * for the host checks (in chunks: a submit may be large). */
+#define HOST_CHUNK 64
+struct submission {
+    VkQueue queue;
+    VkFence fence;
+    struct command_buffer_state *batch[HOST_CHUNK];
+    uint32_t count;
+};
+
+static void submitted(struct layer_device *ld, struct submission *s, VkCommandBuffer command_buffer)
 {
-    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    /* the queue's device owns the command buffer: no registry lookup needed */
+    struct command_buffer_state *cb = handle_map_get(&ld->command_buffers, HANDLE((uintptr_t)command_buffer));
     if (cb != NULL && cb->indirect_count > 0)
-        check_dispatch_indirect_at_submit(ld, cb, queue);
+        check_dispatch_indirect_at_submit(ld, cb, s->queue);
+    s->batch[s->count++] = cb;
+    if (s->count == HOST_CHUNK) {
+        host_submitted(ld, s->queue, s->fence, s->batch, s->count);
+        s->count = 0;
+    }
 }
 
-/* The submission's command buffers, for the host checks (in chunks: a submit may be large). */
-#define HOST_CHUNK 64
-static void host_batch(struct layer_device *ld, VkQueue queue, VkFence fence, struct command_buffer_state **batch,
-                       uint32_t *count, VkCommandBuffer next)
+/* The last chunk; always recorded, even empty: the submission's fence must be known. */
+static void submission_done(struct layer_device *ld, struct submission *s)
 {
-    if (next != VK_NULL_HANDLE)
-        batch[(*count)++] = command_buffer_state_of(next);
-    /* the last call (next == NULL) always records the submission: its fence must be known */
-    if (*count == HOST_CHUNK || next == VK_NULL_HANDLE) {
-        host_submitted(ld, queue, fence, batch, *count);
-        *count = 0;
-    }
+    host_submitted(ld, s->queue, s->fence, s->batch, s->count);
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkQueueSubmit(VkQueue queue, uint32_t count, const VkSubmitInfo *submits,
                                                          VkFence fence)
 {
     struct layer_device *ld = layer_device_of(queue);
-    struct command_buffer_state *batch[HOST_CHUNK];
-    uint32_t batched = 0;
+    struct submission s = {.queue = queue, .fence = fence, .count = 0};
     for (uint32_t i = 0; i < count; ++i)
-        for (uint32_t k = 0; k < submits[i].commandBufferCount; ++k) {
-            submitted(ld, queue, submits[i].pCommandBuffers[k]);
-            host_batch(ld, queue, fence, batch, &batched, submits[i].pCommandBuffers[k]);
-        }
-    host_batch(ld, queue, fence, batch, &batched, VK_NULL_HANDLE);
+        for (uint32_t k = 0; k < submits[i].commandBufferCount; ++k)
+            submitted(ld, &s, submits[i].pCommandBuffers[k]);
+    submission_done(ld, &s);
     return ld->dispatch.QueueSubmit(queue, count, submits, fence);
 }
 
 static void submitted2(struct layer_device *ld, VkQueue queue, uint32_t count, const VkSubmitInfo2 *submits,
                        VkFence fence)
 {
-    struct command_buffer_state *batch[HOST_CHUNK];
-    uint32_t batched = 0;
+    struct submission s = {.queue = queue, .fence = fence, .count = 0};
     for (uint32_t i = 0; i < count; ++i)
-        for (uint32_t k = 0; k < submits[i].commandBufferInfoCount; ++k) {
-            submitted(ld, queue, submits[i].pCommandBufferInfos[k].commandBuffer);
-            host_batch(ld, queue, fence, batch, &batched, submits[i].pCommandBufferInfos[k].commandBuffer);
-        }
-    host_batch(ld, queue, fence, batch, &batched, VK_NULL_HANDLE);
+        for (uint32_t k = 0; k < submits[i].commandBufferInfoCount; ++k)
+            submitted(ld, &s, submits[i].pCommandBufferInfos[k].commandBuffer);
+    submission_done(ld, &s);
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkQueueSubmit2(VkQueue queue, uint32_t count, const VkSubmitInfo2 *submits,

@@ -180,12 +180,12 @@ static void enter_subpass(struct layer_device *ld, struct command_buffer_state *
     }
 }
 
-static void begin_render_pass(VkCommandBuffer command_buffer, const VkRenderPassBeginInfo *begin)
+static struct layer_device *begin_render_pass(VkCommandBuffer command_buffer, const VkRenderPassBeginInfo *begin)
 {
-    struct layer_device *ld = layer_device_of(command_buffer);
-    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb == NULL || begin == NULL)
-        return;
+        return ld;
     hazard_forget(cb); /* subpass dependencies (explicit and implicit) are not modelled yet */
     cb->render_pass = begin->renderPass;
     cb->subpass = 0;
@@ -204,91 +204,96 @@ static void begin_render_pass(VkCommandBuffer command_buffer, const VkRenderPass
     }
     enter_subpass(ld, cb);
     cb->command_index++;
+    return ld;
 }
 
-static void next_subpass(VkCommandBuffer command_buffer)
+static struct layer_device *next_subpass(VkCommandBuffer command_buffer)
 {
-    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb == NULL)
-        return;
+        return ld;
     cb->subpass++;
     hazard_forget(cb);
-    enter_subpass(layer_device_of(command_buffer), cb);
+    enter_subpass(ld, cb);
     cb->command_index++;
+    return ld;
 }
 
-static void end_rendering(VkCommandBuffer command_buffer)
+static struct layer_device *end_rendering(VkCommandBuffer command_buffer)
 {
-    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb == NULL)
-        return;
+        return ld;
     cb->render_pass = VK_NULL_HANDLE;
     cb->attachment_count = 0;
     cb->pass_view_count = 0;
     hazard_forget(cb);
     cb->command_index++;
+    return ld;
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBeginRenderPass(VkCommandBuffer command_buffer,
                                                             const VkRenderPassBeginInfo *begin, VkSubpassContents contents)
 {
-    begin_render_pass(command_buffer, begin);
-    layer_device_of(command_buffer)->dispatch.CmdBeginRenderPass(command_buffer, begin, contents);
+    struct layer_device *ld = begin_render_pass(command_buffer, begin);
+    ld->dispatch.CmdBeginRenderPass(command_buffer, begin, contents);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBeginRenderPass2(VkCommandBuffer command_buffer,
                                                              const VkRenderPassBeginInfo *begin,
                                                              const VkSubpassBeginInfo *subpass)
 {
-    begin_render_pass(command_buffer, begin);
-    layer_device_of(command_buffer)->dispatch.CmdBeginRenderPass2(command_buffer, begin, subpass);
+    struct layer_device *ld = begin_render_pass(command_buffer, begin);
+    ld->dispatch.CmdBeginRenderPass2(command_buffer, begin, subpass);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBeginRenderPass2KHR(VkCommandBuffer command_buffer,
                                                                 const VkRenderPassBeginInfo *begin,
                                                                 const VkSubpassBeginInfo *subpass)
 {
-    begin_render_pass(command_buffer, begin);
-    layer_device_of(command_buffer)->dispatch.CmdBeginRenderPass2KHR(command_buffer, begin, subpass);
+    struct layer_device *ld = begin_render_pass(command_buffer, begin);
+    ld->dispatch.CmdBeginRenderPass2KHR(command_buffer, begin, subpass);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdNextSubpass(VkCommandBuffer command_buffer, VkSubpassContents contents)
 {
-    next_subpass(command_buffer);
-    layer_device_of(command_buffer)->dispatch.CmdNextSubpass(command_buffer, contents);
+    struct layer_device *ld = next_subpass(command_buffer);
+    ld->dispatch.CmdNextSubpass(command_buffer, contents);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdNextSubpass2(VkCommandBuffer command_buffer,
                                                          const VkSubpassBeginInfo *begin, const VkSubpassEndInfo *end)
 {
-    next_subpass(command_buffer);
-    layer_device_of(command_buffer)->dispatch.CmdNextSubpass2(command_buffer, begin, end);
+    struct layer_device *ld = next_subpass(command_buffer);
+    ld->dispatch.CmdNextSubpass2(command_buffer, begin, end);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdNextSubpass2KHR(VkCommandBuffer command_buffer,
                                                             const VkSubpassBeginInfo *begin, const VkSubpassEndInfo *end)
 {
-    next_subpass(command_buffer);
-    layer_device_of(command_buffer)->dispatch.CmdNextSubpass2KHR(command_buffer, begin, end);
+    struct layer_device *ld = next_subpass(command_buffer);
+    ld->dispatch.CmdNextSubpass2KHR(command_buffer, begin, end);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdEndRenderPass(VkCommandBuffer command_buffer)
 {
-    end_rendering(command_buffer);
-    layer_device_of(command_buffer)->dispatch.CmdEndRenderPass(command_buffer);
+    struct layer_device *ld = end_rendering(command_buffer);
+    ld->dispatch.CmdEndRenderPass(command_buffer);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdEndRenderPass2(VkCommandBuffer command_buffer, const VkSubpassEndInfo *end)
 {
-    end_rendering(command_buffer);
-    layer_device_of(command_buffer)->dispatch.CmdEndRenderPass2(command_buffer, end);
+    struct layer_device *ld = end_rendering(command_buffer);
+    ld->dispatch.CmdEndRenderPass2(command_buffer, end);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdEndRenderPass2KHR(VkCommandBuffer command_buffer,
                                                               const VkSubpassEndInfo *end)
 {
-    end_rendering(command_buffer);
-    layer_device_of(command_buffer)->dispatch.CmdEndRenderPass2KHR(command_buffer, end);
+    struct layer_device *ld = end_rendering(command_buffer);
+    ld->dispatch.CmdEndRenderPass2KHR(command_buffer, end);
 }
 
 /* ---- dynamic rendering ---- */
@@ -305,11 +310,12 @@ static void add_rendering_attachment(struct command_buffer_state *cb, const VkRe
         cb->attachments[cb->attachment_count++] = (struct attachment_use){a->resolveImageView, true, false};
 }
 
-static void begin_rendering(VkCommandBuffer command_buffer, const VkRenderingInfo *info)
+static struct layer_device *begin_rendering(VkCommandBuffer command_buffer, const VkRenderingInfo *info)
 {
-    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb == NULL || info == NULL)
-        return;
+        return ld;
     cb->render_pass = VK_NULL_HANDLE;
     cb->attachment_count = 0;
     for (uint32_t i = 0; i < info->colorAttachmentCount; ++i)
@@ -320,70 +326,75 @@ static void begin_rendering(VkCommandBuffer command_buffer, const VkRenderingInf
         !(info->pDepthAttachment && info->pDepthAttachment->imageView == info->pStencilAttachment->imageView))
         add_rendering_attachment(cb, info->pStencilAttachment, true);
     cb->command_index++;
+    return ld;
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBeginRendering(VkCommandBuffer command_buffer, const VkRenderingInfo *info)
 {
-    begin_rendering(command_buffer, info);
-    layer_device_of(command_buffer)->dispatch.CmdBeginRendering(command_buffer, info);
+    struct layer_device *ld = begin_rendering(command_buffer, info);
+    ld->dispatch.CmdBeginRendering(command_buffer, info);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBeginRenderingKHR(VkCommandBuffer command_buffer,
                                                               const VkRenderingInfo *info)
 {
-    begin_rendering(command_buffer, info);
-    layer_device_of(command_buffer)->dispatch.CmdBeginRenderingKHR(command_buffer, info);
+    struct layer_device *ld = begin_rendering(command_buffer, info);
+    ld->dispatch.CmdBeginRenderingKHR(command_buffer, info);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdEndRendering(VkCommandBuffer command_buffer)
 {
-    end_rendering(command_buffer);
-    layer_device_of(command_buffer)->dispatch.CmdEndRendering(command_buffer);
+    struct layer_device *ld = end_rendering(command_buffer);
+    ld->dispatch.CmdEndRendering(command_buffer);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdEndRenderingKHR(VkCommandBuffer command_buffer)
 {
-    end_rendering(command_buffer);
-    layer_device_of(command_buffer)->dispatch.CmdEndRenderingKHR(command_buffer);
+    struct layer_device *ld = end_rendering(command_buffer);
+    ld->dispatch.CmdEndRenderingKHR(command_buffer);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdSetDepthWriteEnable(VkCommandBuffer command_buffer, VkBool32 enable)
 {
-    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb != NULL)
         cb->depth_write_enable = enable;
-    layer_device_of(command_buffer)->dispatch.CmdSetDepthWriteEnable(command_buffer, enable);
+    ld->dispatch.CmdSetDepthWriteEnable(command_buffer, enable);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdSetDepthWriteEnableEXT(VkCommandBuffer command_buffer, VkBool32 enable)
 {
-    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb != NULL)
         cb->depth_write_enable = enable;
-    layer_device_of(command_buffer)->dispatch.CmdSetDepthWriteEnableEXT(command_buffer, enable);
+    ld->dispatch.CmdSetDepthWriteEnableEXT(command_buffer, enable);
 }
 
 /* ---- vertex and index buffers ---- */
 
-static void bind_vertex_buffers(VkCommandBuffer command_buffer, uint32_t first, uint32_t count,
-                                const VkBuffer *buffers, const VkDeviceSize *offsets)
+static struct layer_device *bind_vertex_buffers(VkCommandBuffer command_buffer, uint32_t first, uint32_t count,
+                                                const VkBuffer *buffers, const VkDeviceSize *offsets)
 {
-    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb == NULL)
-        return;
+        return ld;
     for (uint32_t i = 0; i < count && first + i < MAX_VERTEX_BINDINGS; ++i) {
         cb->vertex_buffers[first + i] = buffers ? buffers[i] : VK_NULL_HANDLE;
         cb->vertex_offsets[first + i] = offsets ? offsets[i] : 0;
     }
     cb->command_index++;
+    return ld;
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBindVertexBuffers(VkCommandBuffer command_buffer, uint32_t first,
                                                               uint32_t count, const VkBuffer *buffers,
                                                               const VkDeviceSize *offsets)
 {
-    bind_vertex_buffers(command_buffer, first, count, buffers, offsets);
-    layer_device_of(command_buffer)->dispatch.CmdBindVertexBuffers(command_buffer, first, count, buffers, offsets);
+    struct layer_device *ld = bind_vertex_buffers(command_buffer, first, count, buffers, offsets);
+    ld->dispatch.CmdBindVertexBuffers(command_buffer, first, count, buffers, offsets);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBindVertexBuffers2(VkCommandBuffer command_buffer, uint32_t first,
@@ -391,9 +402,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBindVertexBuffers2(VkCommandBuffer c
                                                                const VkDeviceSize *offsets, const VkDeviceSize *sizes,
                                                                const VkDeviceSize *strides)
 {
-    bind_vertex_buffers(command_buffer, first, count, buffers, offsets);
-    layer_device_of(command_buffer)->dispatch.CmdBindVertexBuffers2(command_buffer, first, count, buffers, offsets,
-                                                                    sizes, strides);
+    struct layer_device *ld = bind_vertex_buffers(command_buffer, first, count, buffers, offsets);
+    ld->dispatch.CmdBindVertexBuffers2(command_buffer, first, count, buffers, offsets, sizes, strides);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBindVertexBuffers2EXT(VkCommandBuffer command_buffer, uint32_t first,
@@ -402,9 +412,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBindVertexBuffers2EXT(VkCommandBuffe
                                                                   const VkDeviceSize *sizes,
                                                                   const VkDeviceSize *strides)
 {
-    bind_vertex_buffers(command_buffer, first, count, buffers, offsets);
-    layer_device_of(command_buffer)->dispatch.CmdBindVertexBuffers2EXT(command_buffer, first, count, buffers, offsets,
-                                                                       sizes, strides);
+    struct layer_device *ld = bind_vertex_buffers(command_buffer, first, count, buffers, offsets);
+    ld->dispatch.CmdBindVertexBuffers2EXT(command_buffer, first, count, buffers, offsets, sizes, strides);
 }
 
 static uint32_t index_size(VkIndexType type)
@@ -420,14 +429,15 @@ static uint32_t index_size(VkIndexType type)
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBindIndexBuffer(VkCommandBuffer command_buffer, VkBuffer buffer,
                                                             VkDeviceSize offset, VkIndexType type)
 {
-    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb != NULL) {
         cb->index_buffer = buffer;
         cb->index_offset = offset;
         cb->index_size = index_size(type);
         cb->command_index++;
     }
-    layer_device_of(command_buffer)->dispatch.CmdBindIndexBuffer(command_buffer, buffer, offset, type);
+    ld->dispatch.CmdBindIndexBuffer(command_buffer, buffer, offset, type);
 }
 
 /* ---- draws ---- */
@@ -455,10 +465,9 @@ static void add_vertices(const struct command_buffer_state *cb, struct alias_fix
                       (VkDeviceSize)count * p->vertex_strides[i], "vertex buffer");
 }
 
-static void drawn(VkCommandBuffer command_buffer, const struct alias_fixed_reads *fixed, const char *call)
+static void drawn(struct layer_device *ld, struct command_buffer_state *cb, const struct alias_fixed_reads *fixed,
+                  const char *call)
 {
-    struct layer_device *ld = layer_device_of(command_buffer);
-    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
     check_binding_command(ld, cb, &cb->graphics, call);
     struct hazard_accesses accesses;
     check_alias_command(ld, cb, &cb->graphics, fixed, call, &accesses);
@@ -470,63 +479,66 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDraw(VkCommandBuffer command_buffer,
                                                  uint32_t instance_count, uint32_t first_vertex,
                                                  uint32_t first_instance)
 {
-    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb != NULL) {
         struct alias_fixed_reads fixed = {.count = 0};
         add_vertices(cb, &fixed, first_vertex, vertex_count);
-        drawn(command_buffer, &fixed, "vkCmdDraw");
+        drawn(ld, cb, &fixed, "vkCmdDraw");
     }
-    layer_device_of(command_buffer)->dispatch.CmdDraw(command_buffer, vertex_count, instance_count, first_vertex,
-                                                      first_instance);
+    ld->dispatch.CmdDraw(command_buffer, vertex_count, instance_count, first_vertex, first_instance);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDrawIndexed(VkCommandBuffer command_buffer, uint32_t index_count,
                                                         uint32_t instance_count, uint32_t first_index,
                                                         int32_t vertex_offset, uint32_t first_instance)
 {
-    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb != NULL) {
         struct alias_fixed_reads fixed = {.count = 0};
         add_fixed(&fixed, cb->index_buffer, cb->index_offset + (VkDeviceSize)first_index * cb->index_size,
                   (VkDeviceSize)index_count * cb->index_size, "index buffer");
-        drawn(command_buffer, &fixed, "vkCmdDrawIndexed");
+        drawn(ld, cb, &fixed, "vkCmdDrawIndexed");
     }
-    layer_device_of(command_buffer)->dispatch.CmdDrawIndexed(command_buffer, index_count, instance_count, first_index,
-                                                             vertex_offset, first_instance);
+    ld->dispatch.CmdDrawIndexed(command_buffer, index_count, instance_count, first_index, vertex_offset,
+                                first_instance);
 }
 
 /* Indirect draws: the argument records, and the count buffer; vertex and index ranges come from
  * GPU memory and are left out. */
-static void indirect_draw(VkCommandBuffer command_buffer, VkBuffer buffer, VkDeviceSize offset, uint32_t draw_count,
-                          uint32_t stride, VkDeviceSize record_size, VkBuffer count_buffer, VkDeviceSize count_offset,
-                          const char *call)
+static struct layer_device *indirect_draw(VkCommandBuffer command_buffer, VkBuffer buffer, VkDeviceSize offset,
+                                          uint32_t draw_count, uint32_t stride, VkDeviceSize record_size,
+                                          VkBuffer count_buffer, VkDeviceSize count_offset, const char *call)
 {
-    struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb == NULL)
-        return;
+        return ld;
     struct alias_fixed_reads fixed = {.count = 0};
     if (draw_count > 0)
         add_fixed(&fixed, buffer, offset, (VkDeviceSize)(draw_count - 1) * stride + record_size, "indirect buffer");
     add_fixed(&fixed, count_buffer, count_offset, sizeof(uint32_t), "indirect count buffer");
-    drawn(command_buffer, &fixed, call);
+    drawn(ld, cb, &fixed, call);
+    return ld;
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDrawIndirect(VkCommandBuffer command_buffer, VkBuffer buffer,
                                                          VkDeviceSize offset, uint32_t draw_count, uint32_t stride)
 {
-    indirect_draw(command_buffer, buffer, offset, draw_count, stride, sizeof(VkDrawIndirectCommand), VK_NULL_HANDLE, 0,
-                  "vkCmdDrawIndirect");
-    layer_device_of(command_buffer)->dispatch.CmdDrawIndirect(command_buffer, buffer, offset, draw_count, stride);
+    struct layer_device *ld = indirect_draw(command_buffer, buffer, offset, draw_count, stride,
+                                            sizeof(VkDrawIndirectCommand), VK_NULL_HANDLE, 0, "vkCmdDrawIndirect");
+    ld->dispatch.CmdDrawIndirect(command_buffer, buffer, offset, draw_count, stride);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDrawIndexedIndirect(VkCommandBuffer command_buffer, VkBuffer buffer,
                                                                 VkDeviceSize offset, uint32_t draw_count,
                                                                 uint32_t stride)
 {
-    indirect_draw(command_buffer, buffer, offset, draw_count, stride, sizeof(VkDrawIndexedIndirectCommand),
-                  VK_NULL_HANDLE, 0, "vkCmdDrawIndexedIndirect");
-    layer_device_of(command_buffer)->dispatch.CmdDrawIndexedIndirect(command_buffer, buffer, offset, draw_count,
-                                                                     stride);
+    struct layer_device *ld =
+        indirect_draw(command_buffer, buffer, offset, draw_count, stride, sizeof(VkDrawIndexedIndirectCommand),
+                      VK_NULL_HANDLE, 0, "vkCmdDrawIndexedIndirect");
+    ld->dispatch.CmdDrawIndexedIndirect(command_buffer, buffer, offset, draw_count, stride);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDrawIndirectCount(VkCommandBuffer command_buffer, VkBuffer buffer,
@@ -534,10 +546,10 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDrawIndirectCount(VkCommandBuffer co
                                                               VkDeviceSize count_offset, uint32_t max_draws,
                                                               uint32_t stride)
 {
-    indirect_draw(command_buffer, buffer, offset, max_draws, stride, sizeof(VkDrawIndirectCommand), count_buffer,
-                  count_offset, "vkCmdDrawIndirectCount");
-    layer_device_of(command_buffer)->dispatch.CmdDrawIndirectCount(command_buffer, buffer, offset, count_buffer,
-                                                                   count_offset, max_draws, stride);
+    struct layer_device *ld =
+        indirect_draw(command_buffer, buffer, offset, max_draws, stride, sizeof(VkDrawIndirectCommand), count_buffer,
+                      count_offset, "vkCmdDrawIndirectCount");
+    ld->dispatch.CmdDrawIndirectCount(command_buffer, buffer, offset, count_buffer, count_offset, max_draws, stride);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDrawIndexedIndirectCount(VkCommandBuffer command_buffer, VkBuffer buffer,
@@ -545,28 +557,31 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDrawIndexedIndirectCount(VkCommandBu
                                                                      VkDeviceSize count_offset, uint32_t max_draws,
                                                                      uint32_t stride)
 {
-    indirect_draw(command_buffer, buffer, offset, max_draws, stride, sizeof(VkDrawIndexedIndirectCommand), count_buffer,
-                  count_offset, "vkCmdDrawIndexedIndirectCount");
-    layer_device_of(command_buffer)->dispatch.CmdDrawIndexedIndirectCount(command_buffer, buffer, offset, count_buffer,
-                                                                          count_offset, max_draws, stride);
+    struct layer_device *ld =
+        indirect_draw(command_buffer, buffer, offset, max_draws, stride, sizeof(VkDrawIndexedIndirectCommand),
+                      count_buffer, count_offset, "vkCmdDrawIndexedIndirectCount");
+    ld->dispatch.CmdDrawIndexedIndirectCount(command_buffer, buffer, offset, count_buffer, count_offset, max_draws,
+                                             stride);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDrawMeshTasksEXT(VkCommandBuffer command_buffer, uint32_t x, uint32_t y,
                                                              uint32_t z)
 {
-    if (command_buffer_state_of(command_buffer) != NULL)
-        drawn(command_buffer, NULL, "vkCmdDrawMeshTasksEXT");
-    layer_device_of(command_buffer)->dispatch.CmdDrawMeshTasksEXT(command_buffer, x, y, z);
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
+    if (cb != NULL)
+        drawn(ld, cb, NULL, "vkCmdDrawMeshTasksEXT");
+    ld->dispatch.CmdDrawMeshTasksEXT(command_buffer, x, y, z);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDrawMeshTasksIndirectEXT(VkCommandBuffer command_buffer, VkBuffer buffer,
                                                                      VkDeviceSize offset, uint32_t draw_count,
                                                                      uint32_t stride)
 {
-    indirect_draw(command_buffer, buffer, offset, draw_count, stride, sizeof(VkDrawMeshTasksIndirectCommandEXT),
-                  VK_NULL_HANDLE, 0, "vkCmdDrawMeshTasksIndirectEXT");
-    layer_device_of(command_buffer)->dispatch.CmdDrawMeshTasksIndirectEXT(command_buffer, buffer, offset, draw_count,
-                                                                          stride);
+    struct layer_device *ld =
+        indirect_draw(command_buffer, buffer, offset, draw_count, stride, sizeof(VkDrawMeshTasksIndirectCommandEXT),
+                      VK_NULL_HANDLE, 0, "vkCmdDrawMeshTasksIndirectEXT");
+    ld->dispatch.CmdDrawMeshTasksIndirectEXT(command_buffer, buffer, offset, draw_count, stride);
 }
 
 const struct layer_hook rendering_hooks[] = {

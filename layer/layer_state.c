@@ -42,8 +42,16 @@ void pipeline_release(struct pipeline_state *s)
 
 struct command_buffer_state *command_buffer_state_of(VkCommandBuffer cb)
 {
+    struct command_buffer_state *state;
+    command_buffer_device(cb, &state);
+    return state;
+}
+
+struct layer_device *command_buffer_device(VkCommandBuffer cb, struct command_buffer_state **state)
+{
     struct layer_device *ld = layer_device_of(cb);
-    return ld ? handle_map_get(&ld->command_buffers, (uint64_t)(uintptr_t)cb) : NULL;
+    *state = ld ? handle_map_get(&ld->command_buffers, (uint64_t)(uintptr_t)cb) : NULL;
+    return ld;
 }
 
 static void unbind(struct bound_state *b)

@@ -259,6 +259,9 @@ void pipeline_release(struct pipeline_state *s);
 
 /* The command buffer's state (NULL for an unknown handle: then the hook only calls down). */
 struct command_buffer_state *command_buffer_state_of(VkCommandBuffer cb);
+/* The command buffer's device and state together: one registry lookup (a lock) where hooks on
+ * the recording path would otherwise take two. */
+struct layer_device *command_buffer_device(VkCommandBuffer cb, struct command_buffer_state **state);
 void command_buffer_reset_state(struct command_buffer_state *cb);
 
 #endif
