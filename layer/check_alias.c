@@ -44,19 +44,19 @@ static void add(struct collection *c, const struct access *a)
         c->a[c->count++] = *a;
 }
 
-/* The memory range a buffer range occupies; unbound buffers are keyed by themselves. */
+/* The memory range a buffer range occupies (hazard_buffer_range: unbound buffers are keyed by
+ * themselves). */
 static bool buffer_range(struct layer_device *ld, uint64_t buffer, VkDeviceSize offset, VkDeviceSize range,
                          struct access *out)
 {
-    struct buffer_state *b = handle_map_get(&ld->buffers, buffer);
-    if (b == NULL || offset > b->size)
+    struct hazard_access r;
+    if (!hazard_buffer_range(ld, buffer, offset, range, &r))
         return false;
-    VkDeviceSize size = range == VK_WHOLE_SIZE || offset + range > b->size ? b->size - offset : range;
-    out->resource = buffer;
-    out->key = b->memory ? HANDLE(b->memory) : buffer;
-    out->begin = (b->memory ? b->memory_offset : 0) + offset;
-    out->end = out->begin + size;
-    return size > 0;
+    out->resource = r.resource;
+    out->key = r.key;
+    out->begin = r.begin;
+    out->end = r.end;
+    return true;
 }
 
 static bool image_range(struct layer_device *ld, uint64_t view_handle, struct access *out)
@@ -210,13 +210,6 @@ static bool feedback_loop_allowed(const struct bound_state *b, const struct acce
            descriptor->layout == VK_IMAGE_LAYOUT_ATTACHMENT_FEEDBACK_LOOP_OPTIMAL_EXT;
 }
 
-/* VkAccessFlags2 bits that describe each kind of access (sync1 flags have the same values). */
-#define ACCESS_SHADER_READS (0x8ull | 0x20ull | 0x8000ull | (1ull << 32) | (1ull << 33))
-#define ACCESS_SHADER_WRITES (0x40ull | 0x10000ull | (1ull << 34))
-#define ACCESS_INDIRECT_READS (0x1ull | 0x8000ull)
-#define ACCESS_VERTEX_READS (0x2ull | 0x4ull | 0x8000ull)
-#define STAGES_GRAPHICS_SHADERS (0x8ull | 0x10ull | 0x20ull | 0x40ull | 0x80ull | 0x80000ull | 0x100000ull)
-
 /* The buffer accesses, for the hazard tracker. */
 static void export_buffers(const struct command_buffer_state *cb, const struct bound_state *b,
                            const struct collection *c, uint32_t descriptors, uint32_t fixed_end,
@@ -238,14 +231,14 @@ static void export_buffers(const struct command_buffer_state *cb, const struct b
         h->read = a->read;
         h->write = a->write;
         if (i < descriptors) {
-            h->stages = b == &cb->compute ? 0x800ull : STAGES_GRAPHICS_SHADERS;
-            h->access = (a->read ? ACCESS_SHADER_READS : 0) | (a->write ? ACCESS_SHADER_WRITES : 0);
+            h->stages = b == &cb->compute ? HAZARD_STAGE_COMPUTE : HAZARD_STAGES_GRAPHICS_SHADERS;
+            h->access = (a->read ? HAZARD_ACCESS_SHADER_READS : 0) | (a->write ? HAZARD_ACCESS_SHADER_WRITES : 0);
         } else if (strstr(a->what, "indirect") != NULL) {
-            h->stages = 0x2ull; /* DRAW_INDIRECT */
-            h->access = ACCESS_INDIRECT_READS;
+            h->stages = HAZARD_STAGE_DRAW_INDIRECT;
+            h->access = HAZARD_ACCESS_INDIRECT_READS;
         } else {
-            h->stages = 0x4ull | (1ull << 36) | (1ull << 37); /* VERTEX_INPUT, INDEX_INPUT, VERTEX_ATTRIBUTE_INPUT */
-            h->access = ACCESS_VERTEX_READS;
+            h->stages = HAZARD_STAGES_VERTEX_INPUT;
+            h->access = HAZARD_ACCESS_VERTEX_READS;
         }
     }
 }

@@ -58,7 +58,6 @@ struct hazard_tracker {
 /* VkPipelineStageFlagBits2 */
 #define S_TOP 0x1ull
 #define S_DRAW_INDIRECT 0x2ull
-#define S_VERTEX_INPUT 0x4ull
 #define S_VERTEX_SHADER 0x8ull
 #define S_TESS_CONTROL 0x10ull
 #define S_TESS_EVAL 0x20ull
@@ -68,23 +67,16 @@ struct hazard_tracker {
 #define S_LATE_TESTS 0x200ull
 #define S_COLOR_OUTPUT 0x400ull
 #define S_COMPUTE 0x800ull
-#define S_TRANSFER 0x1000ull
 #define S_BOTTOM 0x2000ull
 #define S_ALL_GRAPHICS 0x8000ull
 #define S_ALL_COMMANDS 0x10000ull
 #define S_TASK 0x80000ull
 #define S_MESH 0x100000ull
 #define S_SHADING_RATE 0x400000ull
-#define S_COPY (1ull << 32)
-#define S_RESOLVE (1ull << 33)
-#define S_BLIT (1ull << 34)
-#define S_CLEAR (1ull << 35)
-#define S_INDEX_INPUT (1ull << 36)
-#define S_VERTEX_ATTRIBUTE_INPUT (1ull << 37)
 #define S_PRE_RASTERIZATION (1ull << 38)
 
-#define TRANSFER_FAMILY (S_TRANSFER | S_COPY | S_RESOLVE | S_BLIT | S_CLEAR)
-#define VERTEX_INPUT_FAMILY (S_VERTEX_INPUT | S_INDEX_INPUT | S_VERTEX_ATTRIBUTE_INPUT)
+#define TRANSFER_FAMILY HAZARD_STAGES_TRANSFER         /* TRANSFER (= ALL_TRANSFER), COPY, RESOLVE, BLIT, CLEAR */
+#define VERTEX_INPUT_FAMILY HAZARD_STAGES_VERTEX_INPUT /* VERTEX_INPUT, INDEX_INPUT, VERTEX_ATTRIBUTE_INPUT */
 #define PRE_RASTERIZATION_FAMILY (S_VERTEX_SHADER | S_TESS_CONTROL | S_TESS_EVAL | S_GEOMETRY | S_TASK | S_MESH)
 
 /* The graphics pipeline's stages in logical order (primitive and mesh shading folded into one
@@ -95,13 +87,9 @@ static const uint64_t graphics_order[] = {
 };
 #define GRAPHICS_ORDER_COUNT (sizeof(graphics_order) / sizeof(graphics_order[0]))
 
-static uint64_t all_graphics(void)
-{
-    uint64_t all = 0;
-    for (size_t i = 0; i < GRAPHICS_ORDER_COUNT; ++i)
-        all |= graphics_order[i];
-    return all;
-}
+#define ALL_GRAPHICS_STAGES                                                                                            \
+    (S_DRAW_INDIRECT | VERTEX_INPUT_FAMILY | S_VERTEX_SHADER | S_TESS_CONTROL | S_TESS_EVAL | S_GEOMETRY | S_TASK |    \
+     S_MESH | S_SHADING_RATE | S_EARLY_TESTS | S_FRAGMENT | S_LATE_TESTS | S_COLOR_OUTPUT)
 
 /* A stage mask as a synchronization scope: `first` for a barrier's source, else its destination. */
 static uint64_t expand_stages(uint64_t mask, bool first)
@@ -111,7 +99,7 @@ static uint64_t expand_stages(uint64_t mask, bool first)
     if (first ? (mask & S_BOTTOM) : (mask & S_TOP))
         return ~0ull;
     if (mask & S_ALL_GRAPHICS)
-        mask |= all_graphics();
+        mask |= ALL_GRAPHICS_STAGES;
     if (mask & TRANSFER_FAMILY)
         mask |= TRANSFER_FAMILY;
     if (mask & VERTEX_INPUT_FAMILY)

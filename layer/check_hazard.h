@@ -22,6 +22,21 @@ struct hazard_access {
     bool read, write;
 };
 
+/* What common accesses are, in VkPipelineStageFlags2 / VkAccessFlags2 bits (literals: the
+ * headers' sync2 constants are not constant expressions in C). Any bit matching a barrier's
+ * scope counts, so a family names every stage or access flag that may describe the access. */
+#define HAZARD_STAGE_DRAW_INDIRECT 0x2ull
+#define HAZARD_STAGES_VERTEX_INPUT (0x4ull | (1ull << 36) | (1ull << 37)) /* VERTEX_INPUT, INDEX_INPUT, ATTRIBUTE_INPUT */
+#define HAZARD_STAGE_COMPUTE 0x800ull
+#define HAZARD_STAGES_GRAPHICS_SHADERS (0x8ull | 0x10ull | 0x20ull | 0x40ull | 0x80ull | 0x80000ull | 0x100000ull)
+#define HAZARD_STAGES_TRANSFER (0x1000ull | (1ull << 32) | (1ull << 33) | (1ull << 34) | (1ull << 35)) /* +COPY..CLEAR */
+#define HAZARD_ACCESS_SHADER_READS (0x8ull | 0x20ull | 0x8000ull | (1ull << 32) | (1ull << 33))
+#define HAZARD_ACCESS_SHADER_WRITES (0x40ull | 0x10000ull | (1ull << 34))
+#define HAZARD_ACCESS_INDIRECT_READS (0x1ull | 0x8000ull)
+#define HAZARD_ACCESS_VERTEX_READS (0x2ull | 0x4ull | 0x8000ull)
+#define HAZARD_ACCESS_TRANSFER_READS (0x800ull | 0x8000ull)
+#define HAZARD_ACCESS_TRANSFER_WRITES (0x1000ull | 0x10000ull)
+
 #define HAZARD_MAX_ACCESSES 64
 struct hazard_accesses {
     uint32_t count;

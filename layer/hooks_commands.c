@@ -329,8 +329,8 @@ static void add_transfer(struct layer_device *ld, struct hazard_accesses *access
     struct hazard_access *h = &accesses->a[accesses->count];
     if (accesses->count == HAZARD_MAX_ACCESSES || !hazard_buffer_range(ld, buffer, offset, size, h))
         return;
-    h->stages = 0x1000ull | (1ull << 32) | (1ull << 35); /* TRANSFER, COPY, CLEAR */
-    h->access = write ? (0x1000ull | 0x10000ull) : (0x800ull | 0x8000ull); /* TRANSFER_*, MEMORY_* */
+    h->stages = HAZARD_STAGES_TRANSFER;
+    h->access = write ? HAZARD_ACCESS_TRANSFER_WRITES : HAZARD_ACCESS_TRANSFER_READS;
     h->read = !write;
     h->write = write;
     accesses->count++;
@@ -578,8 +578,8 @@ static void add_image_transfer(struct layer_device *ld, struct hazard_accesses *
     if (accesses->count == HAZARD_MAX_ACCESSES ||
         !hazard_image_range(ld, HANDLE(image), base_mip, mip_count, base_layer, layer_count, h))
         return;
-    h->stages = 0x1000ull | (1ull << 32) | (1ull << 33) | (1ull << 34) | (1ull << 35); /* the transfer family */
-    h->access = write ? (0x1000ull | 0x10000ull) : (0x800ull | 0x8000ull);
+    h->stages = HAZARD_STAGES_TRANSFER;
+    h->access = write ? HAZARD_ACCESS_TRANSFER_WRITES : HAZARD_ACCESS_TRANSFER_READS;
     h->read = !write;
     h->write = write;
     accesses->count++;
