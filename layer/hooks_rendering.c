@@ -49,7 +49,7 @@ static void subpass_add(struct subpass_attachments *s, uint32_t attachment, bool
 static void store_render_pass(struct layer_device *ld, VkRenderPass handle, struct render_pass_state *r)
 {
     if (r->subpasses == NULL && r->subpass_count > 0) {
-        free(r);
+        render_pass_state_free(r);
         return;
     }
     handle_map_put(&ld->render_passes, HANDLE(handle), r);
@@ -130,11 +130,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyRenderPass(VkDevice device, VkRe
                                                            const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
-    struct render_pass_state *r = handle_map_take(&ld->render_passes, HANDLE(render_pass));
-    if (r != NULL) {
-        free(r->subpasses);
-        free(r);
-    }
+    render_pass_state_free(handle_map_take(&ld->render_passes, HANDLE(render_pass)));
     ld->dispatch.DestroyRenderPass(device, render_pass, allocator);
 }
 

@@ -40,6 +40,15 @@ void pipeline_release(struct pipeline_state *s)
     }
 }
 
+void render_pass_state_free(void *state)
+{
+    struct render_pass_state *r = state;
+    if (r != NULL) {
+        free(r->subpasses);
+        free(r);
+    }
+}
+
 struct command_buffer_state *command_buffer_state_of(VkCommandBuffer cb)
 {
     struct command_buffer_state *state;

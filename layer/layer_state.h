@@ -255,6 +255,8 @@ void set_layout_release(struct set_layout_state *s);
 void set_state_release(struct set_state *s);
 void pipeline_layout_release(struct pipeline_layout_state *s);
 void pipeline_release(struct pipeline_state *s);
+/* Frees a render_pass_state (NULL is fine); a handle_map release callback too. */
+void render_pass_state_free(void *state);
 #define STATE_RETAIN(state) __atomic_add_fetch(&(state)->refs, 1, __ATOMIC_RELAXED)
 
 /* The command buffer's state (NULL for an unknown handle: then the hook only calls down). */

@@ -289,13 +289,6 @@ static void release_command_pool_value(void *v)
     free(p);
 }
 
-static void release_render_pass_value(void *v)
-{
-    struct render_pass_state *r = v;
-    free(r->subpasses);
-    free(r);
-}
-
 static void release_pool_value(void *v)
 {
     struct descriptor_pool_state *p = v;
@@ -319,7 +312,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyDevice(VkDevice device, const Vk
     handle_map_destroy(&ld->fences, free);
     handle_map_destroy(&ld->semaphores, free);
     handle_map_destroy(&ld->events, free);
-    handle_map_destroy(&ld->render_passes, release_render_pass_value);
+    handle_map_destroy(&ld->render_passes, render_pass_state_free);
     handle_map_destroy(&ld->framebuffers, free);
     handle_map_destroy(&ld->descriptor_sets, release_set_value);
     handle_map_destroy(&ld->descriptor_pools, release_pool_value);
