@@ -11,6 +11,7 @@
 #include "check_alias.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "findings.h"
@@ -37,6 +38,21 @@ struct collection {
     struct access a[MAX_ACCESSES];
     uint32_t count;
 };
+
+/* The descriptor accesses of a bound state, kept while it does not change (layer_state.h's
+ * bound_key): collecting them is most of a command's cost, and their pairs were already compared. */
+#define CACHED_ACCESSES 32
+struct alias_cache {
+    struct bound_key key;
+    uint32_t count;
+    struct access a[CACHED_ACCESSES];
+};
+
+void check_alias_free(struct bound_state *b)
+{
+    free(b->alias_cache);
+    b->alias_cache = NULL;
+}
 
 static void add(struct collection *c, const struct access *a)
 {
@@ -243,7 +259,29 @@ static void export_buffers(const struct command_buffer_state *cb, const struct b
     }
 }
 
-void check_alias_command(struct layer_device *ld, struct command_buffer_state *cb, const struct bound_state *b,
+/* The bound descriptors' accesses into `c`; true when they are the cached ones of an unchanged
+ * bound state (their pairs were compared then). */
+static bool descriptors_of(struct layer_device *ld, struct bound_state *b, struct collection *c)
+{
+    if (b->alias_cache == NULL)
+        b->alias_cache = calloc(1, sizeof(*b->alias_cache));
+    struct alias_cache *cache = b->alias_cache;
+    if (cache != NULL && bound_key_unchanged(&cache->key, b, ld)) {
+        memcpy(c->a, cache->a, cache->count * sizeof(cache->a[0]));
+        c->count = cache->count;
+        return true;
+    }
+    collect_descriptors(ld, b, c);
+    if (cache != NULL && c->count <= CACHED_ACCESSES) {
+        memcpy(cache->a, c->a, c->count * sizeof(c->a[0]));
+        cache->count = c->count;
+    } else if (cache != NULL) {
+        cache->key.valid = false; /* too many to keep: collected again next time */
+    }
+    return false;
+}
+
+void check_alias_command(struct layer_device *ld, struct command_buffer_state *cb, struct bound_state *b,
                          const struct alias_fixed_reads *fixed, const char *call, struct hazard_accesses *buffers)
 {
     if (buffers != NULL)
@@ -252,7 +290,7 @@ void check_alias_command(struct layer_device *ld, struct command_buffer_state *c
         return;
     struct collection c; /* not zeroed: 10 KB per command would dominate the cost; `count` says what is valid */
     c.count = 0;
-    collect_descriptors(ld, b, &c);
+    bool descriptor_pairs_checked = descriptors_of(ld, b, &c);
     uint32_t descriptors = c.count;
     /* fixed-function reads: vertex, index and indirect buffers */
     for (uint32_t i = 0; fixed != NULL && i < fixed->count; ++i) {
@@ -277,6 +315,8 @@ void check_alias_command(struct layer_device *ld, struct command_buffer_state *c
             if (!(x->write || y->write) || same_descriptor(x, y) || !overlap(x, y))
                 continue;
             bool x_descriptor = i < descriptors, y_descriptor = j < descriptors;
+            if (x_descriptor && y_descriptor && descriptor_pairs_checked)
+                continue;
             if (x_descriptor && y_descriptor) {
                 report_pair(ld, cb, x->image ? CHECK_ALIAS_IMAGE : CHECK_ALIAS_BUFFER, call, x->write ? x : y,
                             x->write ? y : x);

@@ -16,8 +16,10 @@ struct alias_fixed_reads {
 };
 
 /* Also hands the command's buffer accesses to `buffers` (when not NULL) for the hazard check. */
-void check_alias_command(struct layer_device *ld, struct command_buffer_state *cb, const struct bound_state *b,
+void check_alias_command(struct layer_device *ld, struct command_buffer_state *cb, struct bound_state *b,
                          const struct alias_fixed_reads *fixed, const char *call, struct hazard_accesses *buffers);
+/* Frees the bound state's cached descriptor accesses. */
+void check_alias_free(struct bound_state *b);
 /* The layout binding `binding` of a bound set, or NULL. */
 const struct set_layout_binding *check_layout_binding(const struct set_state *set, uint32_t binding);
 

@@ -93,12 +93,12 @@ static bool layouts_compatible(const struct set_layout_state *a, const struct se
     return true;
 }
 
-void check_binding_command(struct layer_device *ld, struct command_buffer_state *cb, const struct bound_state *b,
+void check_binding_command(struct layer_device *ld, struct command_buffer_state *cb, struct bound_state *b,
                            const char *call)
 {
     const struct pipeline_state *p = b->pipeline;
-    if (p == NULL || !p->reflected)
-        return;
+    if (p == NULL || !p->reflected || bound_key_unchanged(&b->binding_checked, b, ld))
+        return; /* unchanged since the last command: same result, already reported */
     uint64_t cb_handle = HANDLE((uintptr_t)cb->handle);
     char message[600];
     for (size_t i = 0; i < p->shader.binding_count; ++i) {

@@ -6,7 +6,8 @@
 
 #include "layer_state.h"
 
-void check_binding_command(struct layer_device *ld, struct command_buffer_state *cb, const struct bound_state *b,
+/* Checks a dispatch's or draw's bound state; runs again only when that state changed. */
+void check_binding_command(struct layer_device *ld, struct command_buffer_state *cb, struct bound_state *b,
                            const char *call);
 /* At pipeline creation: the pipeline layout's types against the shader's declarations. */
 void check_binding_pipeline(struct layer_device *ld, const struct pipeline_state *p, VkShaderModule module,

@@ -106,17 +106,19 @@ static uint64_t expand_stages(uint64_t mask, bool first)
         mask |= VERTEX_INPUT_FAMILY;
     if (mask & S_PRE_RASTERIZATION)
         mask |= PRE_RASTERIZATION_FAMILY;
-    /* logically earlier stages belong to a source scope, logically later ones to a destination */
-    uint64_t expanded = mask;
-    for (size_t i = 0; i < GRAPHICS_ORDER_COUNT; ++i) {
-        if (!(mask & graphics_order[i]))
-            continue;
-        if (first)
-            for (size_t k = 0; k < i; ++k)
-                expanded |= graphics_order[k];
-        else
-            for (size_t k = i + 1; k < GRAPHICS_ORDER_COUNT; ++k)
-                expanded |= graphics_order[k];
+    /* logically earlier stages belong to a source scope, logically later ones to a destination:
+     * everything before the latest graphics stage of a source, after the earliest of a destination */
+    uint64_t expanded = mask, before = 0;
+    for (size_t i = 0; (mask & ALL_GRAPHICS_STAGES) && i < GRAPHICS_ORDER_COUNT; ++i) {
+        if (mask & graphics_order[i]) {
+            if (first) {
+                expanded |= before;
+            } else {
+                expanded |= ALL_GRAPHICS_STAGES & ~before & ~graphics_order[i];
+                break;
+            }
+        }
+        before |= graphics_order[i];
     }
     if (first && (mask & S_COMPUTE))
         expanded |= S_DRAW_INDIRECT;
@@ -137,6 +139,19 @@ void hazard_forget(struct command_buffer_state *cb)
     struct hazard_tracker *t = tracker_of(cb, false);
     if (t != NULL)
         t->count = 0;
+}
+
+/* Keeps the tracker's memory for the next recording (engines reset and re-record the same command
+ * buffers every frame), unless one recording grew it large. */
+#define KEPT_RANGES 256
+void hazard_reset(struct command_buffer_state *cb)
+{
+    struct hazard_tracker *t = tracker_of(cb, false);
+    if (t == NULL)
+        return;
+    t->count = 0;
+    if (t->capacity > KEPT_RANGES)
+        hazard_free(cb);
 }
 
 void hazard_free(struct command_buffer_state *cb)

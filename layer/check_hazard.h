@@ -65,6 +65,8 @@ void hazard_image_transition(struct layer_device *ld, struct command_buffer_stat
 /* Forget every access: where the layer does not model the synchronization (render pass
  * boundaries, secondary command buffers), it assumes the application's is right. */
 void hazard_forget(struct command_buffer_state *cb);
+/* A new recording: forgets, keeping the memory. hazard_free releases it. */
+void hazard_reset(struct command_buffer_state *cb);
 void hazard_free(struct command_buffer_state *cb);
 
 /* The buffer range of `buffer` in memory terms, for barriers and transfer commands. */

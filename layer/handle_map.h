@@ -1,6 +1,9 @@
-/* A concurrent map from Vulkan handles (as 64-bit values) to the layer's state for them. Sharded,
- * each shard an open-addressing table behind its own mutex, so threads recording different
- * command buffers rarely wait on each other. Values are owned by the caller. */
+/* A concurrent map from Vulkan handles (as 64-bit values) to the layer's state for them.
+ * Lookups take no lock: the recording path looks up several objects per command, and a mutex per
+ * lookup was most of the layer's cost. Writers (create/destroy hooks, far rarer) serialize on a
+ * per-shard mutex. A table outgrown by a writer is retired, not freed, until the map is destroyed,
+ * so a reader still probing it never touches freed memory; the retired tables add up to less than
+ * the live one. Values are owned by the caller. */
 #ifndef PREFLIGHT_LAYER_HANDLE_MAP_H
 #define PREFLIGHT_LAYER_HANDLE_MAP_H
 
@@ -11,11 +14,13 @@
 
 #define HANDLE_MAP_SHARDS 16
 
+struct handle_table; /* handle_map.c */
+
 struct handle_map_shard {
-    pthread_mutex_t lock;
-    uint64_t *keys;  /* 0: empty; UINT64_MAX: deleted */
-    void **values;
-    size_t capacity, used, live;
+    pthread_mutex_t lock;        /* writers only */
+    struct handle_table *table;  /* read with acquire, replaced with release */
+    struct handle_table *retired;
+    size_t used, live;           /* writers only */
 };
 
 struct handle_map {
@@ -29,7 +34,7 @@ bool handle_map_put(struct handle_map *m, uint64_t handle, void *value);
 void *handle_map_get(struct handle_map *m, uint64_t handle);
 /* Removes and returns the value (NULL if absent). */
 void *handle_map_take(struct handle_map *m, uint64_t handle);
-/* Calls `visit` for each entry while holding each shard's lock in turn. */
+/* Calls `visit` for each entry while holding each shard's writer lock in turn. */
 void handle_map_for_each(struct handle_map *m, void (*visit)(uint64_t handle, void *value, void *user), void *user);
 
 #endif

@@ -30,10 +30,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateCommandPool(VkDevice device, 
 static void forget_command_buffer(struct layer_device *ld, VkCommandBuffer cb)
 {
     struct command_buffer_state *s = handle_map_take(&ld->command_buffers, HANDLE((uintptr_t)cb));
-    if (s != NULL) {
-        command_buffer_reset_state(s);
-        free(s);
-    }
+    if (s != NULL)
+        command_buffer_free_state(s);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyCommandPool(VkDevice device, VkCommandPool pool,
@@ -146,10 +144,13 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBindPipeline(VkCommandBuffer command
     if (cb != NULL) {
         struct bound_state *b = bound_at(cb, bind_point);
         struct pipeline_state *p = handle_map_get(&ld->pipelines, HANDLE(pipeline));
-        if (p)
-            STATE_RETAIN(p);
-        pipeline_release(b->pipeline);
-        b->pipeline = p;
+        if (p != b->pipeline) {
+            if (p)
+                STATE_RETAIN(p);
+            pipeline_release(b->pipeline);
+            b->pipeline = p;
+            b->serial++;
+        }
         cb->command_index++;
     }
     ld->dispatch.CmdBindPipeline(command_buffer, bind_point, pipeline);
@@ -169,19 +170,28 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBindDescriptorSets(VkCommandBuffer c
         for (uint32_t i = 0; i < set_count && first_set + i < MAX_BOUND_SETS; ++i) {
             uint32_t index = first_set + i;
             struct set_state *s = handle_map_get(&ld->descriptor_sets, HANDLE(sets[i]));
-            if (s)
-                STATE_RETAIN(s);
-            set_state_release(b->sets[index]);
-            b->sets[index] = s;
+            if (s != b->sets[index]) {
+                if (s)
+                    STATE_RETAIN(s);
+                set_state_release(b->sets[index]);
+                b->sets[index] = s;
+                b->serial++;
+            }
             /* dynamic offsets are consumed set by set, binding by binding, element by element */
-            b->dynamic_count[index] = 0;
+            uint32_t offsets[MAX_DYNAMIC_PER_SET], count = 0;
             for (uint32_t k = 0; s != NULL && k < s->layout->binding_count; ++k) {
                 VkDescriptorType type = s->layout->bindings[k].type;
                 if (type != VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC && type != VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC)
                     continue;
                 for (uint32_t e = 0; e < s->layout->bindings[k].count; ++e, ++next_dynamic)
-                    if (next_dynamic < dynamic_count && b->dynamic_count[index] < MAX_DYNAMIC_PER_SET)
-                        b->dynamic_offsets[index][b->dynamic_count[index]++] = dynamic_offsets[next_dynamic];
+                    if (next_dynamic < dynamic_count && count < MAX_DYNAMIC_PER_SET)
+                        offsets[count++] = dynamic_offsets[next_dynamic];
+            }
+            if (count != b->dynamic_count[index] ||
+                memcmp(offsets, b->dynamic_offsets[index], count * sizeof(offsets[0])) != 0) {
+                memcpy(b->dynamic_offsets[index], offsets, count * sizeof(offsets[0]));
+                b->dynamic_count[index] = count;
+                b->serial++;
             }
         }
         cb->command_index++;
@@ -233,9 +243,11 @@ static void note_written(struct command_buffer_state *cb, uint64_t buffer)
 }
 
 /* The buffers the bound compute pipeline's shader writes, through the bound sets. */
-static void note_shader_writes(struct command_buffer_state *cb)
+static void note_shader_writes(struct layer_device *ld, struct command_buffer_state *cb)
 {
     const struct pipeline_state *p = cb->compute.pipeline;
+    if (bound_key_unchanged(&cb->compute.writes_noted, &cb->compute, ld))
+        return; /* noted at an earlier command with the same bound state */
     if (p == NULL || !p->reflected) {
         note_written(cb, UINT64_MAX); /* unknown: treat every buffer as possibly written */
         return;
@@ -267,7 +279,7 @@ static struct layer_device *dispatched(VkCommandBuffer command_buffer, const uin
         struct hazard_accesses accesses;
         check_alias_command(ld, cb, &cb->compute, NULL, call, &accesses);
         hazard_command(ld, cb, &accesses, call);
-        note_shader_writes(cb);
+        note_shader_writes(ld, cb);
         cb->command_index++;
     }
     return ld;
@@ -316,7 +328,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDispatchIndirect(VkCommandBuffer com
         struct hazard_accesses accesses;
         check_alias_command(ld, cb, &cb->compute, &args, "vkCmdDispatchIndirect", &accesses);
         hazard_command(ld, cb, &accesses, "vkCmdDispatchIndirect");
-        note_shader_writes(cb);
+        note_shader_writes(ld, cb);
         cb->command_index++;
     }
     ld->dispatch.CmdDispatchIndirect(command_buffer, buffer, offset);

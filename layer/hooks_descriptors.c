@@ -281,6 +281,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkUpdateDescriptorSets(VkDevice device, u
                 *d = *s;
         }
     }
+    resource_epoch_bump(ld);
     ld->dispatch.UpdateDescriptorSets(device, write_count, writes, copy_count, copies);
 }
 
@@ -374,6 +375,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkUpdateDescriptorSetWithTemplate(VkDevic
     struct update_template_state *t = handle_map_get(&ld->update_templates, HANDLE(handle));
     if (s && t)
         apply_template(s, t, data);
+    resource_epoch_bump(ld);
     ld->dispatch.UpdateDescriptorSetWithTemplate(device, set, handle, data);
 }
 
@@ -386,6 +388,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkUpdateDescriptorSetWithTemplateKHR(VkDe
     struct update_template_state *t = handle_map_get(&ld->update_templates, HANDLE(handle));
     if (s && t)
         apply_template(s, t, data);
+    resource_epoch_bump(ld);
     ld->dispatch.UpdateDescriptorSetWithTemplateKHR(device, set, handle, data);
 }
 
@@ -403,6 +406,7 @@ static struct set_state *push_set(struct command_buffer_state *cb, VkPipelineBin
         return NULL;
     set_state_release(bound->sets[set]);
     bound->sets[set] = s;
+    bound->serial++;
     return s;
 }
 

@@ -86,6 +86,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyBuffer(VkDevice device, VkBuffer
 {
     struct layer_device *ld = layer_device_of(device);
     free(handle_map_take(&ld->buffers, HANDLE(buffer)));
+    resource_epoch_bump(ld);
     ld->dispatch.DestroyBuffer(device, buffer, allocator);
 }
 
@@ -96,6 +97,7 @@ static void bind_buffer(struct layer_device *ld, VkBuffer buffer, VkDeviceMemory
         b->memory = memory;
         b->memory_offset = offset;
     }
+    resource_epoch_bump(ld);
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkBindBufferMemory(VkDevice device, VkBuffer buffer, VkDeviceMemory memory,
@@ -156,6 +158,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyImage(VkDevice device, VkImage i
 {
     struct layer_device *ld = layer_device_of(device);
     free(handle_map_take(&ld->images, HANDLE(image)));
+    resource_epoch_bump(ld);
     ld->dispatch.DestroyImage(device, image, allocator);
 }
 
@@ -224,6 +227,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyImageView(VkDevice device, VkIma
 {
     struct layer_device *ld = layer_device_of(device);
     free(handle_map_take(&ld->image_views, HANDLE(view)));
+    resource_epoch_bump(ld);
     ld->dispatch.DestroyImageView(device, view, allocator);
 }
 

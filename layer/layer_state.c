@@ -1,5 +1,6 @@
 #include "layer_state.h"
 
+#include "check_alias.h"
 #include "check_hazard.h"
 
 #include <stdlib.h>
@@ -65,6 +66,7 @@ struct layer_device *command_buffer_device(VkCommandBuffer cb, struct command_bu
 
 static void unbind(struct bound_state *b)
 {
+    b->serial++;
     pipeline_release(b->pipeline);
     b->pipeline = NULL;
     for (int i = 0; i < MAX_BOUND_SETS; ++i) {
@@ -96,5 +98,14 @@ void command_buffer_reset_state(struct command_buffer_state *cb)
     cb->render_pass = VK_NULL_HANDLE;
     cb->pass_view_count = cb->subpass = 0;
     cb->depth_write_enable = false;
+    hazard_reset(cb);
+}
+
+void command_buffer_free_state(struct command_buffer_state *cb)
+{
+    command_buffer_reset_state(cb);
     hazard_free(cb);
+    check_alias_free(&cb->compute);
+    check_alias_free(&cb->graphics);
+    free(cb);
 }

@@ -166,12 +166,25 @@ struct update_template_state {
 #define MAX_DYNAMIC_PER_SET 16
 #define MAX_ATTACHMENTS 10
 
+/* Whether a bound state changed since a check last looked at it: per-command checks whose result
+ * depends only on the bound pipeline, sets and descriptor contents run again only then (engines
+ * re-bind the same state and dispatch or draw with it over and over). */
+struct bound_key {
+    uint64_t serial, epoch;
+    bool valid;
+};
+
+struct alias_cache; /* check_alias.c */
+
 struct bound_state {
+    uint64_t serial; /* changes whenever the pipeline, a set or a dynamic offset bound here changes */
     struct pipeline_state *pipeline;
     struct set_state *sets[MAX_BOUND_SETS];
     /* per set, the dynamic offsets for its dynamic buffers, in binding order */
     uint32_t dynamic_offsets[MAX_BOUND_SETS][MAX_DYNAMIC_PER_SET];
     uint32_t dynamic_count[MAX_BOUND_SETS];
+    struct bound_key binding_checked, writes_noted; /* check_binding, the written-buffers list */
+    struct alias_cache *alias_cache;                /* check_alias's descriptor accesses, with their key */
 };
 
 /* An indirect dispatch to check at submit, when its arguments can be read then. */
@@ -241,7 +254,25 @@ struct layer_device {
         update_templates, pipeline_layouts, shader_modules, pipelines, command_pools, command_buffers, fences,
         semaphores, events, render_passes, framebuffers;
     struct host_tracker *host; /* check_host.c's pending submissions, created at the first submit */
+    /* bumped (atomically) by anything that can change what a bound descriptor refers to: descriptor
+     * updates, memory binding, destroying a resource; a bound_key taken at another epoch is stale */
+    uint64_t resource_epoch;
 };
+
+static inline void resource_epoch_bump(struct layer_device *ld)
+{
+    __atomic_add_fetch(&ld->resource_epoch, 1, __ATOMIC_RELEASE);
+}
+
+/* True when `b` is as it was when `key` was last taken; otherwise takes it now and returns false. */
+static inline bool bound_key_unchanged(struct bound_key *key, const struct bound_state *b, const struct layer_device *ld)
+{
+    uint64_t epoch = __atomic_load_n(&ld->resource_epoch, __ATOMIC_ACQUIRE);
+    if (key->valid && key->serial == b->serial && key->epoch == epoch)
+        return true;
+    *key = (struct bound_key){.serial = b->serial, .epoch = epoch, .valid = true};
+    return false;
+}
 
 /* The registry of instances and devices by dispatch key. */
 struct layer_instance *layer_instance_of(const void *dispatchable);
@@ -265,5 +296,7 @@ struct command_buffer_state *command_buffer_state_of(VkCommandBuffer cb);
  * the recording path would otherwise take two. */
 struct layer_device *command_buffer_device(VkCommandBuffer cb, struct command_buffer_state **state);
 void command_buffer_reset_state(struct command_buffer_state *cb);
+/* Frees the state of a freed command buffer (also a handle_map release callback). */
+void command_buffer_free_state(struct command_buffer_state *cb);
 
 #endif

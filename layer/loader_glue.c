@@ -15,6 +15,10 @@
 
 /* --- the registry of instances and devices, by dispatch key ----------------------------------- */
 
+/* Every hook starts with a lookup here, so lookups take no lock: a slot's owner pointer is
+ * published (release) before its key, and a reader that finds the key (acquire) sees the owner.
+ * Registering and unregistering (instance and device creation) serialize on a mutex. A slot's
+ * owner is only freed after the app destroyed the object, when it may no longer call with it. */
 #define MAX_DISPATCHABLES 64
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -33,10 +37,10 @@ static void registry_put(const void *dispatchable, struct layer_instance *instan
 {
     pthread_mutex_lock(&registry_lock);
     for (int i = 0; i < MAX_DISPATCHABLES; ++i) {
-        if (registry[i].key == NULL) {
-            registry[i].key = dispatch_key(dispatchable);
-            registry[i].instance = instance;
-            registry[i].device = device;
+        if (__atomic_load_n(&registry[i].key, __ATOMIC_RELAXED) == NULL) {
+            __atomic_store_n(&registry[i].instance, instance, __ATOMIC_RELAXED);
+            __atomic_store_n(&registry[i].device, device, __ATOMIC_RELAXED);
+            __atomic_store_n(&registry[i].key, dispatch_key(dispatchable), __ATOMIC_RELEASE);
             break;
         }
     }
@@ -58,8 +62,8 @@ void layer_unregister(const void *dispatchable)
     void *key = dispatch_key(dispatchable);
     pthread_mutex_lock(&registry_lock);
     for (int i = 0; i < MAX_DISPATCHABLES; ++i)
-        if (registry[i].key == key)
-            registry[i].key = NULL;
+        if (__atomic_load_n(&registry[i].key, __ATOMIC_RELAXED) == key)
+            __atomic_store_n(&registry[i].key, NULL, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&registry_lock);
 }
 
@@ -67,25 +71,27 @@ void layer_unregister(const void *dispatchable)
 struct layer_instance *layer_instance_of(const void *dispatchable)
 {
     void *key = dispatch_key(dispatchable);
-    struct layer_instance *found = NULL;
-    pthread_mutex_lock(&registry_lock);
-    for (int i = 0; i < MAX_DISPATCHABLES && found == NULL; ++i)
-        if (registry[i].key == key && registry[i].instance != NULL)
-            found = registry[i].instance;
-    pthread_mutex_unlock(&registry_lock);
-    return found;
+    for (int i = 0; key != NULL && i < MAX_DISPATCHABLES; ++i) {
+        if (__atomic_load_n(&registry[i].key, __ATOMIC_ACQUIRE) != key)
+            continue;
+        struct layer_instance *found = __atomic_load_n(&registry[i].instance, __ATOMIC_RELAXED);
+        if (found != NULL)
+            return found;
+    }
+    return NULL;
 }
 
 struct layer_device *layer_device_of(const void *dispatchable)
 {
     void *key = dispatch_key(dispatchable);
-    struct layer_device *found = NULL;
-    pthread_mutex_lock(&registry_lock);
-    for (int i = 0; i < MAX_DISPATCHABLES && found == NULL; ++i)
-        if (registry[i].key == key && registry[i].device != NULL)
-            found = registry[i].device;
-    pthread_mutex_unlock(&registry_lock);
-    return found;
+    for (int i = 0; key != NULL && i < MAX_DISPATCHABLES; ++i) {
+        if (__atomic_load_n(&registry[i].key, __ATOMIC_ACQUIRE) != key)
+            continue;
+        struct layer_device *found = __atomic_load_n(&registry[i].device, __ATOMIC_RELAXED);
+        if (found != NULL)
+            return found;
+    }
+    return NULL;
 }
 
 /* --- messengers ---------------------------------------------------------------------------------- */
@@ -279,8 +285,7 @@ static void release_template_value(void *v)
 }
 static void release_command_buffer_value(void *v)
 {
-    command_buffer_reset_state(v);
-    free(v);
+    command_buffer_free_state(v);
 }
 static void release_command_pool_value(void *v)
 {
