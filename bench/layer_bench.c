@@ -1,11 +1,15 @@
-/* The layer's cost on the recording path: records command buffers full of compute dispatches
- * (pipeline and descriptor-set binds, a dispatch and a barrier, as an engine's RHI does) and
- * prints the wall time per dispatch. Run it once without and once with VK_LAYER_PREFLIGHT_validation
- * (bench/run_layer_bench.sh does both) and compare; the difference is what the layer's
- * dispatch, binding and alias checks cost per command.
- * Usage: layer_bench [--buffers N] [--dispatches M] [--bindings 2|3]
+/* The layer's cost on an engine's hot path: records command buffers full of compute dispatches
+ * (pipeline and descriptor-set binds, a dispatch and a barrier, as an engine's RHI does), submits
+ * each one and waits for it, and prints the host time per dispatch spent in recording and in
+ * vkQueueSubmit (the wait for the GPU is not counted: it measures the device, not the layer).
+ * Run it without and with VK_LAYER_PREFLIGHT_validation (bench/run_layer_bench.sh does that, and
+ * Vulkan-ValidationLayers too) and compare.
+ * Usage: layer_bench [--buffers N] [--dispatches M] [--bindings 2|3] [--sets S] [--record-only]
  *   --bindings 3 binds one buffer to both read-only bindings (checked, no finding);
- *   --bindings 2 is alias_copy.comp with disjoint buffers. */
+ *   --bindings 2 is alias_copy.comp with disjoint buffers;
+ *   --sets S rotates S descriptor sets over different buffers, so the bound state changes at
+ *   every dispatch (S = 1: the same set is bound again each time, as many RHIs do);
+ *   --record-only records without submitting (for profiling the recording path alone). */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +18,8 @@
 #include <vulkan/vulkan.h>
 
 #include "layer_test_spirv.h"
+
+#define MAX_SETS 64
 
 #define CHECK(call)                                                                                                   \
     do {                                                                                                              \
@@ -33,7 +39,8 @@ static double now_seconds(void)
 
 int main(int argc, char **argv)
 {
-    int buffers = 200, dispatches = 500, bindings = 3;
+    int buffers = 100, dispatches = 1000, bindings = 3, sets = 1;
+    bool submit = true;
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--buffers") == 0 && i + 1 < argc)
             buffers = atoi(argv[++i]);
@@ -41,13 +48,18 @@ int main(int argc, char **argv)
             dispatches = atoi(argv[++i]);
         else if (strcmp(argv[i], "--bindings") == 0 && i + 1 < argc)
             bindings = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--sets") == 0 && i + 1 < argc)
+            sets = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--record-only") == 0)
+            submit = false;
         else {
-            fprintf(stderr, "usage: layer_bench [--buffers N] [--dispatches M] [--bindings 2|3]\n");
+            fprintf(stderr, "usage: layer_bench [--buffers N] [--dispatches M] [--bindings 2|3] [--sets S] [--record-only]\n");
             return 2;
         }
     }
-    if (buffers <= 0 || dispatches <= 0 || (bindings != 2 && bindings != 3)) {
-        fprintf(stderr, "layer_bench: --buffers and --dispatches must be positive, --bindings 2 or 3\n");
+    if (buffers <= 0 || dispatches <= 0 || (bindings != 2 && bindings != 3) || sets <= 0 || sets > MAX_SETS) {
+        fprintf(stderr, "layer_bench: --buffers and --dispatches must be positive, --bindings 2 or 3, --sets 1..%d\n",
+                MAX_SETS);
         return 2;
     }
     VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .apiVersion = VK_API_VERSION_1_1};
@@ -71,24 +83,26 @@ int main(int argc, char **argv)
     VkDevice device;
     CHECK(vkCreateDevice(physical, &device_info, NULL, &device));
 
-    /* three storage buffers with their own memory */
-    VkBuffer buf[3];
-    VkDeviceMemory mem[3];
+    /* three storage buffers with their own memory per descriptor set */
+    VkBuffer buf[MAX_SETS][3];
+    VkDeviceMemory mem[MAX_SETS][3];
     VkPhysicalDeviceMemoryProperties mp;
     vkGetPhysicalDeviceMemoryProperties(physical, &mp);
-    for (int i = 0; i < 3; ++i) {
-        VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = 65536,
-                                 .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT};
-        CHECK(vkCreateBuffer(device, &bi, NULL, &buf[i]));
-        VkMemoryRequirements req;
-        vkGetBufferMemoryRequirements(device, buf[i], &req);
-        uint32_t type = 0;
-        while (type < mp.memoryTypeCount && !(req.memoryTypeBits & (1u << type)))
-            ++type;
-        VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size,
-                                   .memoryTypeIndex = type};
-        CHECK(vkAllocateMemory(device, &ai, NULL, &mem[i]));
-        CHECK(vkBindBufferMemory(device, buf[i], mem[i], 0));
+    for (int s = 0; s < sets; ++s) {
+        for (int i = 0; i < 3; ++i) {
+            VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = 65536,
+                                     .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT};
+            CHECK(vkCreateBuffer(device, &bi, NULL, &buf[s][i]));
+            VkMemoryRequirements req;
+            vkGetBufferMemoryRequirements(device, buf[s][i], &req);
+            uint32_t type = 0;
+            while (type < mp.memoryTypeCount && !(req.memoryTypeBits & (1u << type)))
+                ++type;
+            VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size,
+                                       .memoryTypeIndex = type};
+            CHECK(vkAllocateMemory(device, &ai, NULL, &mem[s][i]));
+            CHECK(vkBindBufferMemory(device, buf[s][i], mem[s][i], 0));
+        }
     }
     VkDescriptorSetLayoutBinding lb[3];
     for (uint32_t i = 0; i < 3; ++i)
@@ -101,23 +115,25 @@ int main(int argc, char **argv)
                                       .pSetLayouts = &set_layout};
     VkPipelineLayout layout;
     CHECK(vkCreatePipelineLayout(device, &pli, NULL, &layout));
-    VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3};
-    VkDescriptorPoolCreateInfo dpi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 1,
+    VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3 * (uint32_t)sets};
+    VkDescriptorPoolCreateInfo dpi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = (uint32_t)sets,
                                       .poolSizeCount = 1, .pPoolSizes = &ps};
     VkDescriptorPool pool;
     CHECK(vkCreateDescriptorPool(device, &dpi, NULL, &pool));
-    VkDescriptorSetAllocateInfo dsa = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, .descriptorPool = pool,
-                                       .descriptorSetCount = 1, .pSetLayouts = &set_layout};
-    VkDescriptorSet set;
-    CHECK(vkAllocateDescriptorSets(device, &dsa, &set));
-    /* 3 bindings: buffer 0 read twice, buffer 2 written; 2 bindings: 0 read, 1 written */
-    VkDescriptorBufferInfo infos[3] = {{buf[0], 0, VK_WHOLE_SIZE},
-                                       {bindings == 3 ? buf[0] : buf[1], 0, VK_WHOLE_SIZE},
-                                       {buf[2], 0, VK_WHOLE_SIZE}};
-    VkWriteDescriptorSet write = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set,
-                                  .descriptorCount = (uint32_t)bindings,
-                                  .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = infos};
-    vkUpdateDescriptorSets(device, 1, &write, 0, NULL);
+    VkDescriptorSet set[MAX_SETS];
+    for (int s = 0; s < sets; ++s) {
+        VkDescriptorSetAllocateInfo dsa = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+                                           .descriptorPool = pool, .descriptorSetCount = 1, .pSetLayouts = &set_layout};
+        CHECK(vkAllocateDescriptorSets(device, &dsa, &set[s]));
+        /* 3 bindings: buffer 0 read twice, buffer 2 written; 2 bindings: 0 read, 1 written */
+        VkDescriptorBufferInfo infos[3] = {{buf[s][0], 0, VK_WHOLE_SIZE},
+                                           {bindings == 3 ? buf[s][0] : buf[s][1], 0, VK_WHOLE_SIZE},
+                                           {buf[s][2], 0, VK_WHOLE_SIZE}};
+        VkWriteDescriptorSet write = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set[s],
+                                      .descriptorCount = (uint32_t)bindings,
+                                      .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = infos};
+        vkUpdateDescriptorSets(device, 1, &write, 0, NULL);
+    }
     VkShaderModuleCreateInfo smi = {
         .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
         .codeSize = bindings == 3 ? layer_test_spirv_alias_read_twice_size : layer_test_spirv_alias_copy_size,
@@ -144,34 +160,54 @@ int main(int argc, char **argv)
                                       .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
     VkMemoryBarrier barrier = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER, .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
                                .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
-    double start = now_seconds();
+    VkQueue run_queue;
+    vkGetDeviceQueue(device, 0, 0, &run_queue);
+    VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    VkFence fence;
+    CHECK(vkCreateFence(device, &fi, NULL, &fence));
+    double host_seconds = 0, submit_seconds = 0;
     for (int b = 0; b < buffers; ++b) {
+        double start = now_seconds();
         CHECK(vkResetCommandPool(device, command_pool, 0));
         CHECK(vkBeginCommandBuffer(cb, &begin));
         for (int d = 0; d < dispatches; ++d) {
             vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-            vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
+            vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set[d % sets], 0, NULL);
             vkCmdDispatch(cb, 1, 1, 1);
-            /* each dispatch writes the output: a correct program orders them */
+            /* each dispatch writes its output: a correct program orders them */
             vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1,
                                  &barrier, 0, NULL, 0, NULL);
         }
         CHECK(vkEndCommandBuffer(cb));
+        double submit_start = now_seconds();
+        VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cb};
+        if (submit)
+            CHECK(vkQueueSubmit(run_queue, 1, &si, fence));
+        double end = now_seconds();
+        host_seconds += end - start;
+        submit_seconds += end - submit_start;
+        if (submit) {
+            CHECK(vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX)); /* the GPU's time: not counted */
+            CHECK(vkResetFences(device, 1, &fence));
+        }
     }
-    double seconds = now_seconds() - start;
-    double per_dispatch_ns = seconds * 1e9 / ((double)buffers * dispatches);
-    printf("{\"device\": \"%s\", \"bindings\": %d, \"command_buffers\": %d, \"dispatches_per_buffer\": %d, "
-           "\"seconds\": %.4f, \"ns_per_bind_bind_dispatch_barrier\": %.1f}\n",
-           props.deviceName, bindings, buffers, dispatches, seconds, per_dispatch_ns);
+    double per_dispatch_ns = host_seconds * 1e9 / ((double)buffers * dispatches);
+    printf("{\"device\": \"%s\", \"bindings\": %d, \"sets\": %d, \"command_buffers\": %d, "
+           "\"dispatches_per_buffer\": %d, \"host_seconds\": %.4f, \"submit_seconds\": %.4f, "
+           "\"ns_per_bind_bind_dispatch_barrier\": %.1f}\n",
+           props.deviceName, bindings, sets, buffers, dispatches, host_seconds, submit_seconds, per_dispatch_ns);
+    vkDestroyFence(device, fence, NULL);
     vkDestroyCommandPool(device, command_pool, NULL);
     vkDestroyPipeline(device, pipeline, NULL);
     vkDestroyShaderModule(device, module, NULL);
     vkDestroyDescriptorPool(device, pool, NULL);
     vkDestroyPipelineLayout(device, layout, NULL);
     vkDestroyDescriptorSetLayout(device, set_layout, NULL);
-    for (int i = 0; i < 3; ++i) {
-        vkDestroyBuffer(device, buf[i], NULL);
-        vkFreeMemory(device, mem[i], NULL);
+    for (int s = 0; s < sets; ++s) {
+        for (int i = 0; i < 3; ++i) {
+            vkDestroyBuffer(device, buf[s][i], NULL);
+            vkFreeMemory(device, mem[s][i], NULL);
+        }
     }
     vkDestroyDevice(device, NULL);
     vkDestroyInstance(instance, NULL);

@@ -1,5 +1,6 @@
-/* Area `hazard` (check_hazard.c): accesses of successive commands of one command buffer to the
- * same buffer memory, and the barriers between them. */
+/* Area `hazard`: accesses of commands to the same memory and the dependencies between them,
+ * inside one command buffer at record time (check_hazard.c) and across command buffers,
+ * submissions and queues at submit time (check_hazard_submit.c). */
 #ifndef PREFLIGHT_LAYER_CHECK_HAZARD_H
 #define PREFLIGHT_LAYER_CHECK_HAZARD_H
 
@@ -62,9 +63,11 @@ void hazard_barrier(struct command_buffer_state *cb, uint64_t src_stages, uint64
  * earlier accesses must be in the barrier's first scope, later ones are ordered after it. */
 void hazard_image_transition(struct layer_device *ld, struct command_buffer_state *cb, uint64_t src_stages,
                              uint64_t dst_stages, const struct hazard_memory_barrier *barrier, const char *call);
-/* Forget every access: where the layer does not model the synchronization (render pass
- * boundaries, secondary command buffers), it assumes the application's is right. */
+/* A full barrier: where the layer does not model the synchronization (render pass boundaries,
+ * secondary command buffers), it assumes the application's is right. */
 void hazard_forget(struct command_buffer_state *cb);
+/* vkEndCommandBuffer: brings every range up to the last barrier, for submit time. */
+void hazard_end(struct command_buffer_state *cb);
 /* A new recording: forgets, keeping the memory. hazard_free releases it. */
 void hazard_reset(struct command_buffer_state *cb);
 void hazard_free(struct command_buffer_state *cb);

@@ -121,6 +121,15 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkBeginCommandBuffer(VkCommandBuffer 
     return ld->dispatch.BeginCommandBuffer(command_buffer, info);
 }
 
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkEndCommandBuffer(VkCommandBuffer command_buffer)
+{
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
+    if (cb)
+        hazard_end(cb);
+    return ld->dispatch.EndCommandBuffer(command_buffer);
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkResetCommandBuffer(VkCommandBuffer command_buffer,
                                                                 VkCommandBufferResetFlags flags)
 {
@@ -728,7 +737,7 @@ const struct layer_hook command_hooks[] = {
     LAYER_HOOK(vkCmdWaitEvents2KHR),      LAYER_HOOK(vkCmdCopyBufferToImage),   LAYER_HOOK(vkCmdCopyImageToBuffer),
     LAYER_HOOK(vkCmdCopyImage),           LAYER_HOOK(vkCmdBlitImage),           LAYER_HOOK(vkCmdClearColorImage),
     LAYER_HOOK(vkCreateCommandPool),     LAYER_HOOK(vkDestroyCommandPool),     LAYER_HOOK(vkResetCommandPool),
-    LAYER_HOOK(vkAllocateCommandBuffers), LAYER_HOOK(vkFreeCommandBuffers),    LAYER_HOOK(vkBeginCommandBuffer),
+    LAYER_HOOK(vkAllocateCommandBuffers), LAYER_HOOK(vkFreeCommandBuffers),    LAYER_HOOK(vkBeginCommandBuffer), LAYER_HOOK(vkEndCommandBuffer),
     LAYER_HOOK(vkResetCommandBuffer),    LAYER_HOOK(vkCmdBindPipeline),        LAYER_HOOK(vkCmdBindDescriptorSets),
     LAYER_HOOK(vkCmdBeginDebugUtilsLabelEXT), LAYER_HOOK(vkCmdEndDebugUtilsLabelEXT), LAYER_HOOK(vkCmdDispatch),
     LAYER_HOOK(vkCmdDispatchBase),       LAYER_HOOK(vkCmdDispatchBaseKHR),     LAYER_HOOK(vkCmdDispatchIndirect),

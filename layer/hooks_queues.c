@@ -3,8 +3,10 @@
  * counts of indirect dispatches the host can read) and record what they write for the host
  * checks, which waits and vkInvalidateMappedMemoryRanges then consult. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "check_dispatch.h"
+#include "check_hazard_submit.h"
 #include "check_host.h"
 #include "layer_hooks.h"
 #include "layer_state.h"
@@ -85,7 +87,8 @@ struct submission {
     uint32_t count;
 };
 
-static void submitted(struct layer_device *ld, struct submission *s, VkCommandBuffer command_buffer)
+static struct command_buffer_state *submitted(struct layer_device *ld, struct submission *s,
+                                              VkCommandBuffer command_buffer)
 {
     /* the queue's device owns the command buffer: no registry lookup needed */
     struct command_buffer_state *cb = handle_map_get(&ld->command_buffers, HANDLE((uintptr_t)command_buffer));
@@ -96,6 +99,7 @@ static void submitted(struct layer_device *ld, struct submission *s, VkCommandBu
         host_submitted(ld, s->queue, s->fence, s->batch, s->count);
         s->count = 0;
     }
+    return cb;
 }
 
 /* The last chunk; always recorded, even empty: the submission's fence must be known. */
@@ -104,14 +108,93 @@ static void submission_done(struct layer_device *ld, struct submission *s)
     host_submitted(ld, s->queue, s->fence, s->batch, s->count);
 }
 
+/* One batch for the submit-time hazard check: its waits, command buffers and signals. Arrays
+ * beyond the stack sizes are cut: a dropped wait becomes an unmatched one (a full dependency),
+ * a dropped signal only hides later findings. */
+#define BATCH_OPS 32
+#define BATCH_BUFFERS 64
+struct batch_builder {
+    struct hazard_semaphore_op waits[BATCH_OPS], signals[BATCH_OPS];
+    struct command_buffer_state *buffers[BATCH_BUFFERS];
+    struct hazard_batch batch;
+};
+
+static void batch_begin(struct batch_builder *b)
+{
+    memset(&b->batch, 0, sizeof(b->batch));
+    b->batch.waits = b->waits;
+    b->batch.signals = b->signals;
+    b->batch.command_buffers = b->buffers;
+}
+
+static void batch_wait(struct batch_builder *b, VkSemaphore semaphore, uint64_t value, uint64_t stages)
+{
+    if (b->batch.wait_count == BATCH_OPS) { /* the last slot becomes "wait for everything" */
+        semaphore = VK_NULL_HANDLE;
+        b->batch.wait_count--;
+    }
+    b->waits[b->batch.wait_count++] = (struct hazard_semaphore_op){semaphore, value, stages};
+}
+
+static void batch_signal(struct batch_builder *b, VkSemaphore semaphore, uint64_t value)
+{
+    if (b->batch.signal_count < BATCH_OPS)
+        b->signals[b->batch.signal_count++] = (struct hazard_semaphore_op){semaphore, value, 0};
+}
+
+static void batch_buffer(struct layer_device *ld, struct batch_builder *b, VkQueue queue,
+                         struct command_buffer_state *cb)
+{
+    if (b->batch.command_buffer_count == BATCH_BUFFERS) { /* a long batch: checked in parts */
+        VkFence fence = b->batch.fence;
+        b->batch.fence = VK_NULL_HANDLE;
+        hazard_submit_batch(ld, queue, &b->batch);
+        b->batch.wait_count = b->batch.signal_count = b->batch.command_buffer_count = 0;
+        b->batch.fence = fence;
+    }
+    b->buffers[b->batch.command_buffer_count++] = cb;
+}
+
+/* A fence-only submission (no batches) still signals its fence after all earlier work. */
+static void fence_only(struct layer_device *ld, VkQueue queue, VkFence fence)
+{
+    struct batch_builder b;
+    batch_begin(&b);
+    b.batch.fence = fence;
+    hazard_submit_batch(ld, queue, &b.batch);
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkQueueSubmit(VkQueue queue, uint32_t count, const VkSubmitInfo *submits,
                                                          VkFence fence)
 {
     struct layer_device *ld = layer_device_of(queue);
     struct submission s = {.queue = queue, .fence = fence, .count = 0};
-    for (uint32_t i = 0; i < count; ++i)
-        for (uint32_t k = 0; k < submits[i].commandBufferCount; ++k)
-            submitted(ld, &s, submits[i].pCommandBuffers[k]);
+    struct batch_builder b;
+    for (uint32_t i = 0; i < count; ++i) {
+        const VkSubmitInfo *info = &submits[i];
+        const VkTimelineSemaphoreSubmitInfo *values = NULL;
+        for (const VkBaseInStructure *n = info->pNext; n != NULL; n = n->pNext)
+            if (n->sType == VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO)
+                values = (const VkTimelineSemaphoreSubmitInfo *)n;
+        batch_begin(&b);
+        for (uint32_t k = 0; k < info->waitSemaphoreCount; ++k)
+            batch_wait(&b, info->pWaitSemaphores[k],
+                       values && values->pWaitSemaphoreValues && k < values->waitSemaphoreValueCount
+                           ? values->pWaitSemaphoreValues[k]
+                           : 0,
+                       info->pWaitDstStageMask ? info->pWaitDstStageMask[k] : VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
+        for (uint32_t k = 0; k < info->commandBufferCount; ++k)
+            batch_buffer(ld, &b, queue, submitted(ld, &s, info->pCommandBuffers[k]));
+        for (uint32_t k = 0; k < info->signalSemaphoreCount; ++k)
+            batch_signal(&b, info->pSignalSemaphores[k],
+                         values && values->pSignalSemaphoreValues && k < values->signalSemaphoreValueCount
+                             ? values->pSignalSemaphoreValues[k]
+                             : 0);
+        b.batch.fence = i + 1 == count ? fence : VK_NULL_HANDLE;
+        hazard_submit_batch(ld, queue, &b.batch);
+    }
+    if (count == 0 && fence != VK_NULL_HANDLE)
+        fence_only(ld, queue, fence);
     submission_done(ld, &s);
     return ld->dispatch.QueueSubmit(queue, count, submits, fence);
 }
@@ -120,9 +203,22 @@ static void submitted2(struct layer_device *ld, VkQueue queue, uint32_t count, c
                        VkFence fence)
 {
     struct submission s = {.queue = queue, .fence = fence, .count = 0};
-    for (uint32_t i = 0; i < count; ++i)
-        for (uint32_t k = 0; k < submits[i].commandBufferInfoCount; ++k)
-            submitted(ld, &s, submits[i].pCommandBufferInfos[k].commandBuffer);
+    struct batch_builder b;
+    for (uint32_t i = 0; i < count; ++i) {
+        const VkSubmitInfo2 *info = &submits[i];
+        batch_begin(&b);
+        for (uint32_t k = 0; k < info->waitSemaphoreInfoCount; ++k)
+            batch_wait(&b, info->pWaitSemaphoreInfos[k].semaphore, info->pWaitSemaphoreInfos[k].value,
+                       info->pWaitSemaphoreInfos[k].stageMask);
+        for (uint32_t k = 0; k < info->commandBufferInfoCount; ++k)
+            batch_buffer(ld, &b, queue, submitted(ld, &s, info->pCommandBufferInfos[k].commandBuffer));
+        for (uint32_t k = 0; k < info->signalSemaphoreInfoCount; ++k)
+            batch_signal(&b, info->pSignalSemaphoreInfos[k].semaphore, info->pSignalSemaphoreInfos[k].value);
+        b.batch.fence = i + 1 == count ? fence : VK_NULL_HANDLE;
+        hazard_submit_batch(ld, queue, &b.batch);
+    }
+    if (count == 0 && fence != VK_NULL_HANDLE)
+        fence_only(ld, queue, fence);
     submission_done(ld, &s);
 }
 
@@ -149,7 +245,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkWaitForFences(VkDevice device, uint
     VkResult result = ld->dispatch.WaitForFences(device, count, fences, wait_all, timeout);
     /* with waitAll false only one is known signaled; counting all can only hide a finding */
     for (uint32_t i = 0; result == VK_SUCCESS && i < count; ++i)
-        host_fence_waited(ld, fences[i]);
+        host_fence_waited(ld, fences[i]), hazard_fence_waited(ld, fences[i]);
     return result;
 }
 
@@ -157,8 +253,10 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkGetFenceStatus(VkDevice device, VkF
 {
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.GetFenceStatus(device, fence);
-    if (result == VK_SUCCESS)
+    if (result == VK_SUCCESS) {
         host_fence_waited(ld, fence);
+        hazard_fence_waited(ld, fence);
+    }
     return result;
 }
 
@@ -166,8 +264,10 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkQueueWaitIdle(VkQueue queue)
 {
     struct layer_device *ld = layer_device_of(queue);
     VkResult result = ld->dispatch.QueueWaitIdle(queue);
-    if (result == VK_SUCCESS)
+    if (result == VK_SUCCESS) {
         host_queue_idle(ld, queue);
+        hazard_queue_idle(ld, queue);
+    }
     return result;
 }
 
@@ -176,7 +276,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkDeviceWaitIdle(VkDevice device)
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.DeviceWaitIdle(device);
     if (result == VK_SUCCESS)
-        host_device_idle(ld);
+        host_device_idle(ld), hazard_device_idle(ld);
     return result;
 }
 
@@ -186,7 +286,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkWaitSemaphores(VkDevice device, con
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.WaitSemaphores(device, info, timeout);
     if (result == VK_SUCCESS)
-        host_device_idle(ld); /* not modelled: assume everything done */
+        host_device_idle(ld), hazard_device_idle(ld); /* not modelled: assume everything done */
     return result;
 }
 
@@ -196,7 +296,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkWaitSemaphoresKHR(VkDevice device, 
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.WaitSemaphoresKHR(device, info, timeout);
     if (result == VK_SUCCESS)
-        host_device_idle(ld);
+        host_device_idle(ld), hazard_device_idle(ld);
     return result;
 }
 
@@ -206,7 +306,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkGetSemaphoreCounterValue(VkDevice d
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.GetSemaphoreCounterValue(device, semaphore, value);
     if (result == VK_SUCCESS)
-        host_device_idle(ld); /* polling a timeline value: not modelled, assume done */
+        host_device_idle(ld), hazard_device_idle(ld); /* polling a timeline value: not modelled, assume done */
     return result;
 }
 
@@ -216,7 +316,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkGetSemaphoreCounterValueKHR(VkDevic
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.GetSemaphoreCounterValueKHR(device, semaphore, value);
     if (result == VK_SUCCESS)
-        host_device_idle(ld);
+        host_device_idle(ld), hazard_device_idle(ld);
     return result;
 }
 

@@ -254,6 +254,7 @@ struct layer_device {
         update_templates, pipeline_layouts, shader_modules, pipelines, command_pools, command_buffers, fences,
         semaphores, events, render_passes, framebuffers;
     struct host_tracker *host; /* check_host.c's pending submissions, created at the first submit */
+    struct hazard_queues *queue_hazards; /* check_hazard_submit.c's per-queue trackers, likewise */
     /* bumped (atomically) by anything that can change what a bound descriptor refers to: descriptor
      * updates, memory binding, destroying a resource; a bound_key taken at another epoch is stale */
     uint64_t resource_epoch;

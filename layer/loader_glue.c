@@ -7,6 +7,7 @@
 #include <vulkan/vk_layer.h>
 
 #include "findings.h"
+#include "check_hazard_submit.h"
 #include "check_host.h"
 #include "layer_hooks.h"
 #include "layer_state.h"
@@ -312,6 +313,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyDevice(VkDevice device, const Vk
     /* Objects the app did not destroy go with the device. Command buffers first: they hold
      * references to pipelines and sets. */
     host_tracker_free(ld);
+    hazard_queues_free(ld);
     handle_map_destroy(&ld->command_buffers, release_command_buffer_value);
     handle_map_destroy(&ld->command_pools, release_command_pool_value);
     handle_map_destroy(&ld->fences, free);

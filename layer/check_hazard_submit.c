@@ -1,0 +1,380 @@
+/* Area `hazard` at submit time.
+ *
+ * Each queue has a tracker (hazard_tracker.h) holding the uses of the work submitted to it that
+ * is not known complete. A submitted command buffer brings its barrier log and its entry accesses
+ * (every access to a range up to its own first write there, check_hazard.c): the log is appended
+ * to the queue's, each entry is checked against the queue's uses as they stand after the
+ * command buffer's barriers before it, and then the command buffer's final state per range
+ * replaces or joins the queue's. Submission order gives execution order on one queue but no
+ * memory dependency, so a write in one command buffer and a read in the next need a barrier,
+ * exactly as inside one command buffer.
+ *
+ * Across queues only semaphores order work. Each queue knows, per other queue, the last batch of
+ * it that a semaphore wait ordered before its new work; uses of later batches conflict with any
+ * access that writes or meets a write. A semaphore signal-wait pair on one queue, or a wait the
+ * layer cannot match to a signal it saw (host signals, swapchain semaphores), counts as a full
+ * dependency: that can hide a finding, never invent one.
+ *
+ * A fence wait retires its batch and the earlier ones on that queue; vkQueueWaitIdle the queue's
+ * work; vkDeviceWaitIdle and host semaphore waits all work. */
+#include "check_hazard_submit.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hazard_tracker.h"
+#include "layer_state.h"
+
+#define HANDLE(h) ((uint64_t)(h))
+#define MAX_QUEUES 16
+#define SIGNALS_KEPT 64
+#define FENCES_KEPT 64
+#define COMPACT_AT 1024 /* barriers in a queue's log before every range is caught up and the log emptied */
+
+struct hazard_queue {
+    VkQueue queue;
+    uint64_t batches;             /* batches submitted; uses carry their batch's number */
+    uint64_t synced[MAX_QUEUES];  /* per queue: its batches up to this one are ordered before this queue's next */
+    struct hazard_tracker tracker;
+};
+
+struct signal_record {
+    uint64_t semaphore, value;
+    uint32_t queue;
+    uint64_t batch;
+};
+
+struct fence_record {
+    uint64_t fence;
+    uint32_t queue;
+    uint64_t batch;
+};
+
+struct hazard_queues {
+    pthread_mutex_t lock;
+    struct hazard_queue queues[MAX_QUEUES];
+    uint32_t queue_count;
+    struct signal_record signals[SIGNALS_KEPT]; /* the latest signals, a ring */
+    uint32_t signal_next;
+    struct fence_record fences[FENCES_KEPT];
+    uint32_t fence_next;
+};
+
+static pthread_mutex_t create_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static struct hazard_queues *queues_of(struct layer_device *ld)
+{
+    pthread_mutex_lock(&create_lock);
+    struct hazard_queues *h = ld->queue_hazards;
+    if (h == NULL && (h = calloc(1, sizeof(*h))) != NULL) {
+        pthread_mutex_init(&h->lock, NULL);
+        __atomic_store_n(&ld->queue_hazards, h, __ATOMIC_RELEASE); /* waits read it without create_lock */
+    }
+    pthread_mutex_unlock(&create_lock);
+    return h;
+}
+
+void hazard_queues_free(struct layer_device *ld)
+{
+    struct hazard_queues *h = ld->queue_hazards;
+    if (h == NULL)
+        return;
+    for (uint32_t i = 0; i < h->queue_count; ++i)
+        tracker_release(&h->queues[i].tracker);
+    pthread_mutex_destroy(&h->lock);
+    free(h);
+    ld->queue_hazards = NULL;
+}
+
+/* The queue's index, added if new; MAX_QUEUES when there is no room (then it is not tracked). */
+static uint32_t queue_index(struct hazard_queues *h, VkQueue queue)
+{
+    for (uint32_t i = 0; i < h->queue_count; ++i)
+        if (h->queues[i].queue == queue)
+            return i;
+    if (h->queue_count == MAX_QUEUES)
+        return MAX_QUEUES;
+    memset(&h->queues[h->queue_count], 0, sizeof(h->queues[0]));
+    h->queues[h->queue_count].queue = queue;
+    return h->queue_count++;
+}
+
+static const struct hazard_memory_barrier everything = {.global = true, .src_access = ~0ull, .dst_access = ~0ull};
+
+/* A full memory dependency from all earlier work on `q` to `dst_stages` of its later work. */
+static void full_dependency(struct hazard_queue *q, uint64_t dst_stages)
+{
+    if (!tracker_log_barrier(&q->tracker, ~0ull, hazard_expand_stages(dst_stages, false), &everything, 1))
+        tracker_clear(&q->tracker);
+}
+
+static void sync_with(struct hazard_queues *h, uint32_t waiter, uint32_t signaler, uint64_t batch, uint64_t stages)
+{
+    struct hazard_queue *q = &h->queues[waiter];
+    if (signaler == waiter) {
+        full_dependency(q, stages);
+        return;
+    }
+    if (q->synced[signaler] < batch)
+        q->synced[signaler] = batch;
+    /* what the signaling queue had waited for before is ordered before this queue's work too */
+    for (uint32_t i = 0; i < h->queue_count; ++i)
+        if (i != waiter && q->synced[i] < h->queues[signaler].synced[i])
+            q->synced[i] = h->queues[signaler].synced[i];
+}
+
+static void sync_with_everything(struct hazard_queues *h, uint32_t waiter, uint64_t stages)
+{
+    for (uint32_t i = 0; i < h->queue_count; ++i)
+        sync_with(h, waiter, i, h->queues[i].batches, stages);
+}
+
+static void wait_semaphore(struct layer_device *ld, struct hazard_queues *h, uint32_t waiter,
+                           const struct hazard_semaphore_op *w)
+{
+    struct semaphore_state *s = handle_map_get(&ld->semaphores, HANDLE(w->semaphore));
+    bool timeline = s != NULL && s->type == VK_SEMAPHORE_TYPE_TIMELINE;
+    bool matched = false;
+    const struct signal_record *latest = NULL;
+    for (uint32_t k = 0; k < SIGNALS_KEPT; ++k) {
+        const struct signal_record *r = &h->signals[(h->signal_next + k) % SIGNALS_KEPT]; /* oldest first */
+        if (r->semaphore != HANDLE(w->semaphore) || r->semaphore == 0)
+            continue;
+        if (!timeline) {
+            latest = r;
+            continue;
+        }
+        /* a timeline counter only grows: every signal up to the awaited value came before */
+        if (r->value <= w->value)
+            sync_with(h, waiter, r->queue, r->batch, w->stages);
+        if (r->value >= w->value)
+            matched = true;
+    }
+    if (latest != NULL) {
+        sync_with(h, waiter, latest->queue, latest->batch, w->stages);
+        matched = true;
+    }
+    if (!matched)
+        sync_with_everything(h, waiter, w->stages);
+}
+
+static void signal_semaphore(struct hazard_queues *h, uint32_t signaler, const struct hazard_semaphore_op *s)
+{
+    h->signals[h->signal_next] = (struct signal_record){HANDLE(s->semaphore), s->value, signaler,
+                                                        h->queues[signaler].batches};
+    h->signal_next = (h->signal_next + 1) % SIGNALS_KEPT;
+}
+
+/* --- checking a command buffer's entry accesses ----------------------------------------------- */
+
+static void report(struct layer_device *ld, struct command_buffer_state *cb, const struct hazard_entry *e,
+                   const struct hazard_range *r, const struct hazard_conflict *c, const char *where)
+{
+    char context[160];
+    snprintf(context, sizeof(context), " of VkCommandBuffer 0x%llx, %s", (unsigned long long)c->before->command_buffer,
+             where);
+    hazard_report(ld, cb, e->command_index, e->call, &e->access, r, c, context);
+}
+
+/* The entry against the uses of the same queue, as the command buffer's earlier barriers left them. */
+static void check_same_queue(struct layer_device *ld, struct command_buffer_state *cb, struct hazard_queue *q,
+                             const struct hazard_entry *e, uint32_t limit)
+{
+    struct hazard_tracker *t = &q->tracker;
+    for (struct hazard_range *r = tracker_first(t, e->access.key); r != NULL; r = tracker_next(t, r, e->access.key)) {
+        if (!hazard_overlaps(&e->access, r))
+            continue;
+        tracker_catch_up(t, r, limit);
+        struct hazard_conflict c;
+        bool found = e->transition ? hazard_transition_conflict(r, e->access.stages, 0, UINT32_MAX, &c)
+                                   : hazard_conflict(&e->access, r, 0, UINT32_MAX, &c);
+        if (found)
+            report(ld, cb, e, r, &c, "submitted earlier on the same queue");
+    }
+}
+
+/* A use of another queue's batch that no semaphore ordered before this queue's work. */
+static bool unordered(const struct hazard_use *u, uint64_t synced)
+{
+    return u->submission > synced;
+}
+
+static void check_other_queue(struct layer_device *ld, struct command_buffer_state *cb, struct hazard_queue *other,
+                              uint64_t synced, const struct hazard_entry *e)
+{
+    struct hazard_tracker *t = &other->tracker;
+    for (struct hazard_range *r = tracker_first(t, e->access.key); r != NULL; r = tracker_next(t, r, e->access.key)) {
+        if (!hazard_overlaps(&e->access, r))
+            continue;
+        struct hazard_conflict c = {0};
+        if (r->has_write && unordered(&r->write, synced))
+            c = (struct hazard_conflict){e->access.write ? CHECK_HAZARD_WRITE_AFTER_WRITE
+                                                         : CHECK_HAZARD_READ_AFTER_WRITE,
+                                         &r->write, true, "a semaphore signaled after that work and waited on here"};
+        for (uint32_t k = 0; c.before == NULL && e->access.write && k < r->read_count; ++k)
+            if (unordered(&r->reads[k], synced))
+                c = (struct hazard_conflict){CHECK_HAZARD_WRITE_AFTER_READ, &r->reads[k], false,
+                                             "a semaphore signaled after that work and waited on here"};
+        if (c.before != NULL) {
+            char where[96];
+            snprintf(where, sizeof(where), "submitted to another VkQueue 0x%llx",
+                     (unsigned long long)(uintptr_t)other->queue);
+            report(ld, cb, e, r, &c, where);
+        }
+    }
+}
+
+/* The command buffer's final state for each range, into the queue's tracker. */
+static void merge(struct hazard_queue *q, struct hazard_tracker *from)
+{
+    struct hazard_tracker *t = &q->tracker;
+    for (uint32_t i = 0; i < from->count; ++i) {
+        const struct hazard_range *src = &from->ranges[i];
+        if (!src->has_write && src->read_count == 0)
+            continue;
+        struct hazard_access a = {.image = src->image, .key = src->key, .begin = src->begin, .end = src->end,
+                                  .layer_begin = src->layer_begin, .layer_end = src->layer_end,
+                                  .resource = src->resource};
+        struct hazard_range *r = tracker_find_or_add(t, &a);
+        if (r == NULL)
+            continue;
+        tracker_catch_up(t, r, t->barrier_count);
+        if (src->has_write) {
+            struct hazard_use w = src->write;
+            w.submission = q->batches;
+            tracker_record(r, &w, true);
+        }
+        for (uint32_t k = 0; k < src->read_count; ++k) {
+            struct hazard_use u = src->reads[k];
+            u.submission = q->batches;
+            tracker_record(r, &u, false);
+        }
+    }
+}
+
+static void compact(struct hazard_tracker *t)
+{
+    if (t->barrier_count < COMPACT_AT)
+        return;
+    for (uint32_t i = 0; i < t->count; ++i) {
+        tracker_catch_up(t, &t->ranges[i], t->barrier_count);
+        t->ranges[i].applied = 0;
+    }
+    t->barrier_count = t->memory_count = 0;
+}
+
+static void submit_command_buffer(struct layer_device *ld, struct hazard_queues *h, uint32_t qi,
+                                  struct command_buffer_state *cb)
+{
+    struct hazard_queue *q = &h->queues[qi];
+    struct hazard_tracker *from = cb->hazards;
+    if (from == NULL)
+        return;
+    uint32_t base = q->tracker.barrier_count;
+    bool logged = true;
+    for (uint32_t i = 0; logged && i < from->barrier_count; ++i) {
+        const struct hazard_logged_barrier *b = &from->barriers[i];
+        logged = tracker_log_barrier(&q->tracker, b->src, b->dst, &from->memory[b->first], b->count);
+    }
+    if (!logged || from->incomplete) {
+        /* the command buffer's own log or entries were cut short: assume it synchronizes right */
+        tracker_clear(&q->tracker);
+        full_dependency(q, ~0ull);
+    } else {
+        for (uint32_t i = 0; i < from->entry_count; ++i) {
+            const struct hazard_entry *e = &from->entries[i];
+            check_same_queue(ld, cb, q, e, base + e->barrier_index);
+            for (uint32_t k = 0; k < h->queue_count; ++k)
+                if (k != qi)
+                    check_other_queue(ld, cb, &h->queues[k], q->synced[k], e);
+        }
+    }
+    merge(q, from);
+    compact(&q->tracker);
+}
+
+void hazard_submit_batch(struct layer_device *ld, VkQueue queue, const struct hazard_batch *batch)
+{
+    struct hazard_queues *h = queues_of(ld);
+    if (h == NULL)
+        return;
+    pthread_mutex_lock(&h->lock);
+    uint32_t qi = queue_index(h, queue);
+    if (qi < MAX_QUEUES) {
+        struct hazard_queue *q = &h->queues[qi];
+        q->batches++;
+        for (uint32_t i = 0; i < batch->wait_count; ++i)
+            wait_semaphore(ld, h, qi, &batch->waits[i]);
+        for (uint32_t i = 0; i < batch->command_buffer_count; ++i)
+            if (batch->command_buffers[i] != NULL)
+                submit_command_buffer(ld, h, qi, batch->command_buffers[i]);
+        for (uint32_t i = 0; i < batch->signal_count; ++i)
+            signal_semaphore(h, qi, &batch->signals[i]);
+        if (batch->fence != VK_NULL_HANDLE) {
+            h->fences[h->fence_next] = (struct fence_record){HANDLE(batch->fence), qi, q->batches};
+            h->fence_next = (h->fence_next + 1) % FENCES_KEPT;
+        }
+    }
+    pthread_mutex_unlock(&h->lock);
+}
+
+/* --- completion ------------------------------------------------------------------------------ */
+
+/* Drops the uses of batches up to `batch` from a queue's tracker. */
+static void retire(struct hazard_queue *q, uint64_t batch)
+{
+    struct hazard_tracker *t = &q->tracker;
+    for (uint32_t i = 0; i < t->count; ++i) {
+        struct hazard_range *r = &t->ranges[i];
+        if (r->has_write && r->write.submission <= batch)
+            r->has_write = false;
+        uint32_t kept = 0;
+        for (uint32_t k = 0; k < r->read_count; ++k)
+            if (r->reads[k].submission > batch)
+                r->reads[kept++] = r->reads[k];
+        r->read_count = kept;
+    }
+    if (batch >= q->batches)
+        tracker_clear(t); /* all of it: give the ranges back too */
+}
+
+void hazard_fence_waited(struct layer_device *ld, VkFence fence)
+{
+    struct hazard_queues *h = __atomic_load_n(&ld->queue_hazards, __ATOMIC_ACQUIRE);
+    if (h == NULL || fence == VK_NULL_HANDLE)
+        return;
+    pthread_mutex_lock(&h->lock);
+    for (uint32_t k = 0; k < FENCES_KEPT; ++k) {
+        struct fence_record *f = &h->fences[k];
+        if (f->fence == HANDLE(fence) && f->queue < h->queue_count) {
+            retire(&h->queues[f->queue], f->batch);
+            f->fence = 0;
+        }
+    }
+    pthread_mutex_unlock(&h->lock);
+}
+
+void hazard_queue_idle(struct layer_device *ld, VkQueue queue)
+{
+    struct hazard_queues *h = __atomic_load_n(&ld->queue_hazards, __ATOMIC_ACQUIRE);
+    if (h == NULL)
+        return;
+    pthread_mutex_lock(&h->lock);
+    for (uint32_t i = 0; i < h->queue_count; ++i)
+        if (h->queues[i].queue == queue)
+            retire(&h->queues[i], h->queues[i].batches);
+    pthread_mutex_unlock(&h->lock);
+}
+
+void hazard_device_idle(struct layer_device *ld)
+{
+    struct hazard_queues *h = __atomic_load_n(&ld->queue_hazards, __ATOMIC_ACQUIRE);
+    if (h == NULL)
+        return;
+    pthread_mutex_lock(&h->lock);
+    for (uint32_t i = 0; i < h->queue_count; ++i)
+        retire(&h->queues[i], h->queues[i].batches);
+    pthread_mutex_unlock(&h->lock);
+}

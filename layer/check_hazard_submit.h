@@ -1,0 +1,39 @@
+/* Area `hazard` at submit time (check_hazard_submit.c): each command buffer's entry accesses
+ * against the work submitted before it, on its queue (through the barriers in between) and on
+ * other queues (through semaphores); fences and idle waits retire completed work. */
+#ifndef PREFLIGHT_LAYER_CHECK_HAZARD_SUBMIT_H
+#define PREFLIGHT_LAYER_CHECK_HAZARD_SUBMIT_H
+
+#include <stdint.h>
+#include <vulkan/vulkan_core.h>
+
+struct layer_device;
+struct command_buffer_state;
+
+struct hazard_semaphore_op {
+    VkSemaphore semaphore;
+    uint64_t value;   /* timeline semaphores; ignored for binary ones */
+    uint64_t stages;  /* waits: the wait's destination stages (VkPipelineStageFlags2) */
+};
+
+/* One batch (VkSubmitInfo / VkSubmitInfo2): its waits happen before its command buffers, its
+ * signals after them. Command buffers the layer does not know are NULL. */
+struct hazard_batch {
+    const struct hazard_semaphore_op *waits;
+    uint32_t wait_count;
+    struct command_buffer_state *const *command_buffers;
+    uint32_t command_buffer_count;
+    const struct hazard_semaphore_op *signals;
+    uint32_t signal_count;
+    VkFence fence;    /* the submission's fence, on its last batch */
+};
+
+void hazard_submit_batch(struct layer_device *ld, VkQueue queue, const struct hazard_batch *batch);
+/* Work known complete: a waited fence (its batch and every earlier one on that queue), an idle
+ * queue, an idle device (also host semaphore waits, which are not modelled further). */
+void hazard_fence_waited(struct layer_device *ld, VkFence fence);
+void hazard_queue_idle(struct layer_device *ld, VkQueue queue);
+void hazard_device_idle(struct layer_device *ld);
+void hazard_queues_free(struct layer_device *ld);
+
+#endif

@@ -1,0 +1,409 @@
+/* The spec's synchronization rules as a state machine over memory ranges (hazard_tracker.h).
+ *
+ * A later access B to memory an earlier access A touched needs:
+ *   - A wrote, B reads (RAW): an execution dependency from A's stage to B's stage, and A's write
+ *     made available (barrier src access) and visible to B's stage and access (dst access);
+ *   - A wrote, B writes (WAW): an execution dependency from A's stage to B's stage;
+ *   - A read, B writes (WAR): an execution dependency only;
+ *   - both read: nothing.
+ * Each tracked use remembers the stages ordered after it (execution dependencies chain through
+ * later barriers) and, for a write, the stages and accesses it was made visible to. Stage masks
+ * are expanded as the spec says (ALL_COMMANDS, ALL_GRAPHICS, TOP/BOTTOM_OF_PIPE per scope,
+ * logically earlier/later stages, the sync2 transfer, vertex-input and pre-rasterization families). */
+#include "hazard_tracker.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "findings.h"
+#include "layer_state.h"
+
+/* VkPipelineStageFlagBits2 */
+#define S_DRAW_INDIRECT 0x2ull
+#define S_VERTEX_SHADER 0x8ull
+#define S_TESS_CONTROL 0x10ull
+#define S_TESS_EVAL 0x20ull
+#define S_GEOMETRY 0x40ull
+#define S_FRAGMENT 0x80ull
+#define S_EARLY_TESTS 0x100ull
+#define S_LATE_TESTS 0x200ull
+#define S_COLOR_OUTPUT 0x400ull
+#define S_COMPUTE 0x800ull
+#define S_TOP 0x1ull
+#define S_BOTTOM 0x2000ull
+#define S_ALL_GRAPHICS 0x8000ull
+#define S_ALL_COMMANDS 0x10000ull
+#define S_TASK 0x80000ull
+#define S_MESH 0x100000ull
+#define S_SHADING_RATE 0x400000ull
+#define S_PRE_RASTERIZATION (1ull << 38)
+
+#define TRANSFER_FAMILY HAZARD_STAGES_TRANSFER         /* TRANSFER (= ALL_TRANSFER), COPY, RESOLVE, BLIT, CLEAR */
+#define VERTEX_INPUT_FAMILY HAZARD_STAGES_VERTEX_INPUT /* VERTEX_INPUT, INDEX_INPUT, VERTEX_ATTRIBUTE_INPUT */
+#define PRE_RASTERIZATION_FAMILY (S_VERTEX_SHADER | S_TESS_CONTROL | S_TESS_EVAL | S_GEOMETRY | S_TASK | S_MESH)
+
+/* The graphics pipeline's stages in logical order (primitive and mesh shading folded into one
+ * order: the folding only ever adds stages to a scope, never removes one). */
+static const uint64_t graphics_order[] = {
+    S_DRAW_INDIRECT, VERTEX_INPUT_FAMILY, S_VERTEX_SHADER, S_TESS_CONTROL, S_TESS_EVAL, S_GEOMETRY, S_TASK, S_MESH,
+    S_SHADING_RATE,  S_EARLY_TESTS,       S_FRAGMENT,      S_LATE_TESTS,   S_COLOR_OUTPUT,
+};
+#define GRAPHICS_ORDER_COUNT (sizeof(graphics_order) / sizeof(graphics_order[0]))
+
+#define ALL_GRAPHICS_STAGES                                                                                            \
+    (S_DRAW_INDIRECT | VERTEX_INPUT_FAMILY | S_VERTEX_SHADER | S_TESS_CONTROL | S_TESS_EVAL | S_GEOMETRY | S_TASK |    \
+     S_MESH | S_SHADING_RATE | S_EARLY_TESTS | S_FRAGMENT | S_LATE_TESTS | S_COLOR_OUTPUT)
+
+uint64_t hazard_expand_stages(uint64_t mask, bool first)
+{
+    if (mask & S_ALL_COMMANDS)
+        return ~0ull;
+    if (first ? (mask & S_BOTTOM) : (mask & S_TOP))
+        return ~0ull;
+    if (mask & S_ALL_GRAPHICS)
+        mask |= ALL_GRAPHICS_STAGES;
+    if (mask & TRANSFER_FAMILY)
+        mask |= TRANSFER_FAMILY;
+    if (mask & VERTEX_INPUT_FAMILY)
+        mask |= VERTEX_INPUT_FAMILY;
+    if (mask & S_PRE_RASTERIZATION)
+        mask |= PRE_RASTERIZATION_FAMILY;
+    /* logically earlier stages belong to a source scope, logically later ones to a destination:
+     * everything before the latest graphics stage of a source, after the earliest of a destination */
+    uint64_t expanded = mask, before = 0;
+    for (size_t i = 0; (mask & ALL_GRAPHICS_STAGES) && i < GRAPHICS_ORDER_COUNT; ++i) {
+        if (mask & graphics_order[i]) {
+            if (first) {
+                expanded |= before;
+            } else {
+                expanded |= ALL_GRAPHICS_STAGES & ~before & ~graphics_order[i];
+                break;
+            }
+        }
+        before |= graphics_order[i];
+    }
+    if (first && (mask & S_COMPUTE))
+        expanded |= S_DRAW_INDIRECT;
+    if (!first && (mask & S_DRAW_INDIRECT))
+        expanded |= S_COMPUTE;
+    return expanded;
+}
+
+/* --- ranges and their hash index ----------------------------------------------------------- */
+
+static uint32_t bucket_of(const struct hazard_tracker *t, uint64_t key)
+{
+    key ^= key >> 29;
+    key *= 0xbf58476d1ce4e5b9ull;
+    key ^= key >> 32;
+    return (uint32_t)key & (t->bucket_count - 1);
+}
+
+static bool rehash(struct hazard_tracker *t, uint32_t bucket_count)
+{
+    uint32_t *buckets = calloc(bucket_count, sizeof(*buckets));
+    if (buckets == NULL)
+        return false;
+    free(t->buckets);
+    t->buckets = buckets;
+    t->bucket_count = bucket_count;
+    for (uint32_t i = 0; i < t->count; ++i) {
+        uint32_t b = bucket_of(t, t->ranges[i].key);
+        t->ranges[i].next = t->buckets[b];
+        t->buckets[b] = i + 1;
+    }
+    return true;
+}
+
+void tracker_clear(struct hazard_tracker *t)
+{
+    t->count = 0;
+    if (t->buckets != NULL)
+        memset(t->buckets, 0, t->bucket_count * sizeof(*t->buckets));
+    t->barrier_count = t->memory_count = t->entry_count = 0;
+    t->incomplete = false;
+}
+
+void tracker_release(struct hazard_tracker *t)
+{
+    free(t->ranges);
+    free(t->buckets);
+    free(t->barriers);
+    free(t->memory);
+    free(t->entries);
+    memset(t, 0, sizeof(*t));
+}
+
+struct hazard_range *tracker_first(struct hazard_tracker *t, uint64_t key)
+{
+    if (t->count == 0)
+        return NULL;
+    for (uint32_t i = t->buckets[bucket_of(t, key)]; i != 0; i = t->ranges[i - 1].next)
+        if (t->ranges[i - 1].key == key)
+            return &t->ranges[i - 1];
+    return NULL;
+}
+
+struct hazard_range *tracker_next(struct hazard_tracker *t, const struct hazard_range *r, uint64_t key)
+{
+    for (uint32_t i = r->next; i != 0; i = t->ranges[i - 1].next)
+        if (t->ranges[i - 1].key == key)
+            return &t->ranges[i - 1];
+    return NULL;
+}
+
+bool hazard_overlaps(const struct hazard_access *a, const struct hazard_range *r)
+{
+    return r->image == a->image && r->key == a->key && a->begin < r->end && r->begin < a->end &&
+           (!a->image || (a->layer_begin < r->layer_end && r->layer_begin < a->layer_end));
+}
+
+struct hazard_range *tracker_find_or_add(struct hazard_tracker *t, const struct hazard_access *a)
+{
+    for (struct hazard_range *r = tracker_first(t, a->key); r != NULL; r = tracker_next(t, r, a->key))
+        if (r->image == a->image && r->begin == a->begin && r->end == a->end && r->layer_begin == a->layer_begin &&
+            r->layer_end == a->layer_end)
+            return r;
+    if (t->count == HAZARD_MAX_RANGES) {
+        /* bounded memory: start over (forgetting can only hide a finding, never invent one) */
+        t->count = 0;
+        memset(t->buckets, 0, t->bucket_count * sizeof(*t->buckets));
+    }
+    if (t->count == t->capacity) {
+        uint32_t capacity = t->capacity ? t->capacity * 2 : 32;
+        struct hazard_range *grown = realloc(t->ranges, capacity * sizeof(*grown));
+        if (grown == NULL)
+            return NULL;
+        t->ranges = grown;
+        t->capacity = capacity;
+    }
+    if ((t->buckets == NULL || t->count >= t->bucket_count) && !rehash(t, t->bucket_count ? t->bucket_count * 4 : 64))
+        return NULL;
+    struct hazard_range *r = &t->ranges[t->count++];
+    memset(r, 0, sizeof(*r));
+    r->image = a->image;
+    r->key = a->key;
+    r->begin = a->begin;
+    r->end = a->end;
+    r->layer_begin = a->layer_begin;
+    r->layer_end = a->layer_end;
+    r->resource = a->resource;
+    r->applied = t->barrier_count;
+    uint32_t b = bucket_of(t, a->key);
+    r->next = t->buckets[b];
+    t->buckets[b] = t->count;
+    return r;
+}
+
+/* --- the barrier log ------------------------------------------------------------------------ */
+
+bool tracker_log_barrier(struct hazard_tracker *t, uint64_t src, uint64_t dst, const struct hazard_memory_barrier *m,
+                         uint32_t count)
+{
+    if (t->barrier_count == HAZARD_MAX_LOGGED_BARRIERS)
+        return false;
+    if (t->barrier_count == t->barrier_capacity) {
+        uint32_t capacity = t->barrier_capacity ? t->barrier_capacity * 2 : 64;
+        struct hazard_logged_barrier *grown = realloc(t->barriers, capacity * sizeof(*grown));
+        if (grown == NULL)
+            return false;
+        t->barriers = grown;
+        t->barrier_capacity = capacity;
+    }
+    if (t->memory_count + count > t->memory_capacity) {
+        uint32_t capacity = t->memory_capacity ? t->memory_capacity : 64;
+        while (capacity < t->memory_count + count)
+            capacity *= 2;
+        struct hazard_memory_barrier *grown = realloc(t->memory, capacity * sizeof(*grown));
+        if (grown == NULL)
+            return false;
+        t->memory = grown;
+        t->memory_capacity = capacity;
+    }
+    if (count > 0)
+        memcpy(&t->memory[t->memory_count], m, count * sizeof(*m));
+    t->barriers[t->barrier_count++] = (struct hazard_logged_barrier){src, dst, t->memory_count, count};
+    t->memory_count += count;
+    return true;
+}
+
+static bool barrier_covers(const struct hazard_memory_barrier *m, const struct hazard_range *r)
+{
+    if (m->global)
+        return !m->image;
+    return m->image == r->image && m->key == r->key && m->begin < r->end && r->begin < m->end &&
+           (!m->image || (m->layer_begin < r->layer_end && r->layer_begin < m->layer_end));
+}
+
+static void order_use(struct hazard_use *u, uint64_t src, uint64_t dst)
+{
+    if ((u->stages | u->ordered_stages) & src)
+        u->ordered_stages |= dst;
+}
+
+static void apply(struct hazard_range *r, const struct hazard_logged_barrier *b, const struct hazard_memory_barrier *m)
+{
+    for (uint32_t k = 0; k < r->read_count; ++k)
+        order_use(&r->reads[k], b->src, b->dst);
+    if (!r->has_write)
+        return;
+    struct hazard_use *w = &r->write;
+    bool in_first_scope = ((w->stages | w->ordered_stages) & b->src) != 0;
+    /* a write made visible to some stages stays visible where a later dependency extends them */
+    if (w->visible_stages & b->src)
+        w->visible_stages |= b->dst;
+    for (uint32_t i = 0; in_first_scope && i < b->count; ++i) {
+        if (!barrier_covers(&m[i], r))
+            continue;
+        /* available once a source access scope held the write; then any memory barrier ordered
+         * after that makes it visible to its destination scope */
+        w->available = w->available || (m[i].src_access & w->access) != 0;
+        if (w->available) {
+            w->visible_stages |= b->dst;
+            w->visible_access |= m[i].dst_access;
+        }
+    }
+    order_use(w, b->src, b->dst);
+}
+
+void tracker_catch_up(struct hazard_tracker *t, struct hazard_range *r, uint32_t limit)
+{
+    for (uint32_t i = r->applied; i < limit; ++i) {
+        const struct hazard_logged_barrier *b = &t->barriers[i];
+        /* repeating the previous barrier changes nothing (engines emit the same one over and over) */
+        if (i > r->applied && b->src == b[-1].src && b->dst == b[-1].dst && b->count == b[-1].count &&
+            memcmp(&t->memory[b->first], &t->memory[b[-1].first], b->count * sizeof(t->memory[0])) == 0)
+            continue;
+        apply(r, b, &t->memory[b->first]);
+    }
+    if (limit > r->applied)
+        r->applied = limit;
+}
+
+/* --- conflicts -------------------------------------------------------------------------------- */
+
+void tracker_record(struct hazard_range *r, const struct hazard_use *use, bool write)
+{
+    if (write) {
+        r->has_write = true;
+        r->write = *use;
+        r->read_count = 0;
+        return;
+    }
+    /* a newer read with the same stages replaces the older: a barrier after it covers both */
+    for (uint32_t k = 0; k < r->read_count; ++k) {
+        if (r->reads[k].stages == use->stages) {
+            r->reads[k] = *use;
+            return;
+        }
+    }
+    if (r->read_count < HAZARD_MAX_READS) {
+        r->reads[r->read_count++] = *use;
+        return;
+    }
+    struct hazard_use *last = &r->reads[HAZARD_MAX_READS - 1];
+    uint64_t stages = last->stages | use->stages, ordered = last->ordered_stages & use->ordered_stages;
+    *last = *use;
+    last->stages = stages;
+    last->ordered_stages = ordered;
+}
+
+static bool same_command(const struct hazard_use *u, uint64_t cb, uint32_t command)
+{
+    return u->command_buffer == cb && u->command_index == command;
+}
+
+bool hazard_conflict(const struct hazard_access *a, const struct hazard_range *r, uint64_t skip_cb,
+                     uint32_t skip_command, struct hazard_conflict *out)
+{
+    if (!hazard_overlaps(a, r))
+        return false;
+    if (r->has_write && !same_command(&r->write, skip_cb, skip_command)) {
+        const struct hazard_use *w = &r->write;
+        if (a->read && !((w->visible_stages & a->stages) && (w->visible_access & a->access))) {
+            *out = (struct hazard_conflict){CHECK_HAZARD_READ_AFTER_WRITE, w, true,
+                                            (w->ordered_stages & a->stages)
+                                                ? "a memory dependency that makes the write visible to this access"
+                                                : "a barrier ordering the write before this access"};
+            return true;
+        }
+        if (a->write && !(w->ordered_stages & a->stages)) {
+            *out = (struct hazard_conflict){CHECK_HAZARD_WRITE_AFTER_WRITE, w, true,
+                                            "a barrier ordering the first write before the second"};
+            return true;
+        }
+    }
+    for (uint32_t k = 0; a->write && k < r->read_count; ++k) {
+        const struct hazard_use *u = &r->reads[k];
+        if (!same_command(u, skip_cb, skip_command) && !(u->ordered_stages & a->stages)) {
+            *out = (struct hazard_conflict){CHECK_HAZARD_WRITE_AFTER_READ, u, false,
+                                            "an execution dependency ordering the read before the write"};
+            return true;
+        }
+    }
+    return false;
+}
+
+bool hazard_transition_conflict(const struct hazard_range *r, uint64_t src, uint64_t skip_cb, uint32_t skip_command,
+                                struct hazard_conflict *out)
+{
+    /* earlier accesses must be in the barrier's first scope: the transition writes right after it */
+    if (r->has_write && !same_command(&r->write, skip_cb, skip_command) &&
+        !((r->write.stages | r->write.ordered_stages) & src)) {
+        *out = (struct hazard_conflict){CHECK_HAZARD_WRITE_AFTER_WRITE, &r->write, true,
+                                        "the layout transition's source stages do not include the earlier write"};
+        return true;
+    }
+    for (uint32_t k = 0; k < r->read_count; ++k) {
+        if (!((r->reads[k].stages | r->reads[k].ordered_stages) & src)) {
+            *out = (struct hazard_conflict){CHECK_HAZARD_WRITE_AFTER_READ, &r->reads[k], false,
+                                            "the layout transition's source stages do not include the earlier read"};
+            return true;
+        }
+    }
+    return false;
+}
+
+static const char *stage_words(uint64_t stages)
+{
+    if (stages & S_COMPUTE)
+        return "COMPUTE_SHADER";
+    if (stages & S_DRAW_INDIRECT)
+        return "DRAW_INDIRECT";
+    if (stages & VERTEX_INPUT_FAMILY)
+        return "VERTEX_INPUT";
+    if (stages & TRANSFER_FAMILY)
+        return "TRANSFER";
+    if (stages == ~0ull)
+        return "ALL_COMMANDS";
+    return "the graphics shader stages";
+}
+
+void hazard_report(struct layer_device *ld, struct command_buffer_state *cb, uint32_t command_index, const char *call,
+                   const struct hazard_access *now, const struct hazard_range *r, const struct hazard_conflict *c,
+                   const char *context)
+{
+    struct finding f = {.check = c->check, .call = call, .command_buffer = cb};
+    f.objects[f.object_count++] =
+        (struct finding_object){VK_OBJECT_TYPE_COMMAND_BUFFER, (uint64_t)(uintptr_t)cb->handle};
+    f.objects[f.object_count++] =
+        (struct finding_object){now->image ? VK_OBJECT_TYPE_IMAGE : VK_OBJECT_TYPE_BUFFER, now->resource};
+    const char *name = handle_map_get(&ld->names, now->resource);
+    uint64_t begin = now->begin > r->begin ? now->begin : r->begin, end = now->end < r->end ? now->end : r->end;
+    char where[96];
+    if (now->image)
+        snprintf(where, sizeof(where), "mips %llu..%llu, layers %u..%u", (unsigned long long)begin,
+                 (unsigned long long)end - 1, now->layer_begin > r->layer_begin ? now->layer_begin : r->layer_begin,
+                 (now->layer_end < r->layer_end ? now->layer_end : r->layer_end) - 1);
+    else
+        snprintf(where, sizeof(where), "memory bytes [%llu, %llu)", (unsigned long long)begin,
+                 (unsigned long long)end);
+    snprintf(f.message, sizeof(f.message),
+             "%s (command %u) %s %s 0x%llx%s%s%s (%s) that %s (command %u%s) %s in %s; missing between them: %s", call,
+             command_index, now->write && c->check != CHECK_HAZARD_READ_AFTER_WRITE ? "writes" : "reads",
+             now->image ? "VkImage" : "VkBuffer", (unsigned long long)now->resource, name ? " \"" : "",
+             name ? name : "", name ? "\"" : "", where, c->before->call, c->before->command_index, context,
+             c->before_wrote ? "wrote" : "read", stage_words(c->before->stages), c->missing);
+    finding_report(ld->instance, ld, &f);
+}

@@ -1,0 +1,120 @@
+/* The access-state machine behind the `hazard` area, shared by record time (one tracker per
+ * command buffer, check_hazard.c) and submit time (one per queue, check_hazard_submit.c).
+ *
+ * A tracker holds, per memory range touched (buffer memory bytes or image mips x layers), the last
+ * write and the reads since it, and a log of the barriers recorded. Barriers are applied to a
+ * range lazily, when the range is next looked at (each range remembers how much of the log it has
+ * seen): a barrier costs one append however many ranges are tracked, and an access only visits
+ * the ranges with its key (a hash index by VkDeviceMemory or VkImage). */
+#ifndef PREFLIGHT_LAYER_HAZARD_TRACKER_H
+#define PREFLIGHT_LAYER_HAZARD_TRACKER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "check_hazard.h"
+#include "checks.h"
+
+#define HAZARD_MAX_RANGES 4096
+#define HAZARD_MAX_READS 4
+#define HAZARD_MAX_LOGGED_BARRIERS 65536
+
+struct hazard_use {
+    uint64_t stages, access;
+    uint64_t ordered_stages;  /* stages an execution dependency orders after this use */
+    uint64_t visible_stages;  /* a write: stages it was made visible to */
+    uint64_t visible_access;
+    bool available;           /* a write: a barrier's source access scope held it */
+    uint32_t command_index;
+    const char *call;
+    uint64_t command_buffer;  /* the VkCommandBuffer that recorded it */
+    uint64_t submission;      /* queue trackers: the batch's number on its queue */
+};
+
+struct hazard_range {
+    bool image;
+    uint64_t key, begin, end, resource;
+    uint32_t layer_begin, layer_end;
+    uint32_t applied;          /* barriers of the log applied to it */
+    uint32_t next;             /* next range with the same hash bucket, index + 1 */
+    bool has_write;
+    struct hazard_use write;
+    struct hazard_use reads[HAZARD_MAX_READS];
+    uint32_t read_count;
+    /* command-buffer trackers: what submit time needs to compare with earlier work */
+    bool written_here;         /* a write of this command buffer ended the range's entry accesses */
+    uint64_t entry_read_stages; /* stages whose reads are already in the entry list */
+};
+
+/* One barrier of the log: stage scopes already expanded, memory barriers in `memory`. */
+struct hazard_logged_barrier {
+    uint64_t src, dst;
+    uint32_t first, count;
+};
+
+/* An access that may touch work recorded before this command buffer: every access to a range
+ * until the command buffer's own first write to it (later ones meet that write first). */
+struct hazard_entry {
+    struct hazard_access access;
+    uint32_t command_index;
+    const char *call;
+    uint32_t barrier_index;   /* barriers of the command buffer recorded before it */
+    bool transition;          /* an image layout transition: a write ordered before dst_stages */
+    uint64_t dst_stages, dst_access;
+};
+
+struct hazard_tracker {
+    struct hazard_range *ranges;
+    uint32_t count, capacity;
+    uint32_t *buckets;        /* index + 1 of the first range of each bucket */
+    uint32_t bucket_count;
+    struct hazard_logged_barrier *barriers;
+    uint32_t barrier_count, barrier_capacity;
+    struct hazard_memory_barrier *memory;
+    uint32_t memory_count, memory_capacity;
+    struct hazard_entry *entries;
+    uint32_t entry_count, entry_capacity;
+    bool incomplete;          /* the log or entries overflowed: submit time assumes the app right */
+};
+
+/* A stage mask as a synchronization scope: `first` for a barrier's source, else its destination. */
+uint64_t hazard_expand_stages(uint64_t mask, bool first);
+
+void tracker_clear(struct hazard_tracker *t);
+void tracker_release(struct hazard_tracker *t);
+/* Appends a barrier (expanded scopes); false when out of memory or past the cap. */
+bool tracker_log_barrier(struct hazard_tracker *t, uint64_t src, uint64_t dst, const struct hazard_memory_barrier *m,
+                         uint32_t count);
+/* Applies the log's barriers up to `limit` to `r`. */
+void tracker_catch_up(struct hazard_tracker *t, struct hazard_range *r, uint32_t limit);
+/* The first range with `key` (NULL if none), and the next one after `r`. */
+struct hazard_range *tracker_first(struct hazard_tracker *t, uint64_t key);
+struct hazard_range *tracker_next(struct hazard_tracker *t, const struct hazard_range *r, uint64_t key);
+/* The range with exactly these bounds, added (caught up with the whole log) if new; NULL when out
+ * of memory. */
+struct hazard_range *tracker_find_or_add(struct hazard_tracker *t, const struct hazard_access *a);
+bool hazard_overlaps(const struct hazard_access *a, const struct hazard_range *r);
+/* Records access `a` into `r` (a write replaces the uses, reads accumulate). */
+void tracker_record(struct hazard_range *r, const struct hazard_use *use, bool write);
+
+/* What, if anything, `a` conflicts with in `r`: the finding's check, the earlier use, and the
+ * missing dependency in words. `skip_command`/`skip_cb`: the access's own command. */
+struct hazard_conflict {
+    enum check_id check;
+    const struct hazard_use *before;
+    bool before_wrote;
+    const char *missing;
+};
+bool hazard_conflict(const struct hazard_access *a, const struct hazard_range *r, uint64_t skip_cb,
+                     uint32_t skip_command, struct hazard_conflict *out);
+/* Same for an image layout transition with first scope `src` (expanded). */
+bool hazard_transition_conflict(const struct hazard_range *r, uint64_t src, uint64_t skip_cb, uint32_t skip_command,
+                                struct hazard_conflict *out);
+
+/* Reports a conflict; `context` describes where the earlier use was when not in this command
+ * buffer ("" otherwise). */
+void hazard_report(struct layer_device *ld, struct command_buffer_state *cb, uint32_t command_index, const char *call,
+                   const struct hazard_access *now, const struct hazard_range *r, const struct hazard_conflict *c,
+                   const char *context);
+
+#endif
