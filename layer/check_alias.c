@@ -46,6 +46,7 @@ struct alias_cache {
     struct bound_key key;
     uint32_t count;
     struct access a[CACHED_ACCESSES];
+    struct hazard_accesses exported; /* the same accesses as the hazard tracker takes them */
 };
 
 void check_alias_free(struct bound_state *b)
@@ -259,26 +260,26 @@ static void export_buffers(const struct command_buffer_state *cb, const struct b
     }
 }
 
-/* The bound descriptors' accesses into `c`; true when they are the cached ones of an unchanged
- * bound state (their pairs were compared then). */
-static bool descriptors_of(struct layer_device *ld, struct bound_state *b, struct collection *c)
+
+/* The bound descriptors' accesses into `c`: the cached ones when the bound state is `unchanged`
+ * (their pairs were compared then), else collected now and cached. */
+static void descriptors_of(struct layer_device *ld, const struct command_buffer_state *cb, struct bound_state *b,
+                           bool unchanged, struct collection *c)
 {
-    if (b->alias_cache == NULL)
-        b->alias_cache = calloc(1, sizeof(*b->alias_cache));
     struct alias_cache *cache = b->alias_cache;
-    if (cache != NULL && bound_key_unchanged(&cache->key, b, ld)) {
+    if (unchanged) {
         memcpy(c->a, cache->a, cache->count * sizeof(cache->a[0]));
         c->count = cache->count;
-        return true;
+        return;
     }
     collect_descriptors(ld, b, c);
     if (cache != NULL && c->count <= CACHED_ACCESSES) {
         memcpy(cache->a, c->a, c->count * sizeof(c->a[0]));
         cache->count = c->count;
+        export_buffers(cb, b, c, c->count, c->count, &cache->exported);
     } else if (cache != NULL) {
         cache->key.valid = false; /* too many to keep: collected again next time */
     }
-    return false;
 }
 
 void check_alias_command(struct layer_device *ld, struct command_buffer_state *cb, struct bound_state *b,
@@ -288,9 +289,21 @@ void check_alias_command(struct layer_device *ld, struct command_buffer_state *c
         buffers->count = 0;
     if (b->pipeline == NULL || !b->pipeline->reflected)
         return;
+    if (b->alias_cache == NULL)
+        b->alias_cache = calloc(1, sizeof(*b->alias_cache));
+    bool unchanged = b->alias_cache != NULL && bound_key_unchanged(&b->alias_cache->key, b, ld);
+    if (unchanged && (fixed == NULL || fixed->count == 0) && (b != &cb->graphics || cb->attachment_count == 0)) {
+        /* nothing but the descriptors, whose pairs were compared already */
+        if (buffers != NULL) {
+            buffers->count = b->alias_cache->exported.count;
+            memcpy(buffers->a, b->alias_cache->exported.a, buffers->count * sizeof(buffers->a[0]));
+        }
+        return;
+    }
     struct collection c; /* not zeroed: 10 KB per command would dominate the cost; `count` says what is valid */
     c.count = 0;
-    bool descriptor_pairs_checked = descriptors_of(ld, b, &c);
+    descriptors_of(ld, cb, b, unchanged, &c);
+    bool descriptor_pairs_checked = unchanged;
     uint32_t descriptors = c.count;
     /* fixed-function reads: vertex, index and indirect buffers */
     for (uint32_t i = 0; fixed != NULL && i < fixed->count; ++i) {
@@ -312,10 +325,9 @@ void check_alias_command(struct layer_device *ld, struct command_buffer_state *c
     for (uint32_t i = 0; i < c.count; ++i) {
         for (uint32_t j = i + 1; j < c.count; ++j) {
             const struct access *x = &c.a[i], *y = &c.a[j];
-            if (!(x->write || y->write) || same_descriptor(x, y) || !overlap(x, y))
-                continue;
             bool x_descriptor = i < descriptors, y_descriptor = j < descriptors;
-            if (x_descriptor && y_descriptor && descriptor_pairs_checked)
+            if ((x_descriptor && y_descriptor && descriptor_pairs_checked) || !(x->write || y->write) ||
+                same_descriptor(x, y) || !overlap(x, y))
                 continue;
             if (x_descriptor && y_descriptor) {
                 report_pair(ld, cb, x->image ? CHECK_ALIAS_IMAGE : CHECK_ALIAS_BUFFER, call, x->write ? x : y,

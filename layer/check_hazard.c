@@ -114,8 +114,13 @@ void hazard_command(struct layer_device *ld, struct command_buffer_state *cb, co
     if (t == NULL)
         return;
     uint64_t handle = HANDLE((uintptr_t)cb->handle);
+    /* first every access against the earlier commands (a command's accesses do not order each
+     * other: recording one before checking the next would hide the earlier command's use), noting
+     * each access's own range on the way; then record them */
+    uint32_t exact[HAZARD_MAX_ACCESSES];
     for (uint32_t i = 0; i < accesses->count; ++i) {
         const struct hazard_access *a = &accesses->a[i];
+        exact[i] = 0;
         for (struct hazard_range *r = tracker_first(t, a->key); r != NULL; r = tracker_next(t, r, a->key)) {
             if (!hazard_overlaps(a, r))
                 continue;
@@ -123,14 +128,20 @@ void hazard_command(struct layer_device *ld, struct command_buffer_state *cb, co
             struct hazard_conflict c;
             if (hazard_conflict(a, r, handle, cb->command_index, &c))
                 hazard_report(ld, cb, cb->command_index, call, a, r, &c, "");
+            if (r->begin == a->begin && r->end == a->end && r->layer_begin == a->layer_begin &&
+                r->layer_end == a->layer_end)
+                exact[i] = (uint32_t)(r - t->ranges) + 1;
         }
     }
     for (uint32_t i = 0; i < accesses->count; ++i) {
         const struct hazard_access *a = &accesses->a[i];
-        struct hazard_range *r = tracker_find_or_add(t, a);
+        /* an index noted above may be gone when adding a range started the tracker over */
+        struct hazard_range *r = exact[i] != 0 && exact[i] <= t->count ? &t->ranges[exact[i] - 1] : NULL;
+        if (r == NULL || r->key != a->key || r->begin != a->begin || r->end != a->end || r->image != a->image ||
+            r->layer_begin != a->layer_begin || r->layer_end != a->layer_end)
+            r = tracker_find_or_add(t, a);
         if (r == NULL)
             continue;
-        tracker_catch_up(t, r, t->barrier_count);
         struct hazard_entry e = {.access = *a, .command_index = cb->command_index, .call = call,
                                  .barrier_index = t->barrier_count};
         add_entry(t, r, &e);

@@ -172,8 +172,10 @@ static void signal_semaphore(struct hazard_queues *h, uint32_t signaler, const s
 static void report(struct layer_device *ld, struct command_buffer_state *cb, const struct hazard_entry *e,
                    const struct hazard_range *r, const struct hazard_conflict *c, const char *where)
 {
-    char context[160];
-    snprintf(context, sizeof(context), " of VkCommandBuffer 0x%llx, %s", (unsigned long long)c->before->command_buffer,
+    char context[200];
+    const char *name = handle_map_get(&ld->names, c->before->command_buffer);
+    snprintf(context, sizeof(context), " of VkCommandBuffer 0x%llx%s%s%s, %s",
+             (unsigned long long)c->before->command_buffer, name ? " \"" : "", name ? name : "", name ? "\"" : "",
              where);
     hazard_report(ld, cb, e->command_index, e->call, &e->access, r, c, context);
 }
@@ -191,7 +193,7 @@ static void check_same_queue(struct layer_device *ld, struct command_buffer_stat
         bool found = e->transition ? hazard_transition_conflict(r, e->access.stages, 0, UINT32_MAX, &c)
                                    : hazard_conflict(&e->access, r, 0, UINT32_MAX, &c);
         if (found)
-            report(ld, cb, e, r, &c, "submitted earlier on the same queue");
+            report(ld, cb, e, r, &c, "earlier on the same queue");
     }
 }
 

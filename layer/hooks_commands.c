@@ -29,6 +29,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateCommandPool(VkDevice device, 
 
 static void forget_command_buffer(struct layer_device *ld, VkCommandBuffer cb)
 {
+    command_buffers_forgotten();
     struct command_buffer_state *s = handle_map_take(&ld->command_buffers, HANDLE((uintptr_t)cb));
     if (s != NULL)
         command_buffer_free_state(s);
@@ -152,7 +153,10 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBindPipeline(VkCommandBuffer command
     struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb != NULL) {
         struct bound_state *b = bound_at(cb, bind_point);
-        struct pipeline_state *p = handle_map_get(&ld->pipelines, HANDLE(pipeline));
+        /* the same pipeline again needs no lookup (destroying a bound one invalidates the command buffer) */
+        struct pipeline_state *p = b->pipeline && b->pipeline->handle == pipeline
+                                       ? b->pipeline
+                                       : handle_map_get(&ld->pipelines, HANDLE(pipeline));
         if (p != b->pipeline) {
             if (p)
                 STATE_RETAIN(p);
@@ -178,7 +182,9 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBindDescriptorSets(VkCommandBuffer c
         uint32_t next_dynamic = 0;
         for (uint32_t i = 0; i < set_count && first_set + i < MAX_BOUND_SETS; ++i) {
             uint32_t index = first_set + i;
-            struct set_state *s = handle_map_get(&ld->descriptor_sets, HANDLE(sets[i]));
+            struct set_state *s = sets[i] != VK_NULL_HANDLE && b->sets[index] && b->sets[index]->handle == sets[i]
+                                      ? b->sets[index] /* freeing a bound set invalidates the command buffer */
+                                      : handle_map_get(&ld->descriptor_sets, HANDLE(sets[i]));
             if (s != b->sets[index]) {
                 if (s)
                     STATE_RETAIN(s);

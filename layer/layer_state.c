@@ -57,10 +57,37 @@ struct command_buffer_state *command_buffer_state_of(VkCommandBuffer cb)
     return state;
 }
 
+/* Every recorded command starts here. A thread records one command buffer at a time, so its last
+ * lookup is kept per thread; freeing any command buffer (or a device) moves the generation on,
+ * which invalidates every thread's kept lookup, so a recycled handle is never mistaken. */
+static uint64_t command_buffer_generation;
+static _Thread_local struct {
+    VkCommandBuffer handle;
+    uint64_t generation;
+    struct layer_device *device;
+    struct command_buffer_state *state;
+} last_lookup;
+
+void command_buffers_forgotten(void)
+{
+    __atomic_add_fetch(&command_buffer_generation, 1, __ATOMIC_ACQ_REL);
+}
+
 struct layer_device *command_buffer_device(VkCommandBuffer cb, struct command_buffer_state **state)
 {
+    uint64_t generation = __atomic_load_n(&command_buffer_generation, __ATOMIC_ACQUIRE);
+    if (last_lookup.handle == cb && last_lookup.generation == generation && cb != VK_NULL_HANDLE) {
+        *state = last_lookup.state;
+        return last_lookup.device;
+    }
     struct layer_device *ld = layer_device_of(cb);
     *state = ld ? handle_map_get(&ld->command_buffers, (uint64_t)(uintptr_t)cb) : NULL;
+    if (*state != NULL) {
+        last_lookup.handle = cb;
+        last_lookup.generation = generation;
+        last_lookup.device = ld;
+        last_lookup.state = *state;
+    }
     return ld;
 }
 

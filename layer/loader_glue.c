@@ -314,6 +314,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyDevice(VkDevice device, const Vk
      * references to pipelines and sets. */
     host_tracker_free(ld);
     hazard_queues_free(ld);
+    command_buffers_forgotten();
     handle_map_destroy(&ld->command_buffers, release_command_buffer_value);
     handle_map_destroy(&ld->command_pools, release_command_pool_value);
     handle_map_destroy(&ld->fences, free);

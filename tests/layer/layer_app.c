@@ -83,21 +83,33 @@ static void create_app(struct app *a, bool enable_in_app, bool chain_messenger)
     vkGetPhysicalDeviceQueueFamilyProperties(a->physical, &families, fp);
     for (a->family = 0; a->family < families && !(fp[a->family].queueFlags & VK_QUEUE_COMPUTE_BIT); ++a->family)
         ;
-    float priority = 1;
+    float priorities[2] = {1, 1};
+    /* two queues where the family has them, for the cross-queue scenarios */
+    uint32_t queue_count = a->family < families && fp[a->family].queueCount >= 2 ? 2 : 1;
     VkDeviceQueueCreateInfo queue = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = a->family,
-                                     .queueCount = 1, .pQueuePriorities = &priority};
-    /* synchronization2 (core in 1.3, still a feature to enable) for the vkCmdPipelineBarrier2 scenario */
-    VkPhysicalDeviceVulkan13Features features13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+                                     .queueCount = queue_count, .pQueuePriorities = priorities};
+    /* synchronization2 (core in 1.3, still a feature to enable) for the vkCmdPipelineBarrier2 scenario,
+     * timeline semaphores (core in 1.2) for the submit scenarios */
+    VkPhysicalDeviceVulkan12Features features12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    VkPhysicalDeviceVulkan13Features features13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+                                                   .pNext = &features12};
     VkPhysicalDeviceFeatures2 features = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &features13};
     if (a->properties.apiVersion >= VK_API_VERSION_1_3)
         vkGetPhysicalDeviceFeatures2(a->physical, &features);
+    VkPhysicalDeviceVulkan12Features enabled12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+                                                  .timelineSemaphore = features12.timelineSemaphore};
     VkPhysicalDeviceVulkan13Features enabled13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
-                                                  .synchronization2 = features13.synchronization2};
+                                                  .synchronization2 = features13.synchronization2,
+                                                  .pNext = &enabled12};
+    a->timeline = features12.timelineSemaphore;
     VkDeviceCreateInfo device_info = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .queueCreateInfoCount = 1,
                                       .pQueueCreateInfos = &queue,
-                                      .pNext = features13.synchronization2 ? &enabled13 : NULL};
+                                      .pNext = a->properties.apiVersion >= VK_API_VERSION_1_3 ? &enabled13 : NULL};
     CHECK(vkCreateDevice(a->physical, &device_info, NULL, &a->device));
     vkGetDeviceQueue(a->device, a->family, 0, &a->queue);
+    a->queue2 = VK_NULL_HANDLE;
+    if (queue_count == 2)
+        vkGetDeviceQueue(a->device, a->family, 1, &a->queue2);
     a->set_name = (PFN_vkSetDebugUtilsObjectNameEXT)vkGetDeviceProcAddr(a->device, "vkSetDebugUtilsObjectNameEXT");
     a->begin_label = (PFN_vkCmdBeginDebugUtilsLabelEXT)vkGetDeviceProcAddr(a->device, "vkCmdBeginDebugUtilsLabelEXT");
     a->end_label = (PFN_vkCmdEndDebugUtilsLabelEXT)vkGetDeviceProcAddr(a->device, "vkCmdEndDebugUtilsLabelEXT");

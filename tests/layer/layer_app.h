@@ -21,6 +21,8 @@ struct app {
     VkPhysicalDevice physical;
     VkDevice device;
     VkQueue queue;
+    VkQueue queue2; /* a second queue of the family, VK_NULL_HANDLE when it has one */
+    bool timeline;  /* timeline semaphores enabled */
     uint32_t family;
     VkPhysicalDeviceProperties properties;
     VkDebugUtilsMessengerEXT messenger;

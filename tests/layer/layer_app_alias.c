@@ -6,8 +6,9 @@
  * alias-array, alias-array-unreached, alias-attachment, attachment-clean, binding-missing-set, binding-unwritten, binding-type,
  * binding-usage; hazard-raw, hazard-raw-fixed, hazard-war, hazard-war-execution-only, hazard-waw,
  * hazard-insufficient, hazard-disjoint, hazard-event, hazard-sync2, hazard-image-raw,
- * hazard-image-fixed, hazard-transition-war, hazard-transition-fixed; host-invalidate-early,
- * host-invalidate-after-wait. */
+ * hazard-image-fixed, hazard-transition-war, hazard-transition-fixed; across command buffers at
+ * submit: hazard-submit-raw, -fixed, -separate, -semaphore, -timeline, -fence, hazard-cross-queue,
+ * hazard-cross-queue-semaphore; host-invalidate-early, host-invalidate-after-wait. */
 #include <string.h>
 
 #include "layer_app.h"
@@ -613,6 +614,94 @@ static void scenario_host(struct objects *o, bool early)
     vkDestroyCommandPool(o->a->device, r.pool, NULL);
 }
 
+/* --- submit time: a fill in one command buffer, a dispatch reading what it wrote in another --- */
+
+static VkSemaphore new_semaphore(struct app *a, bool timeline)
+{
+    VkSemaphoreTypeCreateInfo type = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
+                                      .semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE};
+    VkSemaphoreCreateInfo info = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = timeline ? &type : NULL};
+    VkSemaphore s;
+    CHECK(vkCreateSemaphore(a->device, &info, NULL, &s));
+    return s;
+}
+
+/* One batch: optional wait (at compute) and signal, timeline values when `values`. */
+static void submit_one(VkQueue queue, VkCommandBuffer cb, VkSemaphore wait, VkSemaphore signal, bool values,
+                       VkFence fence)
+{
+    const uint64_t one = 1;
+    const VkPipelineStageFlags stage = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+    VkTimelineSemaphoreSubmitInfo timeline = {.sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
+                                              .waitSemaphoreValueCount = wait ? 1 : 0, .pWaitSemaphoreValues = &one,
+                                              .signalSemaphoreValueCount = signal ? 1 : 0,
+                                              .pSignalSemaphoreValues = &one};
+    VkSubmitInfo info = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .pNext = values ? &timeline : NULL,
+                         .waitSemaphoreCount = wait ? 1 : 0, .pWaitSemaphores = &wait, .pWaitDstStageMask = &stage,
+                         .commandBufferCount = 1, .pCommandBuffers = &cb, .signalSemaphoreCount = signal ? 1 : 0,
+                         .pSignalSemaphores = &signal};
+    CHECK(vkQueueSubmit(queue, 1, &info, fence));
+}
+
+/* hazard-submit-*: the fill and the dispatch in two command buffers, ordered (or not) by what
+ * each scenario names; hazard-cross-queue*: the same on two queues of one family. */
+static void scenario_submit(struct objects *o, const char *name)
+{
+    struct app *a = o->a;
+    bool cross = strncmp(name, "hazard-cross-queue", 18) == 0;
+    if (cross && a->queue2 == VK_NULL_HANDLE) {
+        printf("skip: the device has one queue in its compute family\n");
+        return;
+    }
+    bool timeline = strcmp(name, "hazard-submit-timeline") == 0;
+    if (timeline && !a->timeline) {
+        printf("skip: no timeline semaphores\n");
+        return;
+    }
+    VkBuffer src = new_buffer(o, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+    VkBuffer dst = new_buffer(o, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    struct copy_setup c = copy_setup(o, src, 0, dst);
+    struct recording fill = begin(a, "fill-cb"), read = begin(a, "read-cb");
+    vkCmdFillBuffer(fill.cb, src, 0, 4096, 1);
+    if (strcmp(name, "hazard-submit-fixed") == 0) /* the later command buffer starts with the barrier */
+        buffer_barrier(read.cb, src, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+    copy_run(read.cb, &c);
+    CHECK(vkEndCommandBuffer(fill.cb));
+    CHECK(vkEndCommandBuffer(read.cb));
+    VkSemaphore semaphore = VK_NULL_HANDLE;
+    VkFence fence = VK_NULL_HANDLE;
+    if (strcmp(name, "hazard-submit-raw") == 0 || strcmp(name, "hazard-submit-fixed") == 0) {
+        VkCommandBuffer both[2] = {fill.cb, read.cb};
+        VkSubmitInfo info = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 2, .pCommandBuffers = both};
+        CHECK(vkQueueSubmit(a->queue, 1, &info, VK_NULL_HANDLE));
+    } else if (strcmp(name, "hazard-submit-separate") == 0) {
+        submit_one(a->queue, fill.cb, VK_NULL_HANDLE, VK_NULL_HANDLE, false, VK_NULL_HANDLE);
+        submit_one(a->queue, read.cb, VK_NULL_HANDLE, VK_NULL_HANDLE, false, VK_NULL_HANDLE);
+    } else if (strcmp(name, "hazard-submit-semaphore") == 0 || timeline ||
+               strcmp(name, "hazard-cross-queue-semaphore") == 0) {
+        semaphore = new_semaphore(a, timeline);
+        submit_one(a->queue, fill.cb, VK_NULL_HANDLE, semaphore, timeline, VK_NULL_HANDLE);
+        submit_one(cross ? a->queue2 : a->queue, read.cb, semaphore, VK_NULL_HANDLE, timeline, VK_NULL_HANDLE);
+    } else if (strcmp(name, "hazard-submit-fence") == 0) {
+        VkFenceCreateInfo info = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+        CHECK(vkCreateFence(a->device, &info, NULL, &fence));
+        submit_one(a->queue, fill.cb, VK_NULL_HANDLE, VK_NULL_HANDLE, false, fence);
+        CHECK(vkWaitForFences(a->device, 1, &fence, VK_TRUE, UINT64_MAX));
+        submit_one(a->queue, read.cb, VK_NULL_HANDLE, VK_NULL_HANDLE, false, VK_NULL_HANDLE);
+    } else { /* hazard-cross-queue: nothing orders the two queues */
+        submit_one(a->queue, fill.cb, VK_NULL_HANDLE, VK_NULL_HANDLE, false, VK_NULL_HANDLE);
+        submit_one(a->queue2, read.cb, VK_NULL_HANDLE, VK_NULL_HANDLE, false, VK_NULL_HANDLE);
+    }
+    CHECK(vkDeviceWaitIdle(a->device));
+    if (semaphore != VK_NULL_HANDLE)
+        vkDestroySemaphore(a->device, semaphore, NULL);
+    if (fence != VK_NULL_HANDLE)
+        vkDestroyFence(a->device, fence, NULL);
+    vkDestroyCommandPool(a->device, fill.pool, NULL);
+    vkDestroyCommandPool(a->device, read.pool, NULL);
+}
+
 bool scenario_alias(struct app *a, const char *name)
 {
     struct objects o = {.a = a};
@@ -651,6 +740,8 @@ bool scenario_alias(struct app *a, const char *name)
         scenario_image_hazard(&o, name);
     } else if (strcmp(name, "host-invalidate-early") == 0 || strcmp(name, "host-invalidate-after-wait") == 0) {
         scenario_host(&o, strcmp(name, "host-invalidate-early") == 0);
+    } else if (strncmp(name, "hazard-submit-", 14) == 0 || strncmp(name, "hazard-cross-queue", 18) == 0) {
+        scenario_submit(&o, name);
     } else if (strcmp(name, "binding-usage") == 0) {
         scenario_binding_usage(&o);
     } else {

@@ -141,8 +141,21 @@ run hazard-image-raw
 check "hazard: a copy reads a storage image a dispatch wrote, no barrier" has "^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdCopyImageToBuffer (command 5) reads VkImage .*(mips 0..0, layers 0..0) that vkCmdDispatch (command 4) wrote"
 run hazard-transition-war
 check "hazard: a layout transition from TOP_OF_PIPE after a shader read" has "^FINDING PREFLIGHT-hazard-write-after-read .*vkCmdPipelineBarrier (command 5) writes VkImage .*the layout transition's source stages do not include the earlier read"
+# across command buffers and submissions (checked at vkQueueSubmit)
+run hazard-submit-raw
+check "hazard at submit: one batch, the second command buffer reads what the first filled, no barrier" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*names=read-cb,- .*vkCmdDispatch (command 2) reads VkBuffer .*that vkCmdFillBuffer (command 0 of VkCommandBuffer 0x[0-9a-f]* \"fill-cb\", earlier on the same queue) wrote in TRANSFER' '$work/out'"
+run hazard-submit-separate
+check "hazard at submit: two submissions, nothing between them" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*\"fill-cb\", earlier on the same queue' '$work/out'"
+run hazard-cross-queue
+if grep -q "^skip:" "$work/out"; then
+    echo "skip hazard across queues: $(grep '^skip:' "$work/out") (runs on the H200: scripts/device-farm/run-layer-on-device.sh)"
+else
+    check "hazard at submit: a second queue reads what the first filled, no semaphore" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q 'PREFLIGHT-hazard-read-after-write .*submitted to another VkQueue' '$work/out'"
+    run hazard-cross-queue-semaphore
+    check "hazard at submit: a semaphore orders the two queues: no finding" only 0
+fi
 for s in hazard-raw-fixed hazard-war-execution-only hazard-disjoint hazard-event hazard-sync2 hazard-image-fixed \
-         hazard-transition-fixed; do
+         hazard-transition-fixed hazard-submit-fixed hazard-submit-semaphore hazard-submit-timeline hazard-submit-fence; do
     run $s
     check "hazard: correct synchronization ($s): no finding" only 0
     VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation:VK_LAYER_PREFLIGHT_validation \

@@ -10,6 +10,8 @@
 #include <cmocka.h>
 
 #include "check_hazard.h"
+#include "check_hazard_submit.h"
+#include "hazard_tracker.h"
 #include "layer_state.h"
 #include "settings.h"
 
@@ -26,8 +28,9 @@
 
 static struct layer_instance instance;
 static struct layer_device device;
-static struct command_buffer_state cb;
+static struct command_buffer_state cb, cb2, cb3;
 static struct buffer_state buffers[3];
+static struct semaphore_state binary_semaphore = {.type = VK_SEMAPHORE_TYPE_BINARY};
 static struct image_state image = {.handle = (VkImage)0x300, .mip_levels = 4, .array_layers = 6};
 
 static int setup(void **state)
@@ -36,6 +39,13 @@ static int setup(void **state)
     memset(&instance, 0, sizeof(instance));
     memset(&device, 0, sizeof(device));
     memset(&cb, 0, sizeof(cb));
+    memset(&cb2, 0, sizeof(cb2));
+    memset(&cb3, 0, sizeof(cb3));
+    cb.handle = (VkCommandBuffer)0xc1;
+    cb2.handle = (VkCommandBuffer)0xc2;
+    cb3.handle = (VkCommandBuffer)0xc3;
+    handle_map_init(&device.semaphores);
+    handle_map_put(&device.semaphores, 0x5e, &binary_semaphore);
     settings_load(&instance.settings);
     instance.settings.log_stderr = STDERR_OFF;
     instance.settings.duplicate_limit = 100;
@@ -48,7 +58,7 @@ static int setup(void **state)
     handle_map_init(&device.images);
     handle_map_put(&device.images, 0x300, &image);
     handle_map_init(&device.names);
-    cb.device = &device;
+    cb.device = cb2.device = cb3.device = &device;
     /* buffers 1 and 2 share memory 0x100 at offset 0; buffer 3 has its own memory */
     buffers[0] = (struct buffer_state){(VkBuffer)1, 4096, 0, (VkDeviceMemory)0x100, 0};
     buffers[1] = (struct buffer_state){(VkBuffer)2, 4096, 0, (VkDeviceMemory)0x100, 0};
@@ -62,6 +72,10 @@ static int teardown(void **state)
 {
     (void)state;
     hazard_free(&cb);
+    hazard_free(&cb2);
+    hazard_free(&cb3);
+    hazard_queues_free(&device);
+    handle_map_destroy(&device.semaphores, NULL);
     fclose(instance.log_file);
     handle_map_destroy(&instance.finding_counts, NULL);
     handle_map_destroy(&device.buffers, NULL);
@@ -87,6 +101,20 @@ static int findings(const char *id)
 static int all_findings(void)
 {
     return findings("PREFLIGHT-hazard-");
+}
+
+/* One command of command buffer `c` accessing `buffer` [offset, offset + size). */
+static void access_in(struct command_buffer_state *c, uint64_t buffer, uint64_t offset, uint64_t size, uint64_t stages,
+                      uint64_t access_bits, bool write)
+{
+    struct hazard_accesses a = {.count = 1};
+    assert_true(hazard_buffer_range(&device, buffer, offset, size, &a.a[0]));
+    a.a[0].stages = stages;
+    a.a[0].access = access_bits;
+    a.a[0].read = !write;
+    a.a[0].write = write;
+    hazard_command(&device, c, &a, write ? "write" : "read");
+    c->command_index++;
 }
 
 /* One command accessing `buffer` [offset, offset + size). */
@@ -269,6 +297,135 @@ static void image_subresources_and_layout_transitions(void **state)
     assert_int_equal(all_findings(), 4);
 }
 
+/* --- submit time ------------------------------------------------------------------------------- */
+
+#define QUEUE_A ((VkQueue)0xa1)
+#define QUEUE_B ((VkQueue)0xb1)
+
+static void submit(VkQueue queue, struct command_buffer_state *c, VkSemaphore wait, VkSemaphore signal, VkFence fence)
+{
+    hazard_end(c);
+    struct command_buffer_state *list[1] = {c};
+    struct hazard_semaphore_op w = {wait, 0, COMPUTE}, s = {signal, 0, 0};
+    struct hazard_batch batch = {.waits = &w, .wait_count = wait ? 1 : 0, .command_buffers = list,
+                                 .command_buffer_count = 1, .signals = &s, .signal_count = signal ? 1 : 0,
+                                 .fence = fence};
+    hazard_submit_batch(&device, queue, &batch);
+}
+
+static void submit_time_read_after_write_across_command_buffers(void **state)
+{
+    (void)state;
+    access_in(&cb, 3, 0, 4096, TRANSFER, TRANSFER_WRITE, true);
+    access_in(&cb2, 3, 0, 4096, COMPUTE, SHADER_READ, false);
+    submit(QUEUE_A, &cb, VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE);
+    assert_int_equal(all_findings(), 0);
+    submit(QUEUE_A, &cb2, VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE);
+    assert_int_equal(findings("PREFLIGHT-hazard-read-after-write"), 1);
+}
+
+static void submit_time_barriers_of_either_command_buffer_count(void **state)
+{
+    (void)state;
+    /* the barrier at the end of the writer's command buffer */
+    access_in(&cb, 3, 0, 4096, TRANSFER, TRANSFER_WRITE, true);
+    struct hazard_memory_barrier m = {.global = true, .src_access = TRANSFER_WRITE, .dst_access = SHADER_READ};
+    hazard_barrier(&cb, TRANSFER, COMPUTE, &m, 1);
+    access_in(&cb2, 3, 0, 4096, COMPUTE, SHADER_READ, false);
+    submit(QUEUE_A, &cb, VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE);
+    submit(QUEUE_A, &cb2, VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE);
+    assert_int_equal(all_findings(), 0);
+    /* a third command buffer writes again with no barrier: the first write is not ordered before it */
+    access_in(&cb3, 3, 0, 4096, TRANSFER, TRANSFER_WRITE, true);
+    submit(QUEUE_A, &cb3, VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE);
+    assert_int_equal(findings("PREFLIGHT-hazard-write-after-write"), 1);
+    /* the barrier at the start of the reader's command buffer, before its first access */
+    hazard_device_idle(&device);
+    hazard_reset(&cb);
+    hazard_reset(&cb2);
+    access_in(&cb, 3, 0, 4096, TRANSFER, TRANSFER_WRITE, true);
+    hazard_barrier(&cb2, TRANSFER, COMPUTE, &m, 1);
+    access_in(&cb2, 3, 0, 4096, COMPUTE, SHADER_READ, false);
+    submit(QUEUE_A, &cb, VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE);
+    submit(QUEUE_A, &cb2, VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE);
+    assert_int_equal(all_findings(), 1);
+    /* after the access it is too late */
+    hazard_device_idle(&device);
+    hazard_reset(&cb);
+    hazard_reset(&cb2);
+    access_in(&cb, 3, 0, 4096, TRANSFER, TRANSFER_WRITE, true);
+    access_in(&cb2, 3, 0, 4096, COMPUTE, SHADER_READ, false);
+    hazard_barrier(&cb2, TRANSFER, COMPUTE, &m, 1);
+    submit(QUEUE_A, &cb, VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE);
+    submit(QUEUE_A, &cb2, VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE);
+    assert_int_equal(findings("PREFLIGHT-hazard-read-after-write"), 1);
+}
+
+static void submit_time_semaphores_and_queues(void **state)
+{
+    (void)state;
+    /* another queue, no semaphore: the read is not ordered after the write */
+    access_in(&cb, 3, 0, 4096, TRANSFER, TRANSFER_WRITE, true);
+    access_in(&cb2, 3, 0, 4096, COMPUTE, SHADER_READ, false);
+    submit(QUEUE_A, &cb, VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE);
+    submit(QUEUE_B, &cb2, VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE);
+    assert_int_equal(findings("PREFLIGHT-hazard-read-after-write"), 1);
+    /* a semaphore signaled after the write and waited before the read orders them */
+    access_in(&cb3, 1, 0, 4096, TRANSFER, TRANSFER_WRITE, true);
+    submit(QUEUE_A, &cb3, VK_NULL_HANDLE, (VkSemaphore)0x5e, VK_NULL_HANDLE);
+    hazard_reset(&cb2);
+    access_in(&cb2, 1, 0, 4096, COMPUTE, SHADER_READ, false);
+    submit(QUEUE_B, &cb2, (VkSemaphore)0x5e, VK_NULL_HANDLE, VK_NULL_HANDLE);
+    assert_int_equal(all_findings(), 1);
+    /* and on one queue, a semaphore pair is a full dependency */
+    hazard_device_idle(&device);
+    hazard_reset(&cb);
+    access_in(&cb, 2, 0, 4096, COMPUTE, SHADER_WRITE, true);
+    submit(QUEUE_A, &cb, VK_NULL_HANDLE, (VkSemaphore)0x5e, VK_NULL_HANDLE);
+    hazard_reset(&cb3);
+    access_in(&cb3, 2, 0, 4096, COMPUTE, SHADER_READ, false);
+    submit(QUEUE_A, &cb3, (VkSemaphore)0x5e, VK_NULL_HANDLE, VK_NULL_HANDLE);
+    assert_int_equal(all_findings(), 1);
+}
+
+static void submit_time_fences_retire_work(void **state)
+{
+    (void)state;
+    access_in(&cb, 3, 0, 4096, TRANSFER, TRANSFER_WRITE, true);
+    submit(QUEUE_A, &cb, VK_NULL_HANDLE, VK_NULL_HANDLE, (VkFence)0xf1);
+    hazard_fence_waited(&device, (VkFence)0xf1);
+    access_in(&cb2, 3, 0, 4096, COMPUTE, SHADER_READ, false);
+    submit(QUEUE_B, &cb2, VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE); /* even on another queue */
+    assert_int_equal(all_findings(), 0);
+    hazard_reset(&cb);
+    access_in(&cb, 3, 0, 4096, TRANSFER, TRANSFER_WRITE, true); /* WAR with cb2's read on queue B */
+    submit(QUEUE_A, &cb, VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE);
+    assert_int_equal(findings("PREFLIGHT-hazard-write-after-read"), 1);
+    hazard_device_idle(&device);
+    hazard_reset(&cb3);
+    access_in(&cb3, 3, 0, 4096, COMPUTE, SHADER_READ, false);
+    submit(QUEUE_B, &cb3, VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE);
+    assert_int_equal(all_findings(), 1);
+}
+
+static void many_barriers_stay_bounded(void **state)
+{
+    (void)state;
+    /* one long recording: the barrier log is capped, past the cap it starts over without findings */
+    for (int i = 0; i < HAZARD_MAX_LOGGED_BARRIERS + 10; ++i) {
+        access_in(&cb, 3, 0, 4096, COMPUTE, SHADER_WRITE, true);
+        barrier(COMPUTE, COMPUTE, SHADER_WRITE, SHADER_READ | SHADER_WRITE);
+    }
+    assert_int_equal(all_findings(), 0);
+    struct hazard_tracker *t = cb.hazards;
+    assert_true(t->barrier_count <= HAZARD_MAX_LOGGED_BARRIERS);
+    assert_true(t->count <= 1);
+    /* many submissions of it on one queue: the queue's log is compacted */
+    for (int i = 0; i < 100; ++i)
+        submit(QUEUE_A, &cb, VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE);
+    assert_int_equal(all_findings(), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -283,6 +440,11 @@ int main(void)
         cmocka_unit_test_setup_teardown(buffer_barrier_covers_only_its_range, setup, teardown),
         cmocka_unit_test_setup_teardown(forget_and_write_after_write, setup, teardown),
         cmocka_unit_test_setup_teardown(image_subresources_and_layout_transitions, setup, teardown),
+        cmocka_unit_test_setup_teardown(submit_time_read_after_write_across_command_buffers, setup, teardown),
+        cmocka_unit_test_setup_teardown(submit_time_barriers_of_either_command_buffer_count, setup, teardown),
+        cmocka_unit_test_setup_teardown(submit_time_semaphores_and_queues, setup, teardown),
+        cmocka_unit_test_setup_teardown(submit_time_fences_retire_work, setup, teardown),
+        cmocka_unit_test_setup_teardown(many_barriers_stay_bounded, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
