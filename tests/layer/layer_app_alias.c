@@ -8,7 +8,8 @@
  * hazard-insufficient, hazard-disjoint, hazard-event, hazard-sync2, hazard-image-raw,
  * hazard-image-fixed, hazard-transition-war, hazard-transition-fixed; across command buffers at
  * submit: hazard-submit-raw, -fixed, -separate, -semaphore, -timeline, -fence, hazard-cross-queue,
- * hazard-cross-queue-semaphore; host-invalidate-early, host-invalidate-after-wait. */
+ * hazard-cross-queue-semaphore; host-invalidate-early, host-invalidate-after-wait; soak (memory
+ * over many submissions, LAYER_APP_SOAK_ITERATIONS, default 20000). */
 #include <string.h>
 
 #include "layer_app.h"
@@ -702,6 +703,85 @@ static void scenario_submit(struct objects *o, const char *name)
     vkDestroyCommandPool(a->device, read.pool, NULL);
 }
 
+/* --- soak: many recordings and submissions; the layer's memory must not grow with them --- */
+
+static long resident_kb(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long kb = -1;
+    while (f != NULL && fgets(line, sizeof(line), f))
+        if (sscanf(line, "VmRSS: %ld", &kb) == 1)
+            break;
+    if (f != NULL)
+        fclose(f);
+    return kb;
+}
+
+/* Each iteration allocates a command buffer, records fills, dispatches and barriers, updates the
+ * submits it (every 4th with a fence that is then waited for, the others ordered by a semaphore
+ * chain); after each fence wait the command buffers are freed and the descriptor set rewritten. Prints the resident size after a warm-up tenth
+ * and at the end. */
+static void scenario_soak(struct objects *o, int iterations)
+{
+    struct app *a = o->a;
+    VkBuffer src = new_buffer(o, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+    VkBuffer dst = new_buffer(o, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+    struct copy_setup c = copy_setup(o, src, 0, dst);
+    VkCommandPoolCreateInfo pool_info = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+                                         .queueFamilyIndex = a->family};
+    VkCommandPool pool;
+    CHECK(vkCreateCommandPool(a->device, &pool_info, NULL, &pool));
+    VkFenceCreateInfo fence_info = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    VkFence fence;
+    CHECK(vkCreateFence(a->device, &fence_info, NULL, &fence));
+    VkSemaphore chain[2] = {new_semaphore(a, false), new_semaphore(a, false)};
+    VkCommandBuffer pending[4] = {0};
+    long warm = 0;
+    bool waiting = false; /* the previous submission signaled chain[(i - 1) % 2] */
+    for (int i = 0; i < iterations; ++i) {
+        if (i == iterations / 10)
+            warm = resident_kb();
+        VkCommandBufferAllocateInfo alloc = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+                                             .commandPool = pool, .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+                                             .commandBufferCount = 1};
+        VkCommandBuffer cb;
+        CHECK(vkAllocateCommandBuffers(a->device, &alloc, &cb));
+        VkCommandBufferBeginInfo begin_info = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+                                               .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
+        CHECK(vkBeginCommandBuffer(cb, &begin_info));
+        vkCmdFillBuffer(cb, src, 0, 4096, (uint32_t)i);
+        buffer_barrier(cb, src, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+        for (int d = 0; d < 4; ++d) {
+            copy_run(cb, &c);
+            buffer_barrier(cb, dst, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
+        }
+        /* the next iteration's fill overwrites src, which these dispatches read */
+        vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0,
+                             NULL, 0, NULL);
+        CHECK(vkEndCommandBuffer(cb));
+        bool fenced = i % 4 == 3;
+        submit_one(a->queue, cb, waiting ? chain[(i + 1) % 2] : VK_NULL_HANDLE, fenced ? VK_NULL_HANDLE : chain[i % 2],
+                   false, fenced ? fence : VK_NULL_HANDLE);
+        waiting = !fenced;
+        pending[i % 4] = cb;
+        if (fenced) {
+            CHECK(vkWaitForFences(a->device, 1, &fence, VK_TRUE, UINT64_MAX));
+            CHECK(vkResetFences(a->device, 1, &fence));
+            vkFreeCommandBuffers(a->device, pool, 4, pending);
+            write_buffer(o, c.set, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, src, 0, 4096); /* no longer in use */
+        }
+    }
+    CHECK(vkDeviceWaitIdle(a->device));
+    printf("soak: %d iterations, resident kB after a tenth %ld, at the end %ld\n", iterations, warm, resident_kb());
+    vkDestroySemaphore(a->device, chain[0], NULL);
+    vkDestroySemaphore(a->device, chain[1], NULL);
+    vkDestroyFence(a->device, fence, NULL);
+    vkDestroyCommandPool(a->device, pool, NULL);
+}
+
 bool scenario_alias(struct app *a, const char *name)
 {
     struct objects o = {.a = a};
@@ -742,6 +822,9 @@ bool scenario_alias(struct app *a, const char *name)
         scenario_host(&o, strcmp(name, "host-invalidate-early") == 0);
     } else if (strncmp(name, "hazard-submit-", 14) == 0 || strncmp(name, "hazard-cross-queue", 18) == 0) {
         scenario_submit(&o, name);
+    } else if (strcmp(name, "soak") == 0) {
+        const char *n = getenv("LAYER_APP_SOAK_ITERATIONS");
+        scenario_soak(&o, n ? atoi(n) : 20000);
     } else if (strcmp(name, "binding-usage") == 0) {
         scenario_binding_usage(&o);
     } else {

@@ -169,6 +169,11 @@ check "host: invalidating memory a pending submission writes, before waiting" sh
 run host-invalidate-after-wait
 check "host: invalidating after a fence wait that covers the work in queue order: no finding" only 0
 
+# memory stays flat over many submissions (fences, semaphores, freed command buffers)
+run soak
+check "soak: 20000 submissions, no finding, resident size grows by less than 1 MiB after warm-up" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 0 ] && awk '/^soak:/ { exit !(\$NF - \$(NF - 4) < 1024) }' '$work/out'"
+grep "^soak:" "$work/out"
+
 run stress --threads 4
 check "4 threads x 1000 command buffers: no finding, no crash" sh -c "grep -q 'recorded 4000 command buffers' '$work/out' && [ \$(grep -c '^FINDING' '$work/out') = 0 ] && [ \$(cat '$work/rc') = 0 ]"
 
