@@ -240,7 +240,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdEndDebugUtilsLabelEXT(VkCommandBuffe
 
 /* Buffers a recorded command may write, so an indirect dispatch reading one is not judged at
  * submit from what the host sees (the GPU may change it first). */
-static void note_written(struct command_buffer_state *cb, uint64_t buffer)
+/* Buffers a recorded command may write: indirect arguments read from them are not known at submit. */
+void command_buffer_note_written(struct command_buffer_state *cb, uint64_t buffer)
 {
     /* engines dispatch the same pipeline and sets over and over: skip recent repeats */
     for (uint32_t i = cb->written_count, seen = 0; i > 0 && seen < 8; --i, ++seen)
@@ -264,7 +265,7 @@ static void note_shader_writes(struct layer_device *ld, struct command_buffer_st
     if (bound_key_unchanged(&cb->compute.writes_noted, &cb->compute, ld))
         return; /* noted at an earlier command with the same bound state */
     if (p == NULL || !p->reflected) {
-        note_written(cb, UINT64_MAX); /* unknown: treat every buffer as possibly written */
+        command_buffer_note_written(cb, UINT64_MAX); /* unknown: treat every buffer as possibly written */
         return;
     }
     for (size_t i = 0; i < p->shader.binding_count; ++i) {
@@ -277,7 +278,7 @@ static void note_shader_writes(struct layer_device *ld, struct command_buffer_st
             if (lb->binding != rb->binding)
                 continue;
             for (uint32_t k = 0; k < lb->count; ++k)
-                note_written(cb, set->descriptors[lb->first + k].resource);
+                command_buffer_note_written(cb, set->descriptors[lb->first + k].resource);
         }
     }
 }
@@ -347,20 +348,6 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDispatchIndirect(VkCommandBuffer com
         cb->command_index++;
     }
     ld->dispatch.CmdDispatchIndirect(command_buffer, buffer, offset);
-}
-
-/* A transfer command's access to a buffer range. */
-static void add_transfer(struct layer_device *ld, struct hazard_accesses *accesses, uint64_t buffer,
-                         VkDeviceSize offset, VkDeviceSize size, bool write)
-{
-    struct hazard_access *h = &accesses->a[accesses->count];
-    if (accesses->count == HAZARD_MAX_ACCESSES || !hazard_buffer_range(ld, buffer, offset, size, h))
-        return;
-    h->stages = HAZARD_STAGES_TRANSFER;
-    h->access = write ? HAZARD_ACCESS_TRANSFER_WRITES : HAZARD_ACCESS_TRANSFER_READS;
-    h->read = !write;
-    h->write = write;
-    accesses->count++;
 }
 
 /* Memory barriers of a barrier or event wait, in the tracker's terms; image barriers are left
@@ -546,166 +533,6 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdWaitEvents2KHR(VkCommandBuffer comma
     ld->dispatch.CmdWaitEvents2KHR(command_buffer, count, events, infos);
 }
 
-static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyBuffer(VkCommandBuffer command_buffer, VkBuffer src, VkBuffer dst,
-                                                       uint32_t count, const VkBufferCopy *regions)
-{
-    struct command_buffer_state *cb;
-    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
-    if (cb) {
-        note_written(cb, HANDLE(dst));
-        struct hazard_accesses accesses = {.count = 0};
-        for (uint32_t i = 0; i < count && accesses.count + 2 <= HAZARD_MAX_ACCESSES; ++i) {
-            add_transfer(cb->device, &accesses, HANDLE(src), regions[i].srcOffset, regions[i].size, false);
-            add_transfer(cb->device, &accesses, HANDLE(dst), regions[i].dstOffset, regions[i].size, true);
-        }
-        hazard_command(cb->device, cb, &accesses, "vkCmdCopyBuffer");
-        cb->command_index++;
-    }
-    ld->dispatch.CmdCopyBuffer(command_buffer, src, dst, count, regions);
-}
-
-static VKAPI_ATTR void VKAPI_CALL hook_vkCmdFillBuffer(VkCommandBuffer command_buffer, VkBuffer dst, VkDeviceSize offset,
-                                                       VkDeviceSize size, uint32_t data)
-{
-    struct command_buffer_state *cb;
-    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
-    if (cb) {
-        note_written(cb, HANDLE(dst));
-        struct hazard_accesses accesses = {.count = 0};
-        add_transfer(cb->device, &accesses, HANDLE(dst), offset, size, true);
-        hazard_command(cb->device, cb, &accesses, "vkCmdFillBuffer");
-        cb->command_index++;
-    }
-    ld->dispatch.CmdFillBuffer(command_buffer, dst, offset, size, data);
-}
-
-static VKAPI_ATTR void VKAPI_CALL hook_vkCmdUpdateBuffer(VkCommandBuffer command_buffer, VkBuffer dst,
-                                                         VkDeviceSize offset, VkDeviceSize size, const void *data)
-{
-    struct command_buffer_state *cb;
-    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
-    if (cb) {
-        note_written(cb, HANDLE(dst));
-        struct hazard_accesses accesses = {.count = 0};
-        add_transfer(cb->device, &accesses, HANDLE(dst), offset, size, true);
-        hazard_command(cb->device, cb, &accesses, "vkCmdUpdateBuffer");
-        cb->command_index++;
-    }
-    ld->dispatch.CmdUpdateBuffer(command_buffer, dst, offset, size, data);
-}
-
-/* A transfer command's access to image subresources. (The buffer side of buffer<->image copies
- * is not tracked: its extent depends on row pitch and format; leaving it out can only hide a
- * finding.) */
-static void add_image_transfer(struct layer_device *ld, struct hazard_accesses *accesses, VkImage image,
-                               uint32_t base_mip, uint32_t mip_count, uint32_t base_layer, uint32_t layer_count,
-                               bool write)
-{
-    struct hazard_access *h = &accesses->a[accesses->count];
-    if (accesses->count == HAZARD_MAX_ACCESSES ||
-        !hazard_image_range(ld, HANDLE(image), base_mip, mip_count, base_layer, layer_count, h))
-        return;
-    h->stages = HAZARD_STAGES_TRANSFER;
-    h->access = write ? HAZARD_ACCESS_TRANSFER_WRITES : HAZARD_ACCESS_TRANSFER_READS;
-    h->read = !write;
-    h->write = write;
-    accesses->count++;
-}
-
-static void image_regions(struct command_buffer_state *cb, struct hazard_accesses *accesses, VkImage image,
-                          const VkImageSubresourceLayers *layers, bool write)
-{
-    add_image_transfer(cb->device, accesses, image, layers->mipLevel, 1, layers->baseArrayLayer, layers->layerCount,
-                       write);
-}
-
-static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyBufferToImage(VkCommandBuffer command_buffer, VkBuffer src,
-                                                              VkImage dst, VkImageLayout layout, uint32_t count,
-                                                              const VkBufferImageCopy *regions)
-{
-    struct command_buffer_state *cb;
-    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
-    if (cb != NULL) {
-        struct hazard_accesses accesses = {.count = 0};
-        for (uint32_t i = 0; i < count; ++i)
-            image_regions(cb, &accesses, dst, &regions[i].imageSubresource, true);
-        hazard_command(cb->device, cb, &accesses, "vkCmdCopyBufferToImage");
-        cb->command_index++;
-    }
-    ld->dispatch.CmdCopyBufferToImage(command_buffer, src, dst, layout, count, regions);
-}
-
-static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyImageToBuffer(VkCommandBuffer command_buffer, VkImage src,
-                                                              VkImageLayout layout, VkBuffer dst, uint32_t count,
-                                                              const VkBufferImageCopy *regions)
-{
-    struct command_buffer_state *cb;
-    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
-    if (cb != NULL) {
-        note_written(cb, HANDLE(dst));
-        struct hazard_accesses accesses = {.count = 0};
-        for (uint32_t i = 0; i < count; ++i)
-            image_regions(cb, &accesses, src, &regions[i].imageSubresource, false);
-        hazard_command(cb->device, cb, &accesses, "vkCmdCopyImageToBuffer");
-        cb->command_index++;
-    }
-    ld->dispatch.CmdCopyImageToBuffer(command_buffer, src, layout, dst, count, regions);
-}
-
-static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyImage(VkCommandBuffer command_buffer, VkImage src,
-                                                      VkImageLayout src_layout, VkImage dst, VkImageLayout dst_layout,
-                                                      uint32_t count, const VkImageCopy *regions)
-{
-    struct command_buffer_state *cb;
-    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
-    if (cb != NULL) {
-        struct hazard_accesses accesses = {.count = 0};
-        for (uint32_t i = 0; i < count; ++i) {
-            image_regions(cb, &accesses, src, &regions[i].srcSubresource, false);
-            image_regions(cb, &accesses, dst, &regions[i].dstSubresource, true);
-        }
-        hazard_command(cb->device, cb, &accesses, "vkCmdCopyImage");
-        cb->command_index++;
-    }
-    ld->dispatch.CmdCopyImage(command_buffer, src, src_layout, dst, dst_layout, count, regions);
-}
-
-static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBlitImage(VkCommandBuffer command_buffer, VkImage src,
-                                                      VkImageLayout src_layout, VkImage dst, VkImageLayout dst_layout,
-                                                      uint32_t count, const VkImageBlit *regions, VkFilter filter)
-{
-    struct command_buffer_state *cb;
-    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
-    if (cb != NULL) {
-        struct hazard_accesses accesses = {.count = 0};
-        for (uint32_t i = 0; i < count; ++i) {
-            image_regions(cb, &accesses, src, &regions[i].srcSubresource, false);
-            image_regions(cb, &accesses, dst, &regions[i].dstSubresource, true);
-        }
-        hazard_command(cb->device, cb, &accesses, "vkCmdBlitImage");
-        cb->command_index++;
-    }
-    ld->dispatch.CmdBlitImage(command_buffer, src, src_layout, dst, dst_layout, count, regions, filter);
-}
-
-static VKAPI_ATTR void VKAPI_CALL hook_vkCmdClearColorImage(VkCommandBuffer command_buffer, VkImage image,
-                                                            VkImageLayout layout, const VkClearColorValue *color,
-                                                            uint32_t count, const VkImageSubresourceRange *ranges)
-{
-    struct command_buffer_state *cb;
-    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
-    if (cb != NULL) {
-        struct hazard_accesses accesses = {.count = 0};
-        for (uint32_t i = 0; i < count; ++i)
-            add_image_transfer(cb->device, &accesses, image, ranges[i].baseMipLevel, ranges[i].levelCount,
-                               ranges[i].baseArrayLayer, ranges[i].layerCount, true);
-        hazard_command(cb->device, cb, &accesses, "vkCmdClearColorImage");
-        cb->command_index++;
-    }
-    ld->dispatch.CmdClearColorImage(command_buffer, image, layout, color, count, ranges);
-}
-
-/* A secondary's indirect dispatches and writes become the primary's, in execution order. */
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdExecuteCommands(VkCommandBuffer command_buffer, uint32_t count,
                                                             const VkCommandBuffer *secondaries)
 {
@@ -716,7 +543,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdExecuteCommands(VkCommandBuffer comm
         if (s == NULL)
             continue;
         for (uint32_t k = 0; k < s->written_count; ++k)
-            note_written(cb, s->written_buffers[k]);
+            command_buffer_note_written(cb, s->written_buffers[k]);
         for (uint32_t k = 0; k < s->indirect_count; ++k) {
             if (cb->indirect_count == cb->indirect_capacity) {
                 uint32_t capacity = cb->indirect_capacity ? cb->indirect_capacity * 2 : 8;
@@ -740,13 +567,10 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdExecuteCommands(VkCommandBuffer comm
 const struct layer_hook command_hooks[] = {
     LAYER_HOOK(vkCmdExecuteCommands),     LAYER_HOOK(vkCmdPipelineBarrier),     LAYER_HOOK(vkCmdPipelineBarrier2),
     LAYER_HOOK(vkCmdPipelineBarrier2KHR), LAYER_HOOK(vkCmdWaitEvents),          LAYER_HOOK(vkCmdWaitEvents2),
-    LAYER_HOOK(vkCmdWaitEvents2KHR),      LAYER_HOOK(vkCmdCopyBufferToImage),   LAYER_HOOK(vkCmdCopyImageToBuffer),
-    LAYER_HOOK(vkCmdCopyImage),           LAYER_HOOK(vkCmdBlitImage),           LAYER_HOOK(vkCmdClearColorImage),
-    LAYER_HOOK(vkCreateCommandPool),     LAYER_HOOK(vkDestroyCommandPool),     LAYER_HOOK(vkResetCommandPool),
+    LAYER_HOOK(vkCmdWaitEvents2KHR),      LAYER_HOOK(vkCreateCommandPool),     LAYER_HOOK(vkDestroyCommandPool),     LAYER_HOOK(vkResetCommandPool),
     LAYER_HOOK(vkAllocateCommandBuffers), LAYER_HOOK(vkFreeCommandBuffers),    LAYER_HOOK(vkBeginCommandBuffer), LAYER_HOOK(vkEndCommandBuffer),
     LAYER_HOOK(vkResetCommandBuffer),    LAYER_HOOK(vkCmdBindPipeline),        LAYER_HOOK(vkCmdBindDescriptorSets),
     LAYER_HOOK(vkCmdBeginDebugUtilsLabelEXT), LAYER_HOOK(vkCmdEndDebugUtilsLabelEXT), LAYER_HOOK(vkCmdDispatch),
     LAYER_HOOK(vkCmdDispatchBase),       LAYER_HOOK(vkCmdDispatchBaseKHR),     LAYER_HOOK(vkCmdDispatchIndirect),
-    LAYER_HOOK(vkCmdCopyBuffer),         LAYER_HOOK(vkCmdFillBuffer),          LAYER_HOOK(vkCmdUpdateBuffer),
-};
+    };
 const size_t command_hook_count = sizeof(command_hooks) / sizeof(command_hooks[0]);

@@ -21,6 +21,8 @@ extern const struct layer_hook pipeline_hooks[];
 extern const size_t pipeline_hook_count;
 extern const struct layer_hook command_hooks[];
 extern const size_t command_hook_count;
+extern const struct layer_hook transfer_hooks[];
+extern const size_t transfer_hook_count;
 extern const struct layer_hook queue_hooks[];
 extern const size_t queue_hook_count;
 extern const struct layer_hook rendering_hooks[];

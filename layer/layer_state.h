@@ -297,6 +297,8 @@ struct command_buffer_state *command_buffer_state_of(VkCommandBuffer cb);
  * the recording path would otherwise take two. */
 struct layer_device *command_buffer_device(VkCommandBuffer cb, struct command_buffer_state **state);
 void command_buffer_reset_state(struct command_buffer_state *cb);
+/* A buffer a recorded command may write (hooks_commands.c). */
+void command_buffer_note_written(struct command_buffer_state *cb, uint64_t buffer);
 /* Call before freeing command buffer states: drops every thread's kept lookup. */
 void command_buffers_forgotten(void);
 /* Frees the state of a freed command buffer (also a handle_map release callback). */

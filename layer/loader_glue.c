@@ -445,6 +445,7 @@ static PFN_vkVoidFunction find_device_hook(const char *name)
         {descriptor_hooks, descriptor_hook_count},
         {pipeline_hooks, pipeline_hook_count},
         {command_hooks, command_hook_count},
+        {transfer_hooks, transfer_hook_count},
         {queue_hooks, queue_hook_count},
         {rendering_hooks, rendering_hook_count},
     };

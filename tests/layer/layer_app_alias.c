@@ -6,7 +6,8 @@
  * alias-array, alias-array-unreached, alias-attachment, attachment-clean, binding-missing-set, binding-unwritten, binding-type,
  * binding-usage; hazard-raw, hazard-raw-fixed, hazard-war, hazard-war-execution-only, hazard-waw,
  * hazard-insufficient, hazard-disjoint, hazard-event, hazard-sync2, hazard-image-raw,
- * hazard-image-fixed, hazard-transition-war, hazard-transition-fixed; across command buffers at
+ * hazard-image-fixed, hazard-transition-war, hazard-transition-fixed, hazard-readback-waw,
+ * hazard-readback-disjoint (the buffer side of an image-to-buffer copy); across command buffers at
  * submit: hazard-submit-raw, -fixed, -separate, -semaphore, -timeline, -fence, hazard-cross-queue,
  * hazard-cross-queue-semaphore; host-invalidate-early, host-invalidate-after-wait; soak (memory
  * over many submissions, LAYER_APP_SOAK_ITERATIONS, default 20000). */
@@ -565,16 +566,23 @@ static void scenario_image_hazard(struct objects *o, const char *name)
     vkCmdBindDescriptorSets(r.cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
     vkCmdDispatch(r.cb, 8, 8, 1);
     bool submit = true;
-    if (strcmp(name, "hazard-image-raw") == 0 || strcmp(name, "hazard-image-fixed") == 0) {
-        bool fixed = strcmp(name, "hazard-image-fixed") == 0;
+    if (strcmp(name, "hazard-image-raw") == 0 || strcmp(name, "hazard-image-fixed") == 0 ||
+        strncmp(name, "hazard-readback-", 16) == 0) {
+        bool fixed = strcmp(name, "hazard-image-raw") != 0;
         if (fixed) /* a transition to TRANSFER_SRC_OPTIMAL that also orders the write before the copy */
             image_barrier(r.cb, written, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, compute,
                           VK_ACCESS_SHADER_WRITE_BIT, transfer, VK_ACCESS_TRANSFER_READ_BIT);
+        /* hazard-readback-disjoint copies the upper 32 rows only: bytes [0, 8192) of the buffer */
+        bool half = strcmp(name, "hazard-readback-disjoint") == 0;
         VkBufferImageCopy region = {.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
-                                    .imageExtent = {64, 64, 1}};
+                                    .imageExtent = {64, half ? 32 : 64, 1}};
         vkCmdCopyImageToBuffer(r.cb, written, fixed ? VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL : VK_IMAGE_LAYOUT_GENERAL,
                                readback, 1, &region);
-        submit = strcmp(name, "hazard-image-fixed") == 0;
+        if (half) /* the rest of the buffer: no overlap with the copy's rows */
+            vkCmdFillBuffer(r.cb, readback, 8192, 8192, 0);
+        else if (strcmp(name, "hazard-readback-waw") == 0) /* the copy's last texel, no barrier */
+            vkCmdFillBuffer(r.cb, readback, 64 * 64 * 4 - 4, 4, 0);
+        submit = fixed && strcmp(name, "hazard-readback-waw") != 0;
     } else {
         bool fixed = strcmp(name, "hazard-transition-fixed") == 0;
         image_barrier(r.cb, sampled, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
@@ -816,6 +824,7 @@ bool scenario_alias(struct app *a, const char *name)
                       " hazard-disjoint hazard-event hazard-sync2 ", name) != NULL) {
         scenario_hazard(&o, name);
     } else if (strcmp(name, "hazard-image-raw") == 0 || strcmp(name, "hazard-image-fixed") == 0 ||
+               strcmp(name, "hazard-readback-waw") == 0 || strcmp(name, "hazard-readback-disjoint") == 0 ||
                strcmp(name, "hazard-transition-war") == 0 || strcmp(name, "hazard-transition-fixed") == 0) {
         scenario_image_hazard(&o, name);
     } else if (strcmp(name, "host-invalidate-early") == 0 || strcmp(name, "host-invalidate-after-wait") == 0) {

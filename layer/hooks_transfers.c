@@ -1,0 +1,276 @@
+/* Transfer commands: copies, fills, updates, blits, resolves, clears outside a render pass and
+ * query result copies, as the hazard tracker sees them (TRANSFER-stage reads and writes of buffer
+ * ranges and image subresources). The *2 variants of these commands are not wrapped yet. */
+#include "check_hazard.h"
+#include "format_blocks.h"
+#include "layer_hooks.h"
+#include "layer_state.h"
+
+#define HANDLE(h) ((uint64_t)(h))
+
+/* A transfer command's access to a buffer range. */
+static void add_transfer(struct layer_device *ld, struct hazard_accesses *accesses, uint64_t buffer,
+                         VkDeviceSize offset, VkDeviceSize size, bool write)
+{
+    struct hazard_access *h = &accesses->a[accesses->count];
+    if (accesses->count == HAZARD_MAX_ACCESSES || !hazard_buffer_range(ld, buffer, offset, size, h))
+        return;
+    h->stages = HAZARD_STAGES_TRANSFER;
+    h->access = write ? HAZARD_ACCESS_TRANSFER_WRITES : HAZARD_ACCESS_TRANSFER_READS;
+    h->read = !write;
+    h->write = write;
+    accesses->count++;
+}
+
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyBuffer(VkCommandBuffer command_buffer, VkBuffer src, VkBuffer dst,
+                                                       uint32_t count, const VkBufferCopy *regions)
+{
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
+    if (cb) {
+        command_buffer_note_written(cb, HANDLE(dst));
+        struct hazard_accesses accesses = {.count = 0};
+        for (uint32_t i = 0; i < count && accesses.count + 2 <= HAZARD_MAX_ACCESSES; ++i) {
+            add_transfer(cb->device, &accesses, HANDLE(src), regions[i].srcOffset, regions[i].size, false);
+            add_transfer(cb->device, &accesses, HANDLE(dst), regions[i].dstOffset, regions[i].size, true);
+        }
+        hazard_command(cb->device, cb, &accesses, "vkCmdCopyBuffer");
+        cb->command_index++;
+    }
+    ld->dispatch.CmdCopyBuffer(command_buffer, src, dst, count, regions);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdFillBuffer(VkCommandBuffer command_buffer, VkBuffer dst, VkDeviceSize offset,
+                                                       VkDeviceSize size, uint32_t data)
+{
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
+    if (cb) {
+        command_buffer_note_written(cb, HANDLE(dst));
+        struct hazard_accesses accesses = {.count = 0};
+        add_transfer(cb->device, &accesses, HANDLE(dst), offset, size, true);
+        hazard_command(cb->device, cb, &accesses, "vkCmdFillBuffer");
+        cb->command_index++;
+    }
+    ld->dispatch.CmdFillBuffer(command_buffer, dst, offset, size, data);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdUpdateBuffer(VkCommandBuffer command_buffer, VkBuffer dst,
+                                                         VkDeviceSize offset, VkDeviceSize size, const void *data)
+{
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
+    if (cb) {
+        command_buffer_note_written(cb, HANDLE(dst));
+        struct hazard_accesses accesses = {.count = 0};
+        add_transfer(cb->device, &accesses, HANDLE(dst), offset, size, true);
+        hazard_command(cb->device, cb, &accesses, "vkCmdUpdateBuffer");
+        cb->command_index++;
+    }
+    ld->dispatch.CmdUpdateBuffer(command_buffer, dst, offset, size, data);
+}
+
+/* A transfer command's access to image subresources. */
+static void add_image_transfer(struct layer_device *ld, struct hazard_accesses *accesses, VkImage image,
+                               uint32_t base_mip, uint32_t mip_count, uint32_t base_layer, uint32_t layer_count,
+                               bool write)
+{
+    struct hazard_access *h = &accesses->a[accesses->count];
+    if (accesses->count == HAZARD_MAX_ACCESSES ||
+        !hazard_image_range(ld, HANDLE(image), base_mip, mip_count, base_layer, layer_count, h))
+        return;
+    h->stages = HAZARD_STAGES_TRANSFER;
+    h->access = write ? HAZARD_ACCESS_TRANSFER_WRITES : HAZARD_ACCESS_TRANSFER_READS;
+    h->read = !write;
+    h->write = write;
+    accesses->count++;
+}
+
+static void image_regions(struct command_buffer_state *cb, struct hazard_accesses *accesses, VkImage image,
+                          const VkImageSubresourceLayers *layers, bool write)
+{
+    add_image_transfer(cb->device, accesses, image, layers->mipLevel, 1, layers->baseArrayLayer, layers->layerCount,
+                       write);
+}
+
+/* The bytes of `buffer` a buffer<->image copy region reads or writes: rows of
+ * bufferRowLength texels, slices of bufferImageHeight rows, in texel blocks of the image's format
+ * (the aspect's, for depth/stencil). Formats the layer does not know are left out. */
+static void buffer_image_region(struct layer_device *ld, struct hazard_accesses *accesses, VkBuffer buffer,
+                                VkImage image, const VkBufferImageCopy *r, bool write)
+{
+    struct image_state *i = handle_map_get(&ld->images, HANDLE(image));
+    struct format_block block;
+    if (i == NULL || r->imageExtent.width == 0 || r->imageExtent.height == 0 || r->imageExtent.depth == 0 ||
+        !format_block(i->format, r->imageSubresource.aspectMask, &block))
+        return;
+    uint64_t row_texels = r->bufferRowLength ? r->bufferRowLength : r->imageExtent.width;
+    uint64_t slice_rows = r->bufferImageHeight ? r->bufferImageHeight : r->imageExtent.height;
+    uint64_t row_blocks = (row_texels + block.width - 1) / block.width;
+    uint64_t slice_blocks = row_blocks * ((slice_rows + block.height - 1) / block.height);
+    uint64_t slices = r->imageExtent.depth > 1 ? r->imageExtent.depth : r->imageSubresource.layerCount;
+    uint64_t rows = (r->imageExtent.height + block.height - 1) / block.height;
+    uint64_t last_row = (r->imageExtent.width + block.width - 1) / block.width;
+    uint64_t blocks = (slices ? slices - 1 : 0) * slice_blocks + (rows - 1) * row_blocks + last_row;
+    add_transfer(ld, accesses, HANDLE(buffer), r->bufferOffset, blocks * block.bytes, write);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyBufferToImage(VkCommandBuffer command_buffer, VkBuffer src,
+                                                              VkImage dst, VkImageLayout layout, uint32_t count,
+                                                              const VkBufferImageCopy *regions)
+{
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
+    if (cb != NULL) {
+        struct hazard_accesses accesses = {.count = 0};
+        for (uint32_t i = 0; i < count; ++i) {
+            buffer_image_region(cb->device, &accesses, src, dst, &regions[i], false);
+            image_regions(cb, &accesses, dst, &regions[i].imageSubresource, true);
+        }
+        hazard_command(cb->device, cb, &accesses, "vkCmdCopyBufferToImage");
+        cb->command_index++;
+    }
+    ld->dispatch.CmdCopyBufferToImage(command_buffer, src, dst, layout, count, regions);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyImageToBuffer(VkCommandBuffer command_buffer, VkImage src,
+                                                              VkImageLayout layout, VkBuffer dst, uint32_t count,
+                                                              const VkBufferImageCopy *regions)
+{
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
+    if (cb != NULL) {
+        command_buffer_note_written(cb, HANDLE(dst));
+        struct hazard_accesses accesses = {.count = 0};
+        for (uint32_t i = 0; i < count; ++i) {
+            image_regions(cb, &accesses, src, &regions[i].imageSubresource, false);
+            buffer_image_region(cb->device, &accesses, dst, src, &regions[i], true);
+        }
+        hazard_command(cb->device, cb, &accesses, "vkCmdCopyImageToBuffer");
+        cb->command_index++;
+    }
+    ld->dispatch.CmdCopyImageToBuffer(command_buffer, src, layout, dst, count, regions);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyImage(VkCommandBuffer command_buffer, VkImage src,
+                                                      VkImageLayout src_layout, VkImage dst, VkImageLayout dst_layout,
+                                                      uint32_t count, const VkImageCopy *regions)
+{
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
+    if (cb != NULL) {
+        struct hazard_accesses accesses = {.count = 0};
+        for (uint32_t i = 0; i < count; ++i) {
+            image_regions(cb, &accesses, src, &regions[i].srcSubresource, false);
+            image_regions(cb, &accesses, dst, &regions[i].dstSubresource, true);
+        }
+        hazard_command(cb->device, cb, &accesses, "vkCmdCopyImage");
+        cb->command_index++;
+    }
+    ld->dispatch.CmdCopyImage(command_buffer, src, src_layout, dst, dst_layout, count, regions);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBlitImage(VkCommandBuffer command_buffer, VkImage src,
+                                                      VkImageLayout src_layout, VkImage dst, VkImageLayout dst_layout,
+                                                      uint32_t count, const VkImageBlit *regions, VkFilter filter)
+{
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
+    if (cb != NULL) {
+        struct hazard_accesses accesses = {.count = 0};
+        for (uint32_t i = 0; i < count; ++i) {
+            image_regions(cb, &accesses, src, &regions[i].srcSubresource, false);
+            image_regions(cb, &accesses, dst, &regions[i].dstSubresource, true);
+        }
+        hazard_command(cb->device, cb, &accesses, "vkCmdBlitImage");
+        cb->command_index++;
+    }
+    ld->dispatch.CmdBlitImage(command_buffer, src, src_layout, dst, dst_layout, count, regions, filter);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdClearColorImage(VkCommandBuffer command_buffer, VkImage image,
+                                                            VkImageLayout layout, const VkClearColorValue *color,
+                                                            uint32_t count, const VkImageSubresourceRange *ranges)
+{
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
+    if (cb != NULL) {
+        struct hazard_accesses accesses = {.count = 0};
+        for (uint32_t i = 0; i < count; ++i)
+            add_image_transfer(cb->device, &accesses, image, ranges[i].baseMipLevel, ranges[i].levelCount,
+                               ranges[i].baseArrayLayer, ranges[i].layerCount, true);
+        hazard_command(cb->device, cb, &accesses, "vkCmdClearColorImage");
+        cb->command_index++;
+    }
+    ld->dispatch.CmdClearColorImage(command_buffer, image, layout, color, count, ranges);
+}
+
+/* A secondary's indirect dispatches and writes become the primary's, in execution order. */
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdResolveImage(VkCommandBuffer command_buffer, VkImage src,
+                                                         VkImageLayout src_layout, VkImage dst, VkImageLayout dst_layout,
+                                                         uint32_t count, const VkImageResolve *regions)
+{
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
+    if (cb != NULL) {
+        struct hazard_accesses accesses = {.count = 0};
+        for (uint32_t i = 0; i < count; ++i) {
+            image_regions(cb, &accesses, src, &regions[i].srcSubresource, false);
+            image_regions(cb, &accesses, dst, &regions[i].dstSubresource, true);
+        }
+        hazard_command(cb->device, cb, &accesses, "vkCmdResolveImage");
+        cb->command_index++;
+    }
+    ld->dispatch.CmdResolveImage(command_buffer, src, src_layout, dst, dst_layout, count, regions);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdClearDepthStencilImage(VkCommandBuffer command_buffer, VkImage image,
+                                                                   VkImageLayout layout,
+                                                                   const VkClearDepthStencilValue *value,
+                                                                   uint32_t count,
+                                                                   const VkImageSubresourceRange *ranges)
+{
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
+    if (cb != NULL) {
+        struct hazard_accesses accesses = {.count = 0};
+        for (uint32_t i = 0; i < count; ++i)
+            add_image_transfer(cb->device, &accesses, image, ranges[i].baseMipLevel, ranges[i].levelCount,
+                               ranges[i].baseArrayLayer, ranges[i].layerCount, true);
+        hazard_command(cb->device, cb, &accesses, "vkCmdClearDepthStencilImage");
+        cb->command_index++;
+    }
+    ld->dispatch.CmdClearDepthStencilImage(command_buffer, image, layout, value, count, ranges);
+}
+
+/* Query results land in the buffer: each query's values (one per result, or per enabled pipeline
+ * statistic, plus availability) at its stride. The pool's statistics are not tracked, so one
+ * value per query is counted, and the stride, when larger, bounds what a query can write. */
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyQueryPoolResults(VkCommandBuffer command_buffer, VkQueryPool pool,
+                                                                 uint32_t first, uint32_t count, VkBuffer dst,
+                                                                 VkDeviceSize offset, VkDeviceSize stride,
+                                                                 VkQueryResultFlags flags)
+{
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
+    if (cb != NULL && count > 0) {
+        command_buffer_note_written(cb, HANDLE(dst));
+        VkDeviceSize value = (flags & VK_QUERY_RESULT_64_BIT) ? 8 : 4;
+        VkDeviceSize one = value * ((flags & VK_QUERY_RESULT_WITH_AVAILABILITY_BIT) ? 2 : 1);
+        struct hazard_accesses accesses = {.count = 0};
+        add_transfer(cb->device, &accesses, HANDLE(dst), offset, (VkDeviceSize)(count - 1) * stride + one, true);
+        hazard_command(cb->device, cb, &accesses, "vkCmdCopyQueryPoolResults");
+        cb->command_index++;
+    }
+    ld->dispatch.CmdCopyQueryPoolResults(command_buffer, pool, first, count, dst, offset, stride, flags);
+}
+
+const struct layer_hook transfer_hooks[] = {
+    LAYER_HOOK(vkCmdCopyBuffer),        LAYER_HOOK(vkCmdFillBuffer),           LAYER_HOOK(vkCmdUpdateBuffer),
+    LAYER_HOOK(vkCmdCopyBufferToImage), LAYER_HOOK(vkCmdCopyImageToBuffer),    LAYER_HOOK(vkCmdCopyImage),
+    LAYER_HOOK(vkCmdBlitImage),         LAYER_HOOK(vkCmdResolveImage),         LAYER_HOOK(vkCmdClearColorImage),
+    LAYER_HOOK(vkCmdClearDepthStencilImage), LAYER_HOOK(vkCmdCopyQueryPoolResults),
+};
+const size_t transfer_hook_count = sizeof(transfer_hooks) / sizeof(transfer_hooks[0]);
