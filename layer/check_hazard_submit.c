@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_host.h"
 #include "hazard_tracker.h"
 #include "layer_state.h"
 
@@ -324,14 +325,26 @@ void hazard_submit_batch(struct layer_device *ld, VkQueue queue, const struct ha
 
 /* --- completion ------------------------------------------------------------------------------ */
 
-/* Drops the uses of batches up to `batch` from a queue's tracker. */
-static void retire(struct hazard_queue *q, uint64_t batch)
+/* VkPipelineStageFlagBits2 HOST, VkAccessFlagBits2 HOST_READ */
+#define STAGE_HOST 0x4000ull
+#define ACCESS_HOST_READ 0x2000ull
+
+/* Drops the uses of batches up to `batch` from a queue's tracker; completed buffer writes tell
+ * the host checks whether a barrier made them visible to host reads. */
+static void retire(struct layer_device *ld, struct hazard_queue *q, uint64_t batch)
 {
     struct hazard_tracker *t = &q->tracker;
     for (uint32_t i = 0; i < t->count; ++i) {
         struct hazard_range *r = &t->ranges[i];
-        if (r->has_write && r->write.submission <= batch)
+        if (r->has_write && r->write.submission <= batch) {
+            tracker_catch_up(t, r, t->barrier_count);
+            const struct hazard_use *w = &r->write;
+            if (!r->image)
+                host_write_completed(ld, r->key, r->begin, r->end, r->resource,
+                                     (w->visible_stages & STAGE_HOST) && (w->visible_access & ACCESS_HOST_READ),
+                                     w->call, w->command_index, w->command_buffer);
             r->has_write = false;
+        }
         uint32_t kept = 0;
         for (uint32_t k = 0; k < r->read_count; ++k)
             if (r->reads[k].submission > batch)
@@ -351,7 +364,7 @@ void hazard_fence_waited(struct layer_device *ld, VkFence fence)
     for (uint32_t k = 0; k < FENCES_KEPT; ++k) {
         struct fence_record *f = &h->fences[k];
         if (f->fence == HANDLE(fence) && f->queue < h->queue_count) {
-            retire(&h->queues[f->queue], f->batch);
+            retire(ld, &h->queues[f->queue], f->batch);
             f->fence = 0;
         }
     }
@@ -366,7 +379,7 @@ void hazard_queue_idle(struct layer_device *ld, VkQueue queue)
     pthread_mutex_lock(&h->lock);
     for (uint32_t i = 0; i < h->queue_count; ++i)
         if (h->queues[i].queue == queue)
-            retire(&h->queues[i], h->queues[i].batches);
+            retire(ld, &h->queues[i], h->queues[i].batches);
     pthread_mutex_unlock(&h->lock);
 }
 
@@ -377,6 +390,34 @@ void hazard_device_idle(struct layer_device *ld)
         return;
     pthread_mutex_lock(&h->lock);
     for (uint32_t i = 0; i < h->queue_count; ++i)
-        retire(&h->queues[i], h->queues[i].batches);
+        retire(ld, &h->queues[i], h->queues[i].batches);
     pthread_mutex_unlock(&h->lock);
+}
+
+bool hazard_pending_use(struct layer_device *ld, uint64_t memory, uint64_t begin, uint64_t end,
+                        struct hazard_pending *out)
+{
+    struct hazard_queues *h = __atomic_load_n(&ld->queue_hazards, __ATOMIC_ACQUIRE);
+    if (h == NULL)
+        return false;
+    bool found = false;
+    const struct hazard_access probe = {.key = memory, .begin = begin, .end = end, .layer_end = 1};
+    pthread_mutex_lock(&h->lock);
+    for (uint32_t i = 0; i < h->queue_count && !found; ++i) {
+        struct hazard_tracker *t = &h->queues[i].tracker;
+        for (struct hazard_range *r = tracker_first(t, memory); r != NULL && !found; r = tracker_next(t, r, memory)) {
+            if (r->image || !hazard_overlaps(&probe, r))
+                continue;
+            const struct hazard_use *u = r->has_write ? &r->write : r->read_count ? &r->reads[0] : NULL;
+            if (u == NULL)
+                continue;
+            *out = (struct hazard_pending){.queue = h->queues[i].queue, .resource = r->resource,
+                                           .begin = r->begin, .end = r->end, .write = r->has_write,
+                                           .call = u->call, .command_index = u->command_index,
+                                           .command_buffer = u->command_buffer};
+            found = true;
+        }
+    }
+    pthread_mutex_unlock(&h->lock);
+    return found;
 }

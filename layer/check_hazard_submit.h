@@ -4,6 +4,7 @@
 #ifndef PREFLIGHT_LAYER_CHECK_HAZARD_SUBMIT_H
 #define PREFLIGHT_LAYER_CHECK_HAZARD_SUBMIT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <vulkan/vulkan_core.h>
 
@@ -35,5 +36,18 @@ void hazard_fence_waited(struct layer_device *ld, VkFence fence);
 void hazard_queue_idle(struct layer_device *ld, VkQueue queue);
 void hazard_device_idle(struct layer_device *ld);
 void hazard_queues_free(struct layer_device *ld);
+
+/* A use of device memory by submitted work not known complete (for the host checks). */
+struct hazard_pending {
+    VkQueue queue;
+    uint64_t resource;    /* the VkBuffer */
+    uint64_t begin, end;  /* memory bytes */
+    bool write;
+    const char *call;
+    uint32_t command_index;
+    uint64_t command_buffer;
+};
+bool hazard_pending_use(struct layer_device *ld, uint64_t memory, uint64_t begin, uint64_t end,
+                        struct hazard_pending *out);
 
 #endif

@@ -6,7 +6,15 @@
  * bindings of dispatches, copies, fills, updates, image-to-buffer copies), as device-memory
  * ranges. A fence wait completes its submission and every earlier one on the same queue (the
  * fence's first scope covers all earlier work in submission order). Host waits on semaphores
- * are not modelled: they complete everything, so they can only hide a finding. */
+ * are not modelled: they complete everything, so they can only hide a finding.
+ *
+ * Complete is not enough for a host read: the writes must also have been made visible to the host
+ * by a barrier to the HOST stage with HOST_READ access before the fence signaled. The submit-time
+ * hazard tracker tells, as it retires each completed buffer write, whether one did; a later
+ * vkInvalidateMappedMemoryRanges over such a write is reported. And the host must not write
+ * memory that pending work still reads or writes: vkFlushMappedMemoryRanges over a range a
+ * submission not yet waited for uses is reported (host writes to coherent memory without a flush
+ * are invisible to a layer). */
 #include "check_host.h"
 
 #include <pthread.h>
@@ -14,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_hazard_submit.h"
 #include "findings.h"
 #include "layer_state.h"
 
@@ -27,11 +36,22 @@ struct pending_write {
     uint64_t memory, begin, end, buffer;
 };
 
+/* A completed GPU write no barrier made visible to the host (HOST stage, HOST_READ access). */
+struct unseen_write {
+    uint64_t memory, begin, end, buffer;
+    const char *call;
+    uint32_t command_index;
+    uint64_t command_buffer;
+};
+#define UNSEEN_KEPT 256
+
 struct host_tracker {
     pthread_mutex_t lock;
     struct pending_write *pending;
     uint32_t count, capacity;
     uint64_t next_serial;
+    struct unseen_write unseen[UNSEEN_KEPT]; /* the latest ones, a ring; memory 0: empty */
+    uint32_t unseen_next;
 };
 
 static pthread_mutex_t create_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -165,6 +185,86 @@ void host_device_idle(struct layer_device *ld)
     complete(ld, always, NULL);
 }
 
+
+static bool overlaps(const struct unseen_write *u, uint64_t memory, uint64_t begin, uint64_t end)
+{
+    return u->memory != 0 && u->memory == memory && u->begin < end && begin < u->end;
+}
+
+void host_write_completed(struct layer_device *ld, uint64_t memory, uint64_t begin, uint64_t end, uint64_t buffer,
+                          bool visible_to_host, const char *call, uint32_t command_index, uint64_t command_buffer)
+{
+    struct host_tracker *t = tracker(ld);
+    if (t == NULL)
+        return;
+    pthread_mutex_lock(&t->lock);
+    /* a newer write to the same bytes replaces what the host would read */
+    for (uint32_t i = 0; i < UNSEEN_KEPT; ++i)
+        if (overlaps(&t->unseen[i], memory, begin, end) && t->unseen[i].begin >= begin && t->unseen[i].end <= end)
+            t->unseen[i].memory = 0;
+    if (!visible_to_host) {
+        t->unseen[t->unseen_next] = (struct unseen_write){memory, begin, end, buffer, call, command_index, command_buffer};
+        t->unseen_next = (t->unseen_next + 1) % UNSEEN_KEPT;
+    }
+    pthread_mutex_unlock(&t->lock);
+}
+
+/* vkInvalidateMappedMemoryRanges after the work completed: was it made visible to the host? */
+static void check_host_visibility(struct layer_device *ld, struct host_tracker *t, uint64_t memory, uint64_t begin,
+                                  uint64_t end)
+{
+    struct unseen_write hit = {0};
+    pthread_mutex_lock(&t->lock);
+    for (uint32_t i = 0; i < UNSEEN_KEPT && hit.memory == 0; ++i) {
+        if (overlaps(&t->unseen[i], memory, begin, end)) {
+            hit = t->unseen[i];
+            t->unseen[i].memory = 0; /* once */
+        }
+    }
+    pthread_mutex_unlock(&t->lock);
+    if (hit.memory == 0)
+        return;
+    struct finding f = {.check = CHECK_HOST_READ_WITHOUT_HOST_BARRIER, .call = "vkInvalidateMappedMemoryRanges"};
+    f.objects[f.object_count++] = (struct finding_object){VK_OBJECT_TYPE_DEVICE_MEMORY, hit.memory};
+    f.objects[f.object_count++] = (struct finding_object){VK_OBJECT_TYPE_BUFFER, hit.buffer};
+    f.objects[f.object_count++] = (struct finding_object){VK_OBJECT_TYPE_COMMAND_BUFFER, hit.command_buffer};
+    const char *name = handle_map_get(&ld->names, hit.command_buffer);
+    snprintf(f.message, sizeof(f.message),
+             "vkInvalidateMappedMemoryRanges covers VkDeviceMemory 0x%llx bytes [%llu, %llu), which %s (command %u "
+             "of VkCommandBuffer 0x%llx%s%s%s) wrote; the work is complete, but no barrier made the write visible to "
+             "the host (srcStage including the write, dstStageMask VK_PIPELINE_STAGE_HOST_BIT, dstAccessMask "
+             "VK_ACCESS_HOST_READ_BIT) before the fence or wait",
+             (unsigned long long)hit.memory, (unsigned long long)hit.begin, (unsigned long long)hit.end, hit.call,
+             hit.command_index, (unsigned long long)hit.command_buffer, name ? " \"" : "", name ? name : "",
+             name ? "\"" : "");
+    finding_report(ld->instance, ld, &f);
+}
+
+void host_check_flush(struct layer_device *ld, uint32_t count, const VkMappedMemoryRange *ranges)
+{
+    for (uint32_t r = 0; r < count; ++r) {
+        uint64_t begin = ranges[r].offset;
+        uint64_t end = ranges[r].size == VK_WHOLE_SIZE ? UINT64_MAX : ranges[r].offset + ranges[r].size;
+        struct hazard_pending p;
+        if (!hazard_pending_use(ld, HANDLE(ranges[r].memory), begin, end, &p))
+            continue;
+        struct finding f = {.check = CHECK_HOST_WRITE_WHILE_PENDING, .call = "vkFlushMappedMemoryRanges"};
+        f.objects[f.object_count++] = (struct finding_object){VK_OBJECT_TYPE_DEVICE_MEMORY, HANDLE(ranges[r].memory)};
+        f.objects[f.object_count++] = (struct finding_object){VK_OBJECT_TYPE_BUFFER, p.resource};
+        f.objects[f.object_count++] = (struct finding_object){VK_OBJECT_TYPE_QUEUE, HANDLE((uintptr_t)p.queue)};
+        const char *name = handle_map_get(&ld->names, p.command_buffer);
+        snprintf(f.message, sizeof(f.message),
+                 "vkFlushMappedMemoryRanges covers VkDeviceMemory 0x%llx bytes [%llu, %llu), which %s (command %u of "
+                 "VkCommandBuffer 0x%llx%s%s%s, submitted to VkQueue %p) %s, and the application has not waited for "
+                 "that submission: the host wrote memory the GPU may still be using",
+                 (unsigned long long)HANDLE(ranges[r].memory), (unsigned long long)p.begin,
+                 (unsigned long long)p.end, p.call, p.command_index, (unsigned long long)p.command_buffer,
+                 name ? " \"" : "", name ? name : "", name ? "\"" : "", (void *)p.queue,
+                 p.write ? "writes" : "reads");
+        finding_report(ld->instance, ld, &f);
+    }
+}
+
 void host_check_invalidate(struct layer_device *ld, uint32_t count, const VkMappedMemoryRange *ranges)
 {
     struct host_tracker *t = ld->host;
@@ -173,6 +273,7 @@ void host_check_invalidate(struct layer_device *ld, uint32_t count, const VkMapp
     for (uint32_t r = 0; r < count; ++r) {
         uint64_t begin = ranges[r].offset;
         uint64_t end = ranges[r].size == VK_WHOLE_SIZE ? UINT64_MAX : ranges[r].offset + ranges[r].size;
+        check_host_visibility(ld, t, HANDLE(ranges[r].memory), begin, end);
         struct pending_write hit;
         bool found = false;
         pthread_mutex_lock(&t->lock);

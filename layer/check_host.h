@@ -1,7 +1,10 @@
-/* Area `host` (check_host.c): the host touching memory that submitted GPU work still writes. */
+/* Area `host` (check_host.c): the host touching memory that submitted GPU work still uses, or
+ * reading GPU writes no barrier made visible to it. */
 #ifndef PREFLIGHT_LAYER_CHECK_HOST_H
 #define PREFLIGHT_LAYER_CHECK_HOST_H
 
+#include <stdbool.h>
+#include <stdint.h>
 #include <vulkan/vulkan_core.h>
 
 struct layer_device;
@@ -17,6 +20,12 @@ void host_queue_idle(struct layer_device *ld, VkQueue queue);
 void host_device_idle(struct layer_device *ld);
 /* vkInvalidateMappedMemoryRanges: the host is about to read these ranges. */
 void host_check_invalidate(struct layer_device *ld, uint32_t count, const VkMappedMemoryRange *ranges);
+/* vkFlushMappedMemoryRanges: the host wrote these ranges. */
+void host_check_flush(struct layer_device *ld, uint32_t count, const VkMappedMemoryRange *ranges);
+/* A GPU write to buffer memory is complete (from the submit-time hazard tracker); whether a
+ * barrier made it visible to host reads. */
+void host_write_completed(struct layer_device *ld, uint64_t memory, uint64_t begin, uint64_t end, uint64_t buffer,
+                          bool visible_to_host, const char *call, uint32_t command_index, uint64_t command_buffer);
 void host_tracker_free(struct layer_device *ld);
 
 #endif

@@ -53,7 +53,11 @@ enum check_severity { CHECK_ERROR, CHECK_WARNING };
     X(HAZARD_WRITE_AFTER_READ, "PREFLIGHT-hazard-write-after-read", CHECK_ERROR,                                     \
       "a command writes memory an earlier command read, without an execution dependency ordering the two")          \
     X(HOST_INVALIDATE_BEFORE_WAIT, "PREFLIGHT-host-invalidate-before-wait", CHECK_ERROR,                             \
-      "the host invalidates mapped memory that a submission it has not waited for still writes")
+      "the host invalidates mapped memory that a submission it has not waited for still writes")                     \
+    X(HOST_READ_WITHOUT_HOST_BARRIER, "PREFLIGHT-host-read-without-host-barrier", CHECK_ERROR,                       \
+      "the host invalidates mapped memory a completed GPU write changed, which no barrier made visible to the host")  \
+    X(HOST_WRITE_WHILE_PENDING, "PREFLIGHT-host-write-while-pending", CHECK_ERROR,                                   \
+      "the host flushes mapped memory that a submission it has not waited for still reads or writes")
 
 enum check_id {
 #define CHECK_ENUM(id, name, severity, summary) CHECK_##id,

@@ -61,6 +61,7 @@ static const char *object_type_name(VkObjectType t)
     case VK_OBJECT_TYPE_DEVICE: return "VkDevice";
     case VK_OBJECT_TYPE_IMAGE: return "VkImage";
     case VK_OBJECT_TYPE_DESCRIPTOR_SET: return "VkDescriptorSet";
+    case VK_OBJECT_TYPE_DEVICE_MEMORY: return "VkDeviceMemory";
     default: return "object";
     }
 }

@@ -328,11 +328,19 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkInvalidateMappedMemoryRanges(VkDevi
     return ld->dispatch.InvalidateMappedMemoryRanges(device, count, ranges);
 }
 
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkFlushMappedMemoryRanges(VkDevice device, uint32_t count,
+                                                                     const VkMappedMemoryRange *ranges)
+{
+    struct layer_device *ld = layer_device_of(device);
+    host_check_flush(ld, count, ranges);
+    return ld->dispatch.FlushMappedMemoryRanges(device, count, ranges);
+}
+
 const struct layer_hook queue_hooks[] = {
     LAYER_HOOK(vkWaitForFences),        LAYER_HOOK(vkGetFenceStatus),     LAYER_HOOK(vkQueueWaitIdle),
     LAYER_HOOK(vkDeviceWaitIdle),       LAYER_HOOK(vkWaitSemaphores),     LAYER_HOOK(vkWaitSemaphoresKHR),
     LAYER_HOOK(vkGetSemaphoreCounterValue), LAYER_HOOK(vkGetSemaphoreCounterValueKHR),
-    LAYER_HOOK(vkInvalidateMappedMemoryRanges),
+    LAYER_HOOK(vkInvalidateMappedMemoryRanges), LAYER_HOOK(vkFlushMappedMemoryRanges),
     LAYER_HOOK(vkCreateFence),     LAYER_HOOK(vkDestroyFence),      LAYER_HOOK(vkCreateSemaphore),
     LAYER_HOOK(vkDestroySemaphore), LAYER_HOOK(vkCreateEvent),      LAYER_HOOK(vkDestroyEvent),
     LAYER_HOOK(vkQueueSubmit),     LAYER_HOOK(vkQueueSubmit2),      LAYER_HOOK(vkQueueSubmit2KHR),

@@ -9,7 +9,8 @@
  * hazard-image-fixed, hazard-transition-war, hazard-transition-fixed, hazard-readback-waw,
  * hazard-readback-disjoint (the buffer side of an image-to-buffer copy); across command buffers at
  * submit: hazard-submit-raw, -fixed, -separate, -semaphore, -timeline, -fence, hazard-cross-queue,
- * hazard-cross-queue-semaphore; host-invalidate-early, host-invalidate-after-wait; soak (memory
+ * hazard-cross-queue-semaphore; host-invalidate-early, host-invalidate-after-wait,
+ * host-read-no-barrier, host-flush-pending, host-flush-before-submit; soak (memory
  * over many submissions, LAYER_APP_SOAK_ITERATIONS, default 20000). */
 #include <string.h>
 
@@ -592,33 +593,63 @@ static void scenario_image_hazard(struct objects *o, const char *name)
     finish(o->a, &r, submit);
 }
 
-/* A fill submitted, then vkInvalidateMappedMemoryRanges on its memory: before waiting (early),
- * or after a fence wait that covers it through queue order (a later, empty submission's fence). */
-static void scenario_host(struct objects *o, bool early)
+/* Host scenarios on a mapped buffer a fill writes:
+ *   host-invalidate-early: vkInvalidateMappedMemoryRanges before waiting for the fill;
+ *   host-invalidate-after-wait: after a fence wait that covers it through queue order (a later,
+ *     empty submission's fence), with the barrier that makes the fill visible to the host;
+ *   host-read-no-barrier: the same wait, but no HOST/HOST_READ barrier after the fill;
+ *   host-flush-pending: the host writes and flushes memory a pending dispatch reads;
+ *   host-flush-before-submit: the host writes and flushes before submitting the dispatch. */
+static void scenario_host(struct objects *o, const char *name)
 {
-    VkBuffer target = new_buffer(o, 4096, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+    VkBuffer target = new_buffer(o, 4096, VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
     VkDeviceMemory memory = o->owned[o->owned_count - 1].memory;
+    uint32_t *mapped = o->owned[o->owned_count - 1].mapped;
     VkFenceCreateInfo fence_info = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
     VkFence fence;
     CHECK(vkCreateFence(o->a->device, &fence_info, NULL, &fence));
     struct recording r = begin(o->a, "host-cb");
-    vkCmdFillBuffer(r.cb, target, 0, 4096, 7);
-    CHECK(vkEndCommandBuffer(r.cb));
-    VkSubmitInfo submit = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &r.cb};
     VkMappedMemoryRange range = {.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE, .memory = memory, .offset = 0,
                                  .size = VK_WHOLE_SIZE};
-    if (early) {
+    if (strncmp(name, "host-flush-", 11) == 0) {
+        VkBuffer out = new_buffer(o, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+        struct copy_setup c = copy_setup(o, target, 0, out);
+        copy_run(r.cb, &c); /* reads the mapped buffer */
+        CHECK(vkEndCommandBuffer(r.cb));
+        VkSubmitInfo submit = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1,
+                               .pCommandBuffers = &r.cb};
+        bool pending = strcmp(name, "host-flush-pending") == 0;
+        if (!pending) {
+            mapped[0] = 42;
+            CHECK(vkFlushMappedMemoryRanges(o->a->device, 1, &range));
+        }
         CHECK(vkQueueSubmit(o->a->queue, 1, &submit, fence));
-        CHECK(vkInvalidateMappedMemoryRanges(o->a->device, 1, &range)); /* too early */
+        if (pending) {
+            mapped[0] = 42; /* while the dispatch may still read it */
+            CHECK(vkFlushMappedMemoryRanges(o->a->device, 1, &range));
+        }
         CHECK(vkWaitForFences(o->a->device, 1, &fence, VK_TRUE, UINT64_MAX));
     } else {
-        CHECK(vkQueueSubmit(o->a->queue, 1, &submit, VK_NULL_HANDLE));
-        CHECK(vkQueueSubmit(o->a->queue, 0, NULL, fence)); /* its fence covers the fill too */
-        CHECK(vkWaitForFences(o->a->device, 1, &fence, VK_TRUE, UINT64_MAX));
+        vkCmdFillBuffer(r.cb, target, 0, 4096, 7);
+        if (strcmp(name, "host-read-no-barrier") != 0) /* the fill made visible to host reads */
+            buffer_barrier(r.cb, target, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                           VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+        CHECK(vkEndCommandBuffer(r.cb));
+        VkSubmitInfo submit = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1,
+                               .pCommandBuffers = &r.cb};
+        if (strcmp(name, "host-invalidate-early") == 0) {
+            CHECK(vkQueueSubmit(o->a->queue, 1, &submit, fence));
+            CHECK(vkInvalidateMappedMemoryRanges(o->a->device, 1, &range)); /* too early */
+            CHECK(vkWaitForFences(o->a->device, 1, &fence, VK_TRUE, UINT64_MAX));
+        } else {
+            CHECK(vkQueueSubmit(o->a->queue, 1, &submit, VK_NULL_HANDLE));
+            CHECK(vkQueueSubmit(o->a->queue, 0, NULL, fence)); /* its fence covers the fill too */
+            CHECK(vkWaitForFences(o->a->device, 1, &fence, VK_TRUE, UINT64_MAX));
+        }
+        CHECK(vkInvalidateMappedMemoryRanges(o->a->device, 1, &range)); /* after the wait */
+        if (mapped[1023] != 7)
+            fprintf(stderr, "fill not visible\n");
     }
-    CHECK(vkInvalidateMappedMemoryRanges(o->a->device, 1, &range)); /* after the wait: fine */
-    if (((const uint32_t *)o->owned[o->owned_count - 1].mapped)[1023] != 7)
-        fprintf(stderr, "fill not visible\n");
     vkDestroyFence(o->a->device, fence, NULL);
     vkDestroyCommandPool(o->a->device, r.pool, NULL);
 }
@@ -827,8 +858,10 @@ bool scenario_alias(struct app *a, const char *name)
                strcmp(name, "hazard-readback-waw") == 0 || strcmp(name, "hazard-readback-disjoint") == 0 ||
                strcmp(name, "hazard-transition-war") == 0 || strcmp(name, "hazard-transition-fixed") == 0) {
         scenario_image_hazard(&o, name);
-    } else if (strcmp(name, "host-invalidate-early") == 0 || strcmp(name, "host-invalidate-after-wait") == 0) {
-        scenario_host(&o, strcmp(name, "host-invalidate-early") == 0);
+    } else if (strncmp(name, "host-", 5) == 0 &&
+               strstr(" host-invalidate-early host-invalidate-after-wait host-read-no-barrier host-flush-pending"
+                      " host-flush-before-submit ", name) != NULL) {
+        scenario_host(&o, name);
     } else if (strncmp(name, "hazard-submit-", 14) == 0 || strncmp(name, "hazard-cross-queue", 18) == 0) {
         scenario_submit(&o, name);
     } else if (strcmp(name, "soak") == 0) {

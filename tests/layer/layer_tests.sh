@@ -170,7 +170,13 @@ done
 run host-invalidate-early
 check "host: invalidating memory a pending submission writes, before waiting" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-host-invalidate-before-wait .*objects=3 .*has not waited for that submission' '$work/out'"
 run host-invalidate-after-wait
-check "host: invalidating after a fence wait that covers the work in queue order: no finding" only 0
+check "host: invalidating after a fence wait that covers the work in queue order, host barrier: no finding" only 0
+run host-read-no-barrier
+check "host: reading completed GPU writes no HOST/HOST_READ barrier made visible" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-host-read-without-host-barrier .*objects=3 names=-,-,host-cb .*which vkCmdFillBuffer (command 0 of VkCommandBuffer 0x[0-9a-f]* \"host-cb\") wrote; the work is complete, but no barrier' '$work/out'"
+run host-flush-pending
+check "host: writing and flushing memory a pending dispatch reads" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-host-write-while-pending .*which vkCmdDispatch (command 2 of VkCommandBuffer 0x[0-9a-f]* \"host-cb\", submitted to VkQueue 0x[0-9a-f]*) reads' '$work/out'"
+run host-flush-before-submit
+check "host: writing and flushing before the submission: no finding" only 0
 
 # memory stays flat over many submissions (fences, semaphores, freed command buffers)
 run soak

@@ -11,6 +11,7 @@
 
 #include "check_hazard.h"
 #include "check_hazard_submit.h"
+#include "check_host.h"
 #include "hazard_tracker.h"
 #include "layer_state.h"
 #include "settings.h"
@@ -75,6 +76,7 @@ static int teardown(void **state)
     hazard_free(&cb2);
     hazard_free(&cb3);
     hazard_queues_free(&device);
+    host_tracker_free(&device);
     handle_map_destroy(&device.semaphores, NULL);
     fclose(instance.log_file);
     handle_map_destroy(&instance.finding_counts, NULL);
