@@ -149,14 +149,32 @@ static void collect_descriptors(struct layer_device *ld, const struct bound_stat
             bool ok = false;
             switch (d->type) {
             case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER: case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
-            case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC: case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC:
-                ok = buffer_range(ld, d->resource,
-                                  d->offset + (is_dynamic(d->type) ? dynamic_offset(b, rb->set, set, lb->first + e) : 0),
-                                  d->range, &a);
+            case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC: case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC: {
+                uint64_t dynamic = is_dynamic(d->type) ? dynamic_offset(b, rb->set, set, lb->first + e) : 0;
+                if (d->resolved) { /* resolved when written: no lookup */
+                    a.resource = d->resource;
+                    a.key = d->key;
+                    a.begin = d->begin + dynamic;
+                    a.end = d->end + dynamic < d->limit ? d->end + dynamic : d->limit;
+                    ok = a.begin < a.end;
+                } else {
+                    ok = buffer_range(ld, d->resource, d->offset + dynamic, d->range, &a);
+                }
                 break;
+            }
             case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE: case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
             case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER: case VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT:
-                ok = image_range(ld, d->resource, &a);
+                if (d->resolved) {
+                    a.image = true;
+                    a.resource = a.key = d->key;
+                    a.begin = d->begin;
+                    a.end = d->end;
+                    a.layer_begin = d->layer_begin;
+                    a.layer_end = d->layer_end;
+                    ok = true;
+                } else {
+                    ok = image_range(ld, d->resource, &a);
+                }
                 break;
             default:
                 break; /* texel buffers, samplers, acceleration structures: not compared */

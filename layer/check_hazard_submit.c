@@ -275,12 +275,22 @@ static void submit_command_buffer(struct layer_device *ld, struct hazard_queues 
     struct hazard_tracker *from = cb->hazards;
     if (from == NULL)
         return;
-    uint32_t base = q->tracker.barrier_count;
-    bool logged = true;
+    /* The command buffer's barriers join the queue's log. Nothing of the queue's changes between
+     * two of them here, so a barrier equal to the one before it would change nothing and is left
+     * out (engines repeat the same barrier after every dispatch); entries_at[i] is where the
+     * queue's log stands after the command buffer's first i barriers. */
+    uint32_t *entries_at = malloc((from->barrier_count + 1) * sizeof(*entries_at));
+    bool logged = entries_at != NULL;
     for (uint32_t i = 0; logged && i < from->barrier_count; ++i) {
+        entries_at[i] = q->tracker.barrier_count;
         const struct hazard_logged_barrier *b = &from->barriers[i];
+        if (i > 0 && b->src == b[-1].src && b->dst == b[-1].dst && b->count == b[-1].count &&
+            memcmp(&from->memory[b->first], &from->memory[b[-1].first], b->count * sizeof(from->memory[0])) == 0)
+            continue;
         logged = tracker_log_barrier(&q->tracker, b->src, b->dst, &from->memory[b->first], b->count);
     }
+    if (logged)
+        entries_at[from->barrier_count] = q->tracker.barrier_count;
     if (!logged || from->incomplete) {
         /* the command buffer's own log or entries were cut short: assume it synchronizes right */
         tracker_clear(&q->tracker);
@@ -288,12 +298,13 @@ static void submit_command_buffer(struct layer_device *ld, struct hazard_queues 
     } else {
         for (uint32_t i = 0; i < from->entry_count; ++i) {
             const struct hazard_entry *e = &from->entries[i];
-            check_same_queue(ld, cb, q, e, base + e->barrier_index);
+            check_same_queue(ld, cb, q, e, entries_at[e->barrier_index]);
             for (uint32_t k = 0; k < h->queue_count; ++k)
                 if (k != qi)
                     check_other_queue(ld, cb, &h->queues[k], q->synced[k], e);
         }
     }
+    free(entries_at);
     merge(q, from);
     compact(&q->tracker);
 }

@@ -6,6 +6,7 @@
 
 #include "check_binding.h"
 #include "layer_hooks.h"
+#include "check_hazard.h"
 #include "layer_state.h"
 
 #define HANDLE(h) ((uint64_t)(h))
@@ -192,13 +193,43 @@ static struct descriptor_state *descriptor_at(struct set_state *set, uint32_t bi
     return NULL;
 }
 
-static void write_one(struct descriptor_state *d, VkDescriptorType type, const VkDescriptorImageInfo *image,
-                      const VkDescriptorBufferInfo *buffer, const VkBufferView *texel, uint64_t acceleration)
+/* Fills the descriptor's resolved fields (layer_state.h). */
+static void resolve(struct layer_device *ld, struct descriptor_state *d, bool buffer)
+{
+    d->resolved = false;
+    if (buffer) {
+        struct buffer_state *b = handle_map_get(&ld->buffers, d->resource);
+        struct hazard_access r;
+        if (b == NULL || b->memory == VK_NULL_HANDLE || !hazard_buffer_range(ld, d->resource, d->offset, d->range, &r))
+            return;
+        *d = (struct descriptor_state){.written = d->written, .type = d->type, .resource = d->resource,
+                                       .offset = d->offset, .range = d->range, .layout = d->layout, .resolved = true,
+                                       .key = r.key, .begin = r.begin, .end = r.end,
+                                       .limit = b->memory_offset + b->size, .layer_begin = 0, .layer_end = 1};
+        return;
+    }
+    struct image_view_state *v = handle_map_get(&ld->image_views, d->resource);
+    struct hazard_access r;
+    if (v == NULL || !hazard_image_range(ld, HANDLE(v->image), v->range.baseMipLevel, v->range.levelCount,
+                                         v->range.baseArrayLayer, v->range.layerCount, &r))
+        return;
+    d->resolved = true;
+    d->key = r.key;
+    d->begin = r.begin;
+    d->end = r.end;
+    d->layer_begin = r.layer_begin;
+    d->layer_end = r.layer_end;
+}
+
+static void write_one(struct layer_device *ld, struct descriptor_state *d, VkDescriptorType type,
+                      const VkDescriptorImageInfo *image, const VkDescriptorBufferInfo *buffer,
+                      const VkBufferView *texel, uint64_t acceleration)
 {
     if (d == NULL)
         return;
     d->written = true;
     d->type = type;
+    d->resolved = false;
     switch (type) {
     case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER: case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
     case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC: case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC:
@@ -206,6 +237,7 @@ static void write_one(struct descriptor_state *d, VkDescriptorType type, const V
             d->resource = HANDLE(buffer->buffer);
             d->offset = buffer->offset;
             d->range = buffer->range;
+            resolve(ld, d, true);
         }
         break;
     case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER: case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER:
@@ -223,12 +255,13 @@ static void write_one(struct descriptor_state *d, VkDescriptorType type, const V
         if (image) {
             d->resource = HANDLE(image->imageView);
             d->layout = image->imageLayout;
+            resolve(ld, d, false);
         }
         break;
     }
 }
 
-static void apply_write(struct set_state *set, const VkWriteDescriptorSet *w)
+static void apply_write(struct layer_device *ld, struct set_state *set, const VkWriteDescriptorSet *w)
 {
     const VkWriteDescriptorSetAccelerationStructureKHR *as = NULL;
     for (const VkBaseInStructure *s = w->pNext; s != NULL; s = s->pNext)
@@ -241,7 +274,7 @@ static void apply_write(struct set_state *set, const VkWriteDescriptorSet *w)
         return;
     }
     for (uint32_t i = 0; i < w->descriptorCount; ++i)
-        write_one(descriptor_at(set, w->dstBinding, w->dstArrayElement + i), w->descriptorType,
+        write_one(ld, descriptor_at(set, w->dstBinding, w->dstArrayElement + i), w->descriptorType,
                   w->pImageInfo ? &w->pImageInfo[i] : NULL, w->pBufferInfo ? &w->pBufferInfo[i] : NULL,
                   w->pTexelBufferView ? &w->pTexelBufferView[i] : NULL,
                   as && i < as->accelerationStructureCount ? HANDLE(as->pAccelerationStructures[i]) : 0);
@@ -256,7 +289,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkUpdateDescriptorSets(VkDevice device, u
         const VkWriteDescriptorSet *w = &writes[i];
         struct set_state *set = handle_map_get(&ld->descriptor_sets, HANDLE(w->dstSet));
         if (set != NULL)
-            apply_write(set, w);
+            apply_write(ld, set, w);
         for (uint32_t k = 0; k < w->descriptorCount; ++k) {
             uint64_t resource = w->pBufferInfo && (w->descriptorType == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER ||
                                                    w->descriptorType == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER ||
@@ -351,7 +384,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyDescriptorUpdateTemplateKHR(VkDe
 }
 
 /* Template data is raw memory: each entry says where its descriptors' infos start and the stride. */
-static void apply_template(struct set_state *set, const struct update_template_state *t, const void *data)
+static void apply_template(struct layer_device *ld, struct set_state *set, const struct update_template_state *t,
+                           const void *data)
 {
     for (uint32_t e = 0; data != NULL && e < t->entry_count; ++e) {
         const VkDescriptorUpdateTemplateEntry *entry = &t->entries[e];
@@ -359,7 +393,7 @@ static void apply_template(struct set_state *set, const struct update_template_s
             const char *at = (const char *)data + entry->offset + (size_t)i * entry->stride;
             struct descriptor_state *d = descriptor_at(set, entry->dstBinding, entry->dstArrayElement + i);
             VkDescriptorType type = entry->descriptorType;
-            write_one(d, type, (const VkDescriptorImageInfo *)at, (const VkDescriptorBufferInfo *)at,
+            write_one(ld, d, type, (const VkDescriptorImageInfo *)at, (const VkDescriptorBufferInfo *)at,
                       (const VkBufferView *)at,
                       type == VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR ? *(const uint64_t *)at : 0);
         }
@@ -374,7 +408,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkUpdateDescriptorSetWithTemplate(VkDevic
     struct set_state *s = handle_map_get(&ld->descriptor_sets, HANDLE(set));
     struct update_template_state *t = handle_map_get(&ld->update_templates, HANDLE(handle));
     if (s && t)
-        apply_template(s, t, data);
+        apply_template(ld, s, t, data);
     resource_epoch_bump(ld);
     ld->dispatch.UpdateDescriptorSetWithTemplate(device, set, handle, data);
 }
@@ -387,7 +421,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkUpdateDescriptorSetWithTemplateKHR(VkDe
     struct set_state *s = handle_map_get(&ld->descriptor_sets, HANDLE(set));
     struct update_template_state *t = handle_map_get(&ld->update_templates, HANDLE(handle));
     if (s && t)
-        apply_template(s, t, data);
+        apply_template(ld, s, t, data);
     resource_epoch_bump(ld);
     ld->dispatch.UpdateDescriptorSetWithTemplateKHR(device, set, handle, data);
 }
@@ -419,7 +453,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdPushDescriptorSetKHR(VkCommandBuffer
     struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
     struct set_state *s = cb ? push_set(cb, bind_point, layout, set) : NULL;
     for (uint32_t i = 0; s && i < write_count; ++i)
-        apply_write(s, &writes[i]);
+        apply_write(ld, s, &writes[i]);
     if (cb)
         cb->command_index++;
     ld->dispatch.CmdPushDescriptorSetKHR(command_buffer, bind_point, layout, set, write_count, writes);
@@ -436,7 +470,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdPushDescriptorSetWithTemplateKHR(VkC
     /* A push template records its bind point at creation; compute is the case the checks need. */
     struct set_state *s = cb && t ? push_set(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, set) : NULL;
     if (s)
-        apply_template(s, t, data);
+        apply_template(ld, s, t, data);
     if (cb)
         cb->command_index++;
     ld->dispatch.CmdPushDescriptorSetWithTemplateKHR(command_buffer, handle, layout, set, data);

@@ -70,6 +70,13 @@ struct descriptor_state {
     uint64_t resource; /* VkBuffer, VkImageView, VkBufferView, VkSampler or VkAccelerationStructureKHR */
     VkDeviceSize offset, range;
     VkImageLayout layout;
+    /* Resolved when written, so per-command checks need no lookups: a buffer's bytes in its
+     * VkDeviceMemory (before dynamic offsets; `limit` is the buffer's end there), an image view's
+     * image and subresources. Neither changes while the descriptor is valid (a buffer is bound to
+     * memory once; a view is immutable). False when the buffer had no memory yet. */
+    bool resolved;
+    uint64_t key, begin, end, limit;
+    uint32_t layer_begin, layer_end;
 };
 
 struct set_state {
