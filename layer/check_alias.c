@@ -143,44 +143,49 @@ static void collect_descriptors(struct layer_device *ld, const struct bound_stat
             const struct descriptor_state *d = &set->descriptors[lb->first + e];
             if (!d->written)
                 continue;
-            struct access a = {.read = rb->read, .write = rb->written, .set = rb->set, .binding = rb->binding, .element = e,
-                               .array = lb->count > 1, .read_or_write = lb->count > 1 && rb->read && rb->written,
-                               .what = "binding", .layout = d->layout, .type = d->type};
+            if (c->count == MAX_ACCESSES)
+                return;
+            /* built in place: a copy of a freshly written struct stalls on store forwarding */
+            struct access *a = &c->a[c->count];
+            *a = (struct access){.read = rb->read, .write = rb->written, .set = rb->set, .binding = rb->binding,
+                                 .element = e, .array = lb->count > 1,
+                                 .read_or_write = lb->count > 1 && rb->read && rb->written, .what = "binding",
+                                 .layout = d->layout, .type = d->type, .layer_end = 1};
             bool ok = false;
             switch (d->type) {
             case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER: case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
             case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC: case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC: {
                 uint64_t dynamic = is_dynamic(d->type) ? dynamic_offset(b, rb->set, set, lb->first + e) : 0;
                 if (d->resolved) { /* resolved when written: no lookup */
-                    a.resource = d->resource;
-                    a.key = d->key;
-                    a.begin = d->begin + dynamic;
-                    a.end = d->end + dynamic < d->limit ? d->end + dynamic : d->limit;
-                    ok = a.begin < a.end;
+                    a->resource = d->resource;
+                    a->key = d->key;
+                    a->begin = d->begin + dynamic;
+                    a->end = d->end + dynamic < d->limit ? d->end + dynamic : d->limit;
+                    ok = a->begin < a->end;
                 } else {
-                    ok = buffer_range(ld, d->resource, d->offset + dynamic, d->range, &a);
+                    ok = buffer_range(ld, d->resource, d->offset + dynamic, d->range, a);
                 }
                 break;
             }
             case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE: case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
             case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER: case VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT:
                 if (d->resolved) {
-                    a.image = true;
-                    a.resource = a.key = d->key;
-                    a.begin = d->begin;
-                    a.end = d->end;
-                    a.layer_begin = d->layer_begin;
-                    a.layer_end = d->layer_end;
+                    a->image = true;
+                    a->resource = a->key = d->key;
+                    a->begin = d->begin;
+                    a->end = d->end;
+                    a->layer_begin = d->layer_begin;
+                    a->layer_end = d->layer_end;
                     ok = true;
                 } else {
-                    ok = image_range(ld, d->resource, &a);
+                    ok = image_range(ld, d->resource, a);
                 }
                 break;
             default:
                 break; /* texel buffers, samplers, acceleration structures: not compared */
             }
             if (ok)
-                add(c, &a);
+                c->count++;
         }
     }
 }

@@ -105,6 +105,13 @@ static void add_entry(struct hazard_tracker *t, struct hazard_range *r, const st
     t->entries[t->entry_count++] = *e;
 }
 
+static bool same_access(const struct hazard_access *x, const struct hazard_access *y)
+{
+    return x->image == y->image && x->key == y->key && x->begin == y->begin && x->end == y->end &&
+           x->layer_begin == y->layer_begin && x->layer_end == y->layer_end && x->stages == y->stages &&
+           x->access == y->access && x->read == y->read && x->write == y->write;
+}
+
 void hazard_command(struct layer_device *ld, struct command_buffer_state *cb, const struct hazard_accesses *accesses,
                     const char *call)
 {
@@ -118,9 +125,16 @@ void hazard_command(struct layer_device *ld, struct command_buffer_state *cb, co
      * other: recording one before checking the next would hide the earlier command's use), noting
      * each access's own range on the way; then record them */
     uint32_t exact[HAZARD_MAX_ACCESSES];
+    bool repeated[HAZARD_MAX_ACCESSES];
     for (uint32_t i = 0; i < accesses->count; ++i) {
         const struct hazard_access *a = &accesses->a[i];
         exact[i] = 0;
+        /* the same access twice in one command (one buffer in two bindings): checked once */
+        repeated[i] = false;
+        for (uint32_t k = 0; k < i && !repeated[i]; ++k)
+            repeated[i] = same_access(a, &accesses->a[k]);
+        if (repeated[i])
+            continue;
         for (struct hazard_range *r = tracker_first(t, a->key); r != NULL; r = tracker_next(t, r, a->key)) {
             if (!hazard_overlaps(a, r))
                 continue;
@@ -135,6 +149,8 @@ void hazard_command(struct layer_device *ld, struct command_buffer_state *cb, co
     }
     for (uint32_t i = 0; i < accesses->count; ++i) {
         const struct hazard_access *a = &accesses->a[i];
+        if (repeated[i])
+            continue;
         /* an index noted above may be gone when adding a range started the tracker over */
         struct hazard_range *r = exact[i] != 0 && exact[i] <= t->count ? &t->ranges[exact[i] - 1] : NULL;
         if (r == NULL || r->key != a->key || r->begin != a->begin || r->end != a->end || r->image != a->image ||

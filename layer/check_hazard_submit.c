@@ -284,8 +284,7 @@ static void submit_command_buffer(struct layer_device *ld, struct hazard_queues 
     for (uint32_t i = 0; logged && i < from->barrier_count; ++i) {
         entries_at[i] = q->tracker.barrier_count;
         const struct hazard_logged_barrier *b = &from->barriers[i];
-        if (i > 0 && b->src == b[-1].src && b->dst == b[-1].dst && b->count == b[-1].count &&
-            memcmp(&from->memory[b->first], &from->memory[b[-1].first], b->count * sizeof(from->memory[0])) == 0)
+        if (i > 0 && b->repeats)
             continue;
         logged = tracker_log_barrier(&q->tracker, b->src, b->dst, &from->memory[b->first], b->count);
     }

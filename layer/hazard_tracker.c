@@ -223,7 +223,11 @@ bool tracker_log_barrier(struct hazard_tracker *t, uint64_t src, uint64_t dst, c
     }
     if (count > 0)
         memcpy(&t->memory[t->memory_count], m, count * sizeof(*m));
-    t->barriers[t->barrier_count++] = (struct hazard_logged_barrier){src, dst, t->memory_count, count};
+    /* engines emit the same barrier over and over: compared once here, not at every catch-up */
+    const struct hazard_logged_barrier *last = t->barrier_count ? &t->barriers[t->barrier_count - 1] : NULL;
+    bool repeats = last != NULL && last->src == src && last->dst == dst && last->count == count &&
+                   memcmp(&t->memory[last->first], m, count * sizeof(*m)) == 0;
+    t->barriers[t->barrier_count++] = (struct hazard_logged_barrier){src, dst, t->memory_count, count, repeats};
     t->memory_count += count;
     return true;
 }
@@ -271,9 +275,7 @@ void tracker_catch_up(struct hazard_tracker *t, struct hazard_range *r, uint32_t
 {
     for (uint32_t i = r->applied; i < limit; ++i) {
         const struct hazard_logged_barrier *b = &t->barriers[i];
-        /* repeating the previous barrier changes nothing (engines emit the same one over and over) */
-        if (i > r->applied && b->src == b[-1].src && b->dst == b[-1].dst && b->count == b[-1].count &&
-            memcmp(&t->memory[b->first], &t->memory[b[-1].first], b->count * sizeof(t->memory[0])) == 0)
+        if (i > r->applied && b->repeats) /* the previous one was just applied */
             continue;
         apply(r, b, &t->memory[b->first]);
     }

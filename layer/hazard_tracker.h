@@ -50,6 +50,7 @@ struct hazard_range {
 struct hazard_logged_barrier {
     uint64_t src, dst;
     uint32_t first, count;
+    bool repeats; /* equal to the barrier before it: applying it right after that one changes nothing */
 };
 
 /* An access that may touch work recorded before this command buffer: every access to a range

@@ -16,20 +16,34 @@ for s in clean group-count dispatch-base zero workgroup-size invocations shared-
          alias-image-mips alias-attachment attachment-clean binding-missing-set binding-unwritten binding-type \
          binding-usage hazard-raw hazard-raw-fixed hazard-war hazard-war-execution-only hazard-waw \
          hazard-insufficient hazard-disjoint hazard-event hazard-sync2 hazard-image-raw hazard-image-fixed \
-         hazard-transition-war hazard-transition-fixed host-invalidate-early host-invalidate-after-wait; do
+         hazard-transition-war hazard-transition-fixed hazard-readback-waw hazard-readback-disjoint \
+         hazard-submit-raw hazard-submit-fixed hazard-submit-separate hazard-submit-semaphore hazard-submit-timeline \
+         hazard-submit-fence hazard-cross-queue hazard-cross-queue-semaphore host-invalidate-early \
+         host-invalidate-after-wait host-read-no-barrier host-flush-pending host-flush-before-submit; do
     with_layer timeout 120 "$bundle/layer_app" "$s" >"$out/layer-$s.txt" 2>&1
     echo "$s: exit $?, $(grep -c '^FINDING' "$out/layer-$s.txt") findings: $(grep -o '^FINDING [^ ]*' "$out/layer-$s.txt" | sort | uniq -c | tr '\n' ' ')"
 done
+with_layer timeout 300 "$bundle/layer_app" soak >"$out/layer-soak.txt" 2>&1
+echo "soak: exit $?, $(grep '^soak:' "$out/layer-soak.txt"), $(grep -c '^FINDING' "$out/layer-soak.txt") findings"
 with_layer timeout 120 "$bundle/layer_app" stress --threads 8 >"$out/layer-stress.txt" 2>&1
 echo "stress: exit $?, $(grep 'recorded' "$out/layer-stress.txt"), $(grep -c '^FINDING' "$out/layer-stress.txt") findings"
 VK_PREFLIGHT_VALIDATION_LOG_FILE="$out/probe-findings.jsonl" with_layer \
     "$bundle/preflight-probe" --out "$out/probe-under-layer.report.json" >"$out/probe-under-layer.log" 2>&1
 echo "probe through the layer: exit $?, $(cat "$out/probe-findings.jsonl" 2>/dev/null | wc -l) findings"
 head -c 2000 "$out/probe-findings.jsonl" 2>/dev/null
-for bindings in 3 2; do
-    for layer in off on; do
+# the benchmark: no layer, preflight, Vulkan-ValidationLayers core and core + synchronization
+export VK_ADD_LAYER_PATH="$bundle/preflight-layer:$bundle/layers"
+for sets in 1 8; do
+    for layer in off on vvl vvl-sync; do
         for _ in 1 2 3; do
-            if [ $layer = on ]; then with_layer "$bundle/layer_bench" --bindings $bindings; else "$bundle/layer_bench" --bindings $bindings; fi
+            case $layer in
+                off) "$bundle/layer_bench" --sets $sets ;;
+                on) with_layer "$bundle/layer_bench" --sets $sets ;;
+                vvl) VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$bundle/layer_bench" --sets $sets ;;
+                vvl-sync) VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation \
+                    VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT \
+                    "$bundle/layer_bench" --sets $sets ;;
+            esac
         done | sed "s/^/bench layer=$layer: /"
     done
 done
