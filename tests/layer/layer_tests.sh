@@ -10,6 +10,7 @@ app=$(realpath "$1")
 layer_dir=$(realpath "$2")
 fixtures=$(realpath "$3")
 report_tool=$(realpath "$4")
+here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export VK_ADD_LAYER_PATH="$layer_dir"
@@ -161,7 +162,8 @@ for s in hazard-raw-fixed hazard-war-execution-only hazard-disjoint hazard-event
          hazard-submit-timeline hazard-submit-fence; do
     run $s
     check "hazard: correct synchronization ($s): no finding" only 0
-    VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation:VK_LAYER_PREFLIGHT_validation \
+    TSAN_OPTIONS="${TSAN_OPTIONS:-} suppressions=$here/tsan-vvl.supp" \
+        VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation:VK_LAYER_PREFLIGHT_validation \
         VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT timeout 120 "$app" $s >"$work/out" 2>"$work/err"
     check "hazard: $s is also clean for Vulkan-ValidationLayers with synchronization validation" sh -c "grep -q 'done: 0 messages' '$work/out'"
 done
@@ -180,7 +182,11 @@ check "host: writing and flushing before the submission: no finding" only 0
 
 # memory stays flat over many submissions (fences, semaphores, freed command buffers)
 run soak
-check "soak: 20000 submissions, no finding, resident size grows by less than 1 MiB after warm-up" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 0 ] && awk '/^soak:/ { exit !(\$NF - \$(NF - 4) < 1024) }' '$work/out'"
+if grep -q "^soak: .*sanitizer build" "$work/out"; then
+    check "soak: 20000 submissions, no finding (sanitizer build: memory not measured)" only 0
+else
+    check "soak: 20000 submissions, no finding, resident size grows by less than 1 MiB after warm-up" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 0 ] && awk '/^soak:/ { exit !(\$NF - \$(NF - 4) < 1024) }' '$work/out'"
+fi
 grep "^soak:" "$work/out"
 
 run stress --threads 4
