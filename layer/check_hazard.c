@@ -115,6 +115,12 @@ static bool same_access(const struct hazard_access *x, const struct hazard_acces
 void hazard_command(struct layer_device *ld, struct command_buffer_state *cb, const struct hazard_accesses *accesses,
                     const char *call)
 {
+    hazard_command_at(ld, cb, accesses, call, cb->command_index);
+}
+
+void hazard_command_at(struct layer_device *ld, struct command_buffer_state *cb, const struct hazard_accesses *accesses,
+                       const char *call, uint32_t command_index)
+{
     if (accesses->count == 0)
         return;
     struct hazard_tracker *t = tracker_of(cb, true);
@@ -140,8 +146,8 @@ void hazard_command(struct layer_device *ld, struct command_buffer_state *cb, co
                 continue;
             tracker_catch_up(t, r, t->barrier_count);
             struct hazard_conflict c;
-            if (hazard_conflict(a, r, handle, cb->command_index, &c))
-                hazard_report(ld, cb, cb->command_index, call, a, r, &c, "");
+            if (hazard_conflict(a, r, handle, command_index, &c))
+                hazard_report(ld, cb, command_index, call, a, r, &c, "");
             if (r->begin == a->begin && r->end == a->end && r->layer_begin == a->layer_begin &&
                 r->layer_end == a->layer_end)
                 exact[i] = (uint32_t)(r - t->ranges) + 1;
@@ -158,10 +164,10 @@ void hazard_command(struct layer_device *ld, struct command_buffer_state *cb, co
             r = tracker_find_or_add(t, a);
         if (r == NULL)
             continue;
-        struct hazard_entry e = {.access = *a, .command_index = cb->command_index, .call = call,
+        struct hazard_entry e = {.access = *a, .command_index = command_index, .call = call,
                                  .barrier_index = t->barrier_count};
         add_entry(t, r, &e);
-        struct hazard_use use = {.stages = a->stages, .access = a->access, .command_index = cb->command_index,
+        struct hazard_use use = {.stages = a->stages, .access = a->access, .command_index = command_index,
                                  .call = call, .command_buffer = handle};
         tracker_record(r, &use, a->write);
     }

@@ -37,6 +37,12 @@ struct hazard_access {
 #define HAZARD_ACCESS_VERTEX_READS (0x2ull | 0x4ull | 0x8000ull)
 #define HAZARD_ACCESS_TRANSFER_READS (0x800ull | 0x8000ull)
 #define HAZARD_ACCESS_TRANSFER_WRITES (0x1000ull | 0x10000ull)
+#define HAZARD_STAGE_COLOR_OUTPUT 0x400ull
+#define HAZARD_STAGES_DEPTH_TESTS (0x100ull | 0x200ull) /* EARLY_ and LATE_FRAGMENT_TESTS */
+#define HAZARD_ACCESS_COLOR_READ 0x80ull
+#define HAZARD_ACCESS_COLOR_WRITE 0x100ull
+#define HAZARD_ACCESS_DEPTH_READ 0x200ull
+#define HAZARD_ACCESS_DEPTH_WRITE 0x400ull
 
 #define HAZARD_MAX_ACCESSES 64
 struct hazard_accesses {
@@ -56,6 +62,10 @@ struct hazard_memory_barrier {
 /* The accesses of one command (checked against earlier commands, then recorded). */
 void hazard_command(struct layer_device *ld, struct command_buffer_state *cb, const struct hazard_accesses *accesses,
                     const char *call);
+/* The same, as part of the earlier command `command_index` (a rendering's store operations belong
+ * to the vkCmdBeginRendering that started it: its load operations are not checked against them). */
+void hazard_command_at(struct layer_device *ld, struct command_buffer_state *cb, const struct hazard_accesses *accesses,
+                       const char *call, uint32_t command_index);
 /* A pipeline barrier or event wait: stage masks and memory barriers (sync1 flags widened). */
 void hazard_barrier(struct command_buffer_state *cb, uint64_t src_stages, uint64_t dst_stages,
                     const struct hazard_memory_barrier *barriers, uint32_t count);

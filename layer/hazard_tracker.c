@@ -379,6 +379,10 @@ static const char *stage_words(uint64_t stages)
         return "TRANSFER";
     if (stages == ~0ull)
         return "ALL_COMMANDS";
+    if (stages == S_COLOR_OUTPUT)
+        return "COLOR_ATTACHMENT_OUTPUT";
+    if ((stages & (S_EARLY_TESTS | S_LATE_TESTS)) && !(stages & (S_VERTEX_SHADER | S_FRAGMENT)))
+        return "EARLY/LATE_FRAGMENT_TESTS";
     return "the graphics shader stages";
 }
 

@@ -222,10 +222,19 @@ static struct layer_device *end_rendering(VkCommandBuffer command_buffer)
     struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb == NULL)
         return ld;
+    if (cb->dynamic_rendering) {
+        /* store and resolve operations: part of the rendering, after its load operations and draws */
+        struct hazard_accesses stores = {.count = cb->rendering_store_count};
+        memcpy(stores.a, cb->rendering_stores, stores.count * sizeof(stores.a[0]));
+        hazard_command_at(ld, cb, &stores, "vkCmdEndRendering", cb->rendering_command);
+    } else {
+        hazard_forget(cb); /* a render pass: its subpass dependencies are not modelled */
+    }
+    cb->dynamic_rendering = false;
+    cb->rendering_store_count = 0;
     cb->render_pass = VK_NULL_HANDLE;
     cb->attachment_count = 0;
     cb->pass_view_count = 0;
-    hazard_forget(cb);
     cb->command_index++;
     return ld;
 }
@@ -306,6 +315,60 @@ static void add_rendering_attachment(struct command_buffer_state *cb, const VkRe
         cb->attachments[cb->attachment_count++] = (struct attachment_use){a->resolveImageView, true, false};
 }
 
+/* An attachment's access by a load, store or resolve operation: color attachments in
+ * COLOR_ATTACHMENT_OUTPUT, depth/stencil in the fragment test stages (a resolve of depth/stencil
+ * may be described either way: both are named, so either barrier covers it). */
+static bool attachment_access(struct layer_device *ld, VkImageView view, uint32_t layers, bool depth, bool resolve,
+                              bool write, struct hazard_access *out)
+{
+    struct image_view_state *v = handle_map_get(&ld->image_views, HANDLE(view));
+    if (v == NULL || !hazard_image_range(ld, HANDLE(v->image), v->range.baseMipLevel, 1, v->range.baseArrayLayer,
+                                         layers, out))
+        return false;
+    uint64_t color_access = write ? HAZARD_ACCESS_COLOR_WRITE : HAZARD_ACCESS_COLOR_READ;
+    uint64_t depth_access = write ? HAZARD_ACCESS_DEPTH_WRITE : HAZARD_ACCESS_DEPTH_READ;
+    out->stages = depth ? HAZARD_STAGES_DEPTH_TESTS | (resolve ? HAZARD_STAGE_COLOR_OUTPUT : 0)
+                        : HAZARD_STAGE_COLOR_OUTPUT;
+    out->access = depth ? depth_access | (resolve ? color_access : 0) : color_access;
+    out->read = !write;
+    out->write = write;
+    return true;
+}
+
+/* The load operation (now, into `loads`) and the store and resolve operations (at
+ * vkCmdEndRendering, into the command buffer) of one attachment. LOAD reads; CLEAR and DONT_CARE
+ * write; STORE and DONT_CARE stores write, unless the layout is read-only; NONE does nothing. A
+ * resuming rendering has no load operations, a suspending one no store operations. */
+static void rendering_operations(struct layer_device *ld, struct command_buffer_state *cb,
+                                 const VkRenderingAttachmentInfo *a, const VkRenderingInfo *info, bool depth,
+                                 struct hazard_accesses *loads)
+{
+    if (a == NULL || a->imageView == VK_NULL_HANDLE)
+        return;
+    uint32_t layers = info->layerCount;
+    if (info->viewMask != 0) /* multiview: the layers up to the highest view */
+        for (layers = 32; !(info->viewMask & (1u << (layers - 1))); --layers)
+            ;
+    bool writable = !depth || depth_layout_writable(a->imageLayout);
+    if (!(info->flags & VK_RENDERING_RESUMING_BIT) && loads->count < HAZARD_MAX_ACCESSES &&
+        (a->loadOp == VK_ATTACHMENT_LOAD_OP_LOAD || a->loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR ||
+         a->loadOp == VK_ATTACHMENT_LOAD_OP_DONT_CARE) &&
+        attachment_access(ld, a->imageView, layers, depth, false, a->loadOp != VK_ATTACHMENT_LOAD_OP_LOAD,
+                          &loads->a[loads->count]))
+        loads->count++;
+    if (info->flags & VK_RENDERING_SUSPENDING_BIT)
+        return;
+    if (writable && (a->storeOp == VK_ATTACHMENT_STORE_OP_STORE || a->storeOp == VK_ATTACHMENT_STORE_OP_DONT_CARE) &&
+        cb->rendering_store_count < MAX_ATTACHMENTS * 2 &&
+        attachment_access(ld, a->imageView, layers, depth, false, true, &cb->rendering_stores[cb->rendering_store_count]))
+        cb->rendering_store_count++;
+    if (a->resolveMode != VK_RESOLVE_MODE_NONE && a->resolveImageView != VK_NULL_HANDLE &&
+        cb->rendering_store_count < MAX_ATTACHMENTS * 2 &&
+        attachment_access(ld, a->resolveImageView, layers, depth, true, true,
+                          &cb->rendering_stores[cb->rendering_store_count]))
+        cb->rendering_store_count++;
+}
+
 static struct layer_device *begin_rendering(VkCommandBuffer command_buffer, const VkRenderingInfo *info)
 {
     struct command_buffer_state *cb;
@@ -318,9 +381,22 @@ static struct layer_device *begin_rendering(VkCommandBuffer command_buffer, cons
         add_rendering_attachment(cb, &info->pColorAttachments[i], false);
     add_rendering_attachment(cb, info->pDepthAttachment, true);
     /* the same view as depth and stencil is one attachment use */
-    if (info->pStencilAttachment &&
-        !(info->pDepthAttachment && info->pDepthAttachment->imageView == info->pStencilAttachment->imageView))
+    bool separate_stencil = info->pStencilAttachment && !(info->pDepthAttachment &&
+                                                          info->pDepthAttachment->imageView ==
+                                                              info->pStencilAttachment->imageView);
+    if (separate_stencil)
         add_rendering_attachment(cb, info->pStencilAttachment, true);
+    /* the hazard tracker sees the load operations now, the stores at vkCmdEndRendering */
+    struct hazard_accesses loads = {.count = 0};
+    cb->dynamic_rendering = true;
+    cb->rendering_command = cb->command_index;
+    cb->rendering_store_count = 0;
+    for (uint32_t i = 0; i < info->colorAttachmentCount; ++i)
+        rendering_operations(ld, cb, &info->pColorAttachments[i], info, false, &loads);
+    rendering_operations(ld, cb, info->pDepthAttachment, info, true, &loads);
+    if (separate_stencil)
+        rendering_operations(ld, cb, info->pStencilAttachment, info, true, &loads);
+    hazard_command(ld, cb, &loads, "vkCmdBeginRendering");
     cb->command_index++;
     return ld;
 }

@@ -125,6 +125,8 @@ void command_buffer_reset_state(struct command_buffer_state *cb)
     cb->render_pass = VK_NULL_HANDLE;
     cb->pass_view_count = cb->subpass = 0;
     cb->depth_write_enable = false;
+    cb->dynamic_rendering = false;
+    cb->rendering_store_count = 0;
     hazard_reset(cb);
 }
 

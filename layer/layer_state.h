@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "check_hazard.h"
 #include "handle_map.h"
 #include "layer_dispatch.h"
 #include "settings.h"
@@ -247,6 +248,12 @@ struct command_buffer_state {
     VkImageView pass_views[MAX_ATTACHMENTS * 2];
     uint32_t pass_view_count, subpass;
     bool depth_write_enable;         /* the last vkCmdSetDepthWriteEnable */
+    /* dynamic rendering: the store and resolve operations vkCmdEndRendering performs, as part of
+     * the rendering vkCmdBeginRendering (command `rendering_command`) started */
+    bool dynamic_rendering;
+    uint32_t rendering_command;
+    struct hazard_access rendering_stores[MAX_ATTACHMENTS * 2];
+    uint32_t rendering_store_count;
     struct hazard_tracker *hazards;  /* check_hazard.c's per-command-buffer state, created on first use */
 };
 

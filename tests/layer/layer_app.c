@@ -100,8 +100,10 @@ static void create_app(struct app *a, bool enable_in_app, bool chain_messenger)
                                                   .timelineSemaphore = features12.timelineSemaphore};
     VkPhysicalDeviceVulkan13Features enabled13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
                                                   .synchronization2 = features13.synchronization2,
+                                                  .dynamicRendering = features13.dynamicRendering,
                                                   .pNext = &enabled12};
     a->timeline = features12.timelineSemaphore;
+    a->dynamic_rendering = features13.dynamicRendering;
     VkDeviceCreateInfo device_info = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .queueCreateInfoCount = 1,
                                       .pQueueCreateInfos = &queue,
                                       .pNext = a->properties.apiVersion >= VK_API_VERSION_1_3 ? &enabled13 : NULL};

@@ -23,6 +23,7 @@ struct app {
     VkQueue queue;
     VkQueue queue2; /* a second queue of the family, VK_NULL_HANDLE when it has one */
     bool timeline;  /* timeline semaphores enabled */
+    bool dynamic_rendering;
     uint32_t family;
     VkPhysicalDeviceProperties properties;
     VkDebugUtilsMessengerEXT messenger;

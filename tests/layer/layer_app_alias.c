@@ -7,7 +7,8 @@
  * binding-usage; hazard-raw, hazard-raw-fixed, hazard-war, hazard-war-execution-only, hazard-waw,
  * hazard-insufficient, hazard-disjoint, hazard-event, hazard-sync2, hazard-image-raw,
  * hazard-image-fixed, hazard-transition-war, hazard-transition-fixed, hazard-readback-waw,
- * hazard-readback-disjoint (the buffer side of an image-to-buffer copy); across command buffers at
+ * hazard-readback-disjoint (the buffer side of an image-to-buffer copy), hazard-rendering-raw,
+ * hazard-rendering-fixed (dynamic rendering's load/store operations); across command buffers at
  * submit: hazard-submit-raw, -fixed, -separate, -semaphore, -timeline, -fence, hazard-cross-queue,
  * hazard-cross-queue-semaphore; host-invalidate-early, host-invalidate-after-wait,
  * host-read-no-barrier, host-flush-pending, host-flush-before-submit; soak (memory
@@ -654,6 +655,53 @@ static void scenario_host(struct objects *o, const char *name)
     vkDestroyCommandPool(o->a->device, r.pool, NULL);
 }
 
+/* hazard-rendering-raw / -fixed: dynamic rendering clears and stores an image (in GENERAL), then a
+ * dispatch samples it: without a barrier, and with COLOR_ATTACHMENT_OUTPUT/COLOR_ATTACHMENT_WRITE
+ * -> COMPUTE_SHADER/SHADER_READ. */
+static void scenario_rendering(struct objects *o, const char *name)
+{
+    if (!o->a->dynamic_rendering) {
+        printf("skip: no dynamic rendering\n");
+        return;
+    }
+    const VkDescriptorType types[] = {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER};
+    VkImage written = new_image(o, 1, VK_IMAGE_USAGE_STORAGE_BIT);
+    VkImage target = new_image(o, 1, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT);
+    VkImageView target_view = new_view(o, target, 0);
+    VkDescriptorSetLayout set_layout = new_set_layout(o, types, 2);
+    VkPipelineLayout layout = new_pipeline_layout(o, &set_layout, 1);
+    VkPipeline pipeline = new_compute(o, layer_test_spirv_alias_image, layer_test_spirv_alias_image_size, layout);
+    VkDescriptorSet set = new_set(o, set_layout);
+    write_image(o, set, 0, types[0], new_view(o, written, 0));
+    write_image(o, set, 1, types[1], target_view);
+    struct recording r = begin(o->a, "rendering-cb");
+    const VkPipelineStageFlags compute = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                               color = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
+    image_barrier(r.cb, written, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0,
+                  compute, VK_ACCESS_SHADER_WRITE_BIT);
+    image_barrier(r.cb, target, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0,
+                  color, VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT);
+    VkRenderingAttachmentInfo attachment = {.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+                                            .imageView = target_view, .imageLayout = VK_IMAGE_LAYOUT_GENERAL,
+                                            .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                            .storeOp = VK_ATTACHMENT_STORE_OP_STORE};
+    VkRenderingInfo rendering = {.sType = VK_STRUCTURE_TYPE_RENDERING_INFO, .renderArea = {{0, 0}, {64, 64}},
+                                 .layerCount = 1, .colorAttachmentCount = 1, .pColorAttachments = &attachment};
+    vkCmdBeginRendering(r.cb, &rendering);
+    vkCmdEndRendering(r.cb);
+    bool fixed = strcmp(name, "hazard-rendering-fixed") == 0;
+    if (fixed) {
+        VkMemoryBarrier m = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                             .srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+                             .dstAccessMask = VK_ACCESS_SHADER_READ_BIT};
+        vkCmdPipelineBarrier(r.cb, color, compute, 0, 1, &m, 0, NULL, 0, NULL);
+    }
+    vkCmdBindPipeline(r.cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    vkCmdBindDescriptorSets(r.cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
+    vkCmdDispatch(r.cb, 8, 8, 1);
+    finish(o->a, &r, fixed);
+}
+
 /* --- submit time: a fill in one command buffer, a dispatch reading what it wrote in another --- */
 
 static VkSemaphore new_semaphore(struct app *a, bool timeline)
@@ -868,6 +916,8 @@ bool scenario_alias(struct app *a, const char *name)
                strstr(" host-invalidate-early host-invalidate-after-wait host-read-no-barrier host-flush-pending"
                       " host-flush-before-submit ", name) != NULL) {
         scenario_host(&o, name);
+    } else if (strcmp(name, "hazard-rendering-raw") == 0 || strcmp(name, "hazard-rendering-fixed") == 0) {
+        scenario_rendering(&o, name);
     } else if (strncmp(name, "hazard-submit-", 14) == 0 || strncmp(name, "hazard-cross-queue", 18) == 0) {
         scenario_submit(&o, name);
     } else if (strcmp(name, "soak") == 0) {

@@ -144,6 +144,12 @@ run hazard-transition-war
 check "hazard: a layout transition from TOP_OF_PIPE after a shader read" has "^FINDING PREFLIGHT-hazard-write-after-read .*vkCmdPipelineBarrier (command 5) writes VkImage .*the layout transition's source stages do not include the earlier read"
 run hazard-readback-waw
 check "hazard: a fill overwrites the last row an image-to-buffer copy wrote, no barrier" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-write-after-write .*vkCmdFillBuffer (command [0-9]*) writes VkBuffer .*(memory bytes \\[16380, 16384)) that vkCmdCopyImageToBuffer' '$work/out'"
+run hazard-rendering-raw
+if grep -q "^skip:" "$work/out"; then
+    echo "skip dynamic rendering: $(grep '^skip:' "$work/out")"
+else
+    check "hazard: a dispatch samples what dynamic rendering stored, no barrier" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdDispatch (command 6) reads VkImage .*that vkCmdEndRendering (command 2) wrote in COLOR_ATTACHMENT_OUTPUT' '$work/out'"
+fi
 # across command buffers and submissions (checked at vkQueueSubmit)
 run hazard-submit-raw
 check "hazard at submit: one batch, the second command buffer reads what the first filled, no barrier" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*names=read-cb,- .*vkCmdDispatch (command 2) reads VkBuffer .*that vkCmdFillBuffer (command 0 of VkCommandBuffer 0x[0-9a-f]* \"fill-cb\", earlier on the same queue) wrote in TRANSFER' '$work/out'"
@@ -158,7 +164,7 @@ else
     check "hazard at submit: a semaphore orders the two queues: no finding" only 0
 fi
 for s in hazard-raw-fixed hazard-war-execution-only hazard-disjoint hazard-event hazard-sync2 hazard-image-fixed \
-         hazard-transition-fixed hazard-readback-disjoint hazard-submit-fixed hazard-submit-semaphore \
+         hazard-transition-fixed hazard-readback-disjoint hazard-rendering-fixed hazard-submit-fixed hazard-submit-semaphore \
          hazard-submit-timeline hazard-submit-fence; do
     run $s
     check "hazard: correct synchronization ($s): no finding" only 0
