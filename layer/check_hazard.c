@@ -8,6 +8,7 @@
  * a missed bug costs less than a false finding. */
 #include "check_hazard.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -213,6 +214,65 @@ void hazard_image_transition(struct layer_device *ld, struct command_buffer_stat
         r->written_here = true;
         tracker_record(r, &use, true);
     }
+}
+
+/* The earlier use's command buffer, when it is not the one reporting (a secondary merged in). */
+static void use_context(struct layer_device *ld, const struct hazard_use *u, uint64_t reporting, char *out,
+                        size_t size)
+{
+    const char *name = u->command_buffer != reporting ? handle_map_get(&ld->names, u->command_buffer) : NULL;
+    if (u->command_buffer == reporting)
+        out[0] = 0;
+    else
+        snprintf(out, size, " of VkCommandBuffer 0x%llx%s%s%s", (unsigned long long)u->command_buffer,
+                 name ? " \"" : "", name ? name : "", name ? "\"" : "");
+}
+
+void hazard_execute(struct layer_device *ld, struct command_buffer_state *primary,
+                    const struct command_buffer_state *secondary)
+{
+    const struct hazard_tracker *from = secondary->hazards;
+    struct hazard_tracker *t = tracker_of(primary, true);
+    if (from == NULL || t == NULL)
+        return;
+    uint64_t handle = HANDLE((uintptr_t)primary->handle), secondary_handle = HANDLE((uintptr_t)secondary->handle);
+    uint32_t *positions = malloc((from->barrier_count + 1) * sizeof(*positions));
+    if (positions == NULL || from->incomplete || !tracker_append_log(t, from, positions)) {
+        /* the secondary's log or entries were cut short: assume it synchronizes right */
+        free(positions);
+        hazard_forget(primary);
+        tracker_merge(t, from, 0);
+        return;
+    }
+    const char *name = handle_map_get(&ld->names, secondary_handle);
+    for (uint32_t i = 0; i < from->entry_count; ++i) {
+        const struct hazard_entry *e = &from->entries[i];
+        uint32_t limit = positions[e->barrier_index];
+        char call[160];
+        snprintf(call, sizeof(call), "%s of secondary VkCommandBuffer 0x%llx%s%s%s", e->call,
+                 (unsigned long long)secondary_handle, name ? " \"" : "", name ? name : "", name ? "\"" : "");
+        for (struct hazard_range *r = tracker_first(t, e->access.key); r != NULL;
+             r = tracker_next(t, r, e->access.key)) {
+            if (!hazard_overlaps(&e->access, r))
+                continue;
+            tracker_catch_up(t, r, limit);
+            struct hazard_conflict c;
+            bool found = e->transition ? hazard_transition_conflict(r, e->access.stages, 0, UINT32_MAX, &c)
+                                       : hazard_conflict(&e->access, r, 0, UINT32_MAX, &c);
+            if (found) {
+                char context[160];
+                use_context(ld, c.before, handle, context, sizeof(context));
+                hazard_report(ld, primary, e->command_index, call, &e->access, r, &c, context);
+            }
+        }
+        /* and it is an entry access of the primary too, for submit time */
+        struct hazard_range *r = tracker_find_or_add(t, &e->access);
+        struct hazard_entry moved = *e;
+        moved.barrier_index = limit;
+        add_entry(t, r, &moved);
+    }
+    free(positions);
+    tracker_merge(t, from, 0);
 }
 
 void hazard_end(struct command_buffer_state *cb)

@@ -78,6 +78,10 @@ void hazard_image_transition(struct layer_device *ld, struct command_buffer_stat
 void hazard_forget(struct command_buffer_state *cb);
 /* vkEndCommandBuffer: brings every range up to the last barrier, for submit time. */
 void hazard_end(struct command_buffer_state *cb);
+/* vkCmdExecuteCommands: a secondary's accesses and barriers, in the primary's order (its entry
+ * accesses checked against the primary's uses so far, then its final state merged in). */
+void hazard_execute(struct layer_device *ld, struct command_buffer_state *primary,
+                    const struct command_buffer_state *secondary);
 /* A new recording: forgets, keeping the memory. hazard_free releases it. */
 void hazard_reset(struct command_buffer_state *cb);
 void hazard_free(struct command_buffer_state *cb);

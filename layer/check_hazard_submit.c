@@ -229,34 +229,6 @@ static void check_other_queue(struct layer_device *ld, struct command_buffer_sta
     }
 }
 
-/* The command buffer's final state for each range, into the queue's tracker. */
-static void merge(struct hazard_queue *q, struct hazard_tracker *from)
-{
-    struct hazard_tracker *t = &q->tracker;
-    for (uint32_t i = 0; i < from->count; ++i) {
-        const struct hazard_range *src = &from->ranges[i];
-        if (!src->has_write && src->read_count == 0)
-            continue;
-        struct hazard_access a = {.image = src->image, .key = src->key, .begin = src->begin, .end = src->end,
-                                  .layer_begin = src->layer_begin, .layer_end = src->layer_end,
-                                  .resource = src->resource};
-        struct hazard_range *r = tracker_find_or_add(t, &a);
-        if (r == NULL)
-            continue;
-        tracker_catch_up(t, r, t->barrier_count);
-        if (src->has_write) {
-            struct hazard_use w = src->write;
-            w.submission = q->batches;
-            tracker_record(r, &w, true);
-        }
-        for (uint32_t k = 0; k < src->read_count; ++k) {
-            struct hazard_use u = src->reads[k];
-            u.submission = q->batches;
-            tracker_record(r, &u, false);
-        }
-    }
-}
-
 static void compact(struct hazard_tracker *t)
 {
     if (t->barrier_count < COMPACT_AT)
@@ -275,21 +247,9 @@ static void submit_command_buffer(struct layer_device *ld, struct hazard_queues 
     struct hazard_tracker *from = cb->hazards;
     if (from == NULL)
         return;
-    /* The command buffer's barriers join the queue's log. Nothing of the queue's changes between
-     * two of them here, so a barrier equal to the one before it would change nothing and is left
-     * out (engines repeat the same barrier after every dispatch); entries_at[i] is where the
-     * queue's log stands after the command buffer's first i barriers. */
+    /* the command buffer's barriers join the queue's log; entries_at maps positions */
     uint32_t *entries_at = malloc((from->barrier_count + 1) * sizeof(*entries_at));
-    bool logged = entries_at != NULL;
-    for (uint32_t i = 0; logged && i < from->barrier_count; ++i) {
-        entries_at[i] = q->tracker.barrier_count;
-        const struct hazard_logged_barrier *b = &from->barriers[i];
-        if (i > 0 && b->repeats)
-            continue;
-        logged = tracker_log_barrier(&q->tracker, b->src, b->dst, &from->memory[b->first], b->count);
-    }
-    if (logged)
-        entries_at[from->barrier_count] = q->tracker.barrier_count;
+    bool logged = entries_at != NULL && tracker_append_log(&q->tracker, from, entries_at);
     if (!logged || from->incomplete) {
         /* the command buffer's own log or entries were cut short: assume it synchronizes right */
         tracker_clear(&q->tracker);
@@ -304,7 +264,7 @@ static void submit_command_buffer(struct layer_device *ld, struct hazard_queues 
         }
     }
     free(entries_at);
-    merge(q, from);
+    tracker_merge(&q->tracker, from, q->batches);
     compact(&q->tracker);
 }
 

@@ -283,6 +283,47 @@ void tracker_catch_up(struct hazard_tracker *t, struct hazard_range *r, uint32_t
         r->applied = limit;
 }
 
+bool tracker_append_log(struct hazard_tracker *to, const struct hazard_tracker *from, uint32_t *positions)
+{
+    /* nothing of `to` changes between two of `from`'s barriers here, so a repeat changes nothing */
+    for (uint32_t i = 0; i < from->barrier_count; ++i) {
+        positions[i] = to->barrier_count;
+        const struct hazard_logged_barrier *b = &from->barriers[i];
+        if (i > 0 && b->repeats)
+            continue;
+        if (!tracker_log_barrier(to, b->src, b->dst, &from->memory[b->first], b->count))
+            return false;
+    }
+    positions[from->barrier_count] = to->barrier_count;
+    return true;
+}
+
+void tracker_merge(struct hazard_tracker *to, const struct hazard_tracker *from, uint64_t submission)
+{
+    for (uint32_t i = 0; i < from->count; ++i) {
+        const struct hazard_range *src = &from->ranges[i];
+        if (!src->has_write && src->read_count == 0)
+            continue;
+        struct hazard_access a = {.image = src->image, .key = src->key, .begin = src->begin, .end = src->end,
+                                  .layer_begin = src->layer_begin, .layer_end = src->layer_end,
+                                  .resource = src->resource};
+        struct hazard_range *r = tracker_find_or_add(to, &a);
+        if (r == NULL)
+            continue;
+        tracker_catch_up(to, r, to->barrier_count);
+        if (src->has_write) {
+            struct hazard_use w = src->write;
+            w.submission = submission;
+            tracker_record(r, &w, true);
+        }
+        for (uint32_t k = 0; k < src->read_count; ++k) {
+            struct hazard_use u = src->reads[k];
+            u.submission = submission;
+            tracker_record(r, &u, false);
+        }
+    }
+}
+
 /* --- conflicts -------------------------------------------------------------------------------- */
 
 void tracker_record(struct hazard_range *r, const struct hazard_use *use, bool write)

@@ -98,6 +98,14 @@ bool hazard_overlaps(const struct hazard_access *a, const struct hazard_range *r
 /* Records access `a` into `r` (a write replaces the uses, reads accumulate). */
 void tracker_record(struct hazard_range *r, const struct hazard_use *use, bool write);
 
+/* Appends `from`'s barrier log to `to`'s, a barrier repeating the one before it once;
+ * positions[i] is where `to`'s log stands after `from`'s first i barriers (from->barrier_count + 1
+ * entries). False when `to`'s log is full. */
+bool tracker_append_log(struct hazard_tracker *to, const struct hazard_tracker *from, uint32_t *positions);
+/* `from`'s final state of each range (caught up with its whole log) into `to`, after the log was
+ * appended; the merged uses get `submission`. */
+void tracker_merge(struct hazard_tracker *to, const struct hazard_tracker *from, uint64_t submission);
+
 /* What, if anything, `a` conflicts with in `r`: the finding's check, the earlier use, and the
  * missing dependency in words. `skip_command`/`skip_cb`: the access's own command. */
 struct hazard_conflict {

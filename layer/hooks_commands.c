@@ -542,6 +542,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdExecuteCommands(VkCommandBuffer comm
         struct command_buffer_state *s = handle_map_get(&ld->command_buffers, HANDLE((uintptr_t)secondaries[i]));
         if (s == NULL)
             continue;
+        hazard_execute(ld, cb, s);
         for (uint32_t k = 0; k < s->written_count; ++k)
             command_buffer_note_written(cb, s->written_buffers[k]);
         for (uint32_t k = 0; k < s->indirect_count; ++k) {
@@ -557,10 +558,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdExecuteCommands(VkCommandBuffer comm
             cb->indirect[cb->indirect_count++].command_index = cb->command_index;
         }
     }
-    if (cb) {
-        hazard_forget(cb); /* the secondaries' accesses and barriers are not merged yet */
+    if (cb)
         cb->command_index++;
-    }
     ld->dispatch.CmdExecuteCommands(command_buffer, count, secondaries);
 }
 

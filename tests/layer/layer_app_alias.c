@@ -8,7 +8,8 @@
  * hazard-insufficient, hazard-disjoint, hazard-event, hazard-sync2, hazard-image-raw,
  * hazard-image-fixed, hazard-transition-war, hazard-transition-fixed, hazard-readback-waw,
  * hazard-readback-disjoint (the buffer side of an image-to-buffer copy), hazard-rendering-raw,
- * hazard-rendering-fixed (dynamic rendering's load/store operations); across command buffers at
+ * hazard-rendering-fixed (dynamic rendering's load/store operations), hazard-secondary-raw,
+ * hazard-secondary-fixed (vkCmdExecuteCommands); across command buffers at
  * submit: hazard-submit-raw, -fixed, -separate, -semaphore, -timeline, -fence, hazard-cross-queue,
  * hazard-cross-queue-semaphore; host-invalidate-early, host-invalidate-after-wait,
  * host-read-no-barrier, host-flush-pending, host-flush-before-submit; soak (memory
@@ -702,6 +703,39 @@ static void scenario_rendering(struct objects *o, const char *name)
     finish(o->a, &r, fixed);
 }
 
+/* hazard-secondary-raw / -fixed: the primary fills a buffer, then executes a secondary whose
+ * dispatch reads it; -fixed starts the secondary with the barrier. */
+static void scenario_secondary(struct objects *o, const char *name)
+{
+    VkBuffer src = new_buffer(o, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+    VkBuffer dst = new_buffer(o, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    struct copy_setup c = copy_setup(o, src, 0, dst);
+    struct recording r = begin(o->a, "primary-cb");
+    VkCommandBufferAllocateInfo alloc = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, .commandPool = r.pool,
+                                         .level = VK_COMMAND_BUFFER_LEVEL_SECONDARY, .commandBufferCount = 1};
+    VkCommandBuffer secondary;
+    CHECK(vkAllocateCommandBuffers(o->a->device, &alloc, &secondary));
+    if (o->a->set_name) {
+        VkDebugUtilsObjectNameInfoEXT n = {.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT,
+                                           .objectType = VK_OBJECT_TYPE_COMMAND_BUFFER,
+                                           .objectHandle = (uint64_t)(uintptr_t)secondary, .pObjectName = "secondary-cb"};
+        o->a->set_name(o->a->device, &n);
+    }
+    VkCommandBufferInheritanceInfo inheritance = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_INFO};
+    VkCommandBufferBeginInfo begin_info = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+                                           .pInheritanceInfo = &inheritance};
+    CHECK(vkBeginCommandBuffer(secondary, &begin_info));
+    bool fixed = strcmp(name, "hazard-secondary-fixed") == 0;
+    if (fixed)
+        buffer_barrier(secondary, src, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+    copy_run(secondary, &c);
+    CHECK(vkEndCommandBuffer(secondary));
+    vkCmdFillBuffer(r.cb, src, 0, 4096, 1);
+    vkCmdExecuteCommands(r.cb, 1, &secondary);
+    finish(o->a, &r, fixed);
+}
+
 /* --- submit time: a fill in one command buffer, a dispatch reading what it wrote in another --- */
 
 static VkSemaphore new_semaphore(struct app *a, bool timeline)
@@ -916,6 +950,8 @@ bool scenario_alias(struct app *a, const char *name)
                strstr(" host-invalidate-early host-invalidate-after-wait host-read-no-barrier host-flush-pending"
                       " host-flush-before-submit ", name) != NULL) {
         scenario_host(&o, name);
+    } else if (strcmp(name, "hazard-secondary-raw") == 0 || strcmp(name, "hazard-secondary-fixed") == 0) {
+        scenario_secondary(&o, name);
     } else if (strcmp(name, "hazard-rendering-raw") == 0 || strcmp(name, "hazard-rendering-fixed") == 0) {
         scenario_rendering(&o, name);
     } else if (strncmp(name, "hazard-submit-", 14) == 0 || strncmp(name, "hazard-cross-queue", 18) == 0) {

@@ -150,6 +150,8 @@ if grep -q "^skip:" "$work/out"; then
 else
     check "hazard: a dispatch samples what dynamic rendering stored, no barrier" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdDispatch (command 6) reads VkImage .*that vkCmdEndRendering (command 2) wrote in COLOR_ATTACHMENT_OUTPUT' '$work/out'"
 fi
+run hazard-secondary-raw
+check "hazard: a secondary's dispatch reads what the primary filled, no barrier" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*names=primary-cb,- .*vkCmdDispatch of secondary VkCommandBuffer 0x[0-9a-f]* \"secondary-cb\" (command 2) reads VkBuffer .*that vkCmdFillBuffer (command 0) wrote' '$work/out'"
 # across command buffers and submissions (checked at vkQueueSubmit)
 run hazard-submit-raw
 check "hazard at submit: one batch, the second command buffer reads what the first filled, no barrier" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*names=read-cb,- .*vkCmdDispatch (command 2) reads VkBuffer .*that vkCmdFillBuffer (command 0 of VkCommandBuffer 0x[0-9a-f]* \"fill-cb\", earlier on the same queue) wrote in TRANSFER' '$work/out'"
@@ -164,7 +166,8 @@ else
     check "hazard at submit: a semaphore orders the two queues: no finding" only 0
 fi
 for s in hazard-raw-fixed hazard-war-execution-only hazard-disjoint hazard-event hazard-sync2 hazard-image-fixed \
-         hazard-transition-fixed hazard-readback-disjoint hazard-rendering-fixed hazard-submit-fixed hazard-submit-semaphore \
+         hazard-transition-fixed hazard-readback-disjoint hazard-rendering-fixed hazard-secondary-fixed \
+         hazard-submit-fixed hazard-submit-semaphore \
          hazard-submit-timeline hazard-submit-fence; do
     run $s
     check "hazard: correct synchronization ($s): no finding" only 0
