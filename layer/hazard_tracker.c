@@ -410,6 +410,8 @@ bool hazard_transition_conflict(const struct hazard_range *r, uint64_t src, uint
 
 static const char *stage_words(uint64_t stages)
 {
+    if (stages == ~0ull)
+        return "ALL_COMMANDS";
     if (stages & S_COMPUTE)
         return "COMPUTE_SHADER";
     if (stages & S_DRAW_INDIRECT)
@@ -418,8 +420,6 @@ static const char *stage_words(uint64_t stages)
         return "VERTEX_INPUT";
     if (stages & TRANSFER_FAMILY)
         return "TRANSFER";
-    if (stages == ~0ull)
-        return "ALL_COMMANDS";
     if (stages == S_COLOR_OUTPUT)
         return "COLOR_ATTACHMENT_OUTPUT";
     if ((stages & (S_EARLY_TESTS | S_LATE_TESTS)) && !(stages & (S_VERTEX_SHADER | S_FRAGMENT)))

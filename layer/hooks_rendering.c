@@ -73,13 +73,72 @@ static void store_render_pass(struct layer_device *ld, VkRenderPass handle, stru
                         depth_layout_writable(d->pDepthStencilAttachment->layout), true);                              \
     }
 
-static struct render_pass_state *new_render_pass(uint32_t subpass_count)
+/* Each attachment's first and last use, for its load/store operations and transitions: the same
+ * member names in VkRenderPassCreateInfo and VkRenderPassCreateInfo2. */
+static void attachment_used(struct render_pass_state *r, uint32_t index, VkImageLayout layout, bool depth)
+{
+    if (index == VK_ATTACHMENT_UNUSED || index >= r->attachment_count)
+        return;
+    struct pass_attachment *a = &r->attachments[index];
+    if (!a->used)
+        a->first_layout = layout;
+    a->used = true;
+    a->depth = a->depth || depth;
+    a->last_layout = layout;
+}
+
+#define DESCRIBE_ATTACHMENTS(r, info)                                                                                      for (uint32_t i = 0; (r)->attachments && i < (info)->attachmentCount; ++i) {                                              const __typeof__((info)->pAttachments[0]) *a = &(info)->pAttachments[i];                                               struct pass_attachment *p = &(r)->attachments[i];                                                                      p->initial = a->initialLayout;                                                                                         p->final = a->finalLayout;                                                                                             p->load_reads = a->loadOp == VK_ATTACHMENT_LOAD_OP_LOAD || a->stencilLoadOp == VK_ATTACHMENT_LOAD_OP_LOAD;             p->load_writes = a->loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR || a->loadOp == VK_ATTACHMENT_LOAD_OP_DONT_CARE ||                            a->stencilLoadOp == VK_ATTACHMENT_LOAD_OP_CLEAR ||                                                                     a->stencilLoadOp == VK_ATTACHMENT_LOAD_OP_DONT_CARE;                                                  p->store_writes = a->storeOp == VK_ATTACHMENT_STORE_OP_STORE || a->storeOp == VK_ATTACHMENT_STORE_OP_DONT_CARE                           || a->stencilStoreOp == VK_ATTACHMENT_STORE_OP_STORE ||                                                                a->stencilStoreOp == VK_ATTACHMENT_STORE_OP_DONT_CARE;                                           }                                                                                                                      for (uint32_t i = 0; (r)->attachments && i < (info)->subpassCount; ++i) {                                                 const __typeof__((info)->pSubpasses[0]) *d = &(info)->pSubpasses[i];                                                   for (uint32_t k = 0; k < d->inputAttachmentCount; ++k)                                                                     attachment_used(r, d->pInputAttachments[k].attachment, d->pInputAttachments[k].layout, false);                   for (uint32_t k = 0; k < d->colorAttachmentCount; ++k) {                                                                   attachment_used(r, d->pColorAttachments[k].attachment, d->pColorAttachments[k].layout, false);                       if (d->pResolveAttachments)                                                                                                attachment_used(r, d->pResolveAttachments[k].attachment, d->pResolveAttachments[k].layout, false);           }                                                                                                                      if (d->pDepthStencilAttachment)                                                                                            attachment_used(r, d->pDepthStencilAttachment->attachment, d->pDepthStencilAttachment->layout, true);        }
+
+/* VkAccessFlags2 of attachments, for the spec's implicit external dependencies */
+#define ATTACHMENT_ACCESSES (0x10ull | HAZARD_ACCESS_COLOR_READ | HAZARD_ACCESS_COLOR_WRITE | HAZARD_ACCESS_DEPTH_READ | \
+                             HAZARD_ACCESS_DEPTH_WRITE)
+
+/* One dependency with VK_SUBPASS_EXTERNAL, into the union the pass's start or end applies. */
+static void external_dependency(struct render_pass_state *r, uint32_t src_subpass, uint32_t dst_subpass, uint64_t src,
+                                uint64_t dst, uint64_t src_access, uint64_t dst_access)
+{
+    if (src_subpass == VK_SUBPASS_EXTERNAL && dst_subpass != VK_SUBPASS_EXTERNAL) {
+        r->has_begin_dependency = true;
+        r->begin_src_stages |= src;
+        r->begin_dst_stages |= dst;
+        r->begin_src_access |= src_access;
+        r->begin_dst_access |= dst_access;
+    } else if (dst_subpass == VK_SUBPASS_EXTERNAL && src_subpass != VK_SUBPASS_EXTERNAL) {
+        r->has_end_dependency = true;
+        r->end_src_stages |= src;
+        r->end_dst_stages |= dst;
+        r->end_src_access |= src_access;
+        r->end_dst_access |= dst_access;
+    }
+}
+
+/* Without an explicit one, the spec's implicit dependencies: nothing before the pass is in the
+ * first scope at its start; at its end, attachment writes are made available, nothing visible. */
+static void implicit_dependencies(struct render_pass_state *r)
+{
+    if (!r->has_begin_dependency) {
+        r->begin_src_stages = VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT;
+        r->begin_dst_stages = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+        r->begin_dst_access = ATTACHMENT_ACCESSES;
+    }
+    if (!r->has_end_dependency) {
+        r->end_src_stages = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+        r->end_src_access = HAZARD_ACCESS_COLOR_WRITE | HAZARD_ACCESS_DEPTH_WRITE;
+        r->end_dst_stages = VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT;
+    }
+}
+
+static struct render_pass_state *new_render_pass(uint32_t subpass_count, uint32_t attachment_count)
 {
     struct render_pass_state *r = calloc(1, sizeof(*r));
     if (r == NULL)
         return NULL;
     r->subpass_count = subpass_count;
     r->subpasses = calloc(subpass_count ? subpass_count : 1, sizeof(*r->subpasses));
+    r->attachment_count = attachment_count;
+    r->attachments = calloc(attachment_count ? attachment_count : 1, sizeof(*r->attachments));
+    if (r->attachments == NULL)
+        r->attachment_count = 0;
     return r;
 }
 
@@ -89,10 +148,18 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateRenderPass(VkDevice device, c
 {
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.CreateRenderPass(device, info, allocator, render_pass);
-    struct render_pass_state *r = result == VK_SUCCESS ? new_render_pass(info->subpassCount) : NULL;
+    struct render_pass_state *r =
+        result == VK_SUCCESS ? new_render_pass(info->subpassCount, info->attachmentCount) : NULL;
     if (r == NULL)
         return result;
     DESCRIBE_SUBPASSES(r, info)
+    DESCRIBE_ATTACHMENTS(r, info)
+    for (uint32_t i = 0; i < info->dependencyCount; ++i) {
+        const VkSubpassDependency *d = &info->pDependencies[i];
+        external_dependency(r, d->srcSubpass, d->dstSubpass, d->srcStageMask, d->dstStageMask, d->srcAccessMask,
+                            d->dstAccessMask);
+    }
+    implicit_dependencies(r);
     store_render_pass(ld, *render_pass, r);
     return result;
 }
@@ -102,10 +169,28 @@ static VkResult create_render_pass2(PFN_vkCreateRenderPass2 down, VkDevice devic
 {
     struct layer_device *ld = layer_device_of(device);
     VkResult result = down(device, info, allocator, render_pass);
-    struct render_pass_state *r = result == VK_SUCCESS ? new_render_pass(info->subpassCount) : NULL;
+    struct render_pass_state *r =
+        result == VK_SUCCESS ? new_render_pass(info->subpassCount, info->attachmentCount) : NULL;
     if (r == NULL)
         return result;
     DESCRIBE_SUBPASSES(r, info)
+    DESCRIBE_ATTACHMENTS(r, info)
+    for (uint32_t i = 0; i < info->dependencyCount; ++i) {
+        const VkSubpassDependency2 *d = &info->pDependencies[i];
+        uint64_t src = d->srcStageMask, dst = d->dstStageMask, src_access = d->srcAccessMask,
+                 dst_access = d->dstAccessMask;
+        for (const VkBaseInStructure *n = d->pNext; n != NULL; n = n->pNext) {
+            if (n->sType == VK_STRUCTURE_TYPE_MEMORY_BARRIER_2) { /* synchronization2 masks replace these */
+                const VkMemoryBarrier2 *m = (const VkMemoryBarrier2 *)n;
+                src = m->srcStageMask;
+                dst = m->dstStageMask;
+                src_access = m->srcAccessMask;
+                dst_access = m->dstAccessMask;
+            }
+        }
+        external_dependency(r, d->srcSubpass, d->dstSubpass, src, dst, src_access, dst_access);
+    }
+    implicit_dependencies(r);
     store_render_pass(ld, *render_pass, r);
     return result;
 }
@@ -160,6 +245,69 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyFramebuffer(VkDevice device, VkF
     ld->dispatch.DestroyFramebuffer(device, framebuffer, allocator);
 }
 
+static bool attachment_access(struct layer_device *ld, VkImageView view, uint32_t layers, bool depth, bool resolve,
+                              bool write, struct hazard_access *out);
+
+/* A render pass's start for the hazard tracker: the dependencies from VK_SUBPASS_EXTERNAL (the
+ * union of the application's, else the implicit one), the attachments' layout transitions from
+ * their initial layouts, their load operations; the store operations are kept for the end. Only
+ * the pass's start and end are modelled: between subpasses the tracker takes a full barrier. */
+static void pass_begin_operations(struct layer_device *ld, struct command_buffer_state *cb,
+                                  const struct render_pass_state *r)
+{
+    const struct hazard_memory_barrier dependency = {.global = true, .src_access = r->begin_src_access,
+                                                     .dst_access = r->begin_dst_access};
+    hazard_barrier(cb, r->begin_src_stages, r->begin_dst_stages, &dependency, 1);
+    struct hazard_accesses loads = {.count = 0};
+    cb->rendering_store_count = 0;
+    for (uint32_t i = 0; i < r->attachment_count && i < cb->pass_view_count; ++i) {
+        const struct pass_attachment *a = &r->attachments[i];
+        struct hazard_access range;
+        if (!a->used || !attachment_access(ld, cb->pass_views[i], 0, a->depth, false, true, &range))
+            continue;
+        if (a->initial != a->first_layout) {
+            struct hazard_memory_barrier t = {.image = true, .key = range.key, .begin = range.begin, .end = range.end,
+                                              .layer_begin = range.layer_begin, .layer_end = range.layer_end,
+                                              .dst_access = r->begin_dst_access};
+            hazard_image_transition(ld, cb, r->begin_src_stages, r->begin_dst_stages, &t, "vkCmdBeginRenderPass");
+        }
+        if ((a->load_reads || a->load_writes) && loads.count < HAZARD_MAX_ACCESSES) {
+            range.read = a->load_reads;
+            range.write = a->load_writes;
+            loads.a[loads.count++] = range;
+        }
+        bool writable = !a->depth || depth_layout_writable(a->last_layout);
+        if (a->store_writes && writable && cb->rendering_store_count < MAX_ATTACHMENTS * 2)
+            cb->rendering_stores[cb->rendering_store_count++] = range;
+    }
+    hazard_command(ld, cb, &loads, "vkCmdBeginRenderPass");
+    cb->rendering_command = cb->command_index;
+}
+
+/* The end: store operations (part of the pass, after its loads), the dependencies into
+ * VK_SUBPASS_EXTERNAL, the transitions to the final layouts. */
+static void pass_end_operations(struct layer_device *ld, struct command_buffer_state *cb,
+                                const struct render_pass_state *r)
+{
+    struct hazard_accesses stores = {.count = cb->rendering_store_count};
+    memcpy(stores.a, cb->rendering_stores, stores.count * sizeof(stores.a[0]));
+    hazard_command_at(ld, cb, &stores, "vkCmdEndRenderPass", cb->rendering_command);
+    const struct hazard_memory_barrier dependency = {.global = true, .src_access = r->end_src_access,
+                                                     .dst_access = r->end_dst_access};
+    hazard_barrier(cb, r->end_src_stages, r->end_dst_stages, &dependency, 1);
+    for (uint32_t i = 0; i < r->attachment_count && i < cb->pass_view_count; ++i) {
+        const struct pass_attachment *a = &r->attachments[i];
+        struct hazard_access range;
+        if (!a->used || a->final == a->last_layout ||
+            !attachment_access(ld, cb->pass_views[i], 0, a->depth, false, true, &range))
+            continue;
+        struct hazard_memory_barrier t = {.image = true, .key = range.key, .begin = range.begin, .end = range.end,
+                                          .layer_begin = range.layer_begin, .layer_end = range.layer_end,
+                                          .dst_access = r->end_dst_access};
+        hazard_image_transition(ld, cb, r->end_src_stages, r->end_dst_stages, &t, "vkCmdEndRenderPass");
+    }
+}
+
 /* The current subpass's attachments, as views, into cb->attachments. */
 static void enter_subpass(struct layer_device *ld, struct command_buffer_state *cb)
 {
@@ -182,7 +330,6 @@ static struct layer_device *begin_render_pass(VkCommandBuffer command_buffer, co
     struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb == NULL || begin == NULL)
         return ld;
-    hazard_forget(cb); /* subpass dependencies (explicit and implicit) are not modelled yet */
     cb->render_pass = begin->renderPass;
     cb->subpass = 0;
     cb->pass_view_count = 0;
@@ -198,6 +345,11 @@ static struct layer_device *begin_render_pass(VkCommandBuffer command_buffer, co
         for (uint32_t i = 0; f != NULL && i < f->count; ++i)
             cb->pass_views[cb->pass_view_count++] = f->views[i];
     }
+    const struct render_pass_state *r = handle_map_get(&ld->render_passes, HANDLE(cb->render_pass));
+    if (r != NULL)
+        pass_begin_operations(ld, cb, r);
+    else
+        hazard_forget(cb); /* an unknown render pass: assume the application right */
     enter_subpass(ld, cb);
     cb->command_index++;
     return ld;
@@ -210,7 +362,7 @@ static struct layer_device *next_subpass(VkCommandBuffer command_buffer)
     if (cb == NULL)
         return ld;
     cb->subpass++;
-    hazard_forget(cb);
+    hazard_forget(cb); /* dependencies between subpasses are not modelled: assume the application right */
     enter_subpass(ld, cb);
     cb->command_index++;
     return ld;
@@ -227,8 +379,12 @@ static struct layer_device *end_rendering(VkCommandBuffer command_buffer)
         struct hazard_accesses stores = {.count = cb->rendering_store_count};
         memcpy(stores.a, cb->rendering_stores, stores.count * sizeof(stores.a[0]));
         hazard_command_at(ld, cb, &stores, "vkCmdEndRendering", cb->rendering_command);
-    } else {
-        hazard_forget(cb); /* a render pass: its subpass dependencies are not modelled */
+    } else if (cb->render_pass != VK_NULL_HANDLE) {
+        const struct render_pass_state *r = handle_map_get(&ld->render_passes, HANDLE(cb->render_pass));
+        if (r != NULL)
+            pass_end_operations(ld, cb, r);
+        else
+            hazard_forget(cb);
     }
     cb->dynamic_rendering = false;
     cb->rendering_store_count = 0;
@@ -315,7 +471,8 @@ static void add_rendering_attachment(struct command_buffer_state *cb, const VkRe
         cb->attachments[cb->attachment_count++] = (struct attachment_use){a->resolveImageView, true, false};
 }
 
-/* An attachment's access by a load, store or resolve operation: color attachments in
+/* An attachment's access by a load, store or resolve operation (`layers` 0: the view's layers):
+ * color attachments in
  * COLOR_ATTACHMENT_OUTPUT, depth/stencil in the fragment test stages (a resolve of depth/stencil
  * may be described either way: both are named, so either barrier covers it). */
 static bool attachment_access(struct layer_device *ld, VkImageView view, uint32_t layers, bool depth, bool resolve,
@@ -323,7 +480,7 @@ static bool attachment_access(struct layer_device *ld, VkImageView view, uint32_
 {
     struct image_view_state *v = handle_map_get(&ld->image_views, HANDLE(view));
     if (v == NULL || !hazard_image_range(ld, HANDLE(v->image), v->range.baseMipLevel, 1, v->range.baseArrayLayer,
-                                         layers, out))
+                                         layers ? layers : v->range.layerCount, out))
         return false;
     uint64_t color_access = write ? HAZARD_ACCESS_COLOR_WRITE : HAZARD_ACCESS_COLOR_READ;
     uint64_t depth_access = write ? HAZARD_ACCESS_DEPTH_WRITE : HAZARD_ACCESS_DEPTH_READ;

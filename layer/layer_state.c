@@ -46,6 +46,7 @@ void render_pass_state_free(void *state)
     struct render_pass_state *r = state;
     if (r != NULL) {
         free(r->subpasses);
+        free(r->attachments);
         free(r);
     }
 }

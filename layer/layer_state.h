@@ -217,6 +217,18 @@ struct render_pass_state {
         bool write[MAX_ATTACHMENTS];
         bool depth[MAX_ATTACHMENTS];
     } *subpasses;
+    /* for the hazard tracker: each attachment's load/store operations and layout transitions at
+     * the pass's start and end, and the dependencies with VK_SUBPASS_EXTERNAL (the union of the
+     * application's, or the spec's implicit ones) */
+    uint32_t attachment_count;
+    struct pass_attachment {
+        bool used, depth;
+        bool load_reads, load_writes, store_writes;
+        VkImageLayout initial, final, first_layout, last_layout;
+    } *attachments;
+    uint64_t begin_src_stages, begin_dst_stages, begin_src_access, begin_dst_access;
+    uint64_t end_src_stages, end_dst_stages, end_src_access, end_dst_access;
+    bool has_begin_dependency, has_end_dependency;
 };
 
 struct framebuffer_state {

@@ -17,7 +17,8 @@ for s in clean group-count dispatch-base zero workgroup-size invocations shared-
          binding-usage hazard-raw hazard-raw-fixed hazard-war hazard-war-execution-only hazard-waw \
          hazard-insufficient hazard-disjoint hazard-event hazard-sync2 hazard-image-raw hazard-image-fixed \
          hazard-transition-war hazard-transition-fixed hazard-readback-waw hazard-readback-disjoint \
-         hazard-rendering-raw hazard-rendering-fixed hazard-secondary-raw hazard-secondary-fixed \
+         hazard-rendering-raw hazard-rendering-fixed hazard-renderpass-raw hazard-renderpass-fixed \
+         hazard-secondary-raw hazard-secondary-fixed \
          hazard-submit-raw hazard-submit-fixed hazard-submit-separate hazard-submit-semaphore hazard-submit-timeline \
          hazard-submit-fence hazard-cross-queue hazard-cross-queue-semaphore host-invalidate-early \
          host-invalidate-after-wait host-read-no-barrier host-flush-pending host-flush-before-submit; do

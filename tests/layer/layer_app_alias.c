@@ -9,7 +9,9 @@
  * hazard-image-fixed, hazard-transition-war, hazard-transition-fixed, hazard-readback-waw,
  * hazard-readback-disjoint (the buffer side of an image-to-buffer copy), hazard-rendering-raw,
  * hazard-rendering-fixed (dynamic rendering's load/store operations), hazard-secondary-raw,
- * hazard-secondary-fixed (vkCmdExecuteCommands); across command buffers at
+ * hazard-secondary-fixed (vkCmdExecuteCommands), hazard-renderpass-raw, hazard-renderpass-fixed
+ * (load/store operations, layout transitions and external dependencies of a render pass); across
+ * command buffers at
  * submit: hazard-submit-raw, -fixed, -separate, -semaphore, -timeline, -fence, hazard-cross-queue,
  * hazard-cross-queue-semaphore; host-invalidate-early, host-invalidate-after-wait,
  * host-read-no-barrier, host-flush-pending, host-flush-before-submit; soak (memory
@@ -703,6 +705,60 @@ static void scenario_rendering(struct objects *o, const char *name)
     finish(o->a, &r, fixed);
 }
 
+/* hazard-renderpass-raw / -fixed: a render pass clears and stores an image (final layout GENERAL),
+ * then a dispatch samples it; -fixed has the dependency into VK_SUBPASS_EXTERNAL that makes the
+ * store visible to compute reads, -raw only the implicit one. */
+static void scenario_render_pass(struct objects *o, const char *name)
+{
+    const VkDescriptorType types[] = {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER};
+    VkImage written = new_image(o, 1, VK_IMAGE_USAGE_STORAGE_BIT);
+    VkImage target = new_image(o, 1, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT);
+    VkImageView target_view = new_view(o, target, 0);
+    bool fixed = strcmp(name, "hazard-renderpass-fixed") == 0;
+    VkAttachmentDescription color = {.format = VK_FORMAT_R32_SFLOAT, .samples = VK_SAMPLE_COUNT_1_BIT,
+                                     .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR, .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+                                     .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+                                     .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+                                     .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+                                     .finalLayout = VK_IMAGE_LAYOUT_GENERAL};
+    VkAttachmentReference ref = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+    VkSubpassDescription subpass = {.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS, .colorAttachmentCount = 1,
+                                    .pColorAttachments = &ref};
+    VkSubpassDependency after = {.srcSubpass = 0, .dstSubpass = VK_SUBPASS_EXTERNAL,
+                                 .srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+                                 .dstStageMask = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                                 .srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+                                 .dstAccessMask = VK_ACCESS_SHADER_READ_BIT};
+    VkRenderPassCreateInfo pass_info = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, .attachmentCount = 1,
+                                        .pAttachments = &color, .subpassCount = 1, .pSubpasses = &subpass,
+                                        .dependencyCount = fixed ? 1 : 0, .pDependencies = &after};
+    CHECK(vkCreateRenderPass(o->a->device, &pass_info, NULL, &o->render_pass));
+    VkFramebufferCreateInfo fb_info = {.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
+                                       .renderPass = o->render_pass, .attachmentCount = 1,
+                                       .pAttachments = &target_view, .width = 64, .height = 64, .layers = 1};
+    CHECK(vkCreateFramebuffer(o->a->device, &fb_info, NULL, &o->framebuffer));
+    VkDescriptorSetLayout set_layout = new_set_layout(o, types, 2);
+    VkPipelineLayout layout = new_pipeline_layout(o, &set_layout, 1);
+    VkPipeline pipeline = new_compute(o, layer_test_spirv_alias_image, layer_test_spirv_alias_image_size, layout);
+    VkDescriptorSet set = new_set(o, set_layout);
+    write_image(o, set, 0, types[0], new_view(o, written, 0));
+    write_image(o, set, 1, types[1], target_view);
+    struct recording r = begin(o->a, "render-pass-cb");
+    image_barrier(r.cb, written, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0,
+                  VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
+    VkClearValue clear = {.color = {{0, 0, 0, 0}}};
+    VkRenderPassBeginInfo begin_info = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+                                        .renderPass = o->render_pass, .framebuffer = o->framebuffer,
+                                        .renderArea = {{0, 0}, {64, 64}}, .clearValueCount = 1,
+                                        .pClearValues = &clear};
+    vkCmdBeginRenderPass(r.cb, &begin_info, VK_SUBPASS_CONTENTS_INLINE);
+    vkCmdEndRenderPass(r.cb);
+    vkCmdBindPipeline(r.cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    vkCmdBindDescriptorSets(r.cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
+    vkCmdDispatch(r.cb, 8, 8, 1);
+    finish(o->a, &r, fixed);
+}
+
 /* hazard-secondary-raw / -fixed: the primary fills a buffer, then executes a secondary whose
  * dispatch reads it; -fixed starts the secondary with the barrier. */
 static void scenario_secondary(struct objects *o, const char *name)
@@ -950,6 +1006,8 @@ bool scenario_alias(struct app *a, const char *name)
                strstr(" host-invalidate-early host-invalidate-after-wait host-read-no-barrier host-flush-pending"
                       " host-flush-before-submit ", name) != NULL) {
         scenario_host(&o, name);
+    } else if (strcmp(name, "hazard-renderpass-raw") == 0 || strcmp(name, "hazard-renderpass-fixed") == 0) {
+        scenario_render_pass(&o, name);
     } else if (strcmp(name, "hazard-secondary-raw") == 0 || strcmp(name, "hazard-secondary-fixed") == 0) {
         scenario_secondary(&o, name);
     } else if (strcmp(name, "hazard-rendering-raw") == 0 || strcmp(name, "hazard-rendering-fixed") == 0) {

@@ -150,6 +150,8 @@ if grep -q "^skip:" "$work/out"; then
 else
     check "hazard: a dispatch samples what dynamic rendering stored, no barrier" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdDispatch (command 6) reads VkImage .*that vkCmdEndRendering (command 2) wrote in COLOR_ATTACHMENT_OUTPUT' '$work/out'"
 fi
+run hazard-renderpass-raw
+check "hazard: a dispatch samples what a render pass stored, only the implicit dependency after it" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdDispatch (command 5) reads VkImage .*that vkCmdEndRenderPass (command 2) wrote in ALL_COMMANDS' '$work/out'"
 run hazard-secondary-raw
 check "hazard: a secondary's dispatch reads what the primary filled, no barrier" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*names=primary-cb,- .*vkCmdDispatch of secondary VkCommandBuffer 0x[0-9a-f]* \"secondary-cb\" (command 2) reads VkBuffer .*that vkCmdFillBuffer (command 0) wrote' '$work/out'"
 # across command buffers and submissions (checked at vkQueueSubmit)
@@ -166,7 +168,8 @@ else
     check "hazard at submit: a semaphore orders the two queues: no finding" only 0
 fi
 for s in hazard-raw-fixed hazard-war-execution-only hazard-disjoint hazard-event hazard-sync2 hazard-image-fixed \
-         hazard-transition-fixed hazard-readback-disjoint hazard-rendering-fixed hazard-secondary-fixed \
+         hazard-transition-fixed hazard-readback-disjoint hazard-rendering-fixed hazard-renderpass-fixed \
+         hazard-secondary-fixed \
          hazard-submit-fixed hazard-submit-semaphore \
          hazard-submit-timeline hazard-submit-fence; do
     run $s
