@@ -1,11 +1,11 @@
 /* Area `hazard` at record time: the accesses and barriers of one command buffer, in the tracker
  * of hazard_tracker.h. Besides checking each access against the command buffer's earlier ones, it
  * keeps what submit time needs (check_hazard_submit.c): the log of barriers, and the entry
- * accesses that may meet work recorded earlier in other command buffers.
+ * accesses that may meet work recorded earlier in other command buffers. Secondary command
+ * buffers are merged into their primary the same way (hazard_execute).
  *
- * Where the layer does not model the synchronization (render pass boundaries and their subpass
- * dependencies, vkCmdExecuteCommands) it records a full barrier, assuming the application right:
- * a missed bug costs less than a false finding. */
+ * Where the layer does not model the synchronization (dependencies between subpasses) it records
+ * a full barrier, assuming the application right: a missed bug costs less than a false finding. */
 #include "check_hazard.h"
 
 #include <stdio.h>

@@ -1,5 +1,8 @@
 /* Graphics recording: render passes, framebuffers, dynamic rendering, vertex and index buffers,
- * and the draw calls, which run the binding and alias checks of the bound graphics pipeline.
+ * and the draw calls, which run the binding and alias checks of the bound graphics pipeline. For
+ * the hazard tracker, a render pass or dynamic rendering is its attachments' load operations at
+ * the start and store/resolve operations at the end, with a render pass's external dependencies
+ * and initial/final layout transitions.
  *
  * What a draw touches outside descriptors:
  *   - attachments of the current subpass (color, resolve and depth/stencil in a writable layout
