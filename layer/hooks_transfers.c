@@ -1,6 +1,6 @@
 /* Transfer commands: copies, fills, updates, blits, resolves, clears outside a render pass and
  * query result copies, as the hazard tracker sees them (TRANSFER-stage reads and writes of buffer
- * ranges and image subresources). The *2 variants of these commands are not wrapped yet. */
+ * ranges and image subresources), in both the original and the VkCopy*Info2 forms. */
 #include "check_hazard.h"
 #include "format_blocks.h"
 #include "layer_hooks.h"
@@ -267,10 +267,198 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyQueryPoolResults(VkCommandBuffer
     ld->dispatch.CmdCopyQueryPoolResults(command_buffer, pool, first, count, dst, offset, stride, flags);
 }
 
+/* --- the synchronization2-era copy commands (VkCopy*Info2), core and KHR, as their originals --- */
+
+static void copy_buffer2(VkCommandBuffer command_buffer, const VkCopyBufferInfo2 *info, const char *call)
+{
+    struct command_buffer_state *cb;
+    command_buffer_device(command_buffer, &cb);
+    if (cb == NULL || info == NULL)
+        return;
+    command_buffer_note_written(cb, HANDLE(info->dstBuffer));
+    struct hazard_accesses accesses = {.count = 0};
+    for (uint32_t i = 0; i < info->regionCount && accesses.count + 2 <= HAZARD_MAX_ACCESSES; ++i) {
+        const VkBufferCopy2 *r = &info->pRegions[i];
+        add_transfer(cb->device, &accesses, HANDLE(info->srcBuffer), r->srcOffset, r->size, false);
+        add_transfer(cb->device, &accesses, HANDLE(info->dstBuffer), r->dstOffset, r->size, true);
+    }
+    hazard_command(cb->device, cb, &accesses, call);
+    cb->command_index++;
+}
+
+static VkBufferImageCopy buffer_image_copy1(const VkBufferImageCopy2 *r)
+{
+    return (VkBufferImageCopy){r->bufferOffset, r->bufferRowLength, r->bufferImageHeight, r->imageSubresource,
+                               r->imageOffset, r->imageExtent};
+}
+
+static void copy_buffer_to_image2(VkCommandBuffer command_buffer, const VkCopyBufferToImageInfo2 *info,
+                                  const char *call)
+{
+    struct command_buffer_state *cb;
+    command_buffer_device(command_buffer, &cb);
+    if (cb == NULL || info == NULL)
+        return;
+    struct hazard_accesses accesses = {.count = 0};
+    for (uint32_t i = 0; i < info->regionCount; ++i) {
+        VkBufferImageCopy r = buffer_image_copy1(&info->pRegions[i]);
+        buffer_image_region(cb->device, &accesses, info->srcBuffer, info->dstImage, &r, false);
+        image_regions(cb, &accesses, info->dstImage, &r.imageSubresource, true);
+    }
+    hazard_command(cb->device, cb, &accesses, call);
+    cb->command_index++;
+}
+
+static void copy_image_to_buffer2(VkCommandBuffer command_buffer, const VkCopyImageToBufferInfo2 *info,
+                                  const char *call)
+{
+    struct command_buffer_state *cb;
+    command_buffer_device(command_buffer, &cb);
+    if (cb == NULL || info == NULL)
+        return;
+    command_buffer_note_written(cb, HANDLE(info->dstBuffer));
+    struct hazard_accesses accesses = {.count = 0};
+    for (uint32_t i = 0; i < info->regionCount; ++i) {
+        VkBufferImageCopy r = buffer_image_copy1(&info->pRegions[i]);
+        image_regions(cb, &accesses, info->srcImage, &r.imageSubresource, false);
+        buffer_image_region(cb->device, &accesses, info->dstBuffer, info->srcImage, &r, true);
+    }
+    hazard_command(cb->device, cb, &accesses, call);
+    cb->command_index++;
+}
+
+/* Image-to-image commands (copy, blit, resolve) read source subresources and write destination ones. */
+static void image_to_image(VkCommandBuffer command_buffer, VkImage src, VkImage dst, uint32_t count,
+                           const VkImageSubresourceLayers *(*source)(const void *regions, uint32_t i),
+                           const VkImageSubresourceLayers *(*destination)(const void *regions, uint32_t i),
+                           const void *regions, const char *call)
+{
+    struct command_buffer_state *cb;
+    command_buffer_device(command_buffer, &cb);
+    if (cb == NULL)
+        return;
+    struct hazard_accesses accesses = {.count = 0};
+    for (uint32_t i = 0; i < count; ++i) {
+        image_regions(cb, &accesses, src, source(regions, i), false);
+        image_regions(cb, &accesses, dst, destination(regions, i), true);
+    }
+    hazard_command(cb->device, cb, &accesses, call);
+    cb->command_index++;
+}
+
+static const VkImageSubresourceLayers *copy2_src(const void *r, uint32_t i)
+{
+    return &((const VkImageCopy2 *)r)[i].srcSubresource;
+}
+static const VkImageSubresourceLayers *copy2_dst(const void *r, uint32_t i)
+{
+    return &((const VkImageCopy2 *)r)[i].dstSubresource;
+}
+static const VkImageSubresourceLayers *blit2_src(const void *r, uint32_t i)
+{
+    return &((const VkImageBlit2 *)r)[i].srcSubresource;
+}
+static const VkImageSubresourceLayers *blit2_dst(const void *r, uint32_t i)
+{
+    return &((const VkImageBlit2 *)r)[i].dstSubresource;
+}
+static const VkImageSubresourceLayers *resolve2_src(const void *r, uint32_t i)
+{
+    return &((const VkImageResolve2 *)r)[i].srcSubresource;
+}
+static const VkImageSubresourceLayers *resolve2_dst(const void *r, uint32_t i)
+{
+    return &((const VkImageResolve2 *)r)[i].dstSubresource;
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyBuffer2(VkCommandBuffer command_buffer, const VkCopyBufferInfo2 *info)
+{
+    copy_buffer2(command_buffer, info, "vkCmdCopyBuffer2");
+    layer_device_of(command_buffer)->dispatch.CmdCopyBuffer2(command_buffer, info);
+}
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyBuffer2KHR(VkCommandBuffer command_buffer,
+                                                           const VkCopyBufferInfo2 *info)
+{
+    copy_buffer2(command_buffer, info, "vkCmdCopyBuffer2KHR");
+    layer_device_of(command_buffer)->dispatch.CmdCopyBuffer2KHR(command_buffer, info);
+}
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyBufferToImage2(VkCommandBuffer command_buffer,
+                                                               const VkCopyBufferToImageInfo2 *info)
+{
+    copy_buffer_to_image2(command_buffer, info, "vkCmdCopyBufferToImage2");
+    layer_device_of(command_buffer)->dispatch.CmdCopyBufferToImage2(command_buffer, info);
+}
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyBufferToImage2KHR(VkCommandBuffer command_buffer,
+                                                                  const VkCopyBufferToImageInfo2 *info)
+{
+    copy_buffer_to_image2(command_buffer, info, "vkCmdCopyBufferToImage2KHR");
+    layer_device_of(command_buffer)->dispatch.CmdCopyBufferToImage2KHR(command_buffer, info);
+}
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyImageToBuffer2(VkCommandBuffer command_buffer,
+                                                               const VkCopyImageToBufferInfo2 *info)
+{
+    copy_image_to_buffer2(command_buffer, info, "vkCmdCopyImageToBuffer2");
+    layer_device_of(command_buffer)->dispatch.CmdCopyImageToBuffer2(command_buffer, info);
+}
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyImageToBuffer2KHR(VkCommandBuffer command_buffer,
+                                                                  const VkCopyImageToBufferInfo2 *info)
+{
+    copy_image_to_buffer2(command_buffer, info, "vkCmdCopyImageToBuffer2KHR");
+    layer_device_of(command_buffer)->dispatch.CmdCopyImageToBuffer2KHR(command_buffer, info);
+}
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyImage2(VkCommandBuffer command_buffer, const VkCopyImageInfo2 *info)
+{
+    if (info)
+        image_to_image(command_buffer, info->srcImage, info->dstImage, info->regionCount, copy2_src, copy2_dst,
+                       info->pRegions, "vkCmdCopyImage2");
+    layer_device_of(command_buffer)->dispatch.CmdCopyImage2(command_buffer, info);
+}
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyImage2KHR(VkCommandBuffer command_buffer, const VkCopyImageInfo2 *info)
+{
+    if (info)
+        image_to_image(command_buffer, info->srcImage, info->dstImage, info->regionCount, copy2_src, copy2_dst,
+                       info->pRegions, "vkCmdCopyImage2KHR");
+    layer_device_of(command_buffer)->dispatch.CmdCopyImage2KHR(command_buffer, info);
+}
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBlitImage2(VkCommandBuffer command_buffer, const VkBlitImageInfo2 *info)
+{
+    if (info)
+        image_to_image(command_buffer, info->srcImage, info->dstImage, info->regionCount, blit2_src, blit2_dst,
+                       info->pRegions, "vkCmdBlitImage2");
+    layer_device_of(command_buffer)->dispatch.CmdBlitImage2(command_buffer, info);
+}
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBlitImage2KHR(VkCommandBuffer command_buffer, const VkBlitImageInfo2 *info)
+{
+    if (info)
+        image_to_image(command_buffer, info->srcImage, info->dstImage, info->regionCount, blit2_src, blit2_dst,
+                       info->pRegions, "vkCmdBlitImage2KHR");
+    layer_device_of(command_buffer)->dispatch.CmdBlitImage2KHR(command_buffer, info);
+}
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdResolveImage2(VkCommandBuffer command_buffer,
+                                                          const VkResolveImageInfo2 *info)
+{
+    if (info)
+        image_to_image(command_buffer, info->srcImage, info->dstImage, info->regionCount, resolve2_src, resolve2_dst,
+                       info->pRegions, "vkCmdResolveImage2");
+    layer_device_of(command_buffer)->dispatch.CmdResolveImage2(command_buffer, info);
+}
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdResolveImage2KHR(VkCommandBuffer command_buffer,
+                                                             const VkResolveImageInfo2 *info)
+{
+    if (info)
+        image_to_image(command_buffer, info->srcImage, info->dstImage, info->regionCount, resolve2_src, resolve2_dst,
+                       info->pRegions, "vkCmdResolveImage2KHR");
+    layer_device_of(command_buffer)->dispatch.CmdResolveImage2KHR(command_buffer, info);
+}
+
 const struct layer_hook transfer_hooks[] = {
     LAYER_HOOK(vkCmdCopyBuffer),        LAYER_HOOK(vkCmdFillBuffer),           LAYER_HOOK(vkCmdUpdateBuffer),
     LAYER_HOOK(vkCmdCopyBufferToImage), LAYER_HOOK(vkCmdCopyImageToBuffer),    LAYER_HOOK(vkCmdCopyImage),
     LAYER_HOOK(vkCmdBlitImage),         LAYER_HOOK(vkCmdResolveImage),         LAYER_HOOK(vkCmdClearColorImage),
     LAYER_HOOK(vkCmdClearDepthStencilImage), LAYER_HOOK(vkCmdCopyQueryPoolResults),
+    LAYER_HOOK(vkCmdCopyBuffer2),       LAYER_HOOK(vkCmdCopyBuffer2KHR),       LAYER_HOOK(vkCmdCopyBufferToImage2),
+    LAYER_HOOK(vkCmdCopyBufferToImage2KHR), LAYER_HOOK(vkCmdCopyImageToBuffer2), LAYER_HOOK(vkCmdCopyImageToBuffer2KHR),
+    LAYER_HOOK(vkCmdCopyImage2),        LAYER_HOOK(vkCmdCopyImage2KHR),        LAYER_HOOK(vkCmdBlitImage2),
+    LAYER_HOOK(vkCmdBlitImage2KHR),     LAYER_HOOK(vkCmdResolveImage2),        LAYER_HOOK(vkCmdResolveImage2KHR),
 };
 const size_t transfer_hook_count = sizeof(transfer_hooks) / sizeof(transfer_hooks[0]);

@@ -492,6 +492,13 @@ static void scenario_hazard(struct objects *o, const char *name)
             vkCmdPipelineBarrier(r.cb, compute, transfer, 0, 0, NULL, 0, NULL, 0, NULL);
         vkCmdFillBuffer(r.cb, src, 0, 4096, 2);
         submit = strcmp(name, "hazard-war") != 0;
+    } else if (strcmp(name, "hazard-copy2") == 0) { /* the VkCopyBufferInfo2 form reads what the fill wrote */
+        vkCmdFillBuffer(r.cb, src, 0, 4096, 1);
+        VkBufferCopy2 region = {.sType = VK_STRUCTURE_TYPE_BUFFER_COPY_2, .srcOffset = 0, .dstOffset = 0, .size = 256};
+        VkCopyBufferInfo2 copy = {.sType = VK_STRUCTURE_TYPE_COPY_BUFFER_INFO_2, .srcBuffer = src, .dstBuffer = dst,
+                                  .regionCount = 1, .pRegions = &region};
+        vkCmdCopyBuffer2(r.cb, &copy);
+        submit = false;
     } else if (strcmp(name, "hazard-waw") == 0) {
         vkCmdFillBuffer(r.cb, dst, 0, 4096, 1);
         copy_run(r.cb, &c); /* writes dst */
@@ -996,6 +1003,7 @@ bool scenario_alias(struct app *a, const char *name)
         scenario_binding_type(&o);
     } else if (strncmp(name, "hazard-", 7) == 0 &&
                strstr(" hazard-raw hazard-raw-fixed hazard-war hazard-war-execution-only hazard-waw hazard-insufficient"
+                      " hazard-copy2"
                       " hazard-disjoint hazard-event hazard-sync2 ", name) != NULL) {
         scenario_hazard(&o, name);
     } else if (strcmp(name, "hazard-image-raw") == 0 || strcmp(name, "hazard-image-fixed") == 0 ||

@@ -136,6 +136,8 @@ run hazard-war
 check "hazard: a fill overwrites what a dispatch read, no barrier" has "^FINDING PREFLIGHT-hazard-write-after-read .*that vkCmdDispatch (command 2) read in COMPUTE_SHADER; missing between them: an execution dependency"
 run hazard-waw
 check "hazard: a dispatch writes what a fill wrote, no barrier" has "^FINDING PREFLIGHT-hazard-write-after-write"
+run hazard-copy2
+check "hazard: vkCmdCopyBuffer2 reads what a fill wrote, no barrier" has "^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdCopyBuffer2 (command 1) reads VkBuffer .*(memory bytes \\[0, 256)) that vkCmdFillBuffer (command 0) wrote"
 run hazard-insufficient
 check "hazard: a barrier to compute shader reads does not cover indirect argument reads" has "PREFLIGHT-hazard-read-after-write .*vkCmdDispatchIndirect (command 4) reads .*(memory bytes \\[0, 12))"
 run hazard-image-raw
