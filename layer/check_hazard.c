@@ -169,7 +169,7 @@ void hazard_command_at(struct layer_device *ld, struct command_buffer_state *cb,
                                  .barrier_index = t->barrier_count};
         add_entry(t, r, &e);
         struct hazard_use use = {.stages = a->stages, .access = a->access, .command_index = command_index,
-                                 .call = call, .command_buffer = handle};
+                                 .call = call, .command_buffer = handle, .labels = cb->label_path};
         tracker_record(r, &use, a->write);
     }
 }
@@ -201,7 +201,8 @@ void hazard_image_transition(struct layer_device *ld, struct command_buffer_stat
     /* then the transition is the last write, ordered before and visible to the second scope */
     struct hazard_use use = {.stages = src, .access = ~0ull, .ordered_stages = dst, .visible_stages = dst,
                              .visible_access = barrier->dst_access, .available = true,
-                             .command_index = cb->command_index, .call = call, .command_buffer = handle};
+                             .command_index = cb->command_index, .call = call, .command_buffer = handle,
+                             .labels = cb->label_path};
     struct hazard_range *exact = tracker_find_or_add(t, &transition);
     struct hazard_entry e = {.access = transition, .command_index = cb->command_index, .call = call,
                              .barrier_index = before, .transition = true, .dst_stages = dst,

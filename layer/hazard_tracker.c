@@ -446,11 +446,13 @@ void hazard_report(struct layer_device *ld, struct command_buffer_state *cb, uin
     else
         snprintf(where, sizeof(where), "memory bytes [%llu, %llu)", (unsigned long long)begin,
                  (unsigned long long)end);
+    const char *labels = c->before->labels;
     snprintf(f.message, sizeof(f.message),
-             "%s (command %u) %s %s 0x%llx%s%s%s (%s) that %s (command %u%s) %s in %s; missing between them: %s", call,
-             command_index, now->write && c->check != CHECK_HAZARD_READ_AFTER_WRITE ? "writes" : "reads",
+             "%s (command %u) %s %s 0x%llx%s%s%s (%s) that %s (command %u%s%s%s%s) %s in %s; missing between them: %s",
+             call, command_index, now->write && c->check != CHECK_HAZARD_READ_AFTER_WRITE ? "writes" : "reads",
              now->image ? "VkImage" : "VkBuffer", (unsigned long long)now->resource, name ? " \"" : "",
              name ? name : "", name ? "\"" : "", where, c->before->call, c->before->command_index, context,
-             c->before_wrote ? "wrote" : "read", stage_words(c->before->stages), c->missing);
+             labels ? ", labels " : "", labels ? labels : "", labels ? "" : "", c->before_wrote ? "wrote" : "read",
+             stage_words(c->before->stages), c->missing);
     finding_report(ld->instance, ld, &f);
 }

@@ -28,6 +28,7 @@ struct hazard_use {
     uint32_t command_index;
     const char *call;
     uint64_t command_buffer;  /* the VkCommandBuffer that recorded it */
+    const char *labels;       /* the debug labels active then (interned in the device), or NULL */
     uint64_t submission;      /* queue trackers: the batch's number on its queue */
 };
 

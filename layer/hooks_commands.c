@@ -224,6 +224,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBeginDebugUtilsLabelEXT(VkCommandBuf
         cb->labels[cb->label_depth++] = strdup(label->pLabelName);
     else if (cb != NULL && cb->label_depth < MAX_LABEL_DEPTH)
         cb->labels[cb->label_depth++] = strdup("");
+    if (cb != NULL)
+        command_buffer_labels_changed(ld, cb);
     if (ld->dispatch.CmdBeginDebugUtilsLabelEXT)
         ld->dispatch.CmdBeginDebugUtilsLabelEXT(command_buffer, label);
 }
@@ -232,8 +234,10 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdEndDebugUtilsLabelEXT(VkCommandBuffe
 {
     struct command_buffer_state *cb;
     struct layer_device *ld = command_buffer_device(command_buffer, &cb);
-    if (cb != NULL && cb->label_depth > 0)
+    if (cb != NULL && cb->label_depth > 0) {
         free(cb->labels[--cb->label_depth]);
+        command_buffer_labels_changed(ld, cb);
+    }
     if (ld->dispatch.CmdEndDebugUtilsLabelEXT)
         ld->dispatch.CmdEndDebugUtilsLabelEXT(command_buffer);
 }

@@ -3,6 +3,7 @@
 #include "check_alias.h"
 #include "check_hazard.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,6 +93,36 @@ struct layer_device *command_buffer_device(VkCommandBuffer cb, struct command_bu
     return ld;
 }
 
+void command_buffer_labels_changed(struct layer_device *ld, struct command_buffer_state *cb)
+{
+    char path[256];
+    size_t at = 0;
+    path[0] = 0;
+    for (uint32_t i = 0; i < cb->label_depth && at < sizeof(path); ++i)
+        at += (size_t)snprintf(path + at, sizeof(path) - at, "%s%s", i ? "/" : "", cb->labels[i] ? cb->labels[i] : "");
+    cb->label_path = NULL;
+    if (cb->label_depth == 0)
+        return;
+    uint64_t hash = 1469598103934665603ull;
+    for (const char *c = path; *c; ++c)
+        hash = (hash ^ (uint8_t)*c) * 1099511628211ull;
+    hash = hash ? hash : 1;
+    pthread_mutex_lock(&ld->label_lock);
+    const char *known = handle_map_get(&ld->label_paths, hash);
+    if (known != NULL && strcmp(known, path) == 0) {
+        cb->label_path = known;
+    } else if (known == NULL && ld->label_path_count < MAX_LABEL_PATHS) {
+        char *copy = strdup(path);
+        if (copy != NULL && handle_map_put(&ld->label_paths, hash, copy)) {
+            ld->label_path_count++;
+            cb->label_path = copy;
+        } else {
+            free(copy);
+        }
+    } /* a hash collision or a full table: no labels for this command's uses */
+    pthread_mutex_unlock(&ld->label_lock);
+}
+
 static void unbind(struct bound_state *b)
 {
     b->serial++;
@@ -110,6 +141,7 @@ void command_buffer_reset_state(struct command_buffer_state *cb)
     for (uint32_t i = 0; i < cb->label_depth; ++i)
         free(cb->labels[i]);
     cb->label_depth = 0;
+    cb->label_path = NULL;
     cb->command_index = 0;
     free(cb->indirect);
     cb->indirect = NULL;

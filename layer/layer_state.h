@@ -27,6 +27,7 @@
 #define MAX_BOUND_SETS 32
 #define MAX_LABEL_DEPTH 16
 #define MAX_VERTEX_BINDINGS 32
+#define MAX_LABEL_PATHS 4096
 
 struct layer_messenger {
     VkDebugUtilsMessengerEXT handle; /* VK_NULL_HANDLE for one chained into VkInstanceCreateInfo */
@@ -243,6 +244,7 @@ struct command_buffer_state {
     struct bound_state compute, graphics;
     char *labels[MAX_LABEL_DEPTH];
     uint32_t label_depth;
+    const char *label_path;          /* the labels joined with '/', interned in the device (NULL: none) */
     uint32_t command_index;          /* commands recorded so far: names a command in findings */
     struct pending_indirect *indirect;
     uint32_t indirect_count, indirect_capacity;
@@ -281,6 +283,12 @@ struct layer_device {
         semaphores, events, render_passes, framebuffers;
     struct host_tracker *host; /* check_host.c's pending submissions, created at the first submit */
     struct hazard_queues *queue_hazards; /* check_hazard_submit.c's per-queue trackers, likewise */
+    /* debug-label paths ("frame/shadows"), interned for as long as the device lives so that the
+     * hazard tracker's uses can name the labels active at an earlier command; at most
+     * MAX_LABEL_PATHS distinct ones (labels with frame numbers would otherwise grow it forever) */
+    pthread_mutex_t label_lock;
+    struct handle_map label_paths; /* hash -> char * */
+    uint32_t label_path_count;
     /* bumped (atomically) by anything that can change what a bound descriptor refers to: descriptor
      * updates, memory binding, destroying a resource; a bound_key taken at another epoch is stale */
     uint64_t resource_epoch;
@@ -323,6 +331,8 @@ struct command_buffer_state *command_buffer_state_of(VkCommandBuffer cb);
  * the recording path would otherwise take two. */
 struct layer_device *command_buffer_device(VkCommandBuffer cb, struct command_buffer_state **state);
 void command_buffer_reset_state(struct command_buffer_state *cb);
+/* The command buffer's label_path after its label stack changed. */
+void command_buffer_labels_changed(struct layer_device *ld, struct command_buffer_state *cb);
 /* A buffer a recorded command may write (hooks_commands.c). */
 void command_buffer_note_written(struct command_buffer_state *cb, uint64_t buffer);
 /* Call before freeing command buffer states: drops every thread's kept lookup. */

@@ -261,9 +261,10 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateDevice(VkPhysicalDevice physi
                                  &ld->set_layouts, &ld->descriptor_pools, &ld->descriptor_sets, &ld->update_templates,
                                  &ld->pipeline_layouts, &ld->shader_modules, &ld->pipelines, &ld->command_pools,
                                  &ld->command_buffers, &ld->fences, &ld->semaphores, &ld->events,
-                                 &ld->render_passes, &ld->framebuffers};
+                                 &ld->render_passes, &ld->framebuffers, &ld->label_paths};
     for (size_t i = 0; i < sizeof(maps) / sizeof(maps[0]); ++i)
         handle_map_init(maps[i]);
+    pthread_mutex_init(&ld->label_lock, NULL);
     layer_register_device(*device, ld);
     return VK_SUCCESS;
 }
@@ -334,6 +335,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyDevice(VkDevice device, const Vk
     handle_map_destroy(&ld->buffers, free);
     handle_map_destroy(&ld->memories, free);
     handle_map_destroy(&ld->names, free);
+    handle_map_destroy(&ld->label_paths, free);
+    pthread_mutex_destroy(&ld->label_lock);
     free(ld);
 }
 

@@ -481,7 +481,9 @@ static void scenario_hazard(struct objects *o, const char *name)
     bool submit = true;
     const VkPipelineStageFlags transfer = VK_PIPELINE_STAGE_TRANSFER_BIT, compute = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
     if (strcmp(name, "hazard-raw") == 0 || strcmp(name, "hazard-raw-fixed") == 0 || disjoint) {
+        label(o->a, r.cb, "upload"); /* the finding names the labels active at the earlier command */
         vkCmdFillBuffer(r.cb, src, 0, 4096, 1); /* writes src [0, 4096) */
+        o->a->end_label(r.cb);
         if (strcmp(name, "hazard-raw-fixed") == 0)
             buffer_barrier(r.cb, src, transfer, VK_ACCESS_TRANSFER_WRITE_BIT, compute, VK_ACCESS_SHADER_READ_BIT);
         copy_run(r.cb, &c);

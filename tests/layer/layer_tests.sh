@@ -131,7 +131,7 @@ check "binding: buffer without STORAGE usage in a storage descriptor" has "PREFL
 
 # --- hazard checks (layer_app_alias.c) ---
 run hazard-raw
-check "hazard: a dispatch reads what a fill wrote, no barrier" has "^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdDispatch (command 3) reads VkBuffer .*(memory bytes \\[0, 4096)) that vkCmdFillBuffer (command 0) wrote in TRANSFER"
+check "hazard: a dispatch reads what a fill wrote, no barrier (with the fill's debug labels)" has "^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdDispatch (command 3) reads VkBuffer .*(memory bytes \\[0, 4096)) that vkCmdFillBuffer (command 0, labels upload) wrote in TRANSFER"
 run hazard-war
 check "hazard: a fill overwrites what a dispatch read, no barrier" has "^FINDING PREFLIGHT-hazard-write-after-read .*that vkCmdDispatch (command 2) read in COMPUTE_SHADER; missing between them: an execution dependency"
 run hazard-waw
