@@ -252,19 +252,11 @@ void hazard_execute(struct layer_device *ld, struct command_buffer_state *primar
         char call[160];
         snprintf(call, sizeof(call), "%s of secondary VkCommandBuffer 0x%llx%s%s%s", e->call,
                  (unsigned long long)secondary_handle, name ? " \"" : "", name ? name : "", name ? "\"" : "");
-        for (struct hazard_range *r = tracker_first(t, e->access.key); r != NULL;
-             r = tracker_next(t, r, e->access.key)) {
-            if (!hazard_overlaps(&e->access, r))
-                continue;
-            tracker_catch_up(t, r, limit);
-            struct hazard_conflict c;
-            bool found = e->transition ? hazard_transition_conflict(r, e->access.stages, 0, UINT32_MAX, &c)
-                                       : hazard_conflict(&e->access, r, 0, UINT32_MAX, &c);
-            if (found) {
-                char context[160];
-                use_context(ld, c.before, handle, context, sizeof(context));
-                hazard_report(ld, primary, e->command_index, call, &e->access, r, &c, context);
-            }
+        struct hazard_conflict c;
+        for (struct hazard_range *r = NULL; (r = tracker_entry_conflict(t, e, limit, r, &c)) != NULL;) {
+            char context[160];
+            use_context(ld, c.before, handle, context, sizeof(context));
+            hazard_report(ld, primary, e->command_index, call, &e->access, r, &c, context);
         }
         /* and it is an entry access of the primary too, for submit time */
         struct hazard_range *r = tracker_find_or_add(t, &e->access);

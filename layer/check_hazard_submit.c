@@ -185,17 +185,9 @@ static void report(struct layer_device *ld, struct command_buffer_state *cb, con
 static void check_same_queue(struct layer_device *ld, struct command_buffer_state *cb, struct hazard_queue *q,
                              const struct hazard_entry *e, uint32_t limit)
 {
-    struct hazard_tracker *t = &q->tracker;
-    for (struct hazard_range *r = tracker_first(t, e->access.key); r != NULL; r = tracker_next(t, r, e->access.key)) {
-        if (!hazard_overlaps(&e->access, r))
-            continue;
-        tracker_catch_up(t, r, limit);
-        struct hazard_conflict c;
-        bool found = e->transition ? hazard_transition_conflict(r, e->access.stages, 0, UINT32_MAX, &c)
-                                   : hazard_conflict(&e->access, r, 0, UINT32_MAX, &c);
-        if (found)
-            report(ld, cb, e, r, &c, "earlier on the same queue");
-    }
+    struct hazard_conflict c;
+    for (struct hazard_range *r = NULL; (r = tracker_entry_conflict(&q->tracker, e, limit, r, &c)) != NULL;)
+        report(ld, cb, e, r, &c, "earlier on the same queue");
 }
 
 /* A use of another queue's batch that no semaphore ordered before this queue's work. */

@@ -408,6 +408,23 @@ bool hazard_transition_conflict(const struct hazard_range *r, uint64_t src, uint
     return false;
 }
 
+struct hazard_range *tracker_entry_conflict(struct hazard_tracker *t, const struct hazard_entry *e, uint32_t limit,
+                                            struct hazard_range *after, struct hazard_conflict *out)
+{
+    uint64_t key = e->access.key;
+    for (struct hazard_range *r = after ? tracker_next(t, after, key) : tracker_first(t, key); r != NULL;
+         r = tracker_next(t, r, key)) {
+        if (!hazard_overlaps(&e->access, r))
+            continue;
+        tracker_catch_up(t, r, limit);
+        bool found = e->transition ? hazard_transition_conflict(r, e->access.stages, 0, UINT32_MAX, out)
+                                   : hazard_conflict(&e->access, r, 0, UINT32_MAX, out);
+        if (found)
+            return r;
+    }
+    return NULL;
+}
+
 static const char *stage_words(uint64_t stages)
 {
     if (stages == ~0ull)

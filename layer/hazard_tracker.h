@@ -121,6 +121,11 @@ bool hazard_conflict(const struct hazard_access *a, const struct hazard_range *r
 bool hazard_transition_conflict(const struct hazard_range *r, uint64_t src, uint64_t skip_cb, uint32_t skip_command,
                                 struct hazard_conflict *out);
 
+/* The next range of `t` after `after` (the first when NULL) that entry access `e` of a later
+ * command buffer conflicts with, each range caught up to `limit` first; NULL when none is left. */
+struct hazard_range *tracker_entry_conflict(struct hazard_tracker *t, const struct hazard_entry *e, uint32_t limit,
+                                            struct hazard_range *after, struct hazard_conflict *out);
+
 /* Reports a conflict; `context` describes where the earlier use was when not in this command
  * buffer ("" otherwise). */
 void hazard_report(struct layer_device *ld, struct command_buffer_state *cb, uint32_t command_index, const char *call,

@@ -537,6 +537,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdWaitEvents2KHR(VkCommandBuffer comma
     ld->dispatch.CmdWaitEvents2KHR(command_buffer, count, events, infos);
 }
 
+/* A secondary's accesses, barriers, indirect dispatches and writes become the primary's, in
+ * execution order. */
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdExecuteCommands(VkCommandBuffer command_buffer, uint32_t count,
                                                             const VkCommandBuffer *secondaries)
 {

@@ -153,77 +153,124 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyImageToBuffer(VkCommandBuffer co
     ld->dispatch.CmdCopyImageToBuffer(command_buffer, src, layout, dst, count, regions);
 }
 
+/* Image-to-image commands (copy, blit, resolve) read source subresources and write destination ones. */
+static void image_to_image(VkCommandBuffer command_buffer, VkImage src, VkImage dst, uint32_t count,
+                           const VkImageSubresourceLayers *(*source)(const void *regions, uint32_t i),
+                           const VkImageSubresourceLayers *(*destination)(const void *regions, uint32_t i),
+                           const void *regions, const char *call)
+{
+    struct command_buffer_state *cb;
+    command_buffer_device(command_buffer, &cb);
+    if (cb == NULL)
+        return;
+    struct hazard_accesses accesses = {.count = 0};
+    for (uint32_t i = 0; i < count; ++i) {
+        image_regions(cb, &accesses, src, source(regions, i), false);
+        image_regions(cb, &accesses, dst, destination(regions, i), true);
+    }
+    hazard_command(cb->device, cb, &accesses, call);
+    cb->command_index++;
+}
+
+static const VkImageSubresourceLayers *copy2_src(const void *r, uint32_t i)
+{
+    return &((const VkImageCopy2 *)r)[i].srcSubresource;
+}
+static const VkImageSubresourceLayers *copy2_dst(const void *r, uint32_t i)
+{
+    return &((const VkImageCopy2 *)r)[i].dstSubresource;
+}
+static const VkImageSubresourceLayers *blit2_src(const void *r, uint32_t i)
+{
+    return &((const VkImageBlit2 *)r)[i].srcSubresource;
+}
+static const VkImageSubresourceLayers *blit2_dst(const void *r, uint32_t i)
+{
+    return &((const VkImageBlit2 *)r)[i].dstSubresource;
+}
+static const VkImageSubresourceLayers *resolve2_src(const void *r, uint32_t i)
+{
+    return &((const VkImageResolve2 *)r)[i].srcSubresource;
+}
+static const VkImageSubresourceLayers *resolve2_dst(const void *r, uint32_t i)
+{
+    return &((const VkImageResolve2 *)r)[i].dstSubresource;
+}
+
+static const VkImageSubresourceLayers *copy_src(const void *r, uint32_t i)
+{
+    return &((const VkImageCopy *)r)[i].srcSubresource;
+}
+static const VkImageSubresourceLayers *copy_dst(const void *r, uint32_t i)
+{
+    return &((const VkImageCopy *)r)[i].dstSubresource;
+}
+static const VkImageSubresourceLayers *blit_src(const void *r, uint32_t i)
+{
+    return &((const VkImageBlit *)r)[i].srcSubresource;
+}
+static const VkImageSubresourceLayers *blit_dst(const void *r, uint32_t i)
+{
+    return &((const VkImageBlit *)r)[i].dstSubresource;
+}
+static const VkImageSubresourceLayers *resolve_src(const void *r, uint32_t i)
+{
+    return &((const VkImageResolve *)r)[i].srcSubresource;
+}
+static const VkImageSubresourceLayers *resolve_dst(const void *r, uint32_t i)
+{
+    return &((const VkImageResolve *)r)[i].dstSubresource;
+}
+
+/* Clears outside a render pass write the listed subresource ranges. */
+static void clear_ranges(VkCommandBuffer command_buffer, VkImage image, uint32_t count,
+                         const VkImageSubresourceRange *ranges, const char *call)
+{
+    struct command_buffer_state *cb;
+    command_buffer_device(command_buffer, &cb);
+    if (cb == NULL)
+        return;
+    struct hazard_accesses accesses = {.count = 0};
+    for (uint32_t i = 0; i < count; ++i)
+        add_image_transfer(cb->device, &accesses, image, ranges[i].baseMipLevel, ranges[i].levelCount,
+                           ranges[i].baseArrayLayer, ranges[i].layerCount, true);
+    hazard_command(cb->device, cb, &accesses, call);
+    cb->command_index++;
+}
+
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyImage(VkCommandBuffer command_buffer, VkImage src,
                                                       VkImageLayout src_layout, VkImage dst, VkImageLayout dst_layout,
                                                       uint32_t count, const VkImageCopy *regions)
 {
-    struct command_buffer_state *cb;
-    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
-    if (cb != NULL) {
-        struct hazard_accesses accesses = {.count = 0};
-        for (uint32_t i = 0; i < count; ++i) {
-            image_regions(cb, &accesses, src, &regions[i].srcSubresource, false);
-            image_regions(cb, &accesses, dst, &regions[i].dstSubresource, true);
-        }
-        hazard_command(cb->device, cb, &accesses, "vkCmdCopyImage");
-        cb->command_index++;
-    }
-    ld->dispatch.CmdCopyImage(command_buffer, src, src_layout, dst, dst_layout, count, regions);
+    image_to_image(command_buffer, src, dst, count, copy_src, copy_dst, regions, "vkCmdCopyImage");
+    layer_device_of(command_buffer)->dispatch.CmdCopyImage(command_buffer, src, src_layout, dst, dst_layout, count,
+                                                           regions);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBlitImage(VkCommandBuffer command_buffer, VkImage src,
                                                       VkImageLayout src_layout, VkImage dst, VkImageLayout dst_layout,
                                                       uint32_t count, const VkImageBlit *regions, VkFilter filter)
 {
-    struct command_buffer_state *cb;
-    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
-    if (cb != NULL) {
-        struct hazard_accesses accesses = {.count = 0};
-        for (uint32_t i = 0; i < count; ++i) {
-            image_regions(cb, &accesses, src, &regions[i].srcSubresource, false);
-            image_regions(cb, &accesses, dst, &regions[i].dstSubresource, true);
-        }
-        hazard_command(cb->device, cb, &accesses, "vkCmdBlitImage");
-        cb->command_index++;
-    }
-    ld->dispatch.CmdBlitImage(command_buffer, src, src_layout, dst, dst_layout, count, regions, filter);
+    image_to_image(command_buffer, src, dst, count, blit_src, blit_dst, regions, "vkCmdBlitImage");
+    layer_device_of(command_buffer)->dispatch.CmdBlitImage(command_buffer, src, src_layout, dst, dst_layout, count,
+                                                           regions, filter);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdClearColorImage(VkCommandBuffer command_buffer, VkImage image,
                                                             VkImageLayout layout, const VkClearColorValue *color,
                                                             uint32_t count, const VkImageSubresourceRange *ranges)
 {
-    struct command_buffer_state *cb;
-    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
-    if (cb != NULL) {
-        struct hazard_accesses accesses = {.count = 0};
-        for (uint32_t i = 0; i < count; ++i)
-            add_image_transfer(cb->device, &accesses, image, ranges[i].baseMipLevel, ranges[i].levelCount,
-                               ranges[i].baseArrayLayer, ranges[i].layerCount, true);
-        hazard_command(cb->device, cb, &accesses, "vkCmdClearColorImage");
-        cb->command_index++;
-    }
-    ld->dispatch.CmdClearColorImage(command_buffer, image, layout, color, count, ranges);
+    clear_ranges(command_buffer, image, count, ranges, "vkCmdClearColorImage");
+    layer_device_of(command_buffer)->dispatch.CmdClearColorImage(command_buffer, image, layout, color, count, ranges);
 }
-
-/* A secondary's indirect dispatches and writes become the primary's, in execution order. */
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdResolveImage(VkCommandBuffer command_buffer, VkImage src,
                                                          VkImageLayout src_layout, VkImage dst, VkImageLayout dst_layout,
                                                          uint32_t count, const VkImageResolve *regions)
 {
-    struct command_buffer_state *cb;
-    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
-    if (cb != NULL) {
-        struct hazard_accesses accesses = {.count = 0};
-        for (uint32_t i = 0; i < count; ++i) {
-            image_regions(cb, &accesses, src, &regions[i].srcSubresource, false);
-            image_regions(cb, &accesses, dst, &regions[i].dstSubresource, true);
-        }
-        hazard_command(cb->device, cb, &accesses, "vkCmdResolveImage");
-        cb->command_index++;
-    }
-    ld->dispatch.CmdResolveImage(command_buffer, src, src_layout, dst, dst_layout, count, regions);
+    image_to_image(command_buffer, src, dst, count, resolve_src, resolve_dst, regions, "vkCmdResolveImage");
+    layer_device_of(command_buffer)->dispatch.CmdResolveImage(command_buffer, src, src_layout, dst, dst_layout, count,
+                                                              regions);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdClearDepthStencilImage(VkCommandBuffer command_buffer, VkImage image,
@@ -232,17 +279,9 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdClearDepthStencilImage(VkCommandBuff
                                                                    uint32_t count,
                                                                    const VkImageSubresourceRange *ranges)
 {
-    struct command_buffer_state *cb;
-    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
-    if (cb != NULL) {
-        struct hazard_accesses accesses = {.count = 0};
-        for (uint32_t i = 0; i < count; ++i)
-            add_image_transfer(cb->device, &accesses, image, ranges[i].baseMipLevel, ranges[i].levelCount,
-                               ranges[i].baseArrayLayer, ranges[i].layerCount, true);
-        hazard_command(cb->device, cb, &accesses, "vkCmdClearDepthStencilImage");
-        cb->command_index++;
-    }
-    ld->dispatch.CmdClearDepthStencilImage(command_buffer, image, layout, value, count, ranges);
+    clear_ranges(command_buffer, image, count, ranges, "vkCmdClearDepthStencilImage");
+    layer_device_of(command_buffer)->dispatch.CmdClearDepthStencilImage(command_buffer, image, layout, value, count,
+                                                                        ranges);
 }
 
 /* Query results land in the buffer: each query's values (one per result, or per enabled pipeline
@@ -325,50 +364,6 @@ static void copy_image_to_buffer2(VkCommandBuffer command_buffer, const VkCopyIm
     }
     hazard_command(cb->device, cb, &accesses, call);
     cb->command_index++;
-}
-
-/* Image-to-image commands (copy, blit, resolve) read source subresources and write destination ones. */
-static void image_to_image(VkCommandBuffer command_buffer, VkImage src, VkImage dst, uint32_t count,
-                           const VkImageSubresourceLayers *(*source)(const void *regions, uint32_t i),
-                           const VkImageSubresourceLayers *(*destination)(const void *regions, uint32_t i),
-                           const void *regions, const char *call)
-{
-    struct command_buffer_state *cb;
-    command_buffer_device(command_buffer, &cb);
-    if (cb == NULL)
-        return;
-    struct hazard_accesses accesses = {.count = 0};
-    for (uint32_t i = 0; i < count; ++i) {
-        image_regions(cb, &accesses, src, source(regions, i), false);
-        image_regions(cb, &accesses, dst, destination(regions, i), true);
-    }
-    hazard_command(cb->device, cb, &accesses, call);
-    cb->command_index++;
-}
-
-static const VkImageSubresourceLayers *copy2_src(const void *r, uint32_t i)
-{
-    return &((const VkImageCopy2 *)r)[i].srcSubresource;
-}
-static const VkImageSubresourceLayers *copy2_dst(const void *r, uint32_t i)
-{
-    return &((const VkImageCopy2 *)r)[i].dstSubresource;
-}
-static const VkImageSubresourceLayers *blit2_src(const void *r, uint32_t i)
-{
-    return &((const VkImageBlit2 *)r)[i].srcSubresource;
-}
-static const VkImageSubresourceLayers *blit2_dst(const void *r, uint32_t i)
-{
-    return &((const VkImageBlit2 *)r)[i].dstSubresource;
-}
-static const VkImageSubresourceLayers *resolve2_src(const void *r, uint32_t i)
-{
-    return &((const VkImageResolve2 *)r)[i].srcSubresource;
-}
-static const VkImageSubresourceLayers *resolve2_dst(const void *r, uint32_t i)
-{
-    return &((const VkImageResolve2 *)r)[i].dstSubresource;
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyBuffer2(VkCommandBuffer command_buffer, const VkCopyBufferInfo2 *info)
