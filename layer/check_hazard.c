@@ -4,8 +4,9 @@
  * accesses that may meet work recorded earlier in other command buffers. Secondary command
  * buffers are merged into their primary the same way (hazard_execute).
  *
- * Where the layer does not model the synchronization (dependencies between subpasses) it records
- * a full barrier, assuming the application right: a missed bug costs less than a false finding. */
+ * Where the layer does not know the synchronization (a render pass it did not see created) it
+ * records a full barrier, assuming the application right: a missed bug costs less than a false
+ * finding. */
 #include "check_hazard.h"
 
 #include <stdio.h>

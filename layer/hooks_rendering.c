@@ -78,28 +78,65 @@ static void store_render_pass(struct layer_device *ld, VkRenderPass handle, stru
 
 /* Each attachment's first and last use, for its load/store operations and transitions: the same
  * member names in VkRenderPassCreateInfo and VkRenderPassCreateInfo2. */
-static void attachment_used(struct render_pass_state *r, uint32_t index, VkImageLayout layout, bool depth)
+static void attachment_used(struct render_pass_state *r, uint32_t index, VkImageLayout layout, bool depth,
+                            uint32_t subpass)
 {
     if (index == VK_ATTACHMENT_UNUSED || index >= r->attachment_count)
         return;
     struct pass_attachment *a = &r->attachments[index];
-    if (!a->used)
+    if (!a->used) {
         a->first_layout = layout;
+        a->first_subpass = subpass;
+    }
     a->used = true;
     a->depth = a->depth || depth;
     a->last_layout = layout;
+    a->last_subpass = subpass;
 }
 
-#define DESCRIBE_ATTACHMENTS(r, info)                                                                                      for (uint32_t i = 0; (r)->attachments && i < (info)->attachmentCount; ++i) {                                              const __typeof__((info)->pAttachments[0]) *a = &(info)->pAttachments[i];                                               struct pass_attachment *p = &(r)->attachments[i];                                                                      p->initial = a->initialLayout;                                                                                         p->final = a->finalLayout;                                                                                             p->load_reads = a->loadOp == VK_ATTACHMENT_LOAD_OP_LOAD || a->stencilLoadOp == VK_ATTACHMENT_LOAD_OP_LOAD;             p->load_writes = a->loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR || a->loadOp == VK_ATTACHMENT_LOAD_OP_DONT_CARE ||                            a->stencilLoadOp == VK_ATTACHMENT_LOAD_OP_CLEAR ||                                                                     a->stencilLoadOp == VK_ATTACHMENT_LOAD_OP_DONT_CARE;                                                  p->store_writes = a->storeOp == VK_ATTACHMENT_STORE_OP_STORE || a->storeOp == VK_ATTACHMENT_STORE_OP_DONT_CARE                           || a->stencilStoreOp == VK_ATTACHMENT_STORE_OP_STORE ||                                                                a->stencilStoreOp == VK_ATTACHMENT_STORE_OP_DONT_CARE;                                           }                                                                                                                      for (uint32_t i = 0; (r)->attachments && i < (info)->subpassCount; ++i) {                                                 const __typeof__((info)->pSubpasses[0]) *d = &(info)->pSubpasses[i];                                                   for (uint32_t k = 0; k < d->inputAttachmentCount; ++k)                                                                     attachment_used(r, d->pInputAttachments[k].attachment, d->pInputAttachments[k].layout, false);                   for (uint32_t k = 0; k < d->colorAttachmentCount; ++k) {                                                                   attachment_used(r, d->pColorAttachments[k].attachment, d->pColorAttachments[k].layout, false);                       if (d->pResolveAttachments)                                                                                                attachment_used(r, d->pResolveAttachments[k].attachment, d->pResolveAttachments[k].layout, false);           }                                                                                                                      if (d->pDepthStencilAttachment)                                                                                            attachment_used(r, d->pDepthStencilAttachment->attachment, d->pDepthStencilAttachment->layout, true);        }
+#define DESCRIBE_ATTACHMENTS(r, info)                                                                                  \
+    for (uint32_t i = 0; (r)->attachments && i < (info)->attachmentCount; ++i) {                                      \
+        const __typeof__((info)->pAttachments[0]) *a = &(info)->pAttachments[i];                                       \
+        struct pass_attachment *p = &(r)->attachments[i];                                                              \
+        p->initial = a->initialLayout;                                                                                 \
+        p->final = a->finalLayout;                                                                                     \
+        p->load_reads = a->loadOp == VK_ATTACHMENT_LOAD_OP_LOAD || a->stencilLoadOp == VK_ATTACHMENT_LOAD_OP_LOAD;     \
+        p->load_writes = a->loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR || a->loadOp == VK_ATTACHMENT_LOAD_OP_DONT_CARE ||   \
+                         a->stencilLoadOp == VK_ATTACHMENT_LOAD_OP_CLEAR ||                                            \
+                         a->stencilLoadOp == VK_ATTACHMENT_LOAD_OP_DONT_CARE;                                          \
+        p->store_writes = a->storeOp == VK_ATTACHMENT_STORE_OP_STORE ||                                                \
+                          a->storeOp == VK_ATTACHMENT_STORE_OP_DONT_CARE ||                                            \
+                          a->stencilStoreOp == VK_ATTACHMENT_STORE_OP_STORE ||                                         \
+                          a->stencilStoreOp == VK_ATTACHMENT_STORE_OP_DONT_CARE;                                       \
+    }                                                                                                                  \
+    for (uint32_t i = 0; (r)->attachments && i < (info)->subpassCount; ++i) {                                         \
+        const __typeof__((info)->pSubpasses[0]) *d = &(info)->pSubpasses[i];                                           \
+        for (uint32_t k = 0; k < d->inputAttachmentCount; ++k)                                                         \
+            attachment_used(r, d->pInputAttachments[k].attachment, d->pInputAttachments[k].layout, false, i);        \
+        for (uint32_t k = 0; k < d->colorAttachmentCount; ++k) {                                                       \
+            attachment_used(r, d->pColorAttachments[k].attachment, d->pColorAttachments[k].layout, false, i);        \
+            if (d->pResolveAttachments)                                                                                \
+                attachment_used(r, d->pResolveAttachments[k].attachment, d->pResolveAttachments[k].layout, false, i); \
+        }                                                                                                              \
+        if (d->pDepthStencilAttachment)                                                                                \
+            attachment_used(r, d->pDepthStencilAttachment->attachment, d->pDepthStencilAttachment->layout, true, i); \
+    }
 
 /* VkAccessFlags2 of attachments, for the spec's implicit external dependencies */
 #define ATTACHMENT_ACCESSES (0x10ull | HAZARD_ACCESS_COLOR_READ | HAZARD_ACCESS_COLOR_WRITE | HAZARD_ACCESS_DEPTH_READ | \
                              HAZARD_ACCESS_DEPTH_WRITE)
 
-/* One dependency with VK_SUBPASS_EXTERNAL, into the union the pass's start or end applies. */
-static void external_dependency(struct render_pass_state *r, uint32_t src_subpass, uint32_t dst_subpass, uint64_t src,
-                                uint64_t dst, uint64_t src_access, uint64_t dst_access)
+/* One subpass dependency: with VK_SUBPASS_EXTERNAL, into the union the pass's start or end
+ * applies; between two subpasses, kept for the entry into its second one. */
+static void add_dependency(struct render_pass_state *r, uint32_t src_subpass, uint32_t dst_subpass, uint64_t src,
+                           uint64_t dst, uint64_t src_access, uint64_t dst_access, uint32_t capacity)
 {
+    if (src_subpass != VK_SUBPASS_EXTERNAL && dst_subpass != VK_SUBPASS_EXTERNAL) {
+        if (src_subpass != dst_subpass && r->dependencies != NULL && r->dependency_count < capacity)
+            r->dependencies[r->dependency_count++] =
+                (struct pass_dependency){src_subpass, dst_subpass, src, dst, src_access, dst_access};
+        return;
+    }
     if (src_subpass == VK_SUBPASS_EXTERNAL && dst_subpass != VK_SUBPASS_EXTERNAL) {
         r->has_begin_dependency = true;
         r->begin_src_stages |= src;
@@ -157,10 +194,11 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateRenderPass(VkDevice device, c
         return result;
     DESCRIBE_SUBPASSES(r, info)
     DESCRIBE_ATTACHMENTS(r, info)
+    r->dependencies = calloc(info->dependencyCount ? info->dependencyCount : 1, sizeof(*r->dependencies));
     for (uint32_t i = 0; i < info->dependencyCount; ++i) {
         const VkSubpassDependency *d = &info->pDependencies[i];
-        external_dependency(r, d->srcSubpass, d->dstSubpass, d->srcStageMask, d->dstStageMask, d->srcAccessMask,
-                            d->dstAccessMask);
+        add_dependency(r, d->srcSubpass, d->dstSubpass, d->srcStageMask, d->dstStageMask, d->srcAccessMask,
+                       d->dstAccessMask, info->dependencyCount);
     }
     implicit_dependencies(r);
     store_render_pass(ld, *render_pass, r);
@@ -178,6 +216,7 @@ static VkResult create_render_pass2(PFN_vkCreateRenderPass2 down, VkDevice devic
         return result;
     DESCRIBE_SUBPASSES(r, info)
     DESCRIBE_ATTACHMENTS(r, info)
+    r->dependencies = calloc(info->dependencyCount ? info->dependencyCount : 1, sizeof(*r->dependencies));
     for (uint32_t i = 0; i < info->dependencyCount; ++i) {
         const VkSubpassDependency2 *d = &info->pDependencies[i];
         uint64_t src = d->srcStageMask, dst = d->dstStageMask, src_access = d->srcAccessMask,
@@ -191,7 +230,7 @@ static VkResult create_render_pass2(PFN_vkCreateRenderPass2 down, VkDevice devic
                 dst_access = m->dstAccessMask;
             }
         }
-        external_dependency(r, d->srcSubpass, d->dstSubpass, src, dst, src_access, dst_access);
+        add_dependency(r, d->srcSubpass, d->dstSubpass, src, dst, src_access, dst_access, info->dependencyCount);
     }
     implicit_dependencies(r);
     store_render_pass(ld, *render_pass, r);
@@ -251,23 +290,33 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyFramebuffer(VkDevice device, VkF
 static bool attachment_access(struct layer_device *ld, VkImageView view, uint32_t layers, bool depth, bool resolve,
                               bool write, struct hazard_access *out);
 
-/* A render pass's start for the hazard tracker: the dependencies from VK_SUBPASS_EXTERNAL (the
- * union of the application's, else the implicit one), the attachments' layout transitions from
- * their initial layouts, their load operations; the store operations are kept for the end. Only
- * the pass's start and end are modelled: between subpasses the tracker takes a full barrier. */
-static void pass_begin_operations(struct layer_device *ld, struct command_buffer_state *cb,
-                                  const struct render_pass_state *r)
+/* A render pass for the hazard tracker. At its start the dependencies from VK_SUBPASS_EXTERNAL
+ * (the union of the application's, else the implicit one); entering a subpass, the dependencies
+ * from earlier subpasses into it; at an attachment's first subpass its transition from the
+ * initial layout and its load operation, at its last subpass its store operation (as part of the
+ * same command as the load); at the end the dependencies into VK_SUBPASS_EXTERNAL and the
+ * transitions to the final layouts. A dependency applies to every earlier use whose stages are in
+ * its first scope, not only to those of its source subpass (it can hide a finding, never make
+ * one). Layout transitions between subpasses and draws' own attachment accesses are not tracked. */
+static void pass_enter_subpass(struct layer_device *ld, struct command_buffer_state *cb,
+                               const struct render_pass_state *r)
 {
-    const struct hazard_memory_barrier dependency = {.global = true, .src_access = r->begin_src_access,
-                                                     .dst_access = r->begin_dst_access};
-    hazard_barrier(cb, r->begin_src_stages, r->begin_dst_stages, &dependency, 1);
+    for (uint32_t i = 0; cb->subpass > 0 && i < r->dependency_count; ++i) {
+        const struct pass_dependency *d = &r->dependencies[i];
+        if (d->dst != cb->subpass)
+            continue;
+        const struct hazard_memory_barrier m = {.global = true, .src_access = d->src_access,
+                                                .dst_access = d->dst_access};
+        hazard_barrier(cb, d->src_stages, d->dst_stages, &m, 1);
+    }
     struct hazard_accesses loads = {.count = 0};
-    cb->rendering_store_count = 0;
     for (uint32_t i = 0; i < r->attachment_count && i < cb->pass_view_count; ++i) {
         const struct pass_attachment *a = &r->attachments[i];
         struct hazard_access range;
-        if (!a->used || !attachment_access(ld, cb->pass_views[i], 0, a->depth, false, true, &range))
+        if (!a->used || a->first_subpass != cb->subpass ||
+            !attachment_access(ld, cb->pass_views[i], 0, a->depth, false, true, &range))
             continue;
+        cb->pass_load_command[i] = cb->command_index;
         if (a->initial != a->first_layout) {
             struct hazard_memory_barrier t = {.image = true, .key = range.key, .begin = range.begin, .end = range.end,
                                               .layer_begin = range.layer_begin, .layer_end = range.layer_end,
@@ -279,22 +328,37 @@ static void pass_begin_operations(struct layer_device *ld, struct command_buffer
             range.write = a->load_writes;
             loads.a[loads.count++] = range;
         }
-        bool writable = !a->depth || depth_layout_writable(a->last_layout);
-        if (a->store_writes && writable && cb->rendering_store_count < MAX_ATTACHMENTS * 2)
-            cb->rendering_stores[cb->rendering_store_count++] = range;
     }
-    hazard_command(ld, cb, &loads, "vkCmdBeginRenderPass");
-    cb->rendering_command = cb->command_index;
+    hazard_command(ld, cb, &loads, cb->subpass ? "vkCmdNextSubpass" : "vkCmdBeginRenderPass");
 }
 
-/* The end: store operations (part of the pass, after its loads), the dependencies into
- * VK_SUBPASS_EXTERNAL, the transitions to the final layouts. */
+static void pass_leave_subpass(struct layer_device *ld, struct command_buffer_state *cb,
+                               const struct render_pass_state *r, const char *call)
+{
+    for (uint32_t i = 0; i < r->attachment_count && i < cb->pass_view_count; ++i) {
+        const struct pass_attachment *a = &r->attachments[i];
+        struct hazard_accesses store = {.count = 1};
+        if (!a->used || a->last_subpass != cb->subpass || !a->store_writes ||
+            (a->depth && !depth_layout_writable(a->last_layout)) ||
+            !attachment_access(ld, cb->pass_views[i], 0, a->depth, false, true, &store.a[0]))
+            continue;
+        hazard_command_at(ld, cb, &store, call, cb->pass_load_command[i]);
+    }
+}
+
+static void pass_begin_operations(struct layer_device *ld, struct command_buffer_state *cb,
+                                  const struct render_pass_state *r)
+{
+    const struct hazard_memory_barrier dependency = {.global = true, .src_access = r->begin_src_access,
+                                                     .dst_access = r->begin_dst_access};
+    hazard_barrier(cb, r->begin_src_stages, r->begin_dst_stages, &dependency, 1);
+    pass_enter_subpass(ld, cb, r);
+}
+
 static void pass_end_operations(struct layer_device *ld, struct command_buffer_state *cb,
                                 const struct render_pass_state *r)
 {
-    struct hazard_accesses stores = {.count = cb->rendering_store_count};
-    memcpy(stores.a, cb->rendering_stores, stores.count * sizeof(stores.a[0]));
-    hazard_command_at(ld, cb, &stores, "vkCmdEndRenderPass", cb->rendering_command);
+    pass_leave_subpass(ld, cb, r, "vkCmdEndRenderPass");
     const struct hazard_memory_barrier dependency = {.global = true, .src_access = r->end_src_access,
                                                      .dst_access = r->end_dst_access};
     hazard_barrier(cb, r->end_src_stages, r->end_dst_stages, &dependency, 1);
@@ -364,8 +428,14 @@ static struct layer_device *next_subpass(VkCommandBuffer command_buffer)
     struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb == NULL)
         return ld;
+    const struct render_pass_state *r = handle_map_get(&ld->render_passes, HANDLE(cb->render_pass));
+    if (r != NULL)
+        pass_leave_subpass(ld, cb, r, "vkCmdNextSubpass");
     cb->subpass++;
-    hazard_forget(cb); /* dependencies between subpasses are not modelled: assume the application right */
+    if (r != NULL)
+        pass_enter_subpass(ld, cb, r);
+    else
+        hazard_forget(cb); /* an unknown render pass: assume the application right */
     enter_subpass(ld, cb);
     cb->command_index++;
     return ld;

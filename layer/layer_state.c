@@ -48,6 +48,7 @@ void render_pass_state_free(void *state)
     if (r != NULL) {
         free(r->subpasses);
         free(r->attachments);
+        free(r->dependencies);
         free(r);
     }
 }

@@ -226,7 +226,13 @@ struct render_pass_state {
         bool used, depth;
         bool load_reads, load_writes, store_writes;
         VkImageLayout initial, final, first_layout, last_layout;
+        uint32_t first_subpass, last_subpass; /* where its load and store operations happen */
     } *attachments;
+    uint32_t dependency_count; /* between two subpasses (not VK_SUBPASS_EXTERNAL, not a self-dependency) */
+    struct pass_dependency {
+        uint32_t src, dst;
+        uint64_t src_stages, dst_stages, src_access, dst_access;
+    } *dependencies;
     uint64_t begin_src_stages, begin_dst_stages, begin_src_access, begin_dst_access;
     uint64_t end_src_stages, end_dst_stages, end_src_access, end_dst_access;
     bool has_begin_dependency, has_end_dependency;
@@ -260,6 +266,7 @@ struct command_buffer_state {
     uint32_t attachment_count;
     VkRenderPass render_pass;        /* looked up again at vkCmdNextSubpass; VK_NULL_HANDLE outside a pass */
     VkImageView pass_views[MAX_ATTACHMENTS * 2];
+    uint32_t pass_load_command[MAX_ATTACHMENTS * 2]; /* the command of each attachment's load operation */
     uint32_t pass_view_count, subpass;
     bool depth_write_enable;         /* the last vkCmdSetDepthWriteEnable */
     /* dynamic rendering: the store and resolve operations vkCmdEndRendering performs, as part of

@@ -104,8 +104,13 @@ static void create_app(struct app *a, bool enable_in_app, bool chain_messenger)
                                                   .pNext = &enabled12};
     a->timeline = features12.timelineSemaphore;
     a->dynamic_rendering = features13.dynamicRendering;
+    /* fragment-shader stores, for the subpass scenarios */
+    VkPhysicalDeviceFeatures core_features;
+    vkGetPhysicalDeviceFeatures(a->physical, &core_features);
+    VkPhysicalDeviceFeatures enabled_core = {.fragmentStoresAndAtomics = core_features.fragmentStoresAndAtomics};
+    a->fragment_stores = core_features.fragmentStoresAndAtomics;
     VkDeviceCreateInfo device_info = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .queueCreateInfoCount = 1,
-                                      .pQueueCreateInfos = &queue,
+                                      .pQueueCreateInfos = &queue, .pEnabledFeatures = &enabled_core,
                                       .pNext = a->properties.apiVersion >= VK_API_VERSION_1_3 ? &enabled13 : NULL};
     CHECK(vkCreateDevice(a->physical, &device_info, NULL, &a->device));
     vkGetDeviceQueue(a->device, a->family, 0, &a->queue);

@@ -24,6 +24,7 @@ struct app {
     VkQueue queue2; /* a second queue of the family, VK_NULL_HANDLE when it has one */
     bool timeline;  /* timeline semaphores enabled */
     bool dynamic_rendering;
+    bool fragment_stores; /* fragmentStoresAndAtomics enabled */
     uint32_t family;
     VkPhysicalDeviceProperties properties;
     VkDebugUtilsMessengerEXT messenger;

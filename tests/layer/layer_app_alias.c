@@ -10,7 +10,8 @@
  * hazard-readback-disjoint (the buffer side of an image-to-buffer copy), hazard-rendering-raw,
  * hazard-rendering-fixed (dynamic rendering's load/store operations), hazard-secondary-raw,
  * hazard-secondary-fixed (vkCmdExecuteCommands), hazard-renderpass-raw, hazard-renderpass-fixed
- * (load/store operations, layout transitions and external dependencies of a render pass); across
+ * (load/store operations, layout transitions and external dependencies of a render pass),
+ * hazard-subpass-raw, hazard-subpass-fixed (dependencies between subpasses); across
  * command buffers at
  * submit: hazard-submit-raw, -fixed, -separate, -semaphore, -timeline, -fence, hazard-cross-queue,
  * hazard-cross-queue-semaphore; host-invalidate-early, host-invalidate-after-wait,
@@ -313,6 +314,46 @@ static void scenario_alias_image(struct objects *o, bool same_mip)
 }
 
 /* A draw sampling an image while a render pass renders into it (or into another image). */
+/* A graphics pipeline drawing a fullscreen triangle into one R32_SFLOAT color attachment of
+ * `subpass`, with fragment shader `frag`. */
+static VkPipeline new_fullscreen_pipeline(struct objects *o, VkPipelineLayout layout, VkRenderPass render_pass,
+                                          uint32_t subpass, const uint32_t *frag, size_t frag_size)
+{
+    VkPipelineShaderStageCreateInfo stages[2] = {
+        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_VERTEX_BIT,
+         .module = new_module(o, layer_test_spirv_fullscreen, layer_test_spirv_fullscreen_size), .pName = "main"},
+        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
+         .module = new_module(o, frag, frag_size), .pName = "main"},
+    };
+    VkPipelineVertexInputStateCreateInfo vertex = {.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+    VkPipelineInputAssemblyStateCreateInfo assembly = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
+        .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST};
+    VkViewport viewport = {0, 0, 64, 64, 0, 1};
+    VkRect2D scissor = {{0, 0}, {64, 64}};
+    VkPipelineViewportStateCreateInfo viewport_state = {.sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
+                                                        .viewportCount = 1, .pViewports = &viewport,
+                                                        .scissorCount = 1, .pScissors = &scissor};
+    VkPipelineRasterizationStateCreateInfo raster = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO, .polygonMode = VK_POLYGON_MODE_FILL,
+        .cullMode = VK_CULL_MODE_NONE, .lineWidth = 1};
+    VkPipelineMultisampleStateCreateInfo multisample = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+        .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT};
+    VkPipelineColorBlendAttachmentState blend_attachment = {.colorWriteMask = VK_COLOR_COMPONENT_R_BIT};
+    VkPipelineColorBlendStateCreateInfo blend = {.sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+                                                 .attachmentCount = 1, .pAttachments = &blend_attachment};
+    VkGraphicsPipelineCreateInfo info = {
+        .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, .stageCount = 2, .pStages = stages,
+        .pVertexInputState = &vertex, .pInputAssemblyState = &assembly, .pViewportState = &viewport_state,
+        .pRasterizationState = &raster, .pMultisampleState = &multisample, .pColorBlendState = &blend,
+        .layout = layout, .renderPass = render_pass, .subpass = subpass};
+    VkPipeline pipeline;
+    CHECK(vkCreateGraphicsPipelines(o->a->device, VK_NULL_HANDLE, 1, &info, NULL, &pipeline));
+    o->pipelines[o->pipeline_count++] = pipeline;
+    return pipeline;
+}
+
 static void scenario_attachment(struct objects *o, bool same_image)
 {
     VkImage target = new_image(o, 1, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT);
@@ -340,38 +381,8 @@ static void scenario_attachment(struct objects *o, bool same_image)
     VkDescriptorSet set = new_set(o, set_layout);
     write_image(o, set, 0, type, same_image ? new_view(o, target, 0) : new_view(o, other, 0));
 
-    VkPipelineShaderStageCreateInfo stages[2] = {
-        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_VERTEX_BIT,
-         .module = new_module(o, layer_test_spirv_fullscreen, layer_test_spirv_fullscreen_size), .pName = "main"},
-        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
-         .module = new_module(o, layer_test_spirv_sample, layer_test_spirv_sample_size), .pName = "main"},
-    };
-    VkPipelineVertexInputStateCreateInfo vertex = {.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
-    VkPipelineInputAssemblyStateCreateInfo assembly = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
-        .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST};
-    VkViewport viewport = {0, 0, 64, 64, 0, 1};
-    VkRect2D scissor = {{0, 0}, {64, 64}};
-    VkPipelineViewportStateCreateInfo viewport_state = {.sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
-                                                        .viewportCount = 1, .pViewports = &viewport,
-                                                        .scissorCount = 1, .pScissors = &scissor};
-    VkPipelineRasterizationStateCreateInfo raster = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO, .polygonMode = VK_POLYGON_MODE_FILL,
-        .cullMode = VK_CULL_MODE_NONE, .lineWidth = 1};
-    VkPipelineMultisampleStateCreateInfo multisample = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
-        .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT};
-    VkPipelineColorBlendAttachmentState blend_attachment = {.colorWriteMask = VK_COLOR_COMPONENT_R_BIT};
-    VkPipelineColorBlendStateCreateInfo blend = {.sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
-                                                 .attachmentCount = 1, .pAttachments = &blend_attachment};
-    VkGraphicsPipelineCreateInfo info = {
-        .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, .stageCount = 2, .pStages = stages,
-        .pVertexInputState = &vertex, .pInputAssemblyState = &assembly, .pViewportState = &viewport_state,
-        .pRasterizationState = &raster, .pMultisampleState = &multisample, .pColorBlendState = &blend,
-        .layout = layout, .renderPass = o->render_pass, .subpass = 0};
-    VkPipeline pipeline;
-    CHECK(vkCreateGraphicsPipelines(o->a->device, VK_NULL_HANDLE, 1, &info, NULL, &pipeline));
-    o->pipelines[o->pipeline_count++] = pipeline;
+    VkPipeline pipeline = new_fullscreen_pipeline(o, layout, o->render_pass, 0, layer_test_spirv_sample,
+                                                  layer_test_spirv_sample_size);
 
     struct recording r = begin(o->a, "draw-cb");
     VkRenderPassBeginInfo begin_info = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
@@ -768,6 +779,71 @@ static void scenario_render_pass(struct objects *o, const char *name)
     finish(o->a, &r, fixed);
 }
 
+/* hazard-subpass-raw / -fixed: in a two-subpass render pass, a draw of the first subpass writes a
+ * storage buffer from its fragment shader and a draw of the second reads it; the dependency from
+ * subpass 0 to 1 covers only the color attachment (-raw) or the fragment shader's write too. */
+static void scenario_subpass(struct objects *o, const char *name)
+{
+    if (!o->a->fragment_stores) {
+        printf("skip: no fragmentStoresAndAtomics\n");
+        return;
+    }
+    bool fixed = strcmp(name, "hazard-subpass-fixed") == 0;
+    VkImage target = new_image(o, 1, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT);
+    VkImageView target_view = new_view(o, target, 0);
+    VkBuffer data = new_buffer(o, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    VkAttachmentDescription color = {.format = VK_FORMAT_R32_SFLOAT, .samples = VK_SAMPLE_COUNT_1_BIT,
+                                     .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR, .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+                                     .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+                                     .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+                                     .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+                                     .finalLayout = VK_IMAGE_LAYOUT_GENERAL};
+    VkAttachmentReference ref = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+    VkSubpassDescription subpasses[2] = {
+        {.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS, .colorAttachmentCount = 1, .pColorAttachments = &ref},
+        {.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS, .colorAttachmentCount = 1, .pColorAttachments = &ref}};
+    const VkPipelineStageFlags color_stage = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+                               fragment = VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT;
+    VkSubpassDependency between = {
+        .srcSubpass = 0, .dstSubpass = 1,
+        .srcStageMask = color_stage | (fixed ? fragment : 0), .dstStageMask = color_stage | (fixed ? fragment : 0),
+        .srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | (fixed ? VK_ACCESS_SHADER_WRITE_BIT : 0),
+        .dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT |
+                         (fixed ? VK_ACCESS_SHADER_READ_BIT : 0)};
+    VkRenderPassCreateInfo pass_info = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, .attachmentCount = 1,
+                                        .pAttachments = &color, .subpassCount = 2, .pSubpasses = subpasses,
+                                        .dependencyCount = 1, .pDependencies = &between};
+    CHECK(vkCreateRenderPass(o->a->device, &pass_info, NULL, &o->render_pass));
+    VkFramebufferCreateInfo fb_info = {.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
+                                       .renderPass = o->render_pass, .attachmentCount = 1,
+                                       .pAttachments = &target_view, .width = 64, .height = 64, .layers = 1};
+    CHECK(vkCreateFramebuffer(o->a->device, &fb_info, NULL, &o->framebuffer));
+    const VkDescriptorType type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    VkDescriptorSetLayout set_layout = new_set_layout(o, &type, 1);
+    VkPipelineLayout layout = new_pipeline_layout(o, &set_layout, 1);
+    VkDescriptorSet set = new_set(o, set_layout);
+    write_buffer(o, set, 0, type, data, 0, 4096);
+    VkPipeline writer = new_fullscreen_pipeline(o, layout, o->render_pass, 0, layer_test_spirv_ssbo_write,
+                                                layer_test_spirv_ssbo_write_size);
+    VkPipeline reader = new_fullscreen_pipeline(o, layout, o->render_pass, 1, layer_test_spirv_ssbo_read,
+                                                layer_test_spirv_ssbo_read_size);
+    struct recording r = begin(o->a, "subpass-cb");
+    VkClearValue clear = {.color = {{0, 0, 0, 0}}};
+    VkRenderPassBeginInfo begin_info = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+                                        .renderPass = o->render_pass, .framebuffer = o->framebuffer,
+                                        .renderArea = {{0, 0}, {64, 64}}, .clearValueCount = 1,
+                                        .pClearValues = &clear};
+    vkCmdBeginRenderPass(r.cb, &begin_info, VK_SUBPASS_CONTENTS_INLINE);
+    vkCmdBindPipeline(r.cb, VK_PIPELINE_BIND_POINT_GRAPHICS, writer);
+    vkCmdBindDescriptorSets(r.cb, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, &set, 0, NULL);
+    vkCmdDraw(r.cb, 3, 1, 0, 0);
+    vkCmdNextSubpass(r.cb, VK_SUBPASS_CONTENTS_INLINE);
+    vkCmdBindPipeline(r.cb, VK_PIPELINE_BIND_POINT_GRAPHICS, reader);
+    vkCmdDraw(r.cb, 3, 1, 0, 0);
+    vkCmdEndRenderPass(r.cb);
+    finish(o->a, &r, fixed);
+}
+
 /* hazard-secondary-raw / -fixed: the primary fills a buffer, then executes a secondary whose
  * dispatch reads it; -fixed starts the secondary with the barrier. */
 static void scenario_secondary(struct objects *o, const char *name)
@@ -1018,6 +1094,8 @@ bool scenario_alias(struct app *a, const char *name)
         scenario_host(&o, name);
     } else if (strcmp(name, "hazard-renderpass-raw") == 0 || strcmp(name, "hazard-renderpass-fixed") == 0) {
         scenario_render_pass(&o, name);
+    } else if (strcmp(name, "hazard-subpass-raw") == 0 || strcmp(name, "hazard-subpass-fixed") == 0) {
+        scenario_subpass(&o, name);
     } else if (strcmp(name, "hazard-secondary-raw") == 0 || strcmp(name, "hazard-secondary-fixed") == 0) {
         scenario_secondary(&o, name);
     } else if (strcmp(name, "hazard-rendering-raw") == 0 || strcmp(name, "hazard-rendering-fixed") == 0) {

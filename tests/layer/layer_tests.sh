@@ -154,6 +154,12 @@ else
 fi
 run hazard-renderpass-raw
 check "hazard: a dispatch samples what a render pass stored, only the implicit dependency after it" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdDispatch (command 5) reads VkImage .*that vkCmdEndRenderPass (command 2) wrote in ALL_COMMANDS' '$work/out'"
+run hazard-subpass-raw
+if grep -q "^skip:" "$work/out"; then
+    echo "skip subpass dependencies: $(grep '^skip:' "$work/out")"
+else
+    check "hazard: the second subpass reads what the first one's fragment shader wrote, dependency without it" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdDraw (command 6) reads VkBuffer .*that vkCmdDraw (command 3) wrote' '$work/out'"
+fi
 run hazard-secondary-raw
 check "hazard: a secondary's dispatch reads what the primary filled, no barrier" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*names=primary-cb,- .*vkCmdDispatch of secondary VkCommandBuffer 0x[0-9a-f]* \"secondary-cb\" (command 2) reads VkBuffer .*that vkCmdFillBuffer (command 0) wrote' '$work/out'"
 # across command buffers and submissions (checked at vkQueueSubmit)
@@ -171,6 +177,7 @@ else
 fi
 for s in hazard-raw-fixed hazard-war-execution-only hazard-disjoint hazard-event hazard-sync2 hazard-image-fixed \
          hazard-transition-fixed hazard-readback-disjoint hazard-rendering-fixed hazard-renderpass-fixed \
+         hazard-subpass-fixed \
          hazard-secondary-fixed \
          hazard-submit-fixed hazard-submit-semaphore \
          hazard-submit-timeline hazard-submit-fence; do
