@@ -14,7 +14,7 @@ with_layer() { VK_INSTANCE_LAYERS=VK_LAYER_PREFLIGHT_validation "$@"; }
 for s in clean group-count dispatch-base zero workgroup-size invocations shared-memory indirect indirect-gpu-written \
          alias-clean alias-buffer alias-memory alias-indirect alias-array alias-array-unreached alias-image \
          alias-image-mips alias-attachment attachment-clean binding-missing-set binding-unwritten binding-type \
-         binding-usage hazard-raw hazard-raw-fixed hazard-war hazard-war-execution-only hazard-waw \
+         binding-usage hazard-raw hazard-raw-fixed hazard-war hazard-war-execution-only hazard-waw hazard-copy2 \
          hazard-insufficient hazard-disjoint hazard-event hazard-sync2 hazard-image-raw hazard-image-fixed \
          hazard-transition-war hazard-transition-fixed hazard-readback-waw hazard-readback-disjoint \
          hazard-rendering-raw hazard-rendering-fixed hazard-renderpass-raw hazard-renderpass-fixed \
