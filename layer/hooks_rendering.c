@@ -62,14 +62,14 @@ static void store_render_pass(struct layer_device *ld, VkRenderPass handle, stru
  * both: color and resolve attachments are written, input attachments read, depth/stencil written
  * unless its layout is read-only. */
 #define DESCRIBE_SUBPASSES(r, info)                                                                                    \
-    for (uint32_t i = 0; (r)->subpasses && i < (info)->subpassCount; ++i) {                                           \
+    for (uint32_t i = 0; (r)->subpasses && (info)->pSubpasses && i < (info)->subpassCount; ++i) {                     \
         const __typeof__((info)->pSubpasses[0]) *d = &(info)->pSubpasses[i];                                           \
-        for (uint32_t k = 0; k < d->colorAttachmentCount; ++k) {                                                       \
+        for (uint32_t k = 0; d->pColorAttachments && k < d->colorAttachmentCount; ++k) {                               \
             subpass_add(&(r)->subpasses[i], d->pColorAttachments[k].attachment, true, false);                          \
             if (d->pResolveAttachments)                                                                                \
                 subpass_add(&(r)->subpasses[i], d->pResolveAttachments[k].attachment, true, false);                    \
         }                                                                                                              \
-        for (uint32_t k = 0; k < d->inputAttachmentCount; ++k)                                                         \
+        for (uint32_t k = 0; d->pInputAttachments && k < d->inputAttachmentCount; ++k)                                 \
             subpass_add(&(r)->subpasses[i], d->pInputAttachments[k].attachment, false, false);                         \
         if (d->pDepthStencilAttachment)                                                                                \
             subpass_add(&(r)->subpasses[i], d->pDepthStencilAttachment->attachment,                                    \
@@ -95,7 +95,7 @@ static void attachment_used(struct render_pass_state *r, uint32_t index, VkImage
 }
 
 #define DESCRIBE_ATTACHMENTS(r, info)                                                                                  \
-    for (uint32_t i = 0; (r)->attachments && i < (info)->attachmentCount; ++i) {                                      \
+    for (uint32_t i = 0; (r)->attachments && (info)->pAttachments && i < (info)->attachmentCount; ++i) {              \
         const __typeof__((info)->pAttachments[0]) *a = &(info)->pAttachments[i];                                       \
         struct pass_attachment *p = &(r)->attachments[i];                                                              \
         p->initial = a->initialLayout;                                                                                 \
@@ -109,11 +109,11 @@ static void attachment_used(struct render_pass_state *r, uint32_t index, VkImage
                           a->stencilStoreOp == VK_ATTACHMENT_STORE_OP_STORE ||                                         \
                           a->stencilStoreOp == VK_ATTACHMENT_STORE_OP_DONT_CARE;                                       \
     }                                                                                                                  \
-    for (uint32_t i = 0; (r)->attachments && i < (info)->subpassCount; ++i) {                                         \
+    for (uint32_t i = 0; (r)->attachments && (info)->pSubpasses && i < (info)->subpassCount; ++i) {                   \
         const __typeof__((info)->pSubpasses[0]) *d = &(info)->pSubpasses[i];                                           \
-        for (uint32_t k = 0; k < d->inputAttachmentCount; ++k)                                                         \
+        for (uint32_t k = 0; d->pInputAttachments && k < d->inputAttachmentCount; ++k)                                 \
             attachment_used(r, d->pInputAttachments[k].attachment, d->pInputAttachments[k].layout, false, i);        \
-        for (uint32_t k = 0; k < d->colorAttachmentCount; ++k) {                                                       \
+        for (uint32_t k = 0; d->pColorAttachments && k < d->colorAttachmentCount; ++k) {                               \
             attachment_used(r, d->pColorAttachments[k].attachment, d->pColorAttachments[k].layout, false, i);        \
             if (d->pResolveAttachments)                                                                                \
                 attachment_used(r, d->pResolveAttachments[k].attachment, d->pResolveAttachments[k].layout, false, i); \
@@ -123,8 +123,9 @@ static void attachment_used(struct render_pass_state *r, uint32_t index, VkImage
     }
 
 /* VkAccessFlags2 of attachments, for the spec's implicit external dependencies */
-#define ATTACHMENT_ACCESSES (0x10ull | HAZARD_ACCESS_COLOR_READ | HAZARD_ACCESS_COLOR_WRITE | HAZARD_ACCESS_DEPTH_READ | \
-                             HAZARD_ACCESS_DEPTH_WRITE)
+#define ATTACHMENT_ACCESSES                                                                                           \
+    (0x10ull /* INPUT_ATTACHMENT_READ */ | HAZARD_ACCESS_COLOR_READ | HAZARD_ACCESS_COLOR_WRITE |                     \
+     HAZARD_ACCESS_DEPTH_READ | HAZARD_ACCESS_DEPTH_WRITE)
 
 /* One subpass dependency: with VK_SUBPASS_EXTERNAL, into the union the pass's start or end
  * applies; between two subpasses, kept for the entry into its second one. */
@@ -195,7 +196,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateRenderPass(VkDevice device, c
     DESCRIBE_SUBPASSES(r, info)
     DESCRIBE_ATTACHMENTS(r, info)
     r->dependencies = calloc(info->dependencyCount ? info->dependencyCount : 1, sizeof(*r->dependencies));
-    for (uint32_t i = 0; i < info->dependencyCount; ++i) {
+    for (uint32_t i = 0; info->pDependencies && i < info->dependencyCount; ++i) {
         const VkSubpassDependency *d = &info->pDependencies[i];
         add_dependency(r, d->srcSubpass, d->dstSubpass, d->srcStageMask, d->dstStageMask, d->srcAccessMask,
                        d->dstAccessMask, info->dependencyCount);
@@ -217,7 +218,7 @@ static VkResult create_render_pass2(PFN_vkCreateRenderPass2 down, VkDevice devic
     DESCRIBE_SUBPASSES(r, info)
     DESCRIBE_ATTACHMENTS(r, info)
     r->dependencies = calloc(info->dependencyCount ? info->dependencyCount : 1, sizeof(*r->dependencies));
-    for (uint32_t i = 0; i < info->dependencyCount; ++i) {
+    for (uint32_t i = 0; info->pDependencies && i < info->dependencyCount; ++i) {
         const VkSubpassDependency2 *d = &info->pDependencies[i];
         uint64_t src = d->srcStageMask, dst = d->dstStageMask, src_access = d->srcAccessMask,
                  dst_access = d->dstAccessMask;
@@ -590,7 +591,8 @@ static void rendering_operations(struct layer_device *ld, struct command_buffer_
         return;
     if (writable && (a->storeOp == VK_ATTACHMENT_STORE_OP_STORE || a->storeOp == VK_ATTACHMENT_STORE_OP_DONT_CARE) &&
         cb->rendering_store_count < MAX_ATTACHMENTS * 2 &&
-        attachment_access(ld, a->imageView, layers, depth, false, true, &cb->rendering_stores[cb->rendering_store_count]))
+        attachment_access(ld, a->imageView, layers, depth, false, true,
+                          &cb->rendering_stores[cb->rendering_store_count]))
         cb->rendering_store_count++;
     if (a->resolveMode != VK_RESOLVE_MODE_NONE && a->resolveImageView != VK_NULL_HANDLE &&
         cb->rendering_store_count < MAX_ATTACHMENTS * 2 &&
