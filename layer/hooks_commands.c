@@ -354,8 +354,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDispatchIndirect(VkCommandBuffer com
     ld->dispatch.CmdDispatchIndirect(command_buffer, buffer, offset);
 }
 
-/* Memory barriers of a barrier or event wait, in the tracker's terms; image barriers are left
- * out (images are not tracked yet). Returns how many were written to `out`. */
+/* An image barrier's subresources in the tracker's terms (false for an image the layer does not
+ * know). */
 #define MAX_BARRIERS 64
 static bool image_barrier_range(struct layer_device *ld, VkImage image, const VkImageSubresourceRange *range,
                                 VkAccessFlags2 src_access, VkAccessFlags2 dst_access,
@@ -371,46 +371,60 @@ static bool image_barrier_range(struct layer_device *ld, VkImage image, const Vk
     return true;
 }
 
-static uint32_t convert_barriers(struct layer_device *ld, uint32_t memory_count, const VkMemoryBarrier *memory,
-                                 uint32_t buffer_count, const VkBufferMemoryBarrier *buffers, uint32_t image_count,
-                                 const VkImageMemoryBarrier *images, struct hazard_memory_barrier *out)
+/* A buffer barrier in the tracker's terms: its memory range, or everything for a buffer the layer
+ * does not know (no false finding). */
+static struct hazard_memory_barrier buffer_barrier_of(struct layer_device *ld, VkBuffer buffer, VkDeviceSize offset,
+                                                      VkDeviceSize size, VkAccessFlags2 src_access,
+                                                      VkAccessFlags2 dst_access)
 {
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < image_count && n < MAX_BARRIERS; ++i)
-        if (image_barrier_range(ld, images[i].image, &images[i].subresourceRange, images[i].srcAccessMask,
-                                images[i].dstAccessMask, &out[n]))
-            n++;
-    for (uint32_t i = 0; i < memory_count && n < MAX_BARRIERS; ++i)
-        out[n++] = (struct hazard_memory_barrier){.global = true, .src_access = memory[i].srcAccessMask,
-                                                  .dst_access = memory[i].dstAccessMask};
-    for (uint32_t i = 0; i < buffer_count && n < MAX_BARRIERS; ++i) {
-        struct hazard_access range;
-        struct hazard_memory_barrier *b = &out[n];
-        *b = (struct hazard_memory_barrier){.src_access = buffers[i].srcAccessMask,
-                                            .dst_access = buffers[i].dstAccessMask};
-        if (hazard_buffer_range(ld, HANDLE(buffers[i].buffer), buffers[i].offset, buffers[i].size, &range)) {
-            b->key = range.key;
-            b->begin = range.begin;
-            b->end = range.end;
-        } else {
-            b->global = true; /* unknown buffer: assume it covers (no false finding) */
-        }
-        n++;
+    struct hazard_memory_barrier b = {.src_access = src_access, .dst_access = dst_access};
+    struct hazard_access range;
+    if (hazard_buffer_range(ld, HANDLE(buffer), offset, size, &range)) {
+        b.key = range.key;
+        b.begin = range.begin;
+        b.end = range.end;
+    } else {
+        b.global = true;
     }
-    return n;
+    return b;
 }
 
-/* Layout transitions of sync1 image barriers (applied after the barrier's memory part). */
-static void transitions(struct command_buffer_state *cb, VkPipelineStageFlags src, VkPipelineStageFlags dst,
-                        uint32_t count, const VkImageMemoryBarrier *images, const char *call)
+/* A sync1 barrier or event wait: its memory, buffer and image barriers under one pair of stage
+ * masks, then the image barriers' layout transitions (after the memory part). */
+static void sync1_barrier(struct command_buffer_state *cb, VkPipelineStageFlags src, VkPipelineStageFlags dst,
+                          uint32_t memory_count, const VkMemoryBarrier *memory, uint32_t buffer_count,
+                          const VkBufferMemoryBarrier *buffers, uint32_t image_count,
+                          const VkImageMemoryBarrier *images, const char *call)
 {
-    for (uint32_t i = 0; i < count; ++i) {
-        struct hazard_memory_barrier b;
-        if (images[i].oldLayout != images[i].newLayout &&
-            image_barrier_range(cb->device, images[i].image, &images[i].subresourceRange, images[i].srcAccessMask,
-                                images[i].dstAccessMask, &b))
-            hazard_image_transition(cb->device, cb, src, dst, &b, call);
+    struct layer_device *ld = cb->device;
+    struct hazard_memory_barrier converted[MAX_BARRIERS];
+    bool transition[MAX_BARRIERS];
+    uint32_t n = 0, next_image = 0;
+    for (; next_image < image_count && n < MAX_BARRIERS; ++next_image) {
+        const VkImageMemoryBarrier *m = &images[next_image];
+        if (image_barrier_range(ld, m->image, &m->subresourceRange, m->srcAccessMask, m->dstAccessMask,
+                                &converted[n]))
+            transition[n++] = m->oldLayout != m->newLayout;
     }
+    uint32_t image_end = n;
+    for (uint32_t i = 0; i < memory_count && n < MAX_BARRIERS; ++i)
+        converted[n++] = (struct hazard_memory_barrier){.global = true, .src_access = memory[i].srcAccessMask,
+                                                        .dst_access = memory[i].dstAccessMask};
+    for (uint32_t i = 0; i < buffer_count && n < MAX_BARRIERS; ++i)
+        converted[n++] = buffer_barrier_of(ld, buffers[i].buffer, buffers[i].offset, buffers[i].size,
+                                           buffers[i].srcAccessMask, buffers[i].dstAccessMask);
+    hazard_barrier(cb, src, dst, converted, n);
+    for (uint32_t k = 0; k < image_end; ++k)
+        if (transition[k])
+            hazard_image_transition(ld, cb, src, dst, &converted[k], call);
+    for (; next_image < image_count; ++next_image) { /* past MAX_BARRIERS: transitions still happen */
+        const VkImageMemoryBarrier *m = &images[next_image];
+        struct hazard_memory_barrier b;
+        if (m->oldLayout != m->newLayout &&
+            image_barrier_range(ld, m->image, &m->subresourceRange, m->srcAccessMask, m->dstAccessMask, &b))
+            hazard_image_transition(ld, cb, src, dst, &b, call);
+    }
+    cb->command_index++;
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdPipelineBarrier(
@@ -420,14 +434,9 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdPipelineBarrier(
 {
     struct command_buffer_state *cb;
     struct layer_device *ld = command_buffer_device(command_buffer, &cb);
-    if (cb != NULL) {
-        struct hazard_memory_barrier converted[MAX_BARRIERS];
-        uint32_t n = convert_barriers(cb->device, memory_count, memory, buffer_count, buffers, image_count, images,
-                                      converted);
-        hazard_barrier(cb, src, dst, converted, n);
-        transitions(cb, src, dst, image_count, images, "vkCmdPipelineBarrier");
-        cb->command_index++;
-    }
+    if (cb != NULL)
+        sync1_barrier(cb, src, dst, memory_count, memory, buffer_count, buffers, image_count, images,
+                      "vkCmdPipelineBarrier");
     ld->dispatch.CmdPipelineBarrier(command_buffer, src, dst, flags, memory_count, memory, buffer_count, buffers,
                                     image_count, images);
 }
@@ -441,14 +450,9 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdWaitEvents(
      * barrier at the wait can only hide a finding, never invent one. */
     struct command_buffer_state *cb;
     struct layer_device *ld = command_buffer_device(command_buffer, &cb);
-    if (cb != NULL) {
-        struct hazard_memory_barrier converted[MAX_BARRIERS];
-        uint32_t n = convert_barriers(cb->device, memory_count, memory, buffer_count, buffers, image_count, images,
-                                      converted);
-        hazard_barrier(cb, src, dst, converted, n);
-        transitions(cb, src, dst, image_count, images, "vkCmdWaitEvents");
-        cb->command_index++;
-    }
+    if (cb != NULL)
+        sync1_barrier(cb, src, dst, memory_count, memory, buffer_count, buffers, image_count, images,
+                      "vkCmdWaitEvents");
     ld->dispatch.CmdWaitEvents(command_buffer, event_count, events, src, dst, memory_count, memory, buffer_count,
                                buffers, image_count, images);
 }
@@ -465,15 +469,8 @@ static void dependency_info(struct command_buffer_state *cb, const VkDependencyI
     }
     for (uint32_t i = 0; i < info->bufferMemoryBarrierCount; ++i) {
         const VkBufferMemoryBarrier2 *m = &info->pBufferMemoryBarriers[i];
-        struct hazard_memory_barrier b = {.src_access = m->srcAccessMask, .dst_access = m->dstAccessMask};
-        struct hazard_access range;
-        if (hazard_buffer_range(cb->device, HANDLE(m->buffer), m->offset, m->size, &range)) {
-            b.key = range.key;
-            b.begin = range.begin;
-            b.end = range.end;
-        } else {
-            b.global = true;
-        }
+        struct hazard_memory_barrier b =
+            buffer_barrier_of(cb->device, m->buffer, m->offset, m->size, m->srcAccessMask, m->dstAccessMask);
         hazard_barrier(cb, m->srcStageMask, m->dstStageMask, &b, 1);
     }
     for (uint32_t i = 0; i < info->imageMemoryBarrierCount; ++i) {
