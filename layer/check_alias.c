@@ -205,8 +205,9 @@ static bool same_descriptor(const struct access *x, const struct access *y)
 
 static void describe(struct layer_device *ld, const struct access *a, char *out, size_t size)
 {
-    const char *name = handle_map_get(&ld->names, a->resource);
-    char where[64];
+    char where[64], resource[128];
+    finding_object_text(ld, a->image ? VK_OBJECT_TYPE_IMAGE : VK_OBJECT_TYPE_BUFFER, a->resource, resource,
+                        sizeof(resource));
     const char *verb = a->read_or_write ? "reads or writes" : a->write ? "writes" : "reads";
     if (strcmp(a->what, "binding") == 0 && a->array)
         snprintf(where, sizeof(where), "set %u binding %u [element %u]", a->set, a->binding, a->element);
@@ -215,12 +216,10 @@ static void describe(struct layer_device *ld, const struct access *a, char *out,
     else
         snprintf(where, sizeof(where), "the %s", a->what);
     if (a->image)
-        snprintf(out, size, "%s %s VkImage 0x%llx%s%s%s (mips %llu..%llu, layers %u..%u)", where, verb,
-                 (unsigned long long)a->resource, name ? " \"" : "", name ? name : "", name ? "\"" : "",
+        snprintf(out, size, "%s %s %s (mips %llu..%llu, layers %u..%u)", where, verb, resource,
                  (unsigned long long)a->begin, (unsigned long long)a->end - 1, a->layer_begin, a->layer_end - 1);
     else
-        snprintf(out, size, "%s %s VkBuffer 0x%llx%s%s%s (memory bytes [%llu, %llu))", where, verb,
-                 (unsigned long long)a->resource, name ? " \"" : "", name ? name : "", name ? "\"" : "",
+        snprintf(out, size, "%s %s %s (memory bytes [%llu, %llu))", where, verb, resource,
                  (unsigned long long)a->begin, (unsigned long long)a->end);
 }
 

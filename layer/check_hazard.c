@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "findings.h"
 #include "hazard_tracker.h"
 #include "layer_state.h"
 
@@ -222,12 +223,12 @@ void hazard_image_transition(struct layer_device *ld, struct command_buffer_stat
 static void use_context(struct layer_device *ld, const struct hazard_use *u, uint64_t reporting, char *out,
                         size_t size)
 {
-    const char *name = u->command_buffer != reporting ? handle_map_get(&ld->names, u->command_buffer) : NULL;
+    char text[128];
     if (u->command_buffer == reporting)
         out[0] = 0;
     else
-        snprintf(out, size, " of VkCommandBuffer 0x%llx%s%s%s", (unsigned long long)u->command_buffer,
-                 name ? " \"" : "", name ? name : "", name ? "\"" : "");
+        snprintf(out, size, " of %s",
+                 finding_object_text(ld, VK_OBJECT_TYPE_COMMAND_BUFFER, u->command_buffer, text, sizeof(text)));
 }
 
 void hazard_execute(struct layer_device *ld, struct command_buffer_state *primary,
@@ -246,13 +247,12 @@ void hazard_execute(struct layer_device *ld, struct command_buffer_state *primar
         tracker_merge(t, from, 0);
         return;
     }
-    const char *name = handle_map_get(&ld->names, secondary_handle);
     for (uint32_t i = 0; i < from->entry_count; ++i) {
         const struct hazard_entry *e = &from->entries[i];
         uint32_t limit = positions[e->barrier_index];
-        char call[160];
-        snprintf(call, sizeof(call), "%s of secondary VkCommandBuffer 0x%llx%s%s%s", e->call,
-                 (unsigned long long)secondary_handle, name ? " \"" : "", name ? name : "", name ? "\"" : "");
+        char call[160], text[128];
+        snprintf(call, sizeof(call), "%s of secondary %s", e->call,
+                 finding_object_text(ld, VK_OBJECT_TYPE_COMMAND_BUFFER, secondary_handle, text, sizeof(text)));
         struct hazard_conflict c;
         for (struct hazard_range *r = NULL; (r = tracker_entry_conflict(t, e, limit, r, &c)) != NULL;) {
             char context[160];

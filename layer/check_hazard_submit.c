@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "check_host.h"
+#include "findings.h"
 #include "hazard_tracker.h"
 #include "layer_state.h"
 
@@ -173,10 +174,9 @@ static void signal_semaphore(struct hazard_queues *h, uint32_t signaler, const s
 static void report(struct layer_device *ld, struct command_buffer_state *cb, const struct hazard_entry *e,
                    const struct hazard_range *r, const struct hazard_conflict *c, const char *where)
 {
-    char context[200];
-    const char *name = handle_map_get(&ld->names, c->before->command_buffer);
-    snprintf(context, sizeof(context), " of VkCommandBuffer 0x%llx%s%s%s, %s",
-             (unsigned long long)c->before->command_buffer, name ? " \"" : "", name ? name : "", name ? "\"" : "",
+    char context[200], text[128];
+    snprintf(context, sizeof(context), " of %s, %s",
+             finding_object_text(ld, VK_OBJECT_TYPE_COMMAND_BUFFER, c->before->command_buffer, text, sizeof(text)),
              where);
     hazard_report(ld, cb, e->command_index, e->call, &e->access, r, c, context);
 }

@@ -228,15 +228,15 @@ static void check_host_visibility(struct layer_device *ld, struct host_tracker *
     f.objects[f.object_count++] = (struct finding_object){VK_OBJECT_TYPE_DEVICE_MEMORY, hit.memory};
     f.objects[f.object_count++] = (struct finding_object){VK_OBJECT_TYPE_BUFFER, hit.buffer};
     f.objects[f.object_count++] = (struct finding_object){VK_OBJECT_TYPE_COMMAND_BUFFER, hit.command_buffer};
-    const char *name = handle_map_get(&ld->names, hit.command_buffer);
+    char text[128];
     snprintf(f.message, sizeof(f.message),
              "vkInvalidateMappedMemoryRanges covers VkDeviceMemory 0x%llx bytes [%llu, %llu), which %s (command %u "
-             "of VkCommandBuffer 0x%llx%s%s%s) wrote; the work is complete, but no barrier made the write visible to "
-             "the host (srcStage including the write, dstStageMask VK_PIPELINE_STAGE_HOST_BIT, dstAccessMask "
-             "VK_ACCESS_HOST_READ_BIT) before the fence or wait",
+             "of %s) wrote; the work is complete, but no barrier made the write visible to the host (srcStage "
+             "including the write, dstStageMask VK_PIPELINE_STAGE_HOST_BIT, dstAccessMask VK_ACCESS_HOST_READ_BIT) "
+             "before the fence or wait",
              (unsigned long long)hit.memory, (unsigned long long)hit.begin, (unsigned long long)hit.end, hit.call,
-             hit.command_index, (unsigned long long)hit.command_buffer, name ? " \"" : "", name ? name : "",
-             name ? "\"" : "");
+             hit.command_index,
+             finding_object_text(ld, VK_OBJECT_TYPE_COMMAND_BUFFER, hit.command_buffer, text, sizeof(text)));
     finding_report(ld->instance, ld, &f);
 }
 
@@ -252,15 +252,15 @@ void host_check_flush(struct layer_device *ld, uint32_t count, const VkMappedMem
         f.objects[f.object_count++] = (struct finding_object){VK_OBJECT_TYPE_DEVICE_MEMORY, HANDLE(ranges[r].memory)};
         f.objects[f.object_count++] = (struct finding_object){VK_OBJECT_TYPE_BUFFER, p.resource};
         f.objects[f.object_count++] = (struct finding_object){VK_OBJECT_TYPE_QUEUE, HANDLE((uintptr_t)p.queue)};
-        const char *name = handle_map_get(&ld->names, p.command_buffer);
+        char text[128];
         snprintf(f.message, sizeof(f.message),
                  "vkFlushMappedMemoryRanges covers VkDeviceMemory 0x%llx bytes [%llu, %llu), which %s (command %u of "
-                 "VkCommandBuffer 0x%llx%s%s%s, submitted to VkQueue %p) %s, and the application has not waited for "
-                 "that submission: the host wrote memory the GPU may still be using",
+                 "%s, submitted to VkQueue %p) %s, and the application has not waited for that submission: the host "
+                 "wrote memory the GPU may still be using",
                  (unsigned long long)HANDLE(ranges[r].memory), (unsigned long long)p.begin,
-                 (unsigned long long)p.end, p.call, p.command_index, (unsigned long long)p.command_buffer,
-                 name ? " \"" : "", name ? name : "", name ? "\"" : "", (void *)p.queue,
-                 p.write ? "writes" : "reads");
+                 (unsigned long long)p.end, p.call, p.command_index,
+                 finding_object_text(ld, VK_OBJECT_TYPE_COMMAND_BUFFER, p.command_buffer, text, sizeof(text)),
+                 (void *)p.queue, p.write ? "writes" : "reads");
         finding_report(ld->instance, ld, &f);
     }
 }

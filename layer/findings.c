@@ -66,6 +66,14 @@ static const char *object_type_name(VkObjectType t)
     }
 }
 
+const char *finding_object_text(struct layer_device *ld, VkObjectType type, uint64_t handle, char *out, size_t size)
+{
+    const char *name = ld ? handle_map_get(&ld->names, handle) : NULL;
+    snprintf(out, size, "%s 0x%llx%s%s%s", object_type_name(type), (unsigned long long)handle, name ? " \"" : "",
+             name ? name : "", name ? "\"" : "");
+    return out;
+}
+
 void finding_report(struct layer_instance *instance, struct layer_device *device, struct finding *f)
 {
     if (!finding_enabled(instance, f->check))

@@ -453,7 +453,9 @@ void hazard_report(struct layer_device *ld, struct command_buffer_state *cb, uin
         (struct finding_object){VK_OBJECT_TYPE_COMMAND_BUFFER, (uint64_t)(uintptr_t)cb->handle};
     f.objects[f.object_count++] =
         (struct finding_object){now->image ? VK_OBJECT_TYPE_IMAGE : VK_OBJECT_TYPE_BUFFER, now->resource};
-    const char *name = handle_map_get(&ld->names, now->resource);
+    char resource[128];
+    finding_object_text(ld, now->image ? VK_OBJECT_TYPE_IMAGE : VK_OBJECT_TYPE_BUFFER, now->resource, resource,
+                        sizeof(resource));
     uint64_t begin = now->begin > r->begin ? now->begin : r->begin, end = now->end < r->end ? now->end : r->end;
     char where[96];
     if (now->image)
@@ -465,11 +467,9 @@ void hazard_report(struct layer_device *ld, struct command_buffer_state *cb, uin
                  (unsigned long long)end);
     const char *labels = c->before->labels;
     snprintf(f.message, sizeof(f.message),
-             "%s (command %u) %s %s 0x%llx%s%s%s (%s) that %s (command %u%s%s%s%s) %s in %s; missing between them: %s",
-             call, command_index, now->write && c->check != CHECK_HAZARD_READ_AFTER_WRITE ? "writes" : "reads",
-             now->image ? "VkImage" : "VkBuffer", (unsigned long long)now->resource, name ? " \"" : "",
-             name ? name : "", name ? "\"" : "", where, c->before->call, c->before->command_index, context,
-             labels ? ", labels " : "", labels ? labels : "", labels ? "" : "", c->before_wrote ? "wrote" : "read",
-             stage_words(c->before->stages), c->missing);
+             "%s (command %u) %s %s (%s) that %s (command %u%s%s%s) %s in %s; missing between them: %s", call,
+             command_index, now->write && c->check != CHECK_HAZARD_READ_AFTER_WRITE ? "writes" : "reads", resource,
+             where, c->before->call, c->before->command_index, context, labels ? ", labels " : "",
+             labels ? labels : "", c->before_wrote ? "wrote" : "read", stage_words(c->before->stages), c->missing);
     finding_report(ld->instance, ld, &f);
 }
