@@ -1,6 +1,8 @@
 /* Transfer commands: copies, fills, updates, blits, resolves, clears outside a render pass and
  * query result copies, as the hazard tracker sees them (TRANSFER-stage reads and writes of buffer
  * ranges and image subresources), in both the original and the VkCopy*Info2 forms. */
+#include <stddef.h>
+
 #include "check_hazard.h"
 #include "format_blocks.h"
 #include "layer_hooks.h"
@@ -153,11 +155,14 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyImageToBuffer(VkCommandBuffer co
     ld->dispatch.CmdCopyImageToBuffer(command_buffer, src, layout, dst, count, regions);
 }
 
-/* Image-to-image commands (copy, blit, resolve) read source subresources and write destination ones. */
+/* Image-to-image commands (copy, blit, resolve) read source subresources and write destination
+ * ones. REGIONS(type) is how their regions are laid out: array stride, and where the source and
+ * destination subresources are (VkImageCopy, VkImageBlit, VkImageResolve and their *2 forms all
+ * name them so). */
+#define REGIONS(type) sizeof(type), offsetof(type, srcSubresource), offsetof(type, dstSubresource)
+
 static void image_to_image(VkCommandBuffer command_buffer, VkImage src, VkImage dst, uint32_t count,
-                           const VkImageSubresourceLayers *(*source)(const void *regions, uint32_t i),
-                           const VkImageSubresourceLayers *(*destination)(const void *regions, uint32_t i),
-                           const void *regions, const char *call)
+                           const void *regions, size_t stride, size_t src_at, size_t dst_at, const char *call)
 {
     struct command_buffer_state *cb;
     command_buffer_device(command_buffer, &cb);
@@ -165,61 +170,12 @@ static void image_to_image(VkCommandBuffer command_buffer, VkImage src, VkImage 
         return;
     struct hazard_accesses accesses = {.count = 0};
     for (uint32_t i = 0; i < count; ++i) {
-        image_regions(cb, &accesses, src, source(regions, i), false);
-        image_regions(cb, &accesses, dst, destination(regions, i), true);
+        const char *region = (const char *)regions + i * stride;
+        image_regions(cb, &accesses, src, (const VkImageSubresourceLayers *)(region + src_at), false);
+        image_regions(cb, &accesses, dst, (const VkImageSubresourceLayers *)(region + dst_at), true);
     }
     hazard_command(cb->device, cb, &accesses, call);
     cb->command_index++;
-}
-
-static const VkImageSubresourceLayers *copy2_src(const void *r, uint32_t i)
-{
-    return &((const VkImageCopy2 *)r)[i].srcSubresource;
-}
-static const VkImageSubresourceLayers *copy2_dst(const void *r, uint32_t i)
-{
-    return &((const VkImageCopy2 *)r)[i].dstSubresource;
-}
-static const VkImageSubresourceLayers *blit2_src(const void *r, uint32_t i)
-{
-    return &((const VkImageBlit2 *)r)[i].srcSubresource;
-}
-static const VkImageSubresourceLayers *blit2_dst(const void *r, uint32_t i)
-{
-    return &((const VkImageBlit2 *)r)[i].dstSubresource;
-}
-static const VkImageSubresourceLayers *resolve2_src(const void *r, uint32_t i)
-{
-    return &((const VkImageResolve2 *)r)[i].srcSubresource;
-}
-static const VkImageSubresourceLayers *resolve2_dst(const void *r, uint32_t i)
-{
-    return &((const VkImageResolve2 *)r)[i].dstSubresource;
-}
-
-static const VkImageSubresourceLayers *copy_src(const void *r, uint32_t i)
-{
-    return &((const VkImageCopy *)r)[i].srcSubresource;
-}
-static const VkImageSubresourceLayers *copy_dst(const void *r, uint32_t i)
-{
-    return &((const VkImageCopy *)r)[i].dstSubresource;
-}
-static const VkImageSubresourceLayers *blit_src(const void *r, uint32_t i)
-{
-    return &((const VkImageBlit *)r)[i].srcSubresource;
-}
-static const VkImageSubresourceLayers *blit_dst(const void *r, uint32_t i)
-{
-    return &((const VkImageBlit *)r)[i].dstSubresource;
-}
-static const VkImageSubresourceLayers *resolve_src(const void *r, uint32_t i)
-{
-    return &((const VkImageResolve *)r)[i].srcSubresource;
-}
-static const VkImageSubresourceLayers *resolve_dst(const void *r, uint32_t i)
-{
-    return &((const VkImageResolve *)r)[i].dstSubresource;
 }
 
 /* Clears outside a render pass write the listed subresource ranges. */
@@ -242,18 +198,18 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyImage(VkCommandBuffer command_bu
                                                       VkImageLayout src_layout, VkImage dst, VkImageLayout dst_layout,
                                                       uint32_t count, const VkImageCopy *regions)
 {
-    image_to_image(command_buffer, src, dst, count, copy_src, copy_dst, regions, "vkCmdCopyImage");
-    layer_device_of(command_buffer)->dispatch.CmdCopyImage(command_buffer, src, src_layout, dst, dst_layout, count,
-                                                           regions);
+    image_to_image(command_buffer, src, dst, count, regions, REGIONS(VkImageCopy), "vkCmdCopyImage");
+    layer_device_of(command_buffer)
+        ->dispatch.CmdCopyImage(command_buffer, src, src_layout, dst, dst_layout, count, regions);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBlitImage(VkCommandBuffer command_buffer, VkImage src,
                                                       VkImageLayout src_layout, VkImage dst, VkImageLayout dst_layout,
                                                       uint32_t count, const VkImageBlit *regions, VkFilter filter)
 {
-    image_to_image(command_buffer, src, dst, count, blit_src, blit_dst, regions, "vkCmdBlitImage");
-    layer_device_of(command_buffer)->dispatch.CmdBlitImage(command_buffer, src, src_layout, dst, dst_layout, count,
-                                                           regions, filter);
+    image_to_image(command_buffer, src, dst, count, regions, REGIONS(VkImageBlit), "vkCmdBlitImage");
+    layer_device_of(command_buffer)
+        ->dispatch.CmdBlitImage(command_buffer, src, src_layout, dst, dst_layout, count, regions, filter);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdClearColorImage(VkCommandBuffer command_buffer, VkImage image,
@@ -265,12 +221,13 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdClearColorImage(VkCommandBuffer comm
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdResolveImage(VkCommandBuffer command_buffer, VkImage src,
-                                                         VkImageLayout src_layout, VkImage dst, VkImageLayout dst_layout,
-                                                         uint32_t count, const VkImageResolve *regions)
+                                                         VkImageLayout src_layout, VkImage dst,
+                                                         VkImageLayout dst_layout, uint32_t count,
+                                                         const VkImageResolve *regions)
 {
-    image_to_image(command_buffer, src, dst, count, resolve_src, resolve_dst, regions, "vkCmdResolveImage");
-    layer_device_of(command_buffer)->dispatch.CmdResolveImage(command_buffer, src, src_layout, dst, dst_layout, count,
-                                                              regions);
+    image_to_image(command_buffer, src, dst, count, regions, REGIONS(VkImageResolve), "vkCmdResolveImage");
+    layer_device_of(command_buffer)
+        ->dispatch.CmdResolveImage(command_buffer, src, src_layout, dst, dst_layout, count, regions);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdClearDepthStencilImage(VkCommandBuffer command_buffer, VkImage image,
@@ -280,8 +237,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdClearDepthStencilImage(VkCommandBuff
                                                                    const VkImageSubresourceRange *ranges)
 {
     clear_ranges(command_buffer, image, count, ranges, "vkCmdClearDepthStencilImage");
-    layer_device_of(command_buffer)->dispatch.CmdClearDepthStencilImage(command_buffer, image, layout, value, count,
-                                                                        ranges);
+    layer_device_of(command_buffer)
+        ->dispatch.CmdClearDepthStencilImage(command_buffer, image, layout, value, count, ranges);
 }
 
 /* Query results land in the buffer: each query's values (one per result, or per enabled pipeline
@@ -327,8 +284,8 @@ static void copy_buffer2(VkCommandBuffer command_buffer, const VkCopyBufferInfo2
 
 static VkBufferImageCopy buffer_image_copy1(const VkBufferImageCopy2 *r)
 {
-    return (VkBufferImageCopy){r->bufferOffset, r->bufferRowLength, r->bufferImageHeight, r->imageSubresource,
-                               r->imageOffset, r->imageExtent};
+    return (VkBufferImageCopy){r->bufferOffset,     r->bufferRowLength, r->bufferImageHeight,
+                               r->imageSubresource, r->imageOffset,     r->imageExtent};
 }
 
 static void copy_buffer_to_image2(VkCommandBuffer command_buffer, const VkCopyBufferToImageInfo2 *info,
@@ -404,56 +361,71 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyImageToBuffer2KHR(VkCommandBuffe
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyImage2(VkCommandBuffer command_buffer, const VkCopyImageInfo2 *info)
 {
     if (info)
-        image_to_image(command_buffer, info->srcImage, info->dstImage, info->regionCount, copy2_src, copy2_dst,
-                       info->pRegions, "vkCmdCopyImage2");
+        image_to_image(command_buffer, info->srcImage, info->dstImage, info->regionCount, info->pRegions,
+                       REGIONS(VkImageCopy2), "vkCmdCopyImage2");
     layer_device_of(command_buffer)->dispatch.CmdCopyImage2(command_buffer, info);
 }
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyImage2KHR(VkCommandBuffer command_buffer, const VkCopyImageInfo2 *info)
 {
     if (info)
-        image_to_image(command_buffer, info->srcImage, info->dstImage, info->regionCount, copy2_src, copy2_dst,
-                       info->pRegions, "vkCmdCopyImage2KHR");
+        image_to_image(command_buffer, info->srcImage, info->dstImage, info->regionCount, info->pRegions,
+                       REGIONS(VkImageCopy2), "vkCmdCopyImage2KHR");
     layer_device_of(command_buffer)->dispatch.CmdCopyImage2KHR(command_buffer, info);
 }
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBlitImage2(VkCommandBuffer command_buffer, const VkBlitImageInfo2 *info)
 {
     if (info)
-        image_to_image(command_buffer, info->srcImage, info->dstImage, info->regionCount, blit2_src, blit2_dst,
-                       info->pRegions, "vkCmdBlitImage2");
+        image_to_image(command_buffer, info->srcImage, info->dstImage, info->regionCount, info->pRegions,
+                       REGIONS(VkImageBlit2), "vkCmdBlitImage2");
     layer_device_of(command_buffer)->dispatch.CmdBlitImage2(command_buffer, info);
 }
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBlitImage2KHR(VkCommandBuffer command_buffer, const VkBlitImageInfo2 *info)
 {
     if (info)
-        image_to_image(command_buffer, info->srcImage, info->dstImage, info->regionCount, blit2_src, blit2_dst,
-                       info->pRegions, "vkCmdBlitImage2KHR");
+        image_to_image(command_buffer, info->srcImage, info->dstImage, info->regionCount, info->pRegions,
+                       REGIONS(VkImageBlit2), "vkCmdBlitImage2KHR");
     layer_device_of(command_buffer)->dispatch.CmdBlitImage2KHR(command_buffer, info);
 }
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdResolveImage2(VkCommandBuffer command_buffer,
                                                           const VkResolveImageInfo2 *info)
 {
     if (info)
-        image_to_image(command_buffer, info->srcImage, info->dstImage, info->regionCount, resolve2_src, resolve2_dst,
-                       info->pRegions, "vkCmdResolveImage2");
+        image_to_image(command_buffer, info->srcImage, info->dstImage, info->regionCount, info->pRegions,
+                       REGIONS(VkImageResolve2), "vkCmdResolveImage2");
     layer_device_of(command_buffer)->dispatch.CmdResolveImage2(command_buffer, info);
 }
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdResolveImage2KHR(VkCommandBuffer command_buffer,
                                                              const VkResolveImageInfo2 *info)
 {
     if (info)
-        image_to_image(command_buffer, info->srcImage, info->dstImage, info->regionCount, resolve2_src, resolve2_dst,
-                       info->pRegions, "vkCmdResolveImage2KHR");
+        image_to_image(command_buffer, info->srcImage, info->dstImage, info->regionCount, info->pRegions,
+                       REGIONS(VkImageResolve2), "vkCmdResolveImage2KHR");
     layer_device_of(command_buffer)->dispatch.CmdResolveImage2KHR(command_buffer, info);
 }
 
 const struct layer_hook transfer_hooks[] = {
-    LAYER_HOOK(vkCmdCopyBuffer),        LAYER_HOOK(vkCmdFillBuffer),           LAYER_HOOK(vkCmdUpdateBuffer),
-    LAYER_HOOK(vkCmdCopyBufferToImage), LAYER_HOOK(vkCmdCopyImageToBuffer),    LAYER_HOOK(vkCmdCopyImage),
-    LAYER_HOOK(vkCmdBlitImage),         LAYER_HOOK(vkCmdResolveImage),         LAYER_HOOK(vkCmdClearColorImage),
-    LAYER_HOOK(vkCmdClearDepthStencilImage), LAYER_HOOK(vkCmdCopyQueryPoolResults),
-    LAYER_HOOK(vkCmdCopyBuffer2),       LAYER_HOOK(vkCmdCopyBuffer2KHR),       LAYER_HOOK(vkCmdCopyBufferToImage2),
-    LAYER_HOOK(vkCmdCopyBufferToImage2KHR), LAYER_HOOK(vkCmdCopyImageToBuffer2), LAYER_HOOK(vkCmdCopyImageToBuffer2KHR),
-    LAYER_HOOK(vkCmdCopyImage2),        LAYER_HOOK(vkCmdCopyImage2KHR),        LAYER_HOOK(vkCmdBlitImage2),
-    LAYER_HOOK(vkCmdBlitImage2KHR),     LAYER_HOOK(vkCmdResolveImage2),        LAYER_HOOK(vkCmdResolveImage2KHR),
+    LAYER_HOOK(vkCmdCopyBuffer),
+    LAYER_HOOK(vkCmdFillBuffer),
+    LAYER_HOOK(vkCmdUpdateBuffer),
+    LAYER_HOOK(vkCmdCopyBufferToImage),
+    LAYER_HOOK(vkCmdCopyImageToBuffer),
+    LAYER_HOOK(vkCmdCopyImage),
+    LAYER_HOOK(vkCmdBlitImage),
+    LAYER_HOOK(vkCmdResolveImage),
+    LAYER_HOOK(vkCmdClearColorImage),
+    LAYER_HOOK(vkCmdClearDepthStencilImage),
+    LAYER_HOOK(vkCmdCopyQueryPoolResults),
+    LAYER_HOOK(vkCmdCopyBuffer2),
+    LAYER_HOOK(vkCmdCopyBuffer2KHR),
+    LAYER_HOOK(vkCmdCopyBufferToImage2),
+    LAYER_HOOK(vkCmdCopyBufferToImage2KHR),
+    LAYER_HOOK(vkCmdCopyImageToBuffer2),
+    LAYER_HOOK(vkCmdCopyImageToBuffer2KHR),
+    LAYER_HOOK(vkCmdCopyImage2),
+    LAYER_HOOK(vkCmdCopyImage2KHR),
+    LAYER_HOOK(vkCmdBlitImage2),
+    LAYER_HOOK(vkCmdBlitImage2KHR),
+    LAYER_HOOK(vkCmdResolveImage2),
+    LAYER_HOOK(vkCmdResolveImage2KHR),
 };
 const size_t transfer_hook_count = sizeof(transfer_hooks) / sizeof(transfer_hooks[0]);
