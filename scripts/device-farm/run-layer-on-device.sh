@@ -16,7 +16,7 @@ for s in clean group-count dispatch-base zero workgroup-size invocations shared-
          alias-image-mips alias-attachment attachment-clean binding-missing-set binding-unwritten binding-type \
          binding-usage hazard-raw hazard-raw-fixed hazard-war hazard-war-execution-only hazard-waw hazard-copy2 \
          hazard-insufficient hazard-disjoint hazard-event hazard-sync2 hazard-image-raw hazard-image-fixed \
-         hazard-transition-war hazard-transition-fixed hazard-readback-waw hazard-readback-disjoint \
+         hazard-transition-war hazard-transition-fixed hazard-copy-image2 hazard-readback-waw hazard-readback-disjoint \
          hazard-rendering-raw hazard-rendering-fixed hazard-renderpass-raw hazard-renderpass-fixed \
          hazard-subpass-raw hazard-subpass-fixed \
          hazard-secondary-raw hazard-secondary-fixed \

@@ -7,7 +7,8 @@
  * binding-usage; hazard-raw, hazard-raw-fixed, hazard-war, hazard-war-execution-only, hazard-waw,
  * hazard-insufficient, hazard-disjoint, hazard-event, hazard-sync2, hazard-image-raw,
  * hazard-image-fixed, hazard-transition-war, hazard-transition-fixed, hazard-readback-waw,
- * hazard-readback-disjoint (the buffer side of an image-to-buffer copy), hazard-rendering-raw,
+ * hazard-readback-disjoint (the buffer side of an image-to-buffer copy), hazard-copy-image2,
+ * hazard-rendering-raw,
  * hazard-rendering-fixed (dynamic rendering's load/store operations), hazard-secondary-raw,
  * hazard-secondary-fixed (vkCmdExecuteCommands), hazard-renderpass-raw, hazard-renderpass-fixed
  * (load/store operations, layout transitions and external dependencies of a render pass),
@@ -608,6 +609,17 @@ static void scenario_image_hazard(struct objects *o, const char *name)
         else if (strcmp(name, "hazard-readback-waw") == 0) /* the copy's last texel, no barrier */
             vkCmdFillBuffer(r.cb, readback, 64 * 64 * 4 - 4, 4, 0);
         submit = fixed && strcmp(name, "hazard-readback-waw") != 0;
+    } else if (strcmp(name, "hazard-copy-image2") == 0) {
+        /* vkCmdCopyImage2 right after the dispatch: reads what it wrote, writes what it sampled */
+        VkImageCopy2 region = {.sType = VK_STRUCTURE_TYPE_IMAGE_COPY_2,
+                               .srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+                               .dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+                               .extent = {64, 64, 1}};
+        VkCopyImageInfo2 copy = {.sType = VK_STRUCTURE_TYPE_COPY_IMAGE_INFO_2, .srcImage = written,
+                                 .srcImageLayout = VK_IMAGE_LAYOUT_GENERAL, .dstImage = sampled,
+                                 .dstImageLayout = VK_IMAGE_LAYOUT_GENERAL, .regionCount = 1, .pRegions = &region};
+        vkCmdCopyImage2(r.cb, &copy);
+        submit = false;
     } else {
         bool fixed = strcmp(name, "hazard-transition-fixed") == 0;
         image_barrier(r.cb, sampled, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
@@ -1087,6 +1099,7 @@ bool scenario_alias(struct app *a, const char *name)
         scenario_hazard(&o, name);
     } else if (strcmp(name, "hazard-image-raw") == 0 || strcmp(name, "hazard-image-fixed") == 0 ||
                strcmp(name, "hazard-readback-waw") == 0 || strcmp(name, "hazard-readback-disjoint") == 0 ||
+               strcmp(name, "hazard-copy-image2") == 0 ||
                strcmp(name, "hazard-transition-war") == 0 || strcmp(name, "hazard-transition-fixed") == 0) {
         scenario_image_hazard(&o, name);
     } else if (strncmp(name, "host-", 5) == 0 &&

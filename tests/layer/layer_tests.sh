@@ -144,6 +144,8 @@ run hazard-image-raw
 check "hazard: a copy reads a storage image a dispatch wrote, no barrier" has "^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdCopyImageToBuffer (command 5) reads VkImage .*(mips 0..0, layers 0..0) that vkCmdDispatch (command 4) wrote"
 run hazard-transition-war
 check "hazard: a layout transition from TOP_OF_PIPE after a shader read" has "^FINDING PREFLIGHT-hazard-write-after-read .*vkCmdPipelineBarrier (command 5) writes VkImage .*the layout transition's source stages do not include the earlier read"
+run hazard-copy-image2
+check "hazard: vkCmdCopyImage2 reads the image a dispatch wrote and writes one only ordered before compute" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 2 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdCopyImage2 (command 5) reads VkImage .*that vkCmdDispatch (command 4) wrote' '$work/out' && grep -q '^FINDING PREFLIGHT-hazard-write-after-write .*vkCmdCopyImage2 (command 5) writes VkImage .*that vkCmdPipelineBarrier (command 1) wrote' '$work/out'"
 run hazard-readback-waw
 check "hazard: a fill overwrites the last row an image-to-buffer copy wrote, no barrier" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-write-after-write .*vkCmdFillBuffer (command [0-9]*) writes VkBuffer .*(memory bytes \\[16380, 16384)) that vkCmdCopyImageToBuffer' '$work/out'"
 run hazard-rendering-raw
