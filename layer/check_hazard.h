@@ -59,6 +59,16 @@ struct hazard_memory_barrier {
     uint64_t src_access, dst_access;
 };
 
+/* A barrier over exactly the memory or subresources of `range`. */
+static inline struct hazard_memory_barrier hazard_barrier_over(const struct hazard_access *range, uint64_t src_access,
+                                                               uint64_t dst_access)
+{
+    return (struct hazard_memory_barrier){.image = range->image, .key = range->key, .begin = range->begin,
+                                          .end = range->end, .layer_begin = range->layer_begin,
+                                          .layer_end = range->layer_end, .src_access = src_access,
+                                          .dst_access = dst_access};
+}
+
 /* The accesses of one command (checked against earlier commands, then recorded). */
 void hazard_command(struct layer_device *ld, struct command_buffer_state *cb, const struct hazard_accesses *accesses,
                     const char *call);

@@ -365,9 +365,7 @@ static bool image_barrier_range(struct layer_device *ld, VkImage image, const Vk
     if (!hazard_image_range(ld, HANDLE(image), range->baseMipLevel, range->levelCount, range->baseArrayLayer,
                             range->layerCount, &r))
         return false;
-    *out = (struct hazard_memory_barrier){.image = true, .key = r.key, .begin = r.begin, .end = r.end,
-                                          .layer_begin = r.layer_begin, .layer_end = r.layer_end,
-                                          .src_access = src_access, .dst_access = dst_access};
+    *out = hazard_barrier_over(&r, src_access, dst_access);
     return true;
 }
 
@@ -377,16 +375,10 @@ static struct hazard_memory_barrier buffer_barrier_of(struct layer_device *ld, V
                                                       VkDeviceSize size, VkAccessFlags2 src_access,
                                                       VkAccessFlags2 dst_access)
 {
-    struct hazard_memory_barrier b = {.src_access = src_access, .dst_access = dst_access};
     struct hazard_access range;
-    if (hazard_buffer_range(ld, HANDLE(buffer), offset, size, &range)) {
-        b.key = range.key;
-        b.begin = range.begin;
-        b.end = range.end;
-    } else {
-        b.global = true;
-    }
-    return b;
+    if (hazard_buffer_range(ld, HANDLE(buffer), offset, size, &range))
+        return hazard_barrier_over(&range, src_access, dst_access);
+    return (struct hazard_memory_barrier){.global = true, .src_access = src_access, .dst_access = dst_access};
 }
 
 /* A sync1 barrier or event wait: its memory, buffer and image barriers under one pair of stage

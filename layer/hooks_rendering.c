@@ -319,9 +319,7 @@ static void pass_enter_subpass(struct layer_device *ld, struct command_buffer_st
             continue;
         cb->pass_load_command[i] = cb->command_index;
         if (a->initial != a->first_layout) {
-            struct hazard_memory_barrier t = {.image = true, .key = range.key, .begin = range.begin, .end = range.end,
-                                              .layer_begin = range.layer_begin, .layer_end = range.layer_end,
-                                              .dst_access = r->begin_dst_access};
+            struct hazard_memory_barrier t = hazard_barrier_over(&range, 0, r->begin_dst_access);
             hazard_image_transition(ld, cb, r->begin_src_stages, r->begin_dst_stages, &t, "vkCmdBeginRenderPass");
         }
         if ((a->load_reads || a->load_writes) && loads.count < HAZARD_MAX_ACCESSES) {
@@ -369,18 +367,15 @@ static void pass_end_operations(struct layer_device *ld, struct command_buffer_s
         if (!a->used || a->final == a->last_layout ||
             !attachment_access(ld, cb->pass_views[i], 0, a->depth, false, true, &range))
             continue;
-        struct hazard_memory_barrier t = {.image = true, .key = range.key, .begin = range.begin, .end = range.end,
-                                          .layer_begin = range.layer_begin, .layer_end = range.layer_end,
-                                          .dst_access = r->end_dst_access};
+        struct hazard_memory_barrier t = hazard_barrier_over(&range, 0, r->end_dst_access);
         hazard_image_transition(ld, cb, r->end_src_stages, r->end_dst_stages, &t, "vkCmdEndRenderPass");
     }
 }
 
 /* The current subpass's attachments, as views, into cb->attachments. */
-static void enter_subpass(struct layer_device *ld, struct command_buffer_state *cb)
+static void enter_subpass(struct command_buffer_state *cb, const struct render_pass_state *r)
 {
     cb->attachment_count = 0;
-    const struct render_pass_state *r = handle_map_get(&ld->render_passes, HANDLE(cb->render_pass));
     if (r == NULL || cb->subpass >= r->subpass_count)
         return;
     const struct subpass_attachments *s = &r->subpasses[cb->subpass];
@@ -418,7 +413,7 @@ static struct layer_device *begin_render_pass(VkCommandBuffer command_buffer, co
         pass_begin_operations(ld, cb, r);
     else
         hazard_forget(cb); /* an unknown render pass: assume the application right */
-    enter_subpass(ld, cb);
+    enter_subpass(cb, r);
     cb->command_index++;
     return ld;
 }
@@ -437,7 +432,7 @@ static struct layer_device *next_subpass(VkCommandBuffer command_buffer)
         pass_enter_subpass(ld, cb, r);
     else
         hazard_forget(cb); /* an unknown render pass: assume the application right */
-    enter_subpass(ld, cb);
+    enter_subpass(cb, r);
     cb->command_index++;
     return ld;
 }
