@@ -315,6 +315,16 @@ static void scenario_alias_image(struct objects *o, bool same_mip)
 }
 
 /* A draw sampling an image while a render pass renders into it (or into another image). */
+/* The scenario's render pass and a 64x64 framebuffer of `view` for it (destroyed with `o`). */
+static void new_render_pass(struct objects *o, const VkRenderPassCreateInfo *info, VkImageView view)
+{
+    CHECK(vkCreateRenderPass(o->a->device, info, NULL, &o->render_pass));
+    VkFramebufferCreateInfo fb_info = {.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
+                                       .renderPass = o->render_pass, .attachmentCount = 1, .pAttachments = &view,
+                                       .width = 64, .height = 64, .layers = 1};
+    CHECK(vkCreateFramebuffer(o->a->device, &fb_info, NULL, &o->framebuffer));
+}
+
 /* A graphics pipeline drawing a fullscreen triangle into one R32_SFLOAT color attachment of
  * `subpass`, with fragment shader `frag`. */
 static VkPipeline new_fullscreen_pipeline(struct objects *o, VkPipelineLayout layout, VkRenderPass render_pass,
@@ -370,11 +380,7 @@ static void scenario_attachment(struct objects *o, bool same_image)
                                     .pColorAttachments = &ref};
     VkRenderPassCreateInfo pass_info = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, .attachmentCount = 1,
                                         .pAttachments = &color, .subpassCount = 1, .pSubpasses = &subpass};
-    CHECK(vkCreateRenderPass(o->a->device, &pass_info, NULL, &o->render_pass));
-    VkFramebufferCreateInfo fb_info = {.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
-                                       .renderPass = o->render_pass, .attachmentCount = 1,
-                                       .pAttachments = &target_view, .width = 64, .height = 64, .layers = 1};
-    CHECK(vkCreateFramebuffer(o->a->device, &fb_info, NULL, &o->framebuffer));
+    new_render_pass(o, &pass_info, target_view);
 
     const VkDescriptorType type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
     VkDescriptorSetLayout set_layout = new_set_layout(o, &type, 1);
@@ -764,11 +770,7 @@ static void scenario_render_pass(struct objects *o, const char *name)
     VkRenderPassCreateInfo pass_info = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, .attachmentCount = 1,
                                         .pAttachments = &color, .subpassCount = 1, .pSubpasses = &subpass,
                                         .dependencyCount = fixed ? 1 : 0, .pDependencies = &after};
-    CHECK(vkCreateRenderPass(o->a->device, &pass_info, NULL, &o->render_pass));
-    VkFramebufferCreateInfo fb_info = {.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
-                                       .renderPass = o->render_pass, .attachmentCount = 1,
-                                       .pAttachments = &target_view, .width = 64, .height = 64, .layers = 1};
-    CHECK(vkCreateFramebuffer(o->a->device, &fb_info, NULL, &o->framebuffer));
+    new_render_pass(o, &pass_info, target_view);
     VkDescriptorSetLayout set_layout = new_set_layout(o, types, 2);
     VkPipelineLayout layout = new_pipeline_layout(o, &set_layout, 1);
     VkPipeline pipeline = new_compute(o, layer_test_spirv_alias_image, layer_test_spirv_alias_image_size, layout);
@@ -825,11 +827,7 @@ static void scenario_subpass(struct objects *o, const char *name)
     VkRenderPassCreateInfo pass_info = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, .attachmentCount = 1,
                                         .pAttachments = &color, .subpassCount = 2, .pSubpasses = subpasses,
                                         .dependencyCount = 1, .pDependencies = &between};
-    CHECK(vkCreateRenderPass(o->a->device, &pass_info, NULL, &o->render_pass));
-    VkFramebufferCreateInfo fb_info = {.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
-                                       .renderPass = o->render_pass, .attachmentCount = 1,
-                                       .pAttachments = &target_view, .width = 64, .height = 64, .layers = 1};
-    CHECK(vkCreateFramebuffer(o->a->device, &fb_info, NULL, &o->framebuffer));
+    new_render_pass(o, &pass_info, target_view);
     const VkDescriptorType type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     VkDescriptorSetLayout set_layout = new_set_layout(o, &type, 1);
     VkPipelineLayout layout = new_pipeline_layout(o, &set_layout, 1);

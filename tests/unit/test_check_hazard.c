@@ -122,14 +122,7 @@ static void access_in(struct command_buffer_state *c, uint64_t buffer, uint64_t 
 /* One command accessing `buffer` [offset, offset + size). */
 static void access(uint64_t buffer, uint64_t offset, uint64_t size, uint64_t stages, uint64_t access_bits, bool write)
 {
-    struct hazard_accesses a = {.count = 1};
-    assert_true(hazard_buffer_range(&device, buffer, offset, size, &a.a[0]));
-    a.a[0].stages = stages;
-    a.a[0].access = access_bits;
-    a.a[0].read = !write;
-    a.a[0].write = write;
-    hazard_command(&device, &cb, &a, write ? "write" : "read");
-    cb.command_index++;
+    access_in(&cb, buffer, offset, size, stages, access_bits, write);
 }
 
 static void barrier(uint64_t src, uint64_t dst, uint64_t src_access, uint64_t dst_access)
