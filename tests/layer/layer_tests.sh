@@ -27,6 +27,9 @@ run() { # run SCENARIO [app args] -- with the layer enabled by VK_INSTANCE_LAYER
     echo $? >"$work/rc"
 }
 findings() { grep -c "^FINDING" "$work/out"; }
+skipped() { # skipped WHAT: true, and says so, when the scenario reported the device cannot run it
+    grep -q "^skip:" "$work/out" && echo "skip $1: $(grep '^skip:' "$work/out")"
+}
 has() { grep -q -- "$1" "$work/out"; }
 only() { [ "$(findings)" = "$1" ] && [ "$(cat "$work/rc")" = 0 ]; }
 loaded() { grep -qi "insert instance layer.*VK_LAYER_PREFLIGHT_validation" "$work/err"; }
@@ -149,19 +152,13 @@ check "hazard: vkCmdCopyImage2 reads the image a dispatch wrote and writes one o
 run hazard-readback-waw
 check "hazard: a fill overwrites the last row an image-to-buffer copy wrote, no barrier" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-write-after-write .*vkCmdFillBuffer (command [0-9]*) writes VkBuffer .*(memory bytes \\[16380, 16384)) that vkCmdCopyImageToBuffer' '$work/out'"
 run hazard-rendering-raw
-if grep -q "^skip:" "$work/out"; then
-    echo "skip dynamic rendering: $(grep '^skip:' "$work/out")"
-else
+skipped "dynamic rendering" ||
     check "hazard: a dispatch samples what dynamic rendering stored, no barrier" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdDispatch (command 6) reads VkImage .*that vkCmdEndRendering (command 2) wrote in COLOR_ATTACHMENT_OUTPUT' '$work/out'"
-fi
 run hazard-renderpass-raw
 check "hazard: a dispatch samples what a render pass stored, only the implicit dependency after it" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdDispatch (command 5) reads VkImage .*that vkCmdEndRenderPass (command 2) wrote in ALL_COMMANDS' '$work/out'"
 run hazard-subpass-raw
-if grep -q "^skip:" "$work/out"; then
-    echo "skip subpass dependencies: $(grep '^skip:' "$work/out")"
-else
+skipped "subpass dependencies" ||
     check "hazard: the second subpass reads what the first one's fragment shader wrote, dependency without it" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdDraw (command 6) reads VkBuffer .*that vkCmdDraw (command 3) wrote' '$work/out'"
-fi
 run hazard-secondary-raw
 check "hazard: a secondary's dispatch reads what the primary filled, no barrier" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*names=primary-cb,- .*vkCmdDispatch of secondary VkCommandBuffer 0x[0-9a-f]* \"secondary-cb\" (command 2) reads VkBuffer .*that vkCmdFillBuffer (command 0) wrote' '$work/out'"
 # across command buffers and submissions (checked at vkQueueSubmit)
@@ -170,9 +167,7 @@ check "hazard at submit: one batch, the second command buffer reads what the fir
 run hazard-submit-separate
 check "hazard at submit: two submissions, nothing between them" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*\"fill-cb\", earlier on the same queue' '$work/out'"
 run hazard-cross-queue
-if grep -q "^skip:" "$work/out"; then
-    echo "skip hazard across queues: $(grep '^skip:' "$work/out") (runs on the H200: scripts/device-farm/run-layer-on-device.sh)"
-else
+if ! skipped "hazard across queues (runs on the H200: scripts/device-farm/run-layer-on-device.sh)"; then
     check "hazard at submit: a second queue reads what the first filled, no semaphore" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q 'PREFLIGHT-hazard-read-after-write .*submitted to another VkQueue' '$work/out'"
     run hazard-cross-queue-semaphore
     check "hazard at submit: a semaphore orders the two queues: no finding" only 0
