@@ -65,8 +65,7 @@ void hazard_forget(struct command_buffer_state *cb)
     struct hazard_tracker *t = tracker_of(cb, true);
     if (t == NULL)
         return;
-    const struct hazard_memory_barrier everything = {.global = true, .src_access = ~0ull, .dst_access = ~0ull};
-    log_barrier(t, ~0ull, ~0ull, &everything, 1);
+    log_barrier(t, ~0ull, ~0ull, &hazard_all_memory, 1);
 }
 
 void hazard_barrier(struct command_buffer_state *cb, uint64_t src_stages, uint64_t dst_stages,

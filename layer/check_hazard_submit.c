@@ -103,12 +103,10 @@ static uint32_t queue_index(struct hazard_queues *h, VkQueue queue)
     return h->queue_count++;
 }
 
-static const struct hazard_memory_barrier everything = {.global = true, .src_access = ~0ull, .dst_access = ~0ull};
-
 /* A full memory dependency from all earlier work on `q` to `dst_stages` of its later work. */
 static void full_dependency(struct hazard_queue *q, uint64_t dst_stages)
 {
-    if (!tracker_log_barrier(&q->tracker, ~0ull, hazard_expand_stages(dst_stages, false), &everything, 1))
+    if (!tracker_log_barrier(&q->tracker, ~0ull, hazard_expand_stages(dst_stages, false), &hazard_all_memory, 1))
         tracker_clear(&q->tracker);
 }
 

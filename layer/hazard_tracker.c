@@ -55,6 +55,8 @@ static const uint64_t graphics_order[] = {
     (S_DRAW_INDIRECT | VERTEX_INPUT_FAMILY | S_VERTEX_SHADER | S_TESS_CONTROL | S_TESS_EVAL | S_GEOMETRY | S_TASK |    \
      S_MESH | S_SHADING_RATE | S_EARLY_TESTS | S_FRAGMENT | S_LATE_TESTS | S_COLOR_OUTPUT)
 
+const struct hazard_memory_barrier hazard_all_memory = {.global = true, .src_access = ~0ull, .dst_access = ~0ull};
+
 uint64_t hazard_expand_stages(uint64_t mask, bool first)
 {
     if (mask & S_ALL_COMMANDS)

@@ -79,6 +79,9 @@ struct hazard_tracker {
     bool incomplete;          /* the log or entries overflowed: submit time assumes the app right */
 };
 
+/* A memory barrier over all memory and every access: with ALL_COMMANDS scopes, a full dependency. */
+extern const struct hazard_memory_barrier hazard_all_memory;
+
 /* A stage mask as a synchronization scope: `first` for a barrier's source, else its destination. */
 uint64_t hazard_expand_stages(uint64_t mask, bool first);
 
