@@ -1,6 +1,9 @@
 /* Area `host`: a submission's GPU writes are complete only once the application has waited for
  * it (a fence, vkQueueWaitIdle, vkDeviceWaitIdle). Invalidating a mapped range the pending work
  * still writes means the host is about to read it too early: it sees old data or half the new.
+ * Mapping such a range is reported too: a mapping made before the wait is how the host reads too
+ * early where memory is coherent and needs no invalidate (a persistent mapping made before the
+ * submission is not a read, and is not reported).
  *
  * Pending writes are the buffers a command buffer may write (shader stores through reflected
  * bindings of dispatches, copies, fills, updates, image-to-buffer copies), as device-memory
@@ -265,6 +268,41 @@ void host_check_flush(struct layer_device *ld, uint32_t count, const VkMappedMem
     }
 }
 
+/* The first write of a submission not waited for yet over [begin, end) of `memory`. */
+static bool pending_write_over(struct host_tracker *t, uint64_t memory, uint64_t begin, uint64_t end,
+                               struct pending_write *hit)
+{
+    bool found = false;
+    pthread_mutex_lock(&t->lock);
+    for (uint32_t i = 0; i < t->count && !found; ++i) {
+        const struct pending_write *w = &t->pending[i];
+        if (w->memory != 0 && w->memory == memory && w->begin < end && begin < w->end) {
+            *hit = *w;
+            found = true;
+        }
+    }
+    pthread_mutex_unlock(&t->lock);
+    return found;
+}
+
+static void report_before_wait(struct layer_device *ld, enum check_id check, const char *call, const char *verb,
+                               const struct pending_write *hit)
+{
+    struct finding f = {.check = check, .call = call};
+    f.objects[f.object_count++] = (struct finding_object){VK_OBJECT_TYPE_DEVICE_MEMORY, hit->memory};
+    f.objects[f.object_count++] = (struct finding_object){VK_OBJECT_TYPE_BUFFER, hit->buffer};
+    f.objects[f.object_count++] = (struct finding_object){VK_OBJECT_TYPE_QUEUE, HANDLE((uintptr_t)hit->queue)};
+    snprintf(f.message, sizeof(f.message),
+             "%s %s VkDeviceMemory 0x%llx bytes [%llu, %llu), which VkBuffer 0x%llx occupies and a command buffer "
+             "submitted to VkQueue %p (submission %llu) writes, but the application has not waited for that "
+             "submission (vkWaitForFences, vkQueueWaitIdle or vkDeviceWaitIdle): the host would read the memory "
+             "before the GPU is done with it",
+             call, verb, (unsigned long long)hit->memory, (unsigned long long)hit->begin,
+             (unsigned long long)hit->end, (unsigned long long)hit->buffer, (void *)hit->queue,
+             (unsigned long long)hit->serial);
+    finding_report(ld->instance, ld, &f);
+}
+
 void host_check_invalidate(struct layer_device *ld, uint32_t count, const VkMappedMemoryRange *ranges)
 {
     struct host_tracker *t = ld->host;
@@ -275,29 +313,16 @@ void host_check_invalidate(struct layer_device *ld, uint32_t count, const VkMapp
         uint64_t end = ranges[r].size == VK_WHOLE_SIZE ? UINT64_MAX : ranges[r].offset + ranges[r].size;
         check_host_visibility(ld, t, HANDLE(ranges[r].memory), begin, end);
         struct pending_write hit;
-        bool found = false;
-        pthread_mutex_lock(&t->lock);
-        for (uint32_t i = 0; i < t->count && !found; ++i) {
-            const struct pending_write *w = &t->pending[i];
-            if (w->memory != 0 && w->memory == HANDLE(ranges[r].memory) && w->begin < end && begin < w->end) {
-                hit = *w;
-                found = true;
-            }
-        }
-        pthread_mutex_unlock(&t->lock);
-        if (!found)
-            continue;
-        struct finding f = {.check = CHECK_HOST_INVALIDATE_BEFORE_WAIT, .call = "vkInvalidateMappedMemoryRanges"};
-        f.objects[f.object_count++] = (struct finding_object){VK_OBJECT_TYPE_DEVICE_MEMORY, hit.memory};
-        f.objects[f.object_count++] = (struct finding_object){VK_OBJECT_TYPE_BUFFER, hit.buffer};
-        f.objects[f.object_count++] = (struct finding_object){VK_OBJECT_TYPE_QUEUE, HANDLE((uintptr_t)hit.queue)};
-        snprintf(f.message, sizeof(f.message),
-                 "vkInvalidateMappedMemoryRanges covers VkDeviceMemory 0x%llx bytes [%llu, %llu), which VkBuffer "
-                 "0x%llx occupies and a command buffer submitted to VkQueue %p (submission %llu) writes, but the "
-                 "application has not waited for that submission (vkWaitForFences, vkQueueWaitIdle or "
-                 "vkDeviceWaitIdle): the host would read the memory before the GPU is done with it",
-                 (unsigned long long)hit.memory, (unsigned long long)hit.begin, (unsigned long long)hit.end,
-                 (unsigned long long)hit.buffer, (void *)hit.queue, (unsigned long long)hit.serial);
-        finding_report(ld->instance, ld, &f);
+        if (pending_write_over(t, HANDLE(ranges[r].memory), begin, end, &hit))
+            report_before_wait(ld, CHECK_HOST_INVALIDATE_BEFORE_WAIT, "vkInvalidateMappedMemoryRanges", "covers", &hit);
     }
+}
+
+void host_check_map(struct layer_device *ld, VkDeviceMemory memory, VkDeviceSize offset, VkDeviceSize size)
+{
+    struct host_tracker *t = ld->host;
+    struct pending_write hit;
+    uint64_t end = size == VK_WHOLE_SIZE ? UINT64_MAX : offset + size;
+    if (t != NULL && pending_write_over(t, HANDLE(memory), offset, end, &hit))
+        report_before_wait(ld, CHECK_HOST_MAP_BEFORE_WAIT, "vkMapMemory", "maps", &hit);
 }

@@ -20,6 +20,8 @@ void host_queue_idle(struct layer_device *ld, VkQueue queue);
 void host_device_idle(struct layer_device *ld);
 /* vkInvalidateMappedMemoryRanges: the host is about to read these ranges. */
 void host_check_invalidate(struct layer_device *ld, uint32_t count, const VkMappedMemoryRange *ranges);
+/* vkMapMemory: the host maps these bytes to read them (or write them). */
+void host_check_map(struct layer_device *ld, VkDeviceMemory memory, VkDeviceSize offset, VkDeviceSize size);
 /* vkFlushMappedMemoryRanges: the host wrote these ranges. */
 void host_check_flush(struct layer_device *ld, uint32_t count, const VkMappedMemoryRange *ranges);
 /* A GPU write to buffer memory is complete (from the submit-time hazard tracker); whether a

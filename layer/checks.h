@@ -54,6 +54,8 @@ enum check_severity { CHECK_ERROR, CHECK_WARNING };
       "a command writes memory an earlier command read, without an execution dependency ordering the two")          \
     X(HOST_INVALIDATE_BEFORE_WAIT, "PREFLIGHT-host-invalidate-before-wait", CHECK_ERROR,                             \
       "the host invalidates mapped memory that a submission it has not waited for still writes")                     \
+    X(HOST_MAP_BEFORE_WAIT, "PREFLIGHT-host-map-before-wait", CHECK_ERROR,                                           \
+      "the host maps memory that a submission it has not waited for still writes")                                   \
     X(HOST_READ_WITHOUT_HOST_BARRIER, "PREFLIGHT-host-read-without-host-barrier", CHECK_ERROR,                       \
       "the host invalidates mapped memory a completed GPU write changed, which no barrier made visible to the host")  \
     X(HOST_WRITE_WHILE_PENDING, "PREFLIGHT-host-write-while-pending", CHECK_ERROR,                                   \

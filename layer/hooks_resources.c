@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_host.h"
 #include "layer_hooks.h"
 #include "layer_state.h"
 
@@ -47,6 +48,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkMapMemory(VkDevice device, VkDevice
         m->mapped_offset = offset;
         m->mapped_size = size == VK_WHOLE_SIZE ? m->size - offset : size;
     }
+    if (result == VK_SUCCESS)
+        host_check_map(ld, memory, offset, size);
     return result;
 }
 

@@ -16,7 +16,8 @@
  * command buffers at
  * submit: hazard-submit-raw, -fixed, -separate, -semaphore, -timeline, -fence, hazard-cross-queue,
  * hazard-cross-queue-semaphore; host-invalidate-early, host-invalidate-after-wait,
- * host-read-no-barrier, host-flush-pending, host-flush-before-submit; soak (memory
+ * host-read-no-barrier, host-flush-pending, host-flush-before-submit, host-map-early,
+ * host-map-after-wait; soak (memory
  * over many submissions, LAYER_APP_SOAK_ITERATIONS, default 20000). */
 #include <string.h>
 
@@ -641,7 +642,9 @@ static void scenario_image_hazard(struct objects *o, const char *name)
  *     empty submission's fence), with the barrier that makes the fill visible to the host;
  *   host-read-no-barrier: the same wait, but no HOST/HOST_READ barrier after the fill;
  *   host-flush-pending: the host writes and flushes memory a pending dispatch reads;
- *   host-flush-before-submit: the host writes and flushes before submitting the dispatch. */
+ *   host-flush-before-submit: the host writes and flushes before submitting the dispatch;
+ *   host-map-early: the memory is unmapped before the submission and mapped again before the wait;
+ *   host-map-after-wait: the same, mapped again after the wait (with the HOST barrier). */
 static void scenario_host(struct objects *o, const char *name)
 {
     VkBuffer target = new_buffer(o, 4096, VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
@@ -683,6 +686,16 @@ static void scenario_host(struct objects *o, const char *name)
             CHECK(vkQueueSubmit(o->a->queue, 1, &submit, fence));
             CHECK(vkInvalidateMappedMemoryRanges(o->a->device, 1, &range)); /* too early */
             CHECK(vkWaitForFences(o->a->device, 1, &fence, VK_TRUE, UINT64_MAX));
+        } else if (strncmp(name, "host-map-", 9) == 0) {
+            vkUnmapMemory(o->a->device, memory);
+            CHECK(vkQueueSubmit(o->a->queue, 1, &submit, fence));
+            bool early = strcmp(name, "host-map-early") == 0;
+            if (early) /* mapped while the fill may still be writing */
+                CHECK(vkMapMemory(o->a->device, memory, 0, VK_WHOLE_SIZE, 0, (void **)&mapped));
+            CHECK(vkWaitForFences(o->a->device, 1, &fence, VK_TRUE, UINT64_MAX));
+            if (!early)
+                CHECK(vkMapMemory(o->a->device, memory, 0, VK_WHOLE_SIZE, 0, (void **)&mapped));
+            o->owned[o->owned_count - 1].mapped = mapped;
         } else {
             CHECK(vkQueueSubmit(o->a->queue, 1, &submit, VK_NULL_HANDLE));
             CHECK(vkQueueSubmit(o->a->queue, 0, NULL, fence)); /* its fence covers the fill too */
@@ -1102,6 +1115,7 @@ bool scenario_alias(struct app *a, const char *name)
         scenario_image_hazard(&o, name);
     } else if (strncmp(name, "host-", 5) == 0 &&
                strstr(" host-invalidate-early host-invalidate-after-wait host-read-no-barrier host-flush-pending"
+                      " host-map-early host-map-after-wait"
                       " host-flush-before-submit ", name) != NULL) {
         scenario_host(&o, name);
     } else if (strcmp(name, "hazard-renderpass-raw") == 0 || strcmp(name, "hazard-renderpass-fixed") == 0) {

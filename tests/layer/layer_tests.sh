@@ -197,6 +197,10 @@ run host-flush-pending
 check "host: writing and flushing memory a pending dispatch reads" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-host-write-while-pending .*which vkCmdDispatch (command 2 of VkCommandBuffer 0x[0-9a-f]* \"host-cb\", submitted to VkQueue 0x[0-9a-f]*) reads' '$work/out'"
 run host-flush-before-submit
 check "host: writing and flushing before the submission: no finding" only 0
+run host-map-early
+check "host: mapping memory a pending submission writes, before waiting" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-host-map-before-wait .*vkMapMemory maps VkDeviceMemory 0x[0-9a-f]* bytes \[0, 4096).*has not waited for that submission' '$work/out'"
+run host-map-after-wait
+check "host: mapping after the fence wait, host barrier: no finding" only 0
 
 # memory stays flat over many submissions (fences, semaphores, freed command buffers)
 run soak
