@@ -34,9 +34,10 @@ struct access {
     VkDescriptorType type;
 };
 
+/* Accesses collected into `a`, which has room for `capacity`. */
 struct collection {
-    struct access a[MAX_ACCESSES];
-    uint32_t count;
+    struct access *a;
+    uint32_t count, capacity;
 };
 
 /* The descriptor accesses of a bound state, kept while it does not change (layer_state.h's
@@ -57,7 +58,7 @@ void check_alias_free(struct bound_state *b)
 
 static void add(struct collection *c, const struct access *a)
 {
-    if (c->count < MAX_ACCESSES)
+    if (c->count < c->capacity)
         c->a[c->count++] = *a;
 }
 
@@ -125,15 +126,57 @@ const struct set_layout_binding *check_layout_binding(const struct set_state *se
     return NULL;
 }
 
-/* Every descriptor the shader really reaches, as accesses. */
-static void collect_descriptors(struct layer_device *ld, const struct bound_state *b, struct collection *c)
+/* A set's descriptor accesses for one pipeline at one set index (layer_state.h's set memos). */
+#define SET_MEMO_ACCESSES 16
+struct alias_set_memo {
+    struct set_memo_key key;
+    uint32_t count;
+    struct access a[SET_MEMO_ACCESSES];
+};
+
+/* Appends the accesses memoized for `key` to `c`; false when there are none (or the memo is busy). */
+static bool set_memo_take(struct set_state *set, const struct set_memo_key *key, struct collection *c)
+{
+    if (!set_memo_lock(set))
+        return false;
+    const struct alias_set_memo *m = set->alias;
+    bool hit = m != NULL && set_memo_key_equal(&m->key, key) && c->count + m->count <= c->capacity;
+    if (hit) {
+        memcpy(c->a + c->count, m->a, m->count * sizeof(m->a[0]));
+        c->count += m->count;
+    }
+    set_memo_unlock(set);
+    return hit;
+}
+
+static void set_memo_store(struct set_state *set, const struct set_memo_key *key, const struct access *a,
+                           uint32_t count)
+{
+    if (count > SET_MEMO_ACCESSES || !set_memo_lock(set))
+        return;
+    if (set->alias == NULL)
+        set->alias = malloc(sizeof(*set->alias));
+    if (set->alias != NULL) {
+        set->alias->key = *key;
+        set->alias->count = count;
+        memcpy(set->alias->a, a, count * sizeof(a[0]));
+    }
+    set_memo_unlock(set);
+}
+
+/* Every descriptor of the set bound at `set_index` that the shader really reaches, as accesses;
+ * false when the result depends on more than the set and the pipeline (dynamic offsets) or did not
+ * fit. */
+static bool collect_set(struct layer_device *ld, const struct bound_state *b, uint32_t set_index,
+                        struct collection *c)
 {
     const struct pipeline_state *p = b->pipeline;
+    const struct set_state *set = b->sets[set_index];
+    bool memoizable = true;
     for (size_t i = 0; i < p->shader.binding_count; ++i) {
         const struct reflect_binding *rb = &p->shader.bindings[i];
-        if (!(rb->read || rb->written) || rb->set >= MAX_BOUND_SETS)
+        if (!(rb->read || rb->written) || rb->set != set_index)
             continue;
-        const struct set_state *set = b->sets[rb->set];
         const struct set_layout_binding *lb = check_layout_binding(set, rb->binding);
         if (lb == NULL)
             continue;
@@ -143,8 +186,8 @@ static void collect_descriptors(struct layer_device *ld, const struct bound_stat
             const struct descriptor_state *d = &set->descriptors[lb->first + e];
             if (!d->written)
                 continue;
-            if (c->count == MAX_ACCESSES)
-                return;
+            if (c->count == c->capacity)
+                return false;
             /* built in place: a copy of a freshly written struct stalls on store forwarding */
             struct access *a = &c->a[c->count];
             *a = (struct access){.read = rb->read, .write = rb->written, .set = rb->set, .binding = rb->binding,
@@ -155,7 +198,11 @@ static void collect_descriptors(struct layer_device *ld, const struct bound_stat
             switch (d->type) {
             case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER: case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
             case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC: case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC: {
-                uint64_t dynamic = is_dynamic(d->type) ? dynamic_offset(b, rb->set, set, lb->first + e) : 0;
+                uint64_t dynamic = 0;
+                if (is_dynamic(d->type)) {
+                    dynamic = dynamic_offset(b, rb->set, set, lb->first + e);
+                    memoizable = false;
+                }
                 if (d->resolved) { /* resolved when written: no lookup */
                     a->resource = d->resource;
                     a->key = d->key;
@@ -187,6 +234,30 @@ static void collect_descriptors(struct layer_device *ld, const struct bound_stat
             if (ok)
                 c->count++;
         }
+    }
+    return memoizable;
+}
+
+/* Every descriptor the shader really reaches, as accesses, set by set: from the set's memo when it
+ * has this pipeline's, else collected and memoized. */
+static void collect_descriptors(struct layer_device *ld, const struct bound_state *b, struct collection *c)
+{
+    const struct pipeline_state *p = b->pipeline;
+    uint32_t used = 0;
+    for (size_t i = 0; i < p->shader.binding_count; ++i)
+        if ((p->shader.bindings[i].read || p->shader.bindings[i].written) && p->shader.bindings[i].set < MAX_BOUND_SETS)
+            used |= 1u << p->shader.bindings[i].set;
+    uint64_t epoch = __atomic_load_n(&ld->resource_epoch, __ATOMIC_ACQUIRE);
+    for (uint32_t index = 0; used != 0; ++index, used >>= 1) {
+        struct set_state *set = b->sets[index];
+        if (!(used & 1) || set == NULL)
+            continue;
+        struct set_memo_key key = {.pipeline_id = p->id, .epoch = epoch, .index = index};
+        if (set_memo_take(set, &key, c))
+            continue;
+        uint32_t first = c->count;
+        if (collect_set(ld, b, index, c))
+            set_memo_store(set, &key, c->a + first, c->count - first);
     }
 }
 
@@ -251,12 +322,12 @@ static bool feedback_loop_allowed(const struct bound_state *b, const struct acce
 
 /* The buffer accesses, for the hazard tracker. */
 static void export_buffers(const struct command_buffer_state *cb, const struct bound_state *b,
-                           const struct collection *c, uint32_t descriptors, uint32_t fixed_end,
+                           const struct access *accesses, uint32_t descriptors, uint32_t fixed_end,
                            struct hazard_accesses *out)
 {
     out->count = 0;
     for (uint32_t i = 0; i < fixed_end && out->count < HAZARD_MAX_ACCESSES; ++i) {
-        const struct access *a = &c->a[i];
+        const struct access *a = &accesses[i];
         if (a->image && (i >= descriptors || a->type == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT))
             continue; /* input attachments live inside a render pass, where hazards are not tracked yet */
         struct hazard_access *h = &out->a[out->count++];
@@ -284,21 +355,33 @@ static void export_buffers(const struct command_buffer_state *cb, const struct b
 
 
 /* The bound descriptors' accesses into `c`: the cached ones when the bound state is `unchanged`
- * (their pairs were compared then), else collected now and cached. */
-static void descriptors_of(struct layer_device *ld, const struct command_buffer_state *cb, struct bound_state *b,
-                           bool unchanged, struct collection *c)
+ * (their pairs were compared then), else collected now and cached. When the command has no other
+ * accesses, `c` is the cache itself (no copy either way). */
+static void descriptors_of(struct layer_device *ld, struct bound_state *b, bool unchanged, bool descriptors_only,
+                           struct collection *c)
 {
     struct alias_cache *cache = b->alias_cache;
-    if (unchanged) {
+    if (cache != NULL && descriptors_only) {
+        struct collection in_cache = {cache->a, 0, CACHED_ACCESSES};
+        if (!unchanged) {
+            collect_descriptors(ld, b, &in_cache);
+            cache->count = in_cache.count;
+            cache->exported.count = UINT32_MAX; /* exported when first reused (a rotating state never is) */
+        }
+        if (cache->count < CACHED_ACCESSES) { /* a full cache may have left some out: collected below */
+            *c = (struct collection){cache->a, cache->count, cache->count};
+            return;
+        }
+    } else if (unchanged) {
         memcpy(c->a, cache->a, cache->count * sizeof(cache->a[0]));
         c->count = cache->count;
         return;
     }
     collect_descriptors(ld, b, c);
-    if (cache != NULL && c->count <= CACHED_ACCESSES) {
+    if (cache != NULL && c->count < CACHED_ACCESSES) {
         memcpy(cache->a, c->a, c->count * sizeof(c->a[0]));
         cache->count = c->count;
-        export_buffers(cb, b, c, c->count, c->count, &cache->exported);
+        cache->exported.count = UINT32_MAX;
     } else if (cache != NULL) {
         cache->key.valid = false; /* too many to keep: collected again next time */
     }
@@ -314,17 +397,21 @@ void check_alias_command(struct layer_device *ld, struct command_buffer_state *c
     if (b->alias_cache == NULL)
         b->alias_cache = calloc(1, sizeof(*b->alias_cache));
     bool unchanged = b->alias_cache != NULL && bound_key_unchanged(&b->alias_cache->key, b, ld);
-    if (unchanged && (fixed == NULL || fixed->count == 0) && (b != &cb->graphics || cb->attachment_count == 0)) {
+    bool descriptors_only = (fixed == NULL || fixed->count == 0) && (b != &cb->graphics || cb->attachment_count == 0);
+    if (unchanged && descriptors_only) {
         /* nothing but the descriptors, whose pairs were compared already */
+        struct alias_cache *cache = b->alias_cache;
+        if (buffers != NULL && cache->exported.count == UINT32_MAX) /* first reuse: export them once */
+            export_buffers(cb, b, cache->a, cache->count, cache->count, &cache->exported);
         if (buffers != NULL) {
             buffers->count = b->alias_cache->exported.count;
             memcpy(buffers->a, b->alias_cache->exported.a, buffers->count * sizeof(buffers->a[0]));
         }
         return;
     }
-    struct collection c; /* not zeroed: 10 KB per command would dominate the cost; `count` says what is valid */
-    c.count = 0;
-    descriptors_of(ld, cb, b, unchanged, &c);
+    struct access local[MAX_ACCESSES]; /* not zeroed: 13 KB per command would dominate the cost */
+    struct collection c = {local, 0, MAX_ACCESSES};
+    descriptors_of(ld, b, unchanged, descriptors_only, &c);
     bool descriptor_pairs_checked = unchanged;
     uint32_t descriptors = c.count;
     /* fixed-function reads: vertex, index and indirect buffers */
@@ -335,7 +422,7 @@ void check_alias_command(struct layer_device *ld, struct command_buffer_state *c
     }
     uint32_t fixed_end = c.count;
     if (buffers != NULL)
-        export_buffers(cb, b, &c, descriptors, fixed_end, buffers);
+        export_buffers(cb, b, c.a, descriptors, fixed_end, buffers);
     /* attachments of the current rendering */
     for (uint32_t i = 0; i < cb->attachment_count && b == &cb->graphics; ++i) {
         const struct attachment_use *use = &cb->attachments[i];
@@ -349,7 +436,7 @@ void check_alias_command(struct layer_device *ld, struct command_buffer_state *c
             const struct access *x = &c.a[i], *y = &c.a[j];
             bool x_descriptor = i < descriptors, y_descriptor = j < descriptors;
             if ((x_descriptor && y_descriptor && descriptor_pairs_checked) || !(x->write || y->write) ||
-                same_descriptor(x, y) || !overlap(x, y))
+                !overlap(x, y) || same_descriptor(x, y))
                 continue;
             if (x_descriptor && y_descriptor) {
                 report_pair(ld, cb, x->image ? CHECK_ALIAS_IMAGE : CHECK_ALIAS_BUFFER, call, x->write ? x : y,

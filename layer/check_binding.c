@@ -101,11 +101,26 @@ void check_binding_command(struct layer_device *ld, struct command_buffer_state 
         return; /* unchanged since the last command: same result, already reported */
     uint64_t cb_handle = HANDLE((uintptr_t)cb->handle);
     char message[600];
+    /* per bound set: found clean for this pipeline before (its memo), looked at now, reported now */
+    uint32_t clean = 0, looked = 0, reported = 0;
+    uint64_t epoch = __atomic_load_n(&ld->resource_epoch, __ATOMIC_ACQUIRE);
     for (size_t i = 0; i < p->shader.binding_count; ++i) {
         const struct reflect_binding *rb = &p->shader.bindings[i];
         if (!(rb->read || rb->written))
             continue; /* declared but unused: it needs nothing bound */
-        const struct set_state *set = rb->set < MAX_BOUND_SETS ? b->sets[rb->set] : NULL;
+        struct set_state *set = rb->set < MAX_BOUND_SETS ? b->sets[rb->set] : NULL;
+        uint32_t bit = set != NULL ? 1u << rb->set : 0;
+        if (bit && !(looked & bit)) {
+            looked |= bit;
+            struct set_memo_key key = {.pipeline_id = p->id, .epoch = epoch, .index = rb->set};
+            if (set_memo_lock(set)) {
+                if (set_memo_key_equal(&set->binding_clean, &key))
+                    clean |= bit;
+                set_memo_unlock(set);
+            }
+        }
+        if (clean & bit)
+            continue;
         const struct set_layout_state *expected =
             p->layout && rb->set < p->layout->set_count ? p->layout->sets[rb->set] : NULL;
         /* push descriptors and descriptor buffers do not go through vkCmdBindDescriptorSets */
@@ -115,6 +130,7 @@ void check_binding_command(struct layer_device *ld, struct command_buffer_state 
         if (set == NULL) {
             snprintf(message, sizeof(message), "the shader uses set %u binding %u, but no descriptor set is bound at set %u "
                      "(command %u)", rb->set, rb->binding, rb->set, cb->command_index);
+            reported |= bit;
             report(ld, cb, CHECK_BINDING_MISSING_SET, call, VK_OBJECT_TYPE_COMMAND_BUFFER, cb_handle,
                    VK_OBJECT_TYPE_PIPELINE, HANDLE(p->handle), message);
             continue;
@@ -122,6 +138,7 @@ void check_binding_command(struct layer_device *ld, struct command_buffer_state 
         if (expected != NULL && !layouts_compatible(set->layout, expected)) {
             snprintf(message, sizeof(message), "the descriptor set bound at set %u has a layout that is not compatible "
                      "with the pipeline layout's set %u (command %u)", rb->set, rb->set, cb->command_index);
+            reported |= bit;
             report(ld, cb, CHECK_BINDING_MISSING_SET, call, VK_OBJECT_TYPE_COMMAND_BUFFER, cb_handle,
                    VK_OBJECT_TYPE_DESCRIPTOR_SET, HANDLE(set->handle), message);
             continue;
@@ -130,6 +147,7 @@ void check_binding_command(struct layer_device *ld, struct command_buffer_state 
         if (lb == NULL) {
             snprintf(message, sizeof(message), "the shader uses set %u binding %u, which the bound set's layout does not "
                      "have (command %u)", rb->set, rb->binding, cb->command_index);
+            reported |= bit;
             report(ld, cb, CHECK_BINDING_MISSING_SET, call, VK_OBJECT_TYPE_COMMAND_BUFFER, cb_handle,
                    VK_OBJECT_TYPE_DESCRIPTOR_SET, HANDLE(set->handle), message);
             continue;
@@ -139,6 +157,7 @@ void check_binding_command(struct layer_device *ld, struct command_buffer_state 
             snprintf(message, sizeof(message), "set %u binding %u is VK_DESCRIPTOR_TYPE_%s in the bound set, but the "
                      "shader declares %s there (command %u)", rb->set, rb->binding, type_name(lb->type), declared,
                      cb->command_index);
+            reported |= bit;
             report(ld, cb, CHECK_BINDING_TYPE_MISMATCH, call, VK_OBJECT_TYPE_COMMAND_BUFFER, cb_handle,
                    VK_OBJECT_TYPE_DESCRIPTOR_SET, HANDLE(set->handle), message);
             continue;
@@ -151,10 +170,18 @@ void check_binding_command(struct layer_device *ld, struct command_buffer_state 
             snprintf(message, sizeof(message), "the shader uses set %u binding %u%s, but that descriptor of the bound set "
                      "was never written (command %u)", rb->set, rb->binding, lb->count > 1 ? " (an array element)" : "",
                      cb->command_index);
+            reported |= bit;
             report(ld, cb, CHECK_BINDING_UNWRITTEN, call, VK_OBJECT_TYPE_COMMAND_BUFFER, cb_handle,
                    VK_OBJECT_TYPE_DESCRIPTOR_SET, HANDLE(set->handle), message);
             break;
         }
+    }
+    /* sets that passed are memoized, so the next bound state with them skips them */
+    for (uint32_t index = 0, pass = looked & ~clean & ~reported; pass != 0; ++index, pass >>= 1) {
+        if (!(pass & 1) || !set_memo_lock(b->sets[index]))
+            continue;
+        b->sets[index]->binding_clean = (struct set_memo_key){.pipeline_id = p->id, .epoch = epoch, .index = index};
+        set_memo_unlock(b->sets[index]);
     }
 }
 

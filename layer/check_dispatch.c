@@ -128,15 +128,6 @@ void check_dispatch_groups(struct layer_device *ld, struct command_buffer_state 
     check_counts(ld, cb, base, count, call, "");
 }
 
-/* UINT64_MAX stands for "a shader that could not be reflected wrote something": any buffer. */
-static bool written_earlier(const struct command_buffer_state *cb, uint64_t buffer)
-{
-    for (uint32_t i = 0; i < cb->written_count; ++i)
-        if (cb->written_buffers[i] == buffer || cb->written_buffers[i] == UINT64_MAX)
-            return true;
-    return false;
-}
-
 void check_dispatch_indirect_at_submit(struct layer_device *ld, struct command_buffer_state *cb, VkQueue queue)
 {
     (void)queue;
@@ -146,7 +137,7 @@ void check_dispatch_indirect_at_submit(struct layer_device *ld, struct command_b
         struct memory_state *m = b ? handle_map_get(&ld->memories, HANDLE(b->memory)) : NULL;
         /* Only what the host can see now is what the GPU will read: mapped memory that no recorded
          * command of this command buffer writes before the dispatch. */
-        if (m == NULL || m->mapped == NULL || written_earlier(cb, HANDLE(p->buffer)))
+        if (m == NULL || m->mapped == NULL || command_buffer_may_write(cb, HANDLE(p->buffer)))
             continue;
         VkDeviceSize at = b->memory_offset + p->offset;
         if (at < m->mapped_offset || at + 3 * sizeof(uint32_t) > m->mapped_offset + m->mapped_size)

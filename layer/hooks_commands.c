@@ -245,11 +245,42 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdEndDebugUtilsLabelEXT(VkCommandBuffe
 /* Buffers a recorded command may write, so an indirect dispatch reading one is not judged at
  * submit from what the host sees (the GPU may change it first). */
 /* Buffers a recorded command may write: indirect arguments read from them are not known at submit. */
+static uint32_t written_slot(uint64_t buffer, uint32_t table_size)
+{
+    uint64_t h = buffer * 0x9E3779B97F4A7C15ull; /* handles are pointers: spread the aligned low bits */
+    return (uint32_t)(h >> 32) & (table_size - 1);
+}
+
+/* Rebuilds the hash index of the written list at twice the size. */
+static bool grow_written_index(struct command_buffer_state *cb)
+{
+    uint32_t size = cb->written_table_size ? cb->written_table_size * 2 : 32;
+    uint64_t *table = calloc(size, sizeof(*table));
+    if (table == NULL)
+        return false;
+    for (uint32_t i = 0; i < cb->written_count; ++i) {
+        uint32_t slot = written_slot(cb->written_buffers[i], size);
+        while (table[slot] != 0)
+            slot = (slot + 1) & (size - 1);
+        table[slot] = cb->written_buffers[i];
+    }
+    free(cb->written_table);
+    cb->written_table = table;
+    cb->written_table_size = size;
+    return true;
+}
+
 void command_buffer_note_written(struct command_buffer_state *cb, uint64_t buffer)
 {
-    /* engines dispatch the same pipeline and sets over and over: skip recent repeats */
-    for (uint32_t i = cb->written_count, seen = 0; i > 0 && seen < 8; --i, ++seen)
-        if (cb->written_buffers[i - 1] == buffer)
+    /* a set (list + hash index): engines write the same buffers over and over, and the list is
+     * walked at every submit */
+    if (buffer == 0)
+        return;
+    if ((cb->written_count + 1) * 2 > cb->written_table_size && !grow_written_index(cb))
+        return;
+    uint32_t slot = written_slot(buffer, cb->written_table_size);
+    for (; cb->written_table[slot] != 0; slot = (slot + 1) & (cb->written_table_size - 1))
+        if (cb->written_table[slot] == buffer)
             return;
     if (cb->written_count == cb->written_capacity) {
         uint32_t capacity = cb->written_capacity ? cb->written_capacity * 2 : 16;
@@ -259,10 +290,28 @@ void command_buffer_note_written(struct command_buffer_state *cb, uint64_t buffe
         cb->written_buffers = grown;
         cb->written_capacity = capacity;
     }
+    cb->written_table[slot] = buffer;
     cb->written_buffers[cb->written_count++] = buffer;
 }
 
-/* The buffers the bound compute pipeline's shader writes, through the bound sets. */
+static bool written_contains(const struct command_buffer_state *cb, uint64_t buffer)
+{
+    if (cb->written_table_size == 0)
+        return false;
+    for (uint32_t slot = written_slot(buffer, cb->written_table_size); cb->written_table[slot] != 0;
+         slot = (slot + 1) & (cb->written_table_size - 1))
+        if (cb->written_table[slot] == buffer)
+            return true;
+    return false;
+}
+
+bool command_buffer_may_write(const struct command_buffer_state *cb, uint64_t buffer)
+{
+    return written_contains(cb, buffer) || written_contains(cb, UINT64_MAX);
+}
+
+/* The buffers the bound compute pipeline's shader writes, through the bound sets (each set once
+ * per recording and pipeline: its memo). */
 static void note_shader_writes(struct layer_device *ld, struct command_buffer_state *cb)
 {
     const struct pipeline_state *p = cb->compute.pipeline;
@@ -272,17 +321,38 @@ static void note_shader_writes(struct layer_device *ld, struct command_buffer_st
         command_buffer_note_written(cb, UINT64_MAX); /* unknown: treat every buffer as possibly written */
         return;
     }
-    for (size_t i = 0; i < p->shader.binding_count; ++i) {
-        const struct reflect_binding *rb = &p->shader.bindings[i];
-        if (!rb->written || rb->set >= MAX_BOUND_SETS || cb->compute.sets[rb->set] == NULL)
+    uint32_t written_sets = 0;
+    for (size_t i = 0; i < p->shader.binding_count; ++i)
+        if (p->shader.bindings[i].written && p->shader.bindings[i].set < MAX_BOUND_SETS)
+            written_sets |= 1u << p->shader.bindings[i].set;
+    uint64_t epoch = __atomic_load_n(&ld->resource_epoch, __ATOMIC_ACQUIRE);
+    for (uint32_t index = 0; written_sets != 0; ++index, written_sets >>= 1) {
+        struct set_state *set = cb->compute.sets[index];
+        if (!(written_sets & 1) || set == NULL)
             continue;
-        const struct set_state *set = cb->compute.sets[rb->set];
-        for (uint32_t b = 0; b < set->layout->binding_count; ++b) {
-            const struct set_layout_binding *lb = &set->layout->bindings[b];
-            if (lb->binding != rb->binding)
+        struct set_memo_key key = {.pipeline_id = p->id, .epoch = epoch, .index = index, .recording = cb->recording};
+        bool noted = false;
+        if (set_memo_lock(set)) {
+            noted = set_memo_key_equal(&set->writes_noted, &key);
+            set_memo_unlock(set);
+        }
+        if (noted)
+            continue;
+        for (size_t i = 0; i < p->shader.binding_count; ++i) {
+            const struct reflect_binding *rb = &p->shader.bindings[i];
+            if (!rb->written || rb->set != index)
                 continue;
-            for (uint32_t k = 0; k < lb->count; ++k)
-                command_buffer_note_written(cb, set->descriptors[lb->first + k].resource);
+            for (uint32_t b = 0; b < set->layout->binding_count; ++b) {
+                const struct set_layout_binding *lb = &set->layout->bindings[b];
+                if (lb->binding != rb->binding)
+                    continue;
+                for (uint32_t k = 0; k < lb->count; ++k)
+                    command_buffer_note_written(cb, set->descriptors[lb->first + k].resource);
+            }
+        }
+        if (set_memo_lock(set)) {
+            set->writes_noted = key;
+            set_memo_unlock(set);
         }
     }
 }

@@ -108,7 +108,9 @@ static struct pipeline_state *new_pipeline(struct layer_device *ld, VkPipeline h
     struct pipeline_state *p = calloc(1, sizeof(*p));
     if (p == NULL)
         return NULL;
+    static uint64_t next_id;
     p->refs = 1;
+    p->id = __atomic_add_fetch(&next_id, 1, __ATOMIC_RELAXED);
     p->handle = handle;
     p->bind_point = bind_point;
     p->layout = handle_map_get(&ld->pipeline_layouts, HANDLE(layout));

@@ -20,6 +20,7 @@ void set_state_release(struct set_state *s)
     if (s != NULL && __atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) == 0) {
         set_layout_release(s->layout);
         free(s->descriptors);
+        free(s->alias);
         free(s);
     }
 }
@@ -150,6 +151,11 @@ void command_buffer_reset_state(struct command_buffer_state *cb)
     free(cb->written_buffers);
     cb->written_buffers = NULL;
     cb->written_count = cb->written_capacity = 0;
+    free(cb->written_table);
+    cb->written_table = NULL;
+    cb->written_table_size = 0;
+    static uint64_t recordings;
+    cb->recording = __atomic_add_fetch(&recordings, 1, __ATOMIC_RELAXED);
     memset(cb->vertex_buffers, 0, sizeof(cb->vertex_buffers));
     memset(cb->vertex_offsets, 0, sizeof(cb->vertex_offsets));
     cb->index_buffer = VK_NULL_HANDLE;

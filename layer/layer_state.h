@@ -81,13 +81,47 @@ struct descriptor_state {
     uint32_t layer_begin, layer_end;
 };
 
+/* What per-command checks derived from a descriptor set for one pipeline using it at one set
+ * index, valid while the device's resource_epoch stays the same: engines rotate many sets through
+ * one pipeline, so this per-set memo is what keeps a changed bound state cheap. Shared by every
+ * thread that binds the set, so it is taken with a try-lock: a thread that finds it busy works
+ * without it. */
+struct alias_set_memo; /* check_alias.c */
+
+struct set_memo_key {
+    uint64_t pipeline_id, epoch;
+    uint32_t index;
+    uint64_t recording; /* for what is noted per command buffer recording (else 0) */
+};
+
 struct set_state {
     int refs;
     VkDescriptorSet handle;
     VkDescriptorPool pool;
     struct set_layout_state *layout;
     struct descriptor_state *descriptors;
+    int memo_busy;                    /* the try-lock over the two memos below */
+    struct set_memo_key binding_clean; /* check_binding found nothing to report for this key */
+    struct set_memo_key writes_noted;  /* its written buffers are in that recording's written list */
+    struct alias_set_memo *alias;      /* check_alias.c: the set's descriptor accesses (malloc'd) */
 };
+
+static inline bool set_memo_key_equal(const struct set_memo_key *x, const struct set_memo_key *y)
+{
+    return x->pipeline_id == y->pipeline_id && x->epoch == y->epoch && x->index == y->index &&
+           x->recording == y->recording;
+}
+
+/* The try-lock of a set's memos. */
+static inline bool set_memo_lock(struct set_state *s)
+{
+    return __atomic_exchange_n(&s->memo_busy, 1, __ATOMIC_ACQUIRE) == 0;
+}
+
+static inline void set_memo_unlock(struct set_state *s)
+{
+    __atomic_store_n(&s->memo_busy, 0, __ATOMIC_RELEASE);
+}
 
 struct pipeline_layout_state {
     int refs;
@@ -97,6 +131,7 @@ struct pipeline_layout_state {
 
 struct pipeline_state {
     int refs;
+    uint64_t id; /* unique for the layer's lifetime (a handle or address can be reused) */
     VkPipeline handle;
     VkPipelineBindPoint bind_point;
     struct pipeline_layout_state *layout;
@@ -254,8 +289,11 @@ struct command_buffer_state {
     uint32_t command_index;          /* commands recorded so far: names a command in findings */
     struct pending_indirect *indirect;
     uint32_t indirect_count, indirect_capacity;
+    uint64_t recording;              /* unique per recording (each begin or reset) */
     uint64_t *written_buffers;       /* buffers a recorded command may write: indirect args read then are not known at submit */
     uint32_t written_count, written_capacity;
+    uint64_t *written_table;         /* their hash index (open addressing, 0 = empty), at most half full */
+    uint32_t written_table_size;
     /* graphics */
     VkBuffer vertex_buffers[MAX_VERTEX_BINDINGS];
     VkDeviceSize vertex_offsets[MAX_VERTEX_BINDINGS];
@@ -342,6 +380,8 @@ void command_buffer_reset_state(struct command_buffer_state *cb);
 void command_buffer_labels_changed(struct layer_device *ld, struct command_buffer_state *cb);
 /* A buffer a recorded command may write (hooks_commands.c). */
 void command_buffer_note_written(struct command_buffer_state *cb, uint64_t buffer);
+/* Whether a command recorded so far may write `buffer` (noted, or an unknown write noted). */
+bool command_buffer_may_write(const struct command_buffer_state *cb, uint64_t buffer);
 /* Call before freeing command buffer states: drops every thread's kept lookup. */
 void command_buffers_forgotten(void);
 /* Frees the state of a freed command buffer (also a handle_map release callback). */

@@ -2,7 +2,7 @@
  * the same memory through two bindings, a fixed-function input or an attachment, or uses a
  * binding that is not set up; and the correct neighbours of each (disjoint ranges, different
  * mips, read-only twice), which must stay silent.
- * Scenarios: alias-clean, alias-buffer, alias-memory, alias-indirect, alias-image, alias-image-mips,
+ * Scenarios: alias-clean, alias-buffer, alias-rotating-sets, alias-memory, alias-indirect, alias-image, alias-image-mips,
  * alias-array, alias-array-unreached, alias-attachment, attachment-clean, binding-missing-set, binding-unwritten, binding-type,
  * binding-usage; hazard-raw, hazard-raw-fixed, hazard-war, hazard-war-execution-only, hazard-waw,
  * hazard-insufficient, hazard-disjoint, hazard-event, hazard-sync2, hazard-image-raw,
@@ -240,6 +240,44 @@ static void scenario_alias_clean(struct objects *o)
     vkCmdBindDescriptorSets(r.cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
     vkCmdDispatch(r.cb, 4096 / 4 / 64, 1, 1);
     finish(o->a, &r, true);
+}
+
+/* alias-rotating-sets: the per-set memos of per-command results (layer_state.h) must not carry a
+ * result to the wrong set or past a descriptor update. One pipeline (alias_copy.comp: binding 0
+ * read, 1 written), set A clean (a -> b), set B aliased (c -> c), bound in turn A B A B in
+ * "rotating-cb"; then A is rewritten to a -> a and dispatched in "updated-cb". Expected: one alias
+ * finding per command buffer, on B in the first and on the rewritten A in the second. */
+static void scenario_alias_rotating(struct objects *o)
+{
+    VkBuffer a = new_buffer(o, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    VkBuffer b = new_buffer(o, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    VkBuffer c = new_buffer(o, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    VkDescriptorSetLayout set_layout = new_set_layout(o, copy_types, 2);
+    VkPipelineLayout layout = new_pipeline_layout(o, &set_layout, 1);
+    VkPipeline pipeline = new_compute(o, layer_test_spirv_alias_copy, layer_test_spirv_alias_copy_size, layout);
+    VkDescriptorSet sets[2] = {new_set(o, set_layout), new_set(o, set_layout)};
+    write_buffer(o, sets[0], 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, a, 0, VK_WHOLE_SIZE);
+    write_buffer(o, sets[0], 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, b, 0, VK_WHOLE_SIZE);
+    write_buffer(o, sets[1], 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, c, 0, VK_WHOLE_SIZE);
+    write_buffer(o, sets[1], 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, c, 0, VK_WHOLE_SIZE);
+    VkMemoryBarrier all = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                           .srcAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT,
+                           .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
+    struct recording r = begin(o->a, "rotating-cb");
+    vkCmdBindPipeline(r.cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    for (int i = 0; i < 4; ++i) {
+        vkCmdBindDescriptorSets(r.cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &sets[i % 2], 0, NULL);
+        vkCmdDispatch(r.cb, 4096 / 4 / 64, 1, 1);
+        vkCmdPipelineBarrier(r.cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1,
+                             &all, 0, NULL, 0, NULL);
+    }
+    finish(o->a, &r, false);
+    write_buffer(o, sets[0], 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, a, 0, VK_WHOLE_SIZE);
+    r = begin(o->a, "updated-cb");
+    vkCmdBindPipeline(r.cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    vkCmdBindDescriptorSets(r.cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &sets[0], 0, NULL);
+    vkCmdDispatch(r.cb, 4096 / 4 / 64, 1, 1);
+    finish(o->a, &r, false);
 }
 
 /* alias_array.comp: element 0 written, element 1 read, element 2 and binding 1 never reached.
@@ -1083,6 +1121,8 @@ bool scenario_alias(struct app *a, const char *name)
     } else if (strcmp(name, "alias-buffer") == 0) {
         VkBuffer b = new_buffer(&o, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
         copy_dispatch(&o, "alias-cb", b, 0, b, 0, 4096, VK_NULL_HANDLE, false);
+    } else if (strcmp(name, "alias-rotating-sets") == 0) {
+        scenario_alias_rotating(&o);
     } else if (strcmp(name, "alias-memory") == 0) {
         scenario_alias_memory(&o);
     } else if (strcmp(name, "alias-indirect") == 0) {
