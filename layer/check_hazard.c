@@ -196,7 +196,8 @@ void hazard_image_transition(struct layer_device *ld, struct command_buffer_stat
         if (r->applied < before)
             tracker_catch_up(t, r, before);
         struct hazard_conflict c;
-        if (r->applied <= before && hazard_transition_conflict(r, src, handle, cb->command_index, &c))
+        if (r->applied <= before &&
+            hazard_transition_conflict(r, src, barrier->src_access, handle, cb->command_index, &c))
             hazard_report(ld, cb, cb->command_index, call, &transition, r, &c, "");
     }
     /* then the transition is the last write, ordered before and visible to the second scope */
@@ -206,11 +207,14 @@ void hazard_image_transition(struct layer_device *ld, struct command_buffer_stat
                              .labels = cb->label_path};
     struct hazard_range *exact = tracker_find_or_add(t, &transition);
     struct hazard_entry e = {.access = transition, .command_index = cb->command_index, .call = call,
-                             .barrier_index = before, .transition = true, .dst_stages = dst,
-                             .dst_access = barrier->dst_access};
+                             .barrier_index = before, .transition = true, .src_access = barrier->src_access,
+                             .dst_stages = dst, .dst_access = barrier->dst_access};
     add_entry(t, exact, &e);
     for (struct hazard_range *r = tracker_first(t, barrier->key); r != NULL; r = tracker_next(t, r, barrier->key)) {
-        if (!hazard_overlaps(&transition, r))
+        /* only ranges the transition rewrites whole: a wider one keeps its own state for the rest
+         * (the subresources it shares with the transition are in `exact`, visited with it) */
+        if (r->begin < transition.begin || r->end > transition.end || r->layer_begin < transition.layer_begin ||
+            r->layer_end > transition.layer_end)
             continue;
         r->applied = t->barrier_count; /* the transition's own barrier is in `use` already */
         r->written_here = true;

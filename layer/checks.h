@@ -49,7 +49,7 @@ enum check_severity { CHECK_ERROR, CHECK_WARNING };
     X(HAZARD_READ_AFTER_WRITE, "PREFLIGHT-hazard-read-after-write", CHECK_ERROR,                                     \
       "a command reads memory an earlier command wrote, without a barrier making the write visible to it")          \
     X(HAZARD_WRITE_AFTER_WRITE, "PREFLIGHT-hazard-write-after-write", CHECK_ERROR,                                   \
-      "a command writes memory an earlier command wrote, without a barrier ordering the two writes")                \
+      "a command writes memory an earlier command wrote, without a memory dependency between the two writes")       \
     X(HAZARD_WRITE_AFTER_READ, "PREFLIGHT-hazard-write-after-read", CHECK_ERROR,                                     \
       "a command writes memory an earlier command read, without an execution dependency ordering the two")          \
     X(HOST_INVALIDATE_BEFORE_WAIT, "PREFLIGHT-host-invalidate-before-wait", CHECK_ERROR,                             \

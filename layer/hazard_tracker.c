@@ -373,9 +373,16 @@ bool hazard_conflict(const struct hazard_access *a, const struct hazard_range *r
                                                 : "a barrier ordering the write before this access"};
             return true;
         }
-        if (a->write && !(w->ordered_stages & a->stages)) {
+        /* two writes need a memory dependency too: the first made available and the second's
+         * stage and access in the destination scope, or the first may land after the second. Reads
+         * since the first write are checked instead when there are any (they were ordered after
+         * it, or were reported): as Vulkan-ValidationLayers' synchronization validation does */
+        if (a->write && r->read_count == 0 && !((w->visible_stages & a->stages) && (w->visible_access & a->access))) {
             *out = (struct hazard_conflict){CHECK_HAZARD_WRITE_AFTER_WRITE, w, true,
-                                            "a barrier ordering the first write before the second"};
+                                            (w->ordered_stages & a->stages)
+                                                ? "a memory dependency that makes the first write available "
+                                                  "(srcAccessMask) and includes the second (dstAccessMask)"
+                                                : "a barrier ordering the first write before the second"};
             return true;
         }
     }
@@ -390,15 +397,27 @@ bool hazard_conflict(const struct hazard_access *a, const struct hazard_range *r
     return false;
 }
 
-bool hazard_transition_conflict(const struct hazard_range *r, uint64_t src, uint64_t skip_cb, uint32_t skip_command,
-                                struct hazard_conflict *out)
+bool hazard_transition_conflict(const struct hazard_range *r, uint64_t src, uint64_t src_access, uint64_t skip_cb,
+                                uint32_t skip_command, struct hazard_conflict *out)
 {
-    /* earlier accesses must be in the barrier's first scope: the transition writes right after it */
-    if (r->has_write && !same_command(&r->write, skip_cb, skip_command) &&
-        !((r->write.stages | r->write.ordered_stages) & src)) {
-        *out = (struct hazard_conflict){CHECK_HAZARD_WRITE_AFTER_WRITE, &r->write, true,
-                                        "the layout transition's source stages do not include the earlier write"};
-        return true;
+    /* earlier accesses must be in the barrier's first scope: the transition writes right after it;
+     * an earlier write must also be available to it, or it may land on the transitioned image */
+    const struct hazard_use *w = &r->write;
+    if (r->has_write && r->read_count == 0 && !same_command(w, skip_cb, skip_command)) { /* else: the reads */
+        if (!((w->stages | w->ordered_stages) & src)) {
+            *out = (struct hazard_conflict){CHECK_HAZARD_WRITE_AFTER_WRITE, w, true,
+                                            "the layout transition's source stages do not include the earlier write"};
+            return true;
+        }
+        /* in this barrier's source access scope, or made available by an earlier dependency whose
+         * second scope this barrier's first scope takes up (a dependency chain) */
+        if (!(src_access & w->access) && !(w->visible_stages & src)) {
+            *out = (struct hazard_conflict){CHECK_HAZARD_WRITE_AFTER_WRITE, w, true,
+                                            "the layout transition's source access mask does not include the "
+                                            "earlier write, and no dependency chained to it made the write "
+                                            "available"};
+            return true;
+        }
     }
     for (uint32_t k = 0; k < r->read_count; ++k) {
         if (!((r->reads[k].stages | r->reads[k].ordered_stages) & src)) {
@@ -419,7 +438,7 @@ struct hazard_range *tracker_entry_conflict(struct hazard_tracker *t, const stru
         if (!hazard_overlaps(&e->access, r))
             continue;
         tracker_catch_up(t, r, limit);
-        bool found = e->transition ? hazard_transition_conflict(r, e->access.stages, 0, UINT32_MAX, out)
+        bool found = e->transition ? hazard_transition_conflict(r, e->access.stages, e->src_access, 0, UINT32_MAX, out)
                                    : hazard_conflict(&e->access, r, 0, UINT32_MAX, out);
         if (found)
             return r;

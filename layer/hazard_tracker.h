@@ -62,6 +62,7 @@ struct hazard_entry {
     const char *call;
     uint32_t barrier_index;   /* barriers of the command buffer recorded before it */
     bool transition;          /* an image layout transition: a write ordered before dst_stages */
+    uint64_t src_access;      /* transitions: the barrier's source access scope */
     uint64_t dst_stages, dst_access;
 };
 
@@ -120,9 +121,10 @@ struct hazard_conflict {
 };
 bool hazard_conflict(const struct hazard_access *a, const struct hazard_range *r, uint64_t skip_cb,
                      uint32_t skip_command, struct hazard_conflict *out);
-/* Same for an image layout transition with first scope `src` (expanded). */
-bool hazard_transition_conflict(const struct hazard_range *r, uint64_t src, uint64_t skip_cb, uint32_t skip_command,
-                                struct hazard_conflict *out);
+/* Same for an image layout transition with first scope `src` (expanded) and source access scope
+ * `src_access`. */
+bool hazard_transition_conflict(const struct hazard_range *r, uint64_t src, uint64_t src_access, uint64_t skip_cb,
+                                uint32_t skip_command, struct hazard_conflict *out);
 
 /* The next range of `t` after `after` (the first when NULL) that entry access `e` of a later
  * command buffer conflicts with, each range caught up to `limit` first; NULL when none is left. */

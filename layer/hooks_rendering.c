@@ -319,7 +319,7 @@ static void pass_enter_subpass(struct layer_device *ld, struct command_buffer_st
             continue;
         cb->pass_load_command[i] = cb->command_index;
         if (a->initial != a->first_layout) {
-            struct hazard_memory_barrier t = hazard_barrier_over(&range, 0, r->begin_dst_access);
+            struct hazard_memory_barrier t = hazard_barrier_over(&range, r->begin_src_access, r->begin_dst_access);
             hazard_image_transition(ld, cb, r->begin_src_stages, r->begin_dst_stages, &t, "vkCmdBeginRenderPass");
         }
         if ((a->load_reads || a->load_writes) && loads.count < HAZARD_MAX_ACCESSES) {
@@ -367,7 +367,8 @@ static void pass_end_operations(struct layer_device *ld, struct command_buffer_s
         if (!a->used || a->final == a->last_layout ||
             !attachment_access(ld, cb->pass_views[i], 0, a->depth, false, true, &range))
             continue;
-        struct hazard_memory_barrier t = hazard_barrier_over(&range, 0, r->end_dst_access);
+        /* the pass's own store operation is available to its final transition */
+        struct hazard_memory_barrier t = hazard_barrier_over(&range, r->end_src_access | range.access, r->end_dst_access);
         hazard_image_transition(ld, cb, r->end_src_stages, r->end_dst_stages, &t, "vkCmdEndRenderPass");
     }
 }

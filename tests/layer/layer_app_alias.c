@@ -8,6 +8,8 @@
  * hazard-insufficient, hazard-disjoint, hazard-event, hazard-sync2, hazard-image-raw,
  * hazard-image-fixed, hazard-transition-war, hazard-transition-fixed, hazard-readback-waw,
  * hazard-readback-disjoint (the buffer side of an image-to-buffer copy), hazard-copy-image2,
+ * hazard-mipchain, hazard-mipchain-raw (blits down a mip chain), hazard-depth-passes,
+ * hazard-depth-passes-waw (two render passes sharing a depth buffer),
  * hazard-rendering-raw,
  * hazard-rendering-fixed (dynamic rendering's load/store operations), hazard-secondary-raw,
  * hazard-secondary-fixed (vkCmdExecuteCommands), hazard-renderpass-raw, hazard-renderpass-fixed
@@ -612,6 +614,67 @@ static void image_barrier(VkCommandBuffer cb, VkImage image, VkImageLayout from,
     vkCmdPipelineBarrier(cb, src, dst, 0, 0, NULL, 0, NULL, 1, &b);
 }
 
+static void level_barrier(VkCommandBuffer cb, VkImage image, uint32_t level, VkImageLayout from, VkImageLayout to,
+                          VkAccessFlags src_access, VkPipelineStageFlags dst, VkAccessFlags dst_access)
+{
+    VkImageMemoryBarrier b = {.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER, .srcAccessMask = src_access,
+                              .dstAccessMask = dst_access, .oldLayout = from, .newLayout = to,
+                              .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                              .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .image = image,
+                              .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, level, 1, 0, 1}};
+    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, dst, 0, 0, NULL, 0, NULL, 1, &b);
+}
+
+/* A mip chain made by blits, level by level (the pattern of most texture loaders):
+ *   hazard-mipchain: level 0 cleared, then per level i a barrier turning level i-1 from
+ *     TRANSFER_DST to TRANSFER_SRC (TRANSFER_WRITE -> TRANSFER_READ), a blit i-1 -> i, and level i-1
+ *     to SHADER_READ_ONLY for fragment shaders; the last level after the loop. Correct.
+ *   hazard-mipchain-raw: every level in GENERAL, a TRANSFER_WRITE -> TRANSFER_READ barrier over
+ *     level i-1 before each blit except the one before blitting level 2 to 3: one RAW on level 2. */
+static void scenario_mipchain(struct objects *o, const char *name)
+{
+    const uint32_t levels = 7; /* 64x64 down to 1x1 */
+    VkImage image = new_image(o, levels, VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
+                                             VK_IMAGE_USAGE_SAMPLED_BIT);
+    bool buggy = strcmp(name, "hazard-mipchain-raw") == 0;
+    VkImageLayout dst_layout = buggy ? VK_IMAGE_LAYOUT_GENERAL : VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+    VkImageLayout src_layout = buggy ? VK_IMAGE_LAYOUT_GENERAL : VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+    const VkPipelineStageFlags transfer = VK_PIPELINE_STAGE_TRANSFER_BIT,
+                               fragment = VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT;
+    struct recording r = begin(o->a, "mipchain-cb");
+    VkImageMemoryBarrier all = {.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+                                .dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+                                .oldLayout = VK_IMAGE_LAYOUT_UNDEFINED, .newLayout = dst_layout,
+                                .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                                .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .image = image,
+                                .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, VK_REMAINING_MIP_LEVELS, 0, 1}};
+    vkCmdPipelineBarrier(r.cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, transfer, 0, 0, NULL, 0, NULL, 1, &all);
+    VkClearColorValue color = {.float32 = {1, 0, 0, 0}};
+    VkImageSubresourceRange level0 = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    vkCmdClearColorImage(r.cb, image, dst_layout, &color, 1, &level0);
+    for (uint32_t i = 1; i < levels; ++i) {
+        if (!buggy)
+            level_barrier(r.cb, image, i - 1, dst_layout, src_layout, VK_ACCESS_TRANSFER_WRITE_BIT, transfer,
+                          VK_ACCESS_TRANSFER_READ_BIT);
+        else if (i != 3)
+            level_barrier(r.cb, image, i - 1, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL,
+                          VK_ACCESS_TRANSFER_WRITE_BIT, transfer, VK_ACCESS_TRANSFER_READ_BIT);
+        int32_t size = 64 >> (i - 1);
+        VkImageBlit blit = {.srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, i - 1, 0, 1},
+                            .srcOffsets = {{0, 0, 0}, {size, size, 1}},
+                            .dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, i, 0, 1},
+                            .dstOffsets = {{0, 0, 0}, {size / 2, size / 2, 1}}};
+        vkCmdBlitImage(r.cb, image, src_layout, image, dst_layout, 1, &blit, VK_FILTER_NEAREST);
+        if (!buggy)
+            level_barrier(r.cb, image, i - 1, src_layout, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                          VK_ACCESS_TRANSFER_READ_BIT, fragment, VK_ACCESS_SHADER_READ_BIT);
+    }
+    if (!buggy)
+        level_barrier(r.cb, image, levels - 1, dst_layout, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                      VK_ACCESS_TRANSFER_WRITE_BIT, fragment, VK_ACCESS_SHADER_READ_BIT);
+    finish(o->a, &r, !buggy);
+}
+
 /* alias_image.comp writes storage image `written` and samples `sampled`; then a copy reads
  * `written` (RAW without a barrier) or a layout transition rewrites `sampled` (WAR when the
  * transition's first scope is TOP_OF_PIPE). */
@@ -906,6 +969,81 @@ static void scenario_subpass(struct objects *o, const char *name)
     finish(o->a, &r, false);
 }
 
+/* Two render passes in a row over the same color and depth attachments (clear, color stored, depth
+ * not), as frames of a renderer that share one depth buffer:
+ *   hazard-depth-passes-waw: the external dependency a well-known tutorial used, whose first scope
+ *     (COLOR_ATTACHMENT_OUTPUT | EARLY_FRAGMENT_TESTS) misses where the first pass's depth store
+ *     happens (LATE_FRAGMENT_TESTS): the second pass's depth layout transition is a WAW;
+ *   hazard-depth-passes: the corrected dependency (LATE_FRAGMENT_TESTS, with the writes' access). */
+static void scenario_depth_passes(struct objects *o, const char *name)
+{
+    bool fixed = strcmp(name, "hazard-depth-passes") == 0;
+    VkImage color = new_image(o, 1, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT);
+    VkImageCreateInfo depth_info = {.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO, .imageType = VK_IMAGE_TYPE_2D,
+                                    .format = VK_FORMAT_D32_SFLOAT, .extent = {64, 64, 1}, .mipLevels = 1,
+                                    .arrayLayers = 1, .samples = VK_SAMPLE_COUNT_1_BIT,
+                                    .tiling = VK_IMAGE_TILING_OPTIMAL,
+                                    .usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
+                                    .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED};
+    VkImage depth;
+    CHECK(vkCreateImage(o->a->device, &depth_info, NULL, &depth));
+    VkMemoryRequirements req;
+    vkGetImageMemoryRequirements(o->a->device, depth, &req);
+    VkMemoryAllocateInfo alloc = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size,
+                                  .memoryTypeIndex = memory_type(o->a, req.memoryTypeBits, 0)};
+    CHECK(vkAllocateMemory(o->a->device, &alloc, NULL, &o->memories[o->memory_count]));
+    CHECK(vkBindImageMemory(o->a->device, depth, o->memories[o->memory_count++], 0));
+    o->images[o->image_count++] = depth;
+    VkImageViewCreateInfo view_info = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, .image = depth,
+                                       .viewType = VK_IMAGE_VIEW_TYPE_2D, .format = VK_FORMAT_D32_SFLOAT,
+                                       .subresourceRange = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 1, 0, 1}};
+    VkImageView depth_view;
+    CHECK(vkCreateImageView(o->a->device, &view_info, NULL, &depth_view));
+    o->views[o->view_count++] = depth_view;
+    VkImageView views[2] = {new_view(o, color, 0), depth_view};
+    VkAttachmentDescription attachments[2] = {
+        {.format = VK_FORMAT_R32_SFLOAT, .samples = VK_SAMPLE_COUNT_1_BIT, .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+         .storeOp = VK_ATTACHMENT_STORE_OP_STORE, .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+         .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE, .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+         .finalLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL},
+        {.format = VK_FORMAT_D32_SFLOAT, .samples = VK_SAMPLE_COUNT_1_BIT, .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+         .storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE, .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+         .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE, .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+         .finalLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL}};
+    VkAttachmentReference color_ref = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+    VkAttachmentReference depth_ref = {1, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL};
+    VkSubpassDescription subpass = {.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS, .colorAttachmentCount = 1,
+                                    .pColorAttachments = &color_ref, .pDepthStencilAttachment = &depth_ref};
+    const VkPipelineStageFlags color_stage = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+                               early = VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT,
+                               late = VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT;
+    VkSubpassDependency external = {
+        .srcSubpass = VK_SUBPASS_EXTERNAL, .dstSubpass = 0,
+        .srcStageMask = color_stage | (fixed ? late : early),
+        .srcAccessMask = fixed ? VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT : 0,
+        .dstStageMask = color_stage | early | (fixed ? late : 0),
+        .dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT};
+    VkRenderPassCreateInfo pass_info = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, .attachmentCount = 2,
+                                        .pAttachments = attachments, .subpassCount = 1, .pSubpasses = &subpass,
+                                        .dependencyCount = 1, .pDependencies = &external};
+    CHECK(vkCreateRenderPass(o->a->device, &pass_info, NULL, &o->render_pass));
+    VkFramebufferCreateInfo fb_info = {.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
+                                       .renderPass = o->render_pass, .attachmentCount = 2, .pAttachments = views,
+                                       .width = 64, .height = 64, .layers = 1};
+    CHECK(vkCreateFramebuffer(o->a->device, &fb_info, NULL, &o->framebuffer));
+    VkClearValue clears[2] = {{.color = {{0, 0, 0, 0}}}, {.depthStencil = {1, 0}}};
+    VkRenderPassBeginInfo begin_info = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+                                        .renderPass = o->render_pass, .framebuffer = o->framebuffer,
+                                        .renderArea = {{0, 0}, {64, 64}}, .clearValueCount = 2,
+                                        .pClearValues = clears};
+    struct recording r = begin(o->a, "depth-cb");
+    for (int frame = 0; frame < 2; ++frame) {
+        vkCmdBeginRenderPass(r.cb, &begin_info, VK_SUBPASS_CONTENTS_INLINE);
+        vkCmdEndRenderPass(r.cb);
+    }
+    finish(o->a, &r, fixed);
+}
+
 /* hazard-secondary-raw / -fixed: the primary fills a buffer, then executes a secondary whose
  * dispatch reads it; -fixed starts the secondary with the barrier. */
 static void scenario_secondary(struct objects *o, const char *name)
@@ -1148,6 +1286,10 @@ bool scenario_alias(struct app *a, const char *name)
                       " hazard-copy2"
                       " hazard-disjoint hazard-event hazard-sync2 ", name) != NULL) {
         scenario_hazard(&o, name);
+    } else if (strcmp(name, "hazard-depth-passes") == 0 || strcmp(name, "hazard-depth-passes-waw") == 0) {
+        scenario_depth_passes(&o, name);
+    } else if (strcmp(name, "hazard-mipchain") == 0 || strcmp(name, "hazard-mipchain-raw") == 0) {
+        scenario_mipchain(&o, name);
     } else if (strcmp(name, "hazard-image-raw") == 0 || strcmp(name, "hazard-image-fixed") == 0 ||
                strcmp(name, "hazard-readback-waw") == 0 || strcmp(name, "hazard-readback-disjoint") == 0 ||
                strcmp(name, "hazard-copy-image2") == 0 ||

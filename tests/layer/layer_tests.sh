@@ -150,7 +150,11 @@ check "hazard: a copy reads a storage image a dispatch wrote, no barrier" has "^
 run hazard-transition-war
 check "hazard: a layout transition from TOP_OF_PIPE after a shader read" has "^FINDING PREFLIGHT-hazard-write-after-read .*vkCmdPipelineBarrier (command 5) writes VkImage .*the layout transition's source stages do not include the earlier read"
 run hazard-copy-image2
-check "hazard: vkCmdCopyImage2 reads the image a dispatch wrote and writes one only ordered before compute" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 2 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdCopyImage2 (command 5) reads VkImage .*that vkCmdDispatch (command 4) wrote' '$work/out' && grep -q '^FINDING PREFLIGHT-hazard-write-after-write .*vkCmdCopyImage2 (command 5) writes VkImage .*that vkCmdPipelineBarrier (command 1) wrote' '$work/out'"
+check "hazard: vkCmdCopyImage2 reads the image a dispatch wrote and writes the one it sampled (RAW and WAR, as VVL)" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 2 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdCopyImage2 (command 5) reads VkImage .*that vkCmdDispatch (command 4) wrote' '$work/out' && grep -q '^FINDING PREFLIGHT-hazard-write-after-read .*vkCmdCopyImage2 (command 5) writes VkImage .*that vkCmdDispatch (command 4) read' '$work/out'"
+run hazard-mipchain-raw
+check "hazard: a mip chain by blits, the barrier before blitting level 2 missing" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdBlitImage (command 6) reads VkImage 0x[0-9a-f]* (mips 2..2, layers 0..0) that vkCmdBlitImage (command 5) wrote in TRANSFER' '$work/out'"
+run hazard-depth-passes-waw
+check "hazard: two render passes share a depth buffer, the second's dependency misses the first's stores (WAW, as VVL)" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 2 ] && [ \$(grep -c '^FINDING PREFLIGHT-hazard-write-after-write .*vkCmdBeginRenderPass (command 2) writes VkImage .*that vkCmdEndRenderPass (command 0) wrote in .*source access mask does not include the earlier write' '$work/out') = 2 ]"
 run hazard-readback-waw
 check "hazard: a fill overwrites the last row an image-to-buffer copy wrote, no barrier" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-write-after-write .*vkCmdFillBuffer (command [0-9]*) writes VkBuffer .*(memory bytes \\[16380, 16384)) that vkCmdCopyImageToBuffer' '$work/out'"
 run hazard-rendering-raw
@@ -175,7 +179,7 @@ if ! skipped "hazard across queues (runs on the H200: scripts/device-farm/run-la
     check "hazard at submit: a semaphore orders the two queues: no finding" only 0
 fi
 for s in hazard-raw-fixed hazard-war-execution-only hazard-disjoint hazard-event hazard-sync2 hazard-image-fixed \
-         hazard-transition-fixed hazard-readback-disjoint hazard-rendering-fixed hazard-renderpass-fixed \
+         hazard-transition-fixed hazard-readback-disjoint hazard-mipchain hazard-depth-passes hazard-rendering-fixed hazard-renderpass-fixed \
          hazard-subpass-fixed \
          hazard-secondary-fixed \
          hazard-submit-fixed hazard-submit-semaphore \

@@ -280,16 +280,60 @@ static void image_subresources_and_layout_transitions(void **state)
     assert_int_equal(findings("PREFLIGHT-hazard-read-after-write"), 1);
     /* a transition is a write: earlier accesses must be in its first scope */
     transition(TOP, TRANSFER, TRANSFER_WRITE);
-    assert_int_equal(findings("PREFLIGHT-hazard-write-after-write"), 1); /* the dispatch's write, unordered */
-    image_access(0, 0, COMPUTE, SHADER_READ, false);                     /* ordered only before TRANSFER */
+    assert_int_equal(findings("PREFLIGHT-hazard-write-after-read"), 1); /* the read since the write, unordered */
+    image_access(0, 0, COMPUTE, SHADER_READ, false);                    /* ordered only before TRANSFER */
     assert_int_equal(findings("PREFLIGHT-hazard-read-after-write"), 2);
     transition(TOP, TRANSFER, TRANSFER_WRITE);
-    assert_int_equal(findings("PREFLIGHT-hazard-write-after-read"), 1);
+    assert_int_equal(findings("PREFLIGHT-hazard-write-after-read"), 2);
     transition(TRANSFER, TRANSFER, TRANSFER_WRITE); /* chains after the previous transition */
     assert_int_equal(all_findings(), 4);
     /* after a transition, accesses in its second scope are ordered and see it */
     image_access(0, 0, TRANSFER, TRANSFER_WRITE, true);
     assert_int_equal(all_findings(), 4);
+}
+
+static void transition_from(uint64_t src, uint64_t src_access, uint64_t dst, uint64_t dst_access)
+{
+    struct hazard_access range;
+    assert_true(hazard_image_range(&device, 0x300, 0, 1, 0, 1, &range));
+    struct hazard_memory_barrier b = hazard_barrier_over(&range, src_access, dst_access);
+    hazard_barrier(&cb, src, dst, &b, 1);
+    hazard_image_transition(&device, &cb, src, dst, &b, "transition");
+    cb.command_index++;
+}
+
+/* Two writes need a memory dependency (the spec's "write-after-write hazards need appropriate memory
+ * dependencies"), as Vulkan-ValidationLayers checks them: the first in a source access scope, the
+ * second in the destination scope; a layout transition needs the earlier write in its own source
+ * access scope or made available by a dependency it chains to. */
+static void write_after_write_needs_a_memory_dependency(void **state)
+{
+    (void)state;
+    access(3, 0, 4096, TRANSFER, TRANSFER_WRITE, true);
+    barrier(TRANSFER, COMPUTE, TRANSFER_WRITE, SHADER_READ); /* the second write is not in the second scope */
+    access(3, 0, 4096, COMPUTE, SHADER_WRITE, true);
+    assert_int_equal(findings("PREFLIGHT-hazard-write-after-write"), 1);
+    barrier(COMPUTE, TRANSFER, SHADER_WRITE, TRANSFER_WRITE);
+    access(3, 0, 4096, TRANSFER, TRANSFER_WRITE, true);
+    assert_int_equal(all_findings(), 1);
+    /* reads since the first write: a write after them needs only an execution dependency */
+    barrier(TRANSFER, COMPUTE, TRANSFER_WRITE, SHADER_READ);
+    access(3, 0, 4096, COMPUTE, SHADER_READ, false);
+    barrier(COMPUTE, COMPUTE, 0, 0);
+    access(3, 0, 4096, COMPUTE, SHADER_WRITE, true);
+    assert_int_equal(all_findings(), 1);
+    /* layout transitions */
+    image_access(0, 0, COMPUTE, SHADER_WRITE, true);
+    transition_from(COMPUTE, 0, TRANSFER, TRANSFER_WRITE); /* ordered, but the write is not available */
+    assert_int_equal(findings("PREFLIGHT-hazard-write-after-write"), 2);
+    image_access(0, 0, TRANSFER, TRANSFER_WRITE, true);
+    transition_from(TRANSFER, TRANSFER_WRITE, COMPUTE, SHADER_READ); /* in its source access scope */
+    transition_from(COMPUTE, 0, TRANSFER, TRANSFER_WRITE);           /* chains to the previous transition */
+    assert_int_equal(all_findings(), 2);
+    image_access(0, 0, TRANSFER, TRANSFER_WRITE, true);
+    barrier(TRANSFER, BOTTOM, TRANSFER_WRITE, 0);          /* available, but nothing chains to BOTTOM */
+    transition_from(TRANSFER, 0, COMPUTE, SHADER_READ);    /* ordered directly, not available to it */
+    assert_int_equal(findings("PREFLIGHT-hazard-write-after-write"), 3);
 }
 
 /* --- submit time ------------------------------------------------------------------------------- */
@@ -330,10 +374,11 @@ static void submit_time_barriers_of_either_command_buffer_count(void **state)
     submit(QUEUE_A, &cb, VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE);
     submit(QUEUE_A, &cb2, VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE);
     assert_int_equal(all_findings(), 0);
-    /* a third command buffer writes again with no barrier: the first write is not ordered before it */
+    /* a third command buffer writes again with no barrier: the second one's read is not ordered
+     * before it (a write after reads is checked against the reads) */
     access_in(&cb3, 3, 0, 4096, TRANSFER, TRANSFER_WRITE, true);
     submit(QUEUE_A, &cb3, VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE);
-    assert_int_equal(findings("PREFLIGHT-hazard-write-after-write"), 1);
+    assert_int_equal(findings("PREFLIGHT-hazard-write-after-read"), 1);
     /* the barrier at the start of the reader's command buffer, before its first access */
     hazard_device_idle(&device);
     hazard_reset(&cb);
@@ -435,6 +480,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(buffer_barrier_covers_only_its_range, setup, teardown),
         cmocka_unit_test_setup_teardown(forget_and_write_after_write, setup, teardown),
         cmocka_unit_test_setup_teardown(image_subresources_and_layout_transitions, setup, teardown),
+        cmocka_unit_test_setup_teardown(write_after_write_needs_a_memory_dependency, setup, teardown),
         cmocka_unit_test_setup_teardown(submit_time_read_after_write_across_command_buffers, setup, teardown),
         cmocka_unit_test_setup_teardown(submit_time_barriers_of_either_command_buffer_count, setup, teardown),
         cmocka_unit_test_setup_teardown(submit_time_semaphores_and_queues, setup, teardown),
