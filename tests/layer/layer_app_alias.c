@@ -10,7 +10,7 @@
  * hazard-readback-disjoint (the buffer side of an image-to-buffer copy), hazard-copy-image2,
  * hazard-mipchain, hazard-mipchain-raw (blits down a mip chain), hazard-depth-passes,
  * hazard-depth-passes-waw (two render passes sharing a depth buffer),
- * hazard-rendering-raw,
+ * hazard-rendering-raw, hazard-rendering-memory-access,
  * hazard-rendering-fixed (dynamic rendering's load/store operations), hazard-secondary-raw,
  * hazard-secondary-fixed (vkCmdExecuteCommands), hazard-renderpass-raw, hazard-renderpass-fixed
  * (load/store operations, layout transitions and external dependencies of a render pass),
@@ -812,7 +812,7 @@ static void scenario_host(struct objects *o, const char *name)
 
 /* hazard-rendering-raw / -fixed: dynamic rendering clears and stores an image (in GENERAL), then a
  * dispatch samples it: without a barrier, and with COLOR_ATTACHMENT_OUTPUT/COLOR_ATTACHMENT_WRITE
- * -> COMPUTE_SHADER/SHADER_READ. */
+ * -> COMPUTE_SHADER/SHADER_READ; -memory-access with MEMORY_WRITE -> MEMORY_READ instead. */
 static void scenario_rendering(struct objects *o, const char *name)
 {
     if (!o->a->dynamic_rendering) {
@@ -844,11 +844,12 @@ static void scenario_rendering(struct objects *o, const char *name)
                                  .layerCount = 1, .colorAttachmentCount = 1, .pColorAttachments = &attachment};
     vkCmdBeginRendering(r.cb, &rendering);
     vkCmdEndRendering(r.cb);
-    bool fixed = strcmp(name, "hazard-rendering-fixed") == 0;
+    bool generic = strcmp(name, "hazard-rendering-memory-access") == 0; /* MEMORY_WRITE -> MEMORY_READ */
+    bool fixed = strcmp(name, "hazard-rendering-fixed") == 0 || generic;
     if (fixed) {
         VkMemoryBarrier m = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-                             .srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
-                             .dstAccessMask = VK_ACCESS_SHADER_READ_BIT};
+                             .srcAccessMask = generic ? VK_ACCESS_MEMORY_WRITE_BIT : VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+                             .dstAccessMask = generic ? VK_ACCESS_MEMORY_READ_BIT : VK_ACCESS_SHADER_READ_BIT};
         vkCmdPipelineBarrier(r.cb, color, compute, 0, 1, &m, 0, NULL, 0, NULL);
     }
     vkCmdBindPipeline(r.cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
@@ -1306,7 +1307,8 @@ bool scenario_alias(struct app *a, const char *name)
         scenario_subpass(&o, name);
     } else if (strcmp(name, "hazard-secondary-raw") == 0 || strcmp(name, "hazard-secondary-fixed") == 0) {
         scenario_secondary(&o, name);
-    } else if (strcmp(name, "hazard-rendering-raw") == 0 || strcmp(name, "hazard-rendering-fixed") == 0) {
+    } else if (strcmp(name, "hazard-rendering-raw") == 0 || strcmp(name, "hazard-rendering-fixed") == 0 ||
+               strcmp(name, "hazard-rendering-memory-access") == 0) {
         scenario_rendering(&o, name);
     } else if (strncmp(name, "hazard-submit-", 14) == 0 || strncmp(name, "hazard-cross-queue", 18) == 0) {
         scenario_submit(&o, name);

@@ -179,7 +179,7 @@ if ! skipped "hazard across queues (runs on the H200: scripts/device-farm/run-la
     check "hazard at submit: a semaphore orders the two queues: no finding" only 0
 fi
 for s in hazard-raw-fixed hazard-war-execution-only hazard-disjoint hazard-event hazard-sync2 hazard-image-fixed \
-         hazard-transition-fixed hazard-readback-disjoint hazard-mipchain hazard-depth-passes hazard-rendering-fixed hazard-renderpass-fixed \
+         hazard-transition-fixed hazard-readback-disjoint hazard-mipchain hazard-depth-passes hazard-rendering-fixed hazard-rendering-memory-access hazard-renderpass-fixed \
          hazard-subpass-fixed \
          hazard-secondary-fixed \
          hazard-submit-fixed hazard-submit-semaphore \
