@@ -5,7 +5,7 @@
  * Scenarios: alias-clean, alias-buffer, alias-rotating-sets, alias-memory, alias-indirect, alias-image, alias-image-mips,
  * alias-array, alias-array-unreached, alias-attachment, attachment-clean, binding-missing-set, binding-unwritten, binding-type,
  * binding-usage; hazard-raw, hazard-raw-fixed, hazard-war, hazard-war-execution-only, hazard-waw,
- * hazard-insufficient, hazard-disjoint, hazard-event, hazard-sync2, hazard-image-raw,
+ * hazard-insufficient, hazard-disjoint, hazard-event, hazard-event2, hazard-event2-raw, hazard-sync2, hazard-image-raw,
  * hazard-image-fixed, hazard-transition-war, hazard-transition-fixed, hazard-readback-waw,
  * hazard-readback-disjoint (the buffer side of an image-to-buffer copy), hazard-copy-image2,
  * hazard-mipchain, hazard-mipchain-raw (blits down a mip chain), hazard-depth-passes,
@@ -582,6 +582,27 @@ static void scenario_hazard(struct objects *o, const char *name)
         vkCmdWaitEvents(r.cb, 1, &event, transfer, compute, 1, &m, 0, NULL, 0, NULL);
         copy_run(r.cb, &c);
         finish(o->a, &r, true);
+        vkDestroyEvent(o->a->device, event, NULL);
+        return;
+    } else if (strcmp(name, "hazard-event2") == 0 || strcmp(name, "hazard-event2-raw") == 0) {
+        /* sync2 events: the same dependency at the set and the wait; -raw waits for fragment shaders */
+        VkEventCreateInfo info = {.sType = VK_STRUCTURE_TYPE_EVENT_CREATE_INFO};
+        VkEvent event;
+        CHECK(vkCreateEvent(o->a->device, &info, NULL, &event));
+        vkCmdFillBuffer(r.cb, src, 0, 4096, 1);
+        bool wrong = strcmp(name, "hazard-event2-raw") == 0;
+        VkMemoryBarrier2 m = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2,
+                              .srcStageMask = VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+                              .srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                              .dstStageMask = wrong ? VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT
+                                                    : VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                              .dstAccessMask = VK_ACCESS_2_SHADER_STORAGE_READ_BIT};
+        VkDependencyInfo dep = {.sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .memoryBarrierCount = 1,
+                                .pMemoryBarriers = &m};
+        vkCmdSetEvent2(r.cb, event, &dep);
+        vkCmdWaitEvents2(r.cb, 1, &event, &dep);
+        copy_run(r.cb, &c);
+        finish(o->a, &r, !wrong);
         vkDestroyEvent(o->a->device, event, NULL);
         return;
     } else if (strcmp(name, "hazard-sync2") == 0) {
@@ -1285,7 +1306,7 @@ bool scenario_alias(struct app *a, const char *name)
     } else if (strncmp(name, "hazard-", 7) == 0 &&
                strstr(" hazard-raw hazard-raw-fixed hazard-war hazard-war-execution-only hazard-waw hazard-insufficient"
                       " hazard-copy2"
-                      " hazard-disjoint hazard-event hazard-sync2 ", name) != NULL) {
+                      " hazard-disjoint hazard-event hazard-event2 hazard-event2-raw hazard-sync2 ", name) != NULL) {
         scenario_hazard(&o, name);
     } else if (strcmp(name, "hazard-depth-passes") == 0 || strcmp(name, "hazard-depth-passes-waw") == 0) {
         scenario_depth_passes(&o, name);

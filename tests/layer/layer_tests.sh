@@ -145,6 +145,8 @@ run hazard-copy2
 check "hazard: vkCmdCopyBuffer2 reads what a fill wrote, no barrier" has "^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdCopyBuffer2 (command 1) reads VkBuffer .*(memory bytes \\[0, 256)) that vkCmdFillBuffer (command 0) wrote"
 run hazard-insufficient
 check "hazard: a barrier to compute shader reads does not cover indirect argument reads" has "PREFLIGHT-hazard-read-after-write .*vkCmdDispatchIndirect (command 4) reads .*(memory bytes \\[0, 12))"
+run hazard-event2-raw
+check "hazard: a sync2 event whose wait names fragment shaders, then a dispatch reads the fill" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdDispatch (command 4) reads VkBuffer .*that vkCmdFillBuffer (command 0) wrote in TRANSFER' '$work/out'"
 run hazard-image-raw
 check "hazard: a copy reads a storage image a dispatch wrote, no barrier" has "^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdCopyImageToBuffer (command 5) reads VkImage .*(mips 0..0, layers 0..0) that vkCmdDispatch (command 4) wrote"
 run hazard-transition-war
@@ -178,7 +180,7 @@ if ! skipped "hazard across queues (runs on the H200: scripts/device-farm/run-la
     run hazard-cross-queue-semaphore
     check "hazard at submit: a semaphore orders the two queues: no finding" only 0
 fi
-for s in hazard-raw-fixed hazard-war-execution-only hazard-disjoint hazard-event hazard-sync2 hazard-image-fixed \
+for s in hazard-raw-fixed hazard-war-execution-only hazard-disjoint hazard-event hazard-event2 hazard-sync2 hazard-image-fixed \
          hazard-transition-fixed hazard-readback-disjoint hazard-mipchain hazard-depth-passes hazard-rendering-fixed hazard-rendering-memory-access hazard-renderpass-fixed \
          hazard-subpass-fixed \
          hazard-secondary-fixed \
