@@ -290,15 +290,16 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkUpdateDescriptorSets(VkDevice device, u
         struct set_state *set = handle_map_get(&ld->descriptor_sets, HANDLE(w->dstSet));
         if (set != NULL)
             apply_write(ld, set, w);
-        for (uint32_t k = 0; k < w->descriptorCount; ++k) {
-            uint64_t resource = w->pBufferInfo && (w->descriptorType == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER ||
-                                                   w->descriptorType == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER ||
-                                                   w->descriptorType == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC ||
-                                                   w->descriptorType == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC)
-                                    ? HANDLE(w->pBufferInfo[k].buffer)
-                                : w->pImageInfo && w->descriptorType != VK_DESCRIPTOR_TYPE_SAMPLER
-                                    ? HANDLE(w->pImageInfo[k].imageView)
-                                    : 0;
+        /* only the array the type names is valid: the others may hold anything (the spec ignores them) */
+        VkDescriptorType t = w->descriptorType;
+        bool buffers = t == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER || t == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER ||
+                       t == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC || t == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
+        bool images = t == VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE || t == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE ||
+                      t == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER || t == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT;
+        for (uint32_t k = 0; (buffers || images) && k < w->descriptorCount; ++k) {
+            uint64_t resource = buffers && w->pBufferInfo  ? HANDLE(w->pBufferInfo[k].buffer)
+                                : images && w->pImageInfo ? HANDLE(w->pImageInfo[k].imageView)
+                                                          : 0;
             if (resource != 0)
                 check_binding_resource(ld, w->dstSet, w->descriptorType, resource, "vkUpdateDescriptorSets");
         }

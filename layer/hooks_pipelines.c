@@ -158,6 +158,29 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateComputePipelines(VkDevice dev
     return result;
 }
 
+/* Whether the pipeline renders to a depth/stencil attachment: otherwise the spec ignores
+ * pDepthStencilState, which need not then be a valid pointer. */
+static bool has_depth_stencil(struct layer_device *ld, const VkGraphicsPipelineCreateInfo *info)
+{
+    if (info->renderPass == VK_NULL_HANDLE) {
+        for (const VkBaseInStructure *s = info->pNext; s != NULL; s = s->pNext)
+            if (s->sType == VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO) {
+                const VkPipelineRenderingCreateInfo *r = (const VkPipelineRenderingCreateInfo *)s;
+                return r->depthAttachmentFormat != VK_FORMAT_UNDEFINED ||
+                       r->stencilAttachmentFormat != VK_FORMAT_UNDEFINED;
+            }
+        return false;
+    }
+    const struct render_pass_state *r = handle_map_get(&ld->render_passes, HANDLE(info->renderPass));
+    if (r == NULL || info->subpass >= r->subpass_count)
+        return false;
+    const struct subpass_attachments *sp = &r->subpasses[info->subpass];
+    for (uint32_t i = 0; i < sp->count; ++i)
+        if (sp->depth[i])
+            return true;
+    return false;
+}
+
 /* A graphics pipeline: every stage reflected and merged, the depth-write state, feedback-loop
  * creation flags and vertex strides, for the draw-time checks. */
 static void describe_graphics(struct layer_device *ld, struct pipeline_state *p, const VkGraphicsPipelineCreateInfo *info)
@@ -178,14 +201,21 @@ static void describe_graphics(struct layer_device *ld, struct pipeline_state *p,
         reflect_free(&stage);
     }
     p->shader.ok = p->reflected;
-    bool dynamic_depth_write = false;
-    for (uint32_t i = 0; info->pDynamicState && i < info->pDynamicState->dynamicStateCount; ++i)
-        dynamic_depth_write |= info->pDynamicState->pDynamicStates[i] == VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE;
+    bool dynamic_depth_write = false, dynamic_vertex_input = false, mesh = false;
+    for (uint32_t i = 0; info->pDynamicState && i < info->pDynamicState->dynamicStateCount; ++i) {
+        VkDynamicState d = info->pDynamicState->pDynamicStates[i];
+        dynamic_depth_write |= d == VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE;
+        dynamic_vertex_input |= d == VK_DYNAMIC_STATE_VERTEX_INPUT_EXT || d == VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE;
+    }
+    for (uint32_t s = 0; s < info->stageCount; ++s)
+        mesh |= (info->pStages[s].stage & (VK_SHADER_STAGE_MESH_BIT_EXT | VK_SHADER_STAGE_TASK_BIT_EXT)) != 0;
     p->depth_write_dynamic = dynamic_depth_write;
-    p->depth_write = info->pDepthStencilState && info->pDepthStencilState->depthWriteEnable;
+    p->depth_write = has_depth_stencil(ld, info) && info->pDepthStencilState && info->pDepthStencilState->depthWriteEnable;
     p->feedback_loop = (info->flags & (VK_PIPELINE_CREATE_COLOR_ATTACHMENT_FEEDBACK_LOOP_BIT_EXT |
                                        VK_PIPELINE_CREATE_DEPTH_STENCIL_ATTACHMENT_FEEDBACK_LOOP_BIT_EXT)) != 0;
-    const VkPipelineVertexInputStateCreateInfo *vi = info->pVertexInputState;
+    /* ignored by the spec (and so possibly not a valid pointer) with mesh shading or dynamic vertex
+     * input; with dynamic strides the static ones are wrong: then vertex reads are not tracked */
+    const VkPipelineVertexInputStateCreateInfo *vi = mesh || dynamic_vertex_input ? NULL : info->pVertexInputState;
     for (uint32_t i = 0; vi && i < vi->vertexBindingDescriptionCount; ++i) {
         const VkVertexInputBindingDescription *d = &vi->pVertexBindingDescriptions[i];
         if (d->binding < MAX_VERTEX_BINDINGS && d->inputRate == VK_VERTEX_INPUT_RATE_VERTEX)
