@@ -2,7 +2,7 @@
  * the same memory through two bindings, a fixed-function input or an attachment, or uses a
  * binding that is not set up; and the correct neighbours of each (disjoint ranges, different
  * mips, read-only twice), which must stay silent.
- * Scenarios: alias-clean, alias-buffer, alias-rotating-sets, alias-memory, alias-indirect, alias-image, alias-image-mips,
+ * Scenarios: robust-ignored-pointers, alias-clean, alias-buffer, alias-rotating-sets, alias-memory, alias-indirect, alias-image, alias-image-mips,
  * alias-array, alias-array-unreached, alias-attachment, attachment-clean, binding-missing-set, binding-unwritten, binding-type,
  * binding-usage; hazard-raw, hazard-raw-fixed, hazard-war, hazard-war-execution-only, hazard-waw,
  * hazard-insufficient, hazard-disjoint, hazard-event, hazard-event2, hazard-event2-raw, hazard-sync2, hazard-image-raw,
@@ -99,9 +99,10 @@ static VkDescriptorSet new_set(struct objects *o, VkDescriptorSetLayout layout)
     if (o->pool == VK_NULL_HANDLE) {
         VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 16}, {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 16},
                                         {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 16},
-                                        {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 16}};
+                                        {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 16},
+                                        {VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, 4}};
         VkDescriptorPoolCreateInfo info = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 16,
-                                           .poolSizeCount = 4, .pPoolSizes = sizes};
+                                           .poolSizeCount = 5, .pPoolSizes = sizes};
         CHECK(vkCreateDescriptorPool(o->a->device, &info, NULL, &o->pool));
     }
     VkDescriptorSetAllocateInfo alloc = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
@@ -242,6 +243,43 @@ static void scenario_alias_clean(struct objects *o)
     vkCmdBindDescriptorSets(r.cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
     vkCmdDispatch(r.cb, 4096 / 4 / 64, 1, 1);
     finish(o->a, &r, true);
+}
+
+/* robust-ignored-pointers: descriptor writes whose unused info arrays hold junk (the spec ignores
+ * them for the write's type, so the layer must not read them): storage buffers with junk
+ * pImageInfo/pTexelBufferView, a storage texel buffer with junk pImageInfo/pBufferInfo. A copy
+ * dispatch then uses the set: no finding, no crash. */
+static void scenario_ignored_pointers(struct objects *o)
+{
+    VkBuffer in = new_buffer(o, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    VkBuffer out = new_buffer(o, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    VkBuffer texels = new_buffer(o, 4096, VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT);
+    VkBufferViewCreateInfo view_info = {.sType = VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO, .buffer = texels,
+                                        .format = VK_FORMAT_R32_UINT, .range = VK_WHOLE_SIZE};
+    VkBufferView view;
+    CHECK(vkCreateBufferView(o->a->device, &view_info, NULL, &view));
+    const VkDescriptorType types[] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                      VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER};
+    VkDescriptorSetLayout set_layout = new_set_layout(o, types, 3);
+    VkPipelineLayout layout = new_pipeline_layout(o, &set_layout, 1);
+    VkPipeline pipeline = new_compute(o, layer_test_spirv_alias_copy, layer_test_spirv_alias_copy_size, layout);
+    VkDescriptorSet set = new_set(o, set_layout);
+    const void *junk = (const void *)(uintptr_t)0x10;
+    VkDescriptorBufferInfo infos[2] = {{in, 0, VK_WHOLE_SIZE}, {out, 0, VK_WHOLE_SIZE}};
+    VkWriteDescriptorSet writes[2] = {
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .dstBinding = 0, .descriptorCount = 2,
+         .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pImageInfo = junk, .pBufferInfo = infos,
+         .pTexelBufferView = junk},
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .dstBinding = 2, .descriptorCount = 1,
+         .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, .pImageInfo = junk, .pBufferInfo = junk,
+         .pTexelBufferView = &view}};
+    vkUpdateDescriptorSets(o->a->device, 2, writes, 0, NULL);
+    struct recording r = begin(o->a, "ignored-cb");
+    vkCmdBindPipeline(r.cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    vkCmdBindDescriptorSets(r.cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
+    vkCmdDispatch(r.cb, 4096 / 4 / 64, 1, 1);
+    finish(o->a, &r, true);
+    vkDestroyBufferView(o->a->device, view, NULL);
 }
 
 /* alias-rotating-sets: the per-set memos of per-command results (layer_state.h) must not carry a
@@ -1281,6 +1319,8 @@ bool scenario_alias(struct app *a, const char *name)
     } else if (strcmp(name, "alias-buffer") == 0) {
         VkBuffer b = new_buffer(&o, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
         copy_dispatch(&o, "alias-cb", b, 0, b, 0, 4096, VK_NULL_HANDLE, false);
+    } else if (strcmp(name, "robust-ignored-pointers") == 0) {
+        scenario_ignored_pointers(&o);
     } else if (strcmp(name, "alias-rotating-sets") == 0) {
         scenario_alias_rotating(&o);
     } else if (strcmp(name, "alias-memory") == 0) {
