@@ -12,17 +12,21 @@ export LD_LIBRARY_PATH="$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export VK_ADD_LAYER_PATH="$bundle/preflight-layer"
 with_layer() { VK_INSTANCE_LAYERS=VK_LAYER_PREFLIGHT_validation "$@"; }
 for s in clean group-count dispatch-base zero workgroup-size invocations shared-memory indirect indirect-gpu-written \
-         alias-clean alias-buffer alias-memory alias-indirect alias-array alias-array-unreached alias-image \
+         robust-ignored-pointers alias-clean alias-buffer alias-rotating-sets alias-memory alias-indirect alias-array alias-array-unreached alias-image \
          alias-image-mips alias-attachment attachment-clean binding-missing-set binding-unwritten binding-type \
          binding-usage hazard-raw hazard-raw-fixed hazard-war hazard-war-execution-only hazard-waw hazard-copy2 \
-         hazard-insufficient hazard-disjoint hazard-event hazard-sync2 hazard-image-raw hazard-image-fixed \
+         hazard-insufficient hazard-disjoint hazard-event hazard-event2 hazard-event2-raw hazard-sync2 \
+         hazard-waw-read-barrier hazard-waw-exec-barrier \
+         hazard-image-raw hazard-image-fixed hazard-mipchain hazard-mipchain-raw hazard-depth-passes \
+         hazard-depth-passes-waw hazard-rendering-memory-access \
          hazard-transition-war hazard-transition-fixed hazard-copy-image2 hazard-readback-waw hazard-readback-disjoint \
          hazard-rendering-raw hazard-rendering-fixed hazard-renderpass-raw hazard-renderpass-fixed \
          hazard-subpass-raw hazard-subpass-fixed \
          hazard-secondary-raw hazard-secondary-fixed \
          hazard-submit-raw hazard-submit-fixed hazard-submit-separate hazard-submit-semaphore hazard-submit-timeline \
          hazard-submit-fence hazard-cross-queue hazard-cross-queue-semaphore host-invalidate-early \
-         host-invalidate-after-wait host-read-no-barrier host-flush-pending host-flush-before-submit; do
+         host-invalidate-after-wait host-read-no-barrier host-flush-pending host-flush-before-submit \
+         host-map-early host-map-after-wait; do
     with_layer timeout 120 "$bundle/layer_app" "$s" >"$out/layer-$s.txt" 2>&1
     echo "$s: exit $?, $(grep -c '^FINDING' "$out/layer-$s.txt") findings: $(grep -o '^FINDING [^ ]*' "$out/layer-$s.txt" | sort | uniq -c | tr '\n' ' ')"
 done

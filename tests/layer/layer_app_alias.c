@@ -5,7 +5,7 @@
  * Scenarios: robust-ignored-pointers, alias-clean, alias-buffer, alias-rotating-sets, alias-memory, alias-indirect, alias-image, alias-image-mips,
  * alias-array, alias-array-unreached, alias-attachment, attachment-clean, binding-missing-set, binding-unwritten, binding-type,
  * binding-usage; hazard-raw, hazard-raw-fixed, hazard-war, hazard-war-execution-only, hazard-waw,
- * hazard-insufficient, hazard-disjoint, hazard-event, hazard-event2, hazard-event2-raw, hazard-sync2, hazard-image-raw,
+ * hazard-insufficient, hazard-waw-read-barrier, hazard-waw-exec-barrier, hazard-disjoint, hazard-event, hazard-event2, hazard-event2-raw, hazard-sync2, hazard-image-raw,
  * hazard-image-fixed, hazard-transition-war, hazard-transition-fixed, hazard-readback-waw,
  * hazard-readback-disjoint (the buffer side of an image-to-buffer copy), hazard-copy-image2,
  * hazard-mipchain, hazard-mipchain-raw (blits down a mip chain), hazard-depth-passes,
@@ -601,6 +601,14 @@ static void scenario_hazard(struct objects *o, const char *name)
     } else if (strcmp(name, "hazard-waw") == 0) {
         vkCmdFillBuffer(r.cb, dst, 0, 4096, 1);
         copy_run(r.cb, &c); /* writes dst */
+        submit = false;
+    } else if (strcmp(name, "hazard-waw-read-barrier") == 0 || strcmp(name, "hazard-waw-exec-barrier") == 0) {
+        /* two dispatches write dst; the barrier between them makes the first visible to shader
+         * reads only, not to the second's writes (-exec: orders them, no memory dependency) */
+        copy_run(r.cb, &c);
+        bool exec = strcmp(name, "hazard-waw-exec-barrier") == 0;
+        buffer_barrier(r.cb, dst, compute, exec ? 0 : VK_ACCESS_SHADER_WRITE_BIT, compute, exec ? 0 : VK_ACCESS_SHADER_READ_BIT);
+        copy_run(r.cb, &c);
         submit = false;
     } else if (strcmp(name, "hazard-insufficient") == 0) {
         /* the dispatch writes dst; the barrier makes it visible to shader reads, but dst is then
@@ -1346,7 +1354,7 @@ bool scenario_alias(struct app *a, const char *name)
     } else if (strncmp(name, "hazard-", 7) == 0 &&
                strstr(" hazard-raw hazard-raw-fixed hazard-war hazard-war-execution-only hazard-waw hazard-insufficient"
                       " hazard-copy2"
-                      " hazard-disjoint hazard-event hazard-event2 hazard-event2-raw hazard-sync2 ", name) != NULL) {
+                      " hazard-disjoint hazard-waw-read-barrier hazard-waw-exec-barrier hazard-event hazard-event2 hazard-event2-raw hazard-sync2 ", name) != NULL) {
         scenario_hazard(&o, name);
     } else if (strcmp(name, "hazard-depth-passes") == 0 || strcmp(name, "hazard-depth-passes-waw") == 0) {
         scenario_depth_passes(&o, name);

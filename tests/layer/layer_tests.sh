@@ -147,6 +147,10 @@ run hazard-copy2
 check "hazard: vkCmdCopyBuffer2 reads what a fill wrote, no barrier" has "^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdCopyBuffer2 (command 1) reads VkBuffer .*(memory bytes \\[0, 256)) that vkCmdFillBuffer (command 0) wrote"
 run hazard-insufficient
 check "hazard: a barrier to compute shader reads does not cover indirect argument reads" has "PREFLIGHT-hazard-read-after-write .*vkCmdDispatchIndirect (command 4) reads .*(memory bytes \\[0, 12))"
+for s in hazard-waw-read-barrier hazard-waw-exec-barrier; do
+    run $s
+    check "hazard: two dispatches write one buffer, the barrier between them is no memory dependency for the second write ($s)" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-write-after-write .*vkCmdDispatch (command 6) writes VkBuffer .*that vkCmdDispatch (command 2) wrote in COMPUTE_SHADER; missing between them: a memory dependency' '$work/out'"
+done
 run hazard-event2-raw
 check "hazard: a sync2 event whose wait names fragment shaders, then a dispatch reads the fill" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdDispatch (command 4) reads VkBuffer .*that vkCmdFillBuffer (command 0) wrote in TRANSFER' '$work/out'"
 run hazard-image-raw
