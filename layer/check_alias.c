@@ -320,16 +320,34 @@ static bool feedback_loop_allowed(const struct bound_state *b, const struct acce
            descriptor->layout == VK_IMAGE_LAYOUT_ATTACHMENT_FEEDBACK_LOOP_OPTIMAL_EXT;
 }
 
+/* Whether an input attachment read goes to the hazard tracker: inside a render pass object, when
+ * the attachment was first used in an earlier subpass (its load operation there is ordered before
+ * this read only by a subpass dependency). In the subpass of its first use the load operation is
+ * implicitly ordered before the read, and draws' own attachment writes are not tracked; dynamic
+ * rendering's local reads are not tracked either. */
+static bool input_read_tracked(struct layer_device *ld, const struct command_buffer_state *cb, const struct access *a)
+{
+    const struct render_pass_state *r =
+        cb->render_pass != VK_NULL_HANDLE ? handle_map_get(&ld->render_passes, HANDLE(cb->render_pass)) : NULL;
+    for (uint32_t i = 0; r != NULL && i < r->attachment_count && i < cb->pass_view_count; ++i) {
+        struct access view = {0};
+        if (image_range(ld, HANDLE(cb->pass_views[i]), &view) && overlap(&view, a))
+            return r->attachments[i].used && r->attachments[i].first_subpass < cb->subpass;
+    }
+    return false;
+}
+
 /* The buffer accesses, for the hazard tracker. */
-static void export_buffers(const struct command_buffer_state *cb, const struct bound_state *b,
-                           const struct access *accesses, uint32_t descriptors, uint32_t fixed_end,
-                           struct hazard_accesses *out)
+static void export_buffers(struct layer_device *ld, const struct command_buffer_state *cb,
+                           const struct bound_state *b, const struct access *accesses, uint32_t descriptors,
+                           uint32_t fixed_end, struct hazard_accesses *out)
 {
     out->count = 0;
     for (uint32_t i = 0; i < fixed_end && out->count < HAZARD_MAX_ACCESSES; ++i) {
         const struct access *a = &accesses[i];
-        if (a->image && (i >= descriptors || a->type == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT))
-            continue; /* input attachments live inside a render pass, where hazards are not tracked yet */
+        bool input = a->image && i < descriptors && a->type == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT;
+        if (a->image && (i >= descriptors || (input && !input_read_tracked(ld, cb, a))))
+            continue; /* attachments: through the pass's load and store operations */
         struct hazard_access *h = &out->a[out->count++];
         h->image = a->image;
         h->key = a->key;
@@ -340,7 +358,10 @@ static void export_buffers(const struct command_buffer_state *cb, const struct b
         h->resource = a->resource;
         h->read = a->read;
         h->write = a->write;
-        if (i < descriptors) {
+        if (input) {
+            h->stages = HAZARD_STAGE_FRAGMENT_SHADER;
+            h->access = HAZARD_ACCESS_INPUT_ATTACHMENT_READ;
+        } else if (i < descriptors) {
             h->stages = b == &cb->compute ? HAZARD_STAGE_COMPUTE : HAZARD_STAGES_GRAPHICS_SHADERS;
             h->access = (a->read ? HAZARD_ACCESS_SHADER_READS : 0) | (a->write ? HAZARD_ACCESS_SHADER_WRITES : 0);
         } else if (strstr(a->what, "indirect") != NULL) {
@@ -402,7 +423,7 @@ void check_alias_command(struct layer_device *ld, struct command_buffer_state *c
         /* nothing but the descriptors, whose pairs were compared already */
         struct alias_cache *cache = b->alias_cache;
         if (buffers != NULL && cache->exported.count == UINT32_MAX) /* first reuse: export them once */
-            export_buffers(cb, b, cache->a, cache->count, cache->count, &cache->exported);
+            export_buffers(ld, cb, b, cache->a, cache->count, cache->count, &cache->exported);
         if (buffers != NULL) {
             buffers->count = b->alias_cache->exported.count;
             memcpy(buffers->a, b->alias_cache->exported.a, buffers->count * sizeof(buffers->a[0]));
@@ -422,7 +443,7 @@ void check_alias_command(struct layer_device *ld, struct command_buffer_state *c
     }
     uint32_t fixed_end = c.count;
     if (buffers != NULL)
-        export_buffers(cb, b, c.a, descriptors, fixed_end, buffers);
+        export_buffers(ld, cb, b, c.a, descriptors, fixed_end, buffers);
     /* attachments of the current rendering */
     for (uint32_t i = 0; i < cb->attachment_count && b == &cb->graphics; ++i) {
         const struct attachment_use *use = &cb->attachments[i];

@@ -354,9 +354,12 @@ void tracker_record(struct hazard_range *r, const struct hazard_use *use, bool w
     last->ordered_stages = ordered;
 }
 
+/* A use by the command being checked, or by one recorded after the index it is checked at: a
+ * rendering's store and resolve operations are checked at its first command and happen after
+ * every command of the rendering (the spec orders them after the last subpass's commands). */
 static bool same_command(const struct hazard_use *u, uint64_t cb, uint32_t command)
 {
-    return u->command_buffer == cb && u->command_index == command;
+    return u->command_buffer == cb && u->command_index >= command;
 }
 
 bool hazard_conflict(const struct hazard_access *a, const struct hazard_range *r, uint64_t skip_cb,

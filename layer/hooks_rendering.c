@@ -298,10 +298,13 @@ static bool attachment_access(struct layer_device *ld, VkImageView view, uint32_
  * same command as the load); at the end the dependencies into VK_SUBPASS_EXTERNAL and the
  * transitions to the final layouts. A dependency applies to every earlier use whose stages are in
  * its first scope, not only to those of its source subpass (it can hide a finding, never make
- * one). Layout transitions between subpasses and draws' own attachment accesses are not tracked. */
+ * one). Input attachment reads of attachments first used in an earlier subpass are draw accesses
+ * (check_alias.c exports them). Layout transitions between subpasses and draws' own attachment
+ * writes are not tracked. */
 static void pass_enter_subpass(struct layer_device *ld, struct command_buffer_state *cb,
                                const struct render_pass_state *r)
 {
+    cb->graphics.serial++; /* which input attachment reads are tracked depends on the subpass */
     for (uint32_t i = 0; cb->subpass > 0 && i < r->dependency_count; ++i) {
         const struct pass_dependency *d = &r->dependencies[i];
         if (d->dst != cb->subpass)

@@ -21,7 +21,7 @@ for s in clean group-count dispatch-base zero workgroup-size invocations shared-
          hazard-depth-passes-waw hazard-rendering-memory-access \
          hazard-transition-war hazard-transition-fixed hazard-copy-image2 hazard-readback-waw hazard-readback-disjoint \
          hazard-rendering-raw hazard-rendering-fixed hazard-renderpass-raw hazard-renderpass-fixed \
-         hazard-subpass-raw hazard-subpass-fixed \
+         hazard-subpass-raw hazard-subpass-fixed hazard-input-attachment hazard-input-attachment-raw \
          hazard-secondary-raw hazard-secondary-fixed \
          hazard-submit-raw hazard-submit-fixed hazard-submit-separate hazard-submit-semaphore hazard-submit-timeline \
          hazard-submit-fence hazard-cross-queue hazard-cross-queue-semaphore host-invalidate-early \

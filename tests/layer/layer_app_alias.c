@@ -8,7 +8,8 @@
  * hazard-insufficient, hazard-waw-read-barrier, hazard-waw-exec-barrier, hazard-disjoint, hazard-event, hazard-event2, hazard-event2-raw, hazard-sync2, hazard-image-raw,
  * hazard-image-fixed, hazard-transition-war, hazard-transition-fixed, hazard-readback-waw,
  * hazard-readback-disjoint (the buffer side of an image-to-buffer copy), hazard-copy-image2,
- * hazard-mipchain, hazard-mipchain-raw (blits down a mip chain), hazard-depth-passes,
+ * hazard-mipchain, hazard-mipchain-raw (blits down a mip chain), hazard-input-attachment,
+ * hazard-input-attachment-raw (a deferred pass's input attachment), hazard-depth-passes,
  * hazard-depth-passes-waw (two render passes sharing a depth buffer),
  * hazard-rendering-raw, hazard-rendering-memory-access,
  * hazard-rendering-fixed (dynamic rendering's load/store operations), hazard-secondary-raw,
@@ -100,9 +101,10 @@ static VkDescriptorSet new_set(struct objects *o, VkDescriptorSetLayout layout)
         VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 16}, {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 16},
                                         {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 16},
                                         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 16},
-                                        {VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, 4}};
+                                        {VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, 4},
+                                        {VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, 4}};
         VkDescriptorPoolCreateInfo info = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 16,
-                                           .poolSizeCount = 5, .pPoolSizes = sizes};
+                                           .poolSizeCount = 6, .pPoolSizes = sizes};
         CHECK(vkCreateDescriptorPool(o->a->device, &info, NULL, &o->pool));
     }
     VkDescriptorSetAllocateInfo alloc = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
@@ -1037,6 +1039,76 @@ static void scenario_subpass(struct objects *o, const char *name)
     finish(o->a, &r, false);
 }
 
+/* A deferred-shading pass: subpass 0 draws into attachment A (cleared, not stored), subpass 1 reads
+ * A as an input attachment and draws into B.
+ *   hazard-input-attachment: the 0 -> 1 dependency makes A's writes visible to fragment shader
+ *     input attachment reads (COLOR_ATTACHMENT_OUTPUT/COLOR_ATTACHMENT_WRITE -> FRAGMENT_SHADER/
+ *     INPUT_ATTACHMENT_READ, by region). Correct.
+ *   hazard-input-attachment-raw: the dependency stops at COLOR_ATTACHMENT_OUTPUT: one RAW. */
+static void scenario_input_attachment(struct objects *o, const char *name)
+{
+    bool fixed = strcmp(name, "hazard-input-attachment") == 0;
+    VkImage gbuffer = new_image(o, 1, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT);
+    VkImage target = new_image(o, 1, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT);
+    VkImageView views[2] = {new_view(o, gbuffer, 0), new_view(o, target, 0)};
+    VkAttachmentDescription attachments[2];
+    for (int i = 0; i < 2; ++i)
+        attachments[i] = (VkAttachmentDescription){
+            .format = VK_FORMAT_R32_SFLOAT, .samples = VK_SAMPLE_COUNT_1_BIT, .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+            .storeOp = i == 0 ? VK_ATTACHMENT_STORE_OP_DONT_CARE : VK_ATTACHMENT_STORE_OP_STORE,
+            .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE, .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+            .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED, .finalLayout = VK_IMAGE_LAYOUT_GENERAL};
+    VkAttachmentReference a_ref = {0, VK_IMAGE_LAYOUT_GENERAL}, b_ref = {1, VK_IMAGE_LAYOUT_GENERAL};
+    VkSubpassDescription subpasses[2] = {
+        {.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS, .colorAttachmentCount = 1, .pColorAttachments = &a_ref},
+        {.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS, .inputAttachmentCount = 1, .pInputAttachments = &a_ref,
+         .colorAttachmentCount = 1, .pColorAttachments = &b_ref}};
+    VkSubpassDependency between = {
+        .srcSubpass = 0, .dstSubpass = 1, .srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+        .dstStageMask = fixed ? VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT : VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+        .srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+        .dstAccessMask = fixed ? VK_ACCESS_INPUT_ATTACHMENT_READ_BIT : VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+        .dependencyFlags = VK_DEPENDENCY_BY_REGION_BIT};
+    VkRenderPassCreateInfo pass_info = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, .attachmentCount = 2,
+                                        .pAttachments = attachments, .subpassCount = 2, .pSubpasses = subpasses,
+                                        .dependencyCount = 1, .pDependencies = &between};
+    CHECK(vkCreateRenderPass(o->a->device, &pass_info, NULL, &o->render_pass));
+    VkFramebufferCreateInfo fb_info = {.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
+                                       .renderPass = o->render_pass, .attachmentCount = 2, .pAttachments = views,
+                                       .width = 64, .height = 64, .layers = 1};
+    CHECK(vkCreateFramebuffer(o->a->device, &fb_info, NULL, &o->framebuffer));
+    const VkDescriptorType type = VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT;
+    VkDescriptorSetLayoutBinding binding = {0, type, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL};
+    VkDescriptorSetLayoutCreateInfo set_info = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+                                                .bindingCount = 1, .pBindings = &binding};
+    VkDescriptorSetLayout set_layout;
+    CHECK(vkCreateDescriptorSetLayout(o->a->device, &set_info, NULL, &set_layout));
+    o->set_layouts[o->set_layout_count++] = set_layout;
+    VkPipelineLayout empty_layout = new_pipeline_layout(o, NULL, 0), layout = new_pipeline_layout(o, &set_layout, 1);
+    VkDescriptorSet set = new_set(o, set_layout);
+    write_image(o, set, 0, type, views[0]);
+    VkPipeline writer = new_fullscreen_pipeline(o, empty_layout, o->render_pass, 0, layer_test_spirv_color,
+                                                layer_test_spirv_color_size);
+    VkPipeline reader = new_fullscreen_pipeline(o, layout, o->render_pass, 1, layer_test_spirv_input_read,
+                                                layer_test_spirv_input_read_size);
+    struct recording r = begin(o->a, "deferred-cb");
+    VkClearValue clears[2] = {{.color = {{0, 0, 0, 0}}}, {.color = {{0, 0, 0, 0}}}};
+    VkRenderPassBeginInfo begin_info = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+                                        .renderPass = o->render_pass, .framebuffer = o->framebuffer,
+                                        .renderArea = {{0, 0}, {64, 64}}, .clearValueCount = 2,
+                                        .pClearValues = clears};
+    vkCmdBeginRenderPass(r.cb, &begin_info, VK_SUBPASS_CONTENTS_INLINE);
+    vkCmdBindPipeline(r.cb, VK_PIPELINE_BIND_POINT_GRAPHICS, writer);
+    vkCmdDraw(r.cb, 3, 1, 0, 0);
+    vkCmdNextSubpass(r.cb, VK_SUBPASS_CONTENTS_INLINE);
+    vkCmdBindPipeline(r.cb, VK_PIPELINE_BIND_POINT_GRAPHICS, reader);
+    vkCmdBindDescriptorSets(r.cb, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, &set, 0, NULL);
+    vkCmdDraw(r.cb, 3, 1, 0, 0);
+    vkCmdEndRenderPass(r.cb);
+    /* recorded only: lavapipe's rasterizer threads race among themselves under ThreadSanitizer */
+    finish(o->a, &r, false);
+}
+
 /* Two render passes in a row over the same color and depth attachments (clear, color stored, depth
  * not), as frames of a renderer that share one depth buffer:
  *   hazard-depth-passes-waw: the external dependency a well-known tutorial used, whose first scope
@@ -1356,6 +1428,8 @@ bool scenario_alias(struct app *a, const char *name)
                       " hazard-copy2"
                       " hazard-disjoint hazard-waw-read-barrier hazard-waw-exec-barrier hazard-event hazard-event2 hazard-event2-raw hazard-sync2 ", name) != NULL) {
         scenario_hazard(&o, name);
+    } else if (strcmp(name, "hazard-input-attachment") == 0 || strcmp(name, "hazard-input-attachment-raw") == 0) {
+        scenario_input_attachment(&o, name);
     } else if (strcmp(name, "hazard-depth-passes") == 0 || strcmp(name, "hazard-depth-passes-waw") == 0) {
         scenario_depth_passes(&o, name);
     } else if (strcmp(name, "hazard-mipchain") == 0 || strcmp(name, "hazard-mipchain-raw") == 0) {

@@ -173,6 +173,8 @@ check "hazard: a dispatch samples what a render pass stored, only the implicit d
 run hazard-subpass-raw
 skipped "subpass dependencies" ||
     check "hazard: the second subpass reads what the first one's fragment shader wrote, dependency without it" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdDraw (command 6) reads VkBuffer .*that vkCmdDraw (command 3) wrote' '$work/out'"
+run hazard-input-attachment-raw
+check "hazard: the second subpass reads the first's color output as an input attachment, dependency without FRAGMENT_SHADER" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdDraw (command 6) reads VkImage .*that vkCmdBeginRenderPass (command 0) wrote in COLOR_ATTACHMENT_OUTPUT' '$work/out'"
 run hazard-secondary-raw
 check "hazard: a secondary's dispatch reads what the primary filled, no barrier" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*names=primary-cb,- .*vkCmdDispatch of secondary VkCommandBuffer 0x[0-9a-f]* \"secondary-cb\" (command 2) reads VkBuffer .*that vkCmdFillBuffer (command 0) wrote' '$work/out'"
 # across command buffers and submissions (checked at vkQueueSubmit)
@@ -188,7 +190,7 @@ if ! skipped "hazard across queues (runs on the H200: scripts/device-farm/run-la
 fi
 for s in hazard-raw-fixed hazard-war-execution-only hazard-disjoint hazard-event hazard-event2 hazard-sync2 hazard-image-fixed \
          hazard-transition-fixed hazard-readback-disjoint hazard-mipchain hazard-depth-passes hazard-rendering-fixed hazard-rendering-memory-access hazard-renderpass-fixed \
-         hazard-subpass-fixed \
+         hazard-subpass-fixed hazard-input-attachment \
          hazard-secondary-fixed \
          hazard-submit-fixed hazard-submit-semaphore \
          hazard-submit-timeline hazard-submit-fence; do

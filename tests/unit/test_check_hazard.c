@@ -336,6 +336,28 @@ static void write_after_write_needs_a_memory_dependency(void **state)
     assert_int_equal(findings("PREFLIGHT-hazard-write-after-write"), 3);
 }
 
+/* A rendering's store operation is checked at the rendering's first command and happens after
+ * every command recorded since (the spec orders it after the last subpass's commands); commands
+ * before that first one still count. (Reads by the same stages merge into the latest, so the
+ * earlier read here is in another stage.) */
+static void store_at_an_earlier_command_follows_the_commands_since(void **state)
+{
+    (void)state;
+    access(3, 0, 4096, DRAW_INDIRECT, INDIRECT_READ, false); /* command 0: before the rendering */
+    uint32_t begin = cb.command_index;               /* command 1: the rendering begins */
+    cb.command_index++;
+    access(3, 0, 4096, COMPUTE, SHADER_READ, false); /* command 2: inside it */
+    struct hazard_accesses store = {.count = 1};
+    assert_true(hazard_buffer_range(&device, 3, 0, 4096, &store.a[0]));
+    store.a[0].stages = TRANSFER;
+    store.a[0].access = TRANSFER_WRITE;
+    store.a[0].write = true;
+    hazard_command_at(&device, &cb, &store, "store", begin);
+    /* only command 0's read is unordered: one write-after-read, naming it */
+    assert_int_equal(findings("PREFLIGHT-hazard-write-after-read"), 1);
+    assert_int_equal(all_findings(), 1);
+}
+
 /* --- submit time ------------------------------------------------------------------------------- */
 
 #define QUEUE_A ((VkQueue)0xa1)
@@ -481,6 +503,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(forget_and_write_after_write, setup, teardown),
         cmocka_unit_test_setup_teardown(image_subresources_and_layout_transitions, setup, teardown),
         cmocka_unit_test_setup_teardown(write_after_write_needs_a_memory_dependency, setup, teardown),
+        cmocka_unit_test_setup_teardown(store_at_an_earlier_command_follows_the_commands_since, setup, teardown),
         cmocka_unit_test_setup_teardown(submit_time_read_after_write_across_command_buffers, setup, teardown),
         cmocka_unit_test_setup_teardown(submit_time_barriers_of_either_command_buffer_count, setup, teardown),
         cmocka_unit_test_setup_teardown(submit_time_semaphores_and_queues, setup, teardown),
