@@ -9,9 +9,10 @@
  * memory dependency, so a write in one command buffer and a read in the next need a barrier,
  * exactly as inside one command buffer.
  *
- * Across queues only semaphores order work. Each queue knows, per other queue, the last batch of
- * it that a semaphore wait ordered before its new work; uses of later batches conflict with any
- * access that writes or meets a write. A semaphore signal-wait pair on one queue, or a wait the
+ * Across queues only semaphores order work. Each queue knows, per other queue, up to which batch
+ * of it semaphore waits ordered its work, and for which of its own stages (the wait's stage mask,
+ * extended by the queue's barriers since as a dependency chain); uses of later batches, or met in
+ * other stages, conflict with any access that writes or meets a write. A semaphore signal-wait pair on one queue, or a wait the
  * layer cannot match to a signal it saw (host signals, swapchain semaphores), counts as a full
  * dependency: that can hide a finding, never invent one.
  *
@@ -35,10 +36,18 @@
 #define FENCES_KEPT 64
 #define COMPACT_AT 1024 /* barriers in a queue's log before every range is caught up and the log emptied */
 
+/* Another queue's batches up to `batch` are ordered before this queue's later work in `stages`
+ * (a semaphore wait's stage mask, extended by this queue's barriers since: a dependency chain). */
+struct sync_point {
+    uint64_t batch, stages;
+};
+#define SYNC_POINTS 4 /* per queue pair; past that the two oldest merge (can hide a finding, never make one) */
+
 struct hazard_queue {
     VkQueue queue;
-    uint64_t batches;             /* batches submitted; uses carry their batch's number */
-    uint64_t synced[MAX_QUEUES];  /* per queue: its batches up to this one are ordered before this queue's next */
+    uint64_t batches; /* batches submitted; uses carry their batch's number */
+    struct sync_point synced[MAX_QUEUES][SYNC_POINTS]; /* per other queue */
+    uint32_t synced_count[MAX_QUEUES];
     struct hazard_tracker tracker;
 };
 
@@ -110,6 +119,30 @@ static void full_dependency(struct hazard_queue *q, uint64_t dst_stages)
         tracker_clear(&q->tracker);
 }
 
+static void add_sync_point(struct hazard_queue *q, uint32_t other, uint64_t batch, uint64_t stages)
+{
+    struct sync_point *points = q->synced[other];
+    uint32_t *count = &q->synced_count[other];
+    for (uint32_t i = 0; i < *count; ++i) {
+        if (points[i].batch == batch) {
+            points[i].stages |= stages;
+            return;
+        }
+    }
+    if (*count == SYNC_POINTS) { /* the two oldest become one: the later batch, both stage sets */
+        uint32_t oldest = 0, next = SYNC_POINTS;
+        for (uint32_t i = 1; i < *count; ++i)
+            if (points[i].batch < points[oldest].batch)
+                oldest = i;
+        for (uint32_t i = 0; i < *count; ++i)
+            if (i != oldest && (next == SYNC_POINTS || points[i].batch < points[next].batch))
+                next = i;
+        points[next].stages |= points[oldest].stages;
+        points[oldest] = points[--*count];
+    }
+    points[(*count)++] = (struct sync_point){batch, stages};
+}
+
 static void sync_with(struct hazard_queues *h, uint32_t waiter, uint32_t signaler, uint64_t batch, uint64_t stages)
 {
     struct hazard_queue *q = &h->queues[waiter];
@@ -117,12 +150,13 @@ static void sync_with(struct hazard_queues *h, uint32_t waiter, uint32_t signale
         full_dependency(q, stages);
         return;
     }
-    if (q->synced[signaler] < batch)
-        q->synced[signaler] = batch;
+    uint64_t ordered = hazard_expand_stages(stages, false);
+    add_sync_point(q, signaler, batch, ordered);
     /* what the signaling queue had waited for before is ordered before this queue's work too */
+    const struct hazard_queue *s = &h->queues[signaler];
     for (uint32_t i = 0; i < h->queue_count; ++i)
-        if (i != waiter && q->synced[i] < h->queues[signaler].synced[i])
-            q->synced[i] = h->queues[signaler].synced[i];
+        for (uint32_t k = 0; i != waiter && k < s->synced_count[i]; ++k)
+            add_sync_point(q, i, s->synced[i][k].batch, ordered);
 }
 
 static void sync_with_everything(struct hazard_queues *h, uint32_t waiter, uint64_t stages)
@@ -156,8 +190,8 @@ static void wait_semaphore(struct layer_device *ld, struct hazard_queues *h, uin
         sync_with(h, waiter, latest->queue, latest->batch, w->stages);
         matched = true;
     }
-    if (!matched)
-        sync_with_everything(h, waiter, w->stages);
+    if (!matched) /* a signal the layer did not see: assume it orders everything, for every stage */
+        sync_with_everything(h, waiter, ~0ull);
 }
 
 static void signal_semaphore(struct hazard_queues *h, uint32_t signaler, const struct hazard_semaphore_op *s)
@@ -188,26 +222,40 @@ static void check_same_queue(struct layer_device *ld, struct command_buffer_stat
         report(ld, cb, e, r, &c, "earlier on the same queue");
 }
 
-/* A use of another queue's batch that no semaphore ordered before this queue's work. */
-static bool unordered(const struct hazard_use *u, uint64_t synced)
+/* Whether a use of another queue's batch is ordered before this queue's access in `stages`: a
+ * semaphore wait after that batch whose stage mask (chained through later barriers) reaches them. */
+static bool ordered_by_semaphores(const struct hazard_queue *q, uint32_t other, const struct hazard_use *u,
+                                  uint64_t stages, bool *batch_ordered)
 {
-    return u->submission > synced;
+    for (uint32_t i = 0; i < q->synced_count[other]; ++i) {
+        if (q->synced[other][i].batch < u->submission)
+            continue;
+        *batch_ordered = true;
+        if (q->synced[other][i].stages & stages)
+            return true;
+    }
+    return false;
 }
 
-static void check_other_queue(struct layer_device *ld, struct command_buffer_state *cb, struct hazard_queue *other,
-                              uint64_t synced, const struct hazard_entry *e)
+static void check_other_queue(struct layer_device *ld, struct command_buffer_state *cb, const struct hazard_queue *q,
+                              uint32_t other_index, struct hazard_queue *other, const struct hazard_entry *e)
 {
     struct hazard_tracker *t = &other->tracker;
+    uint64_t stages = e->access.stages; /* a layout transition: its barrier's first scope, which must chain */
     for (struct hazard_range *r = tracker_first(t, e->access.key); r != NULL; r = tracker_next(t, r, e->access.key)) {
         if (!hazard_overlaps(&e->access, r))
             continue;
         struct hazard_conflict c = {0};
-        if (r->has_write && unordered(&r->write, synced))
+        bool batch_ordered = false;
+        if (r->has_write && !ordered_by_semaphores(q, other_index, &r->write, stages, &batch_ordered))
             c = (struct hazard_conflict){e->access.write ? CHECK_HAZARD_WRITE_AFTER_WRITE
                                                          : CHECK_HAZARD_READ_AFTER_WRITE,
-                                         &r->write, true, "a semaphore signaled after that work and waited on here"};
+                                         &r->write, true,
+                                         batch_ordered ? "a semaphore wait whose stage mask (or a barrier chained "
+                                                         "after it) includes this access's stage"
+                                                       : "a semaphore signaled after that work and waited on here"};
         for (uint32_t k = 0; c.before == NULL && e->access.write && k < r->read_count; ++k)
-            if (unordered(&r->reads[k], synced))
+            if (!ordered_by_semaphores(q, other_index, &r->reads[k], stages, &batch_ordered))
                 c = (struct hazard_conflict){CHECK_HAZARD_WRITE_AFTER_READ, &r->reads[k], false,
                                              "a semaphore signaled after that work and waited on here"};
         if (c.before != NULL) {
@@ -217,6 +265,16 @@ static void check_other_queue(struct layer_device *ld, struct command_buffer_sta
             report(ld, cb, e, r, &c, where);
         }
     }
+}
+
+/* A barrier of this queue extends the stages its semaphore waits order (a dependency chain). */
+static void chain_synced_stages(const struct hazard_queues *h, struct hazard_queue *q,
+                                const struct hazard_logged_barrier *b)
+{
+    for (uint32_t k = 0; k < h->queue_count; ++k)
+        for (uint32_t i = 0; i < q->synced_count[k]; ++i)
+            if (q->synced[k][i].stages & b->src)
+                q->synced[k][i].stages |= b->dst;
 }
 
 static void compact(struct hazard_tracker *t)
@@ -245,14 +303,19 @@ static void submit_command_buffer(struct layer_device *ld, struct hazard_queues 
         tracker_clear(&q->tracker);
         full_dependency(q, ~0ull);
     } else {
+        uint32_t applied = 0; /* the command buffer's barriers chained onto the semaphore waits so far */
         for (uint32_t i = 0; i < from->entry_count; ++i) {
             const struct hazard_entry *e = &from->entries[i];
             check_same_queue(ld, cb, q, e, entries_at[e->barrier_index]);
+            for (; applied < e->barrier_index && applied < from->barrier_count; ++applied)
+                chain_synced_stages(h, q, &from->barriers[applied]);
             for (uint32_t k = 0; k < h->queue_count; ++k)
                 if (k != qi)
-                    check_other_queue(ld, cb, &h->queues[k], q->synced[k], e);
+                    check_other_queue(ld, cb, q, k, &h->queues[k], e);
         }
     }
+    for (uint32_t j = 0; j < from->barrier_count; ++j) /* all of them: applying one twice changes nothing */
+        chain_synced_stages(h, q, &from->barriers[j]);
     free(entries_at);
     tracker_merge(&q->tracker, from, q->batches);
     compact(&q->tracker);

@@ -24,7 +24,7 @@ for s in clean group-count dispatch-base zero workgroup-size invocations shared-
          hazard-subpass-raw hazard-subpass-fixed hazard-input-attachment hazard-input-attachment-raw \
          hazard-secondary-raw hazard-secondary-fixed \
          hazard-submit-raw hazard-submit-fixed hazard-submit-separate hazard-submit-semaphore hazard-submit-timeline \
-         hazard-submit-fence hazard-cross-queue hazard-cross-queue-semaphore host-invalidate-early \
+         hazard-submit-fence hazard-cross-queue hazard-cross-queue-semaphore hazard-cross-queue-stage host-invalidate-early \
          host-invalidate-after-wait host-read-no-barrier host-flush-pending host-flush-before-submit \
          host-map-early host-map-after-wait; do
     with_layer timeout 120 "$bundle/layer_app" "$s" >"$out/layer-$s.txt" 2>&1

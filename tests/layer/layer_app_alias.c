@@ -18,7 +18,7 @@
  * hazard-subpass-raw, hazard-subpass-fixed (dependencies between subpasses); across
  * command buffers at
  * submit: hazard-submit-raw, -fixed, -separate, -semaphore, -timeline, -fence, hazard-cross-queue,
- * hazard-cross-queue-semaphore; host-invalidate-early, host-invalidate-after-wait,
+ * hazard-cross-queue-semaphore, hazard-cross-queue-stage; host-invalidate-early, host-invalidate-after-wait,
  * host-read-no-barrier, host-flush-pending, host-flush-before-submit, host-map-early,
  * host-map-after-wait; soak (memory
  * over many submissions, LAYER_APP_SOAK_ITERATIONS, default 20000). */
@@ -1230,11 +1230,14 @@ static VkSemaphore new_semaphore(struct app *a, bool timeline)
 }
 
 /* One batch: optional wait (at compute) and signal, timeline values when `values`. */
+/* the stage semaphore waits of submit_one wait at: compute, where the scenarios read */
+static VkPipelineStageFlags submit_wait_stage = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+
 static void submit_one(VkQueue queue, VkCommandBuffer cb, VkSemaphore wait, VkSemaphore signal, bool values,
                        VkFence fence)
 {
     const uint64_t one = 1;
-    const VkPipelineStageFlags stage = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+    const VkPipelineStageFlags stage = submit_wait_stage;
     VkTimelineSemaphoreSubmitInfo timeline = {.sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
                                               .waitSemaphoreValueCount = wait ? 1 : 0, .pWaitSemaphoreValues = &one,
                                               .signalSemaphoreValueCount = signal ? 1 : 0,
@@ -1247,7 +1250,8 @@ static void submit_one(VkQueue queue, VkCommandBuffer cb, VkSemaphore wait, VkSe
 }
 
 /* hazard-submit-*: the fill and the dispatch in two command buffers, ordered (or not) by what
- * each scenario names; hazard-cross-queue*: the same on two queues of one family. */
+ * each scenario names; hazard-cross-queue*: the same on two queues of one family (-stage: the
+ * semaphore wait's stage mask misses the reading stage). */
 static void scenario_submit(struct objects *o, const char *name)
 {
     struct app *a = o->a;
@@ -1282,7 +1286,10 @@ static void scenario_submit(struct objects *o, const char *name)
         submit_one(a->queue, fill.cb, VK_NULL_HANDLE, VK_NULL_HANDLE, false, VK_NULL_HANDLE);
         submit_one(a->queue, read.cb, VK_NULL_HANDLE, VK_NULL_HANDLE, false, VK_NULL_HANDLE);
     } else if (strcmp(name, "hazard-submit-semaphore") == 0 || timeline ||
-               strcmp(name, "hazard-cross-queue-semaphore") == 0) {
+               strcmp(name, "hazard-cross-queue-semaphore") == 0 || strcmp(name, "hazard-cross-queue-stage") == 0) {
+        /* -stage: the second queue waits at TRANSFER, but reads in the compute shader */
+        submit_wait_stage = strcmp(name, "hazard-cross-queue-stage") == 0 ? VK_PIPELINE_STAGE_TRANSFER_BIT
+                                                                          : VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
         semaphore = new_semaphore(a, timeline);
         submit_one(a->queue, fill.cb, VK_NULL_HANDLE, semaphore, timeline, VK_NULL_HANDLE);
         submit_one(cross ? a->queue2 : a->queue, read.cb, semaphore, VK_NULL_HANDLE, timeline, VK_NULL_HANDLE);

@@ -187,6 +187,8 @@ if ! skipped "hazard across queues (runs on the H200: scripts/device-farm/run-la
     check "hazard at submit: a second queue reads what the first filled, no semaphore" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q 'PREFLIGHT-hazard-read-after-write .*submitted to another VkQueue' '$work/out'"
     run hazard-cross-queue-semaphore
     check "hazard at submit: a semaphore orders the two queues: no finding" only 0
+    run hazard-cross-queue-stage
+    check "hazard at submit: the semaphore wait's stage mask (TRANSFER) misses the compute read" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q 'PREFLIGHT-hazard-read-after-write .*submitted to another VkQueue.*a semaphore wait whose stage mask' '$work/out'"
 fi
 for s in hazard-raw-fixed hazard-war-execution-only hazard-disjoint hazard-event hazard-event2 hazard-sync2 hazard-image-fixed \
          hazard-transition-fixed hazard-readback-disjoint hazard-mipchain hazard-depth-passes hazard-rendering-fixed hazard-rendering-memory-access hazard-renderpass-fixed \

@@ -363,15 +363,21 @@ static void store_at_an_earlier_command_follows_the_commands_since(void **state)
 #define QUEUE_A ((VkQueue)0xa1)
 #define QUEUE_B ((VkQueue)0xb1)
 
-static void submit(VkQueue queue, struct command_buffer_state *c, VkSemaphore wait, VkSemaphore signal, VkFence fence)
+static void submit_waiting_at(VkQueue queue, struct command_buffer_state *c, VkSemaphore wait, uint64_t wait_stages,
+                              VkSemaphore signal, VkFence fence)
 {
     hazard_end(c);
     struct command_buffer_state *list[1] = {c};
-    struct hazard_semaphore_op w = {wait, 0, COMPUTE}, s = {signal, 0, 0};
+    struct hazard_semaphore_op w = {wait, 0, wait_stages}, s = {signal, 0, 0};
     struct hazard_batch batch = {.waits = &w, .wait_count = wait ? 1 : 0, .command_buffers = list,
                                  .command_buffer_count = 1, .signals = &s, .signal_count = signal ? 1 : 0,
                                  .fence = fence};
     hazard_submit_batch(&device, queue, &batch);
+}
+
+static void submit(VkQueue queue, struct command_buffer_state *c, VkSemaphore wait, VkSemaphore signal, VkFence fence)
+{
+    submit_waiting_at(queue, c, wait, COMPUTE, signal, fence);
 }
 
 static void submit_time_read_after_write_across_command_buffers(void **state)
@@ -439,6 +445,26 @@ static void submit_time_semaphores_and_queues(void **state)
     access_in(&cb2, 1, 0, 4096, COMPUTE, SHADER_READ, false);
     submit(QUEUE_B, &cb2, (VkSemaphore)0x5e, VK_NULL_HANDLE, VK_NULL_HANDLE);
     assert_int_equal(all_findings(), 1);
+    /* a wait whose stage mask misses the reader's stage orders nothing for it... */
+    hazard_device_idle(&device);
+    hazard_reset(&cb);
+    hazard_reset(&cb2);
+    access_in(&cb, 2, 0, 2048, TRANSFER, TRANSFER_WRITE, true);
+    submit(QUEUE_A, &cb, VK_NULL_HANDLE, (VkSemaphore)0x5f, VK_NULL_HANDLE);
+    access_in(&cb2, 2, 0, 2048, COMPUTE, SHADER_READ, false);
+    submit_waiting_at(QUEUE_B, &cb2, (VkSemaphore)0x5f, TRANSFER, VK_NULL_HANDLE, VK_NULL_HANDLE);
+    assert_int_equal(findings("PREFLIGHT-hazard-read-after-write"), 2);
+    /* ...unless a barrier on the waiting queue chains from the wait's stages to it */
+    hazard_device_idle(&device);
+    hazard_reset(&cb);
+    hazard_reset(&cb2);
+    access_in(&cb, 2, 0, 2048, TRANSFER, TRANSFER_WRITE, true);
+    submit(QUEUE_A, &cb, VK_NULL_HANDLE, (VkSemaphore)0x5f, VK_NULL_HANDLE);
+    struct hazard_memory_barrier m = {.global = true, .src_access = 0, .dst_access = 0};
+    hazard_barrier(&cb2, TRANSFER, COMPUTE, &m, 0);
+    access_in(&cb2, 2, 0, 2048, COMPUTE, SHADER_READ, false);
+    submit_waiting_at(QUEUE_B, &cb2, (VkSemaphore)0x5f, TRANSFER, VK_NULL_HANDLE, VK_NULL_HANDLE);
+    assert_int_equal(all_findings(), 2);
     /* and on one queue, a semaphore pair is a full dependency */
     hazard_device_idle(&device);
     hazard_reset(&cb);
@@ -447,7 +473,7 @@ static void submit_time_semaphores_and_queues(void **state)
     hazard_reset(&cb3);
     access_in(&cb3, 2, 0, 4096, COMPUTE, SHADER_READ, false);
     submit(QUEUE_A, &cb3, (VkSemaphore)0x5e, VK_NULL_HANDLE, VK_NULL_HANDLE);
-    assert_int_equal(all_findings(), 1);
+    assert_int_equal(all_findings(), 2);
 }
 
 static void submit_time_fences_retire_work(void **state)
