@@ -168,11 +168,11 @@ static VkPipeline new_compute(struct objects *o, const uint32_t *code, size_t si
     return o->pipelines[o->pipeline_count++] = pipeline;
 }
 
-/* A 64x64 R32_SFLOAT image with `mips` levels, device-local, and one view per entry of `mip_of_view`. */
-static VkImage new_image(struct objects *o, uint32_t mips, VkImageUsageFlags usage)
+/* A 64x64 image of `format` with `mips` levels, in device memory (destroyed with `o`). */
+static VkImage new_image_of(struct objects *o, VkFormat format, uint32_t mips, VkImageUsageFlags usage)
 {
     VkImageCreateInfo info = {.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO, .imageType = VK_IMAGE_TYPE_2D,
-                              .format = VK_FORMAT_R32_SFLOAT, .extent = {64, 64, 1}, .mipLevels = mips,
+                              .format = format, .extent = {64, 64, 1}, .mipLevels = mips,
                               .arrayLayers = 1, .samples = VK_SAMPLE_COUNT_1_BIT, .tiling = VK_IMAGE_TILING_OPTIMAL,
                               .usage = usage, .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED};
     VkImage image;
@@ -186,6 +186,12 @@ static VkImage new_image(struct objects *o, uint32_t mips, VkImageUsageFlags usa
     CHECK(vkBindImageMemory(o->a->device, image, memory, 0));
     o->memories[o->memory_count++] = memory;
     return o->images[o->image_count++] = image;
+}
+
+/* The same in R32_SFLOAT, the scenarios' color format. */
+static VkImage new_image(struct objects *o, uint32_t mips, VkImageUsageFlags usage)
+{
+    return new_image_of(o, VK_FORMAT_R32_SFLOAT, mips, usage);
 }
 
 static VkImageView new_view(struct objects *o, VkImage image, uint32_t mip)
@@ -395,14 +401,13 @@ static void scenario_alias_image(struct objects *o, bool same_mip)
     finish(o->a, &r, false);
 }
 
-/* A draw sampling an image while a render pass renders into it (or into another image). */
-/* The scenario's render pass and a 64x64 framebuffer of `view` for it (destroyed with `o`). */
-static void new_render_pass(struct objects *o, const VkRenderPassCreateInfo *info, VkImageView view)
+/* The scenario's render pass and a 64x64 framebuffer of `views` (one per attachment) for it (destroyed with `o`). */
+static void new_render_pass(struct objects *o, const VkRenderPassCreateInfo *info, const VkImageView *views)
 {
     CHECK(vkCreateRenderPass(o->a->device, info, NULL, &o->render_pass));
     VkFramebufferCreateInfo fb_info = {.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
-                                       .renderPass = o->render_pass, .attachmentCount = 1, .pAttachments = &view,
-                                       .width = 64, .height = 64, .layers = 1};
+                                       .renderPass = o->render_pass, .attachmentCount = info->attachmentCount,
+                                       .pAttachments = views, .width = 64, .height = 64, .layers = 1};
     CHECK(vkCreateFramebuffer(o->a->device, &fb_info, NULL, &o->framebuffer));
 }
 
@@ -446,6 +451,7 @@ static VkPipeline new_fullscreen_pipeline(struct objects *o, VkPipelineLayout la
     return pipeline;
 }
 
+/* A draw sampling an image while a render pass renders into it (or into another image). */
 static void scenario_attachment(struct objects *o, bool same_image)
 {
     VkImage target = new_image(o, 1, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT);
@@ -461,7 +467,7 @@ static void scenario_attachment(struct objects *o, bool same_image)
                                     .pColorAttachments = &ref};
     VkRenderPassCreateInfo pass_info = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, .attachmentCount = 1,
                                         .pAttachments = &color, .subpassCount = 1, .pSubpasses = &subpass};
-    new_render_pass(o, &pass_info, target_view);
+    new_render_pass(o, &pass_info, &target_view);
 
     const VkDescriptorType type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
     VkDescriptorSetLayout set_layout = new_set_layout(o, &type, 1);
@@ -954,7 +960,7 @@ static void scenario_render_pass(struct objects *o, const char *name)
     VkRenderPassCreateInfo pass_info = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, .attachmentCount = 1,
                                         .pAttachments = &color, .subpassCount = 1, .pSubpasses = &subpass,
                                         .dependencyCount = fixed ? 1 : 0, .pDependencies = &after};
-    new_render_pass(o, &pass_info, target_view);
+    new_render_pass(o, &pass_info, &target_view);
     VkDescriptorSetLayout set_layout = new_set_layout(o, types, 2);
     VkPipelineLayout layout = new_pipeline_layout(o, &set_layout, 1);
     VkPipeline pipeline = new_compute(o, layer_test_spirv_alias_image, layer_test_spirv_alias_image_size, layout);
@@ -1011,7 +1017,7 @@ static void scenario_subpass(struct objects *o, const char *name)
     VkRenderPassCreateInfo pass_info = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, .attachmentCount = 1,
                                         .pAttachments = &color, .subpassCount = 2, .pSubpasses = subpasses,
                                         .dependencyCount = 1, .pDependencies = &between};
-    new_render_pass(o, &pass_info, target_view);
+    new_render_pass(o, &pass_info, &target_view);
     const VkDescriptorType type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     VkDescriptorSetLayout set_layout = new_set_layout(o, &type, 1);
     VkPipelineLayout layout = new_pipeline_layout(o, &set_layout, 1);
@@ -1072,11 +1078,7 @@ static void scenario_input_attachment(struct objects *o, const char *name)
     VkRenderPassCreateInfo pass_info = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, .attachmentCount = 2,
                                         .pAttachments = attachments, .subpassCount = 2, .pSubpasses = subpasses,
                                         .dependencyCount = 1, .pDependencies = &between};
-    CHECK(vkCreateRenderPass(o->a->device, &pass_info, NULL, &o->render_pass));
-    VkFramebufferCreateInfo fb_info = {.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
-                                       .renderPass = o->render_pass, .attachmentCount = 2, .pAttachments = views,
-                                       .width = 64, .height = 64, .layers = 1};
-    CHECK(vkCreateFramebuffer(o->a->device, &fb_info, NULL, &o->framebuffer));
+    new_render_pass(o, &pass_info, views);
     const VkDescriptorType type = VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT;
     VkDescriptorSetLayoutBinding binding = {0, type, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL};
     VkDescriptorSetLayoutCreateInfo set_info = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
@@ -1119,21 +1121,7 @@ static void scenario_depth_passes(struct objects *o, const char *name)
 {
     bool fixed = strcmp(name, "hazard-depth-passes") == 0;
     VkImage color = new_image(o, 1, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT);
-    VkImageCreateInfo depth_info = {.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO, .imageType = VK_IMAGE_TYPE_2D,
-                                    .format = VK_FORMAT_D32_SFLOAT, .extent = {64, 64, 1}, .mipLevels = 1,
-                                    .arrayLayers = 1, .samples = VK_SAMPLE_COUNT_1_BIT,
-                                    .tiling = VK_IMAGE_TILING_OPTIMAL,
-                                    .usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
-                                    .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED};
-    VkImage depth;
-    CHECK(vkCreateImage(o->a->device, &depth_info, NULL, &depth));
-    VkMemoryRequirements req;
-    vkGetImageMemoryRequirements(o->a->device, depth, &req);
-    VkMemoryAllocateInfo alloc = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size,
-                                  .memoryTypeIndex = memory_type(o->a, req.memoryTypeBits, 0)};
-    CHECK(vkAllocateMemory(o->a->device, &alloc, NULL, &o->memories[o->memory_count]));
-    CHECK(vkBindImageMemory(o->a->device, depth, o->memories[o->memory_count++], 0));
-    o->images[o->image_count++] = depth;
+    VkImage depth = new_image_of(o, VK_FORMAT_D32_SFLOAT, 1, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT);
     VkImageViewCreateInfo view_info = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, .image = depth,
                                        .viewType = VK_IMAGE_VIEW_TYPE_2D, .format = VK_FORMAT_D32_SFLOAT,
                                        .subresourceRange = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 1, 0, 1}};
@@ -1166,11 +1154,7 @@ static void scenario_depth_passes(struct objects *o, const char *name)
     VkRenderPassCreateInfo pass_info = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, .attachmentCount = 2,
                                         .pAttachments = attachments, .subpassCount = 1, .pSubpasses = &subpass,
                                         .dependencyCount = 1, .pDependencies = &external};
-    CHECK(vkCreateRenderPass(o->a->device, &pass_info, NULL, &o->render_pass));
-    VkFramebufferCreateInfo fb_info = {.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
-                                       .renderPass = o->render_pass, .attachmentCount = 2, .pAttachments = views,
-                                       .width = 64, .height = 64, .layers = 1};
-    CHECK(vkCreateFramebuffer(o->a->device, &fb_info, NULL, &o->framebuffer));
+    new_render_pass(o, &pass_info, views);
     VkClearValue clears[2] = {{.color = {{0, 0, 0, 0}}}, {.depthStencil = {1, 0}}};
     VkRenderPassBeginInfo begin_info = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
                                         .renderPass = o->render_pass, .framebuffer = o->framebuffer,
@@ -1433,7 +1417,8 @@ bool scenario_alias(struct app *a, const char *name)
     } else if (strncmp(name, "hazard-", 7) == 0 &&
                strstr(" hazard-raw hazard-raw-fixed hazard-war hazard-war-execution-only hazard-waw hazard-insufficient"
                       " hazard-copy2"
-                      " hazard-disjoint hazard-waw-read-barrier hazard-waw-exec-barrier hazard-event hazard-event2 hazard-event2-raw hazard-sync2 ", name) != NULL) {
+                      " hazard-disjoint hazard-waw-read-barrier hazard-waw-exec-barrier hazard-event hazard-event2"
+                      " hazard-event2-raw hazard-sync2 ", name) != NULL) {
         scenario_hazard(&o, name);
     } else if (strcmp(name, "hazard-input-attachment") == 0 || strcmp(name, "hazard-input-attachment-raw") == 0) {
         scenario_input_attachment(&o, name);
