@@ -417,9 +417,10 @@ void hazard_device_idle(struct layer_device *ld)
     pthread_mutex_unlock(&h->lock);
 }
 
-bool hazard_pending_use(struct layer_device *ld, uint64_t memory, uint64_t begin, uint64_t end,
-                        struct hazard_pending *out)
+bool hazard_pending_use(struct layer_device *ld, uint64_t memory, uint64_t begin, uint64_t end, uint64_t atom,
+                        bool writes_only, struct hazard_pending *out)
 {
+    atom = atom ? atom : 1;
     struct hazard_queues *h = __atomic_load_n(&ld->queue_hazards, __ATOMIC_ACQUIRE);
     if (h == NULL)
         return false;
@@ -429,7 +430,8 @@ bool hazard_pending_use(struct layer_device *ld, uint64_t memory, uint64_t begin
     for (uint32_t i = 0; i < h->queue_count && !found; ++i) {
         struct hazard_tracker *t = &h->queues[i].tracker;
         for (struct hazard_range *r = tracker_first(t, memory); r != NULL && !found; r = tracker_next(t, r, memory)) {
-            if (r->image || !hazard_overlaps(&probe, r))
+            if (r->image || (writes_only && !r->has_write) || !hazard_overlaps(&probe, r) || r->begin - r->begin % atom > begin ||
+                end > (r->end + atom - 1) / atom * atom)
                 continue;
             const struct hazard_use *u = r->has_write ? &r->write : r->read_count ? &r->reads[0] : NULL;
             if (u == NULL)

@@ -47,7 +47,10 @@ struct hazard_pending {
     uint32_t command_index;
     uint64_t command_buffer;
 };
-bool hazard_pending_use(struct layer_device *ld, uint64_t memory, uint64_t begin, uint64_t end,
-                        struct hazard_pending *out);
+/* One (a write, with `writes_only`) whose range, rounded out to multiples of `atom`, holds all of
+ * [begin, end): the host certainly touches memory that use covers (a flush of a whole ring buffer
+ * while the GPU reads one slot is no proof that the host wrote that slot). */
+bool hazard_pending_use(struct layer_device *ld, uint64_t memory, uint64_t begin, uint64_t end, uint64_t atom,
+                        bool writes_only, struct hazard_pending *out);
 
 #endif

@@ -8,16 +8,7 @@
 #include <vulkan/vulkan_core.h>
 
 struct layer_device;
-struct command_buffer_state;
 
-/* One vkQueueSubmit*: the memory its command buffers may write, pending until waited for. */
-void host_submitted(struct layer_device *ld, VkQueue queue, VkFence fence, struct command_buffer_state *const *cbs,
-                    uint32_t count);
-/* Waits that complete submissions: a fence (and every earlier submission on its queue), a queue,
- * the device. Host semaphore waits are not modelled: they complete everything (no guessing). */
-void host_fence_waited(struct layer_device *ld, VkFence fence);
-void host_queue_idle(struct layer_device *ld, VkQueue queue);
-void host_device_idle(struct layer_device *ld);
 /* vkInvalidateMappedMemoryRanges: the host is about to read these ranges. */
 void host_check_invalidate(struct layer_device *ld, uint32_t count, const VkMappedMemoryRange *ranges);
 /* vkMapMemory: the host maps these bytes to read them (or write them). */

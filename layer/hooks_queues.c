@@ -79,33 +79,15 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyEvent(VkDevice device, VkEvent e
 
 /* A submission's command buffers, one at a time: the checks that need submit time, and the batch
  * for the host checks (in chunks: a submit may be large). */
-#define HOST_CHUNK 64
-struct submission {
-    VkQueue queue;
-    VkFence fence;
-    struct command_buffer_state *batch[HOST_CHUNK];
-    uint32_t count;
-};
-
-static struct command_buffer_state *submitted(struct layer_device *ld, struct submission *s,
-                                              VkCommandBuffer command_buffer)
+/* A submitted command buffer's state; indirect dispatches whose arguments can be read now are
+ * checked. */
+static struct command_buffer_state *submitted(struct layer_device *ld, VkQueue queue, VkCommandBuffer command_buffer)
 {
     /* the queue's device owns the command buffer: no registry lookup needed */
     struct command_buffer_state *cb = handle_map_get(&ld->command_buffers, HANDLE((uintptr_t)command_buffer));
     if (cb != NULL && cb->indirect_count > 0)
-        check_dispatch_indirect_at_submit(ld, cb, s->queue);
-    s->batch[s->count++] = cb;
-    if (s->count == HOST_CHUNK) {
-        host_submitted(ld, s->queue, s->fence, s->batch, s->count);
-        s->count = 0;
-    }
+        check_dispatch_indirect_at_submit(ld, cb, queue);
     return cb;
-}
-
-/* The last chunk; always recorded, even empty: the submission's fence must be known. */
-static void submission_done(struct layer_device *ld, struct submission *s)
-{
-    host_submitted(ld, s->queue, s->fence, s->batch, s->count);
 }
 
 /* One batch for the submit-time hazard check: its waits, command buffers and signals. Arrays
@@ -168,7 +150,6 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkQueueSubmit(VkQueue queue, uint32_t
                                                          VkFence fence)
 {
     struct layer_device *ld = layer_device_of(queue);
-    struct submission s = {.queue = queue, .fence = fence, .count = 0};
     struct batch_builder b;
     for (uint32_t i = 0; i < count; ++i) {
         const VkSubmitInfo *info = &submits[i];
@@ -184,7 +165,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkQueueSubmit(VkQueue queue, uint32_t
                            : 0,
                        info->pWaitDstStageMask ? info->pWaitDstStageMask[k] : VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
         for (uint32_t k = 0; k < info->commandBufferCount; ++k)
-            batch_buffer(ld, &b, queue, submitted(ld, &s, info->pCommandBuffers[k]));
+            batch_buffer(ld, &b, queue, submitted(ld, queue, info->pCommandBuffers[k]));
         for (uint32_t k = 0; k < info->signalSemaphoreCount; ++k)
             batch_signal(&b, info->pSignalSemaphores[k],
                          values && values->pSignalSemaphoreValues && k < values->signalSemaphoreValueCount
@@ -195,14 +176,12 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkQueueSubmit(VkQueue queue, uint32_t
     }
     if (count == 0 && fence != VK_NULL_HANDLE)
         fence_only(ld, queue, fence);
-    submission_done(ld, &s);
     return ld->dispatch.QueueSubmit(queue, count, submits, fence);
 }
 
 static void submitted2(struct layer_device *ld, VkQueue queue, uint32_t count, const VkSubmitInfo2 *submits,
                        VkFence fence)
 {
-    struct submission s = {.queue = queue, .fence = fence, .count = 0};
     struct batch_builder b;
     for (uint32_t i = 0; i < count; ++i) {
         const VkSubmitInfo2 *info = &submits[i];
@@ -211,7 +190,7 @@ static void submitted2(struct layer_device *ld, VkQueue queue, uint32_t count, c
             batch_wait(&b, info->pWaitSemaphoreInfos[k].semaphore, info->pWaitSemaphoreInfos[k].value,
                        info->pWaitSemaphoreInfos[k].stageMask);
         for (uint32_t k = 0; k < info->commandBufferInfoCount; ++k)
-            batch_buffer(ld, &b, queue, submitted(ld, &s, info->pCommandBufferInfos[k].commandBuffer));
+            batch_buffer(ld, &b, queue, submitted(ld, queue, info->pCommandBufferInfos[k].commandBuffer));
         for (uint32_t k = 0; k < info->signalSemaphoreInfoCount; ++k)
             batch_signal(&b, info->pSignalSemaphoreInfos[k].semaphore, info->pSignalSemaphoreInfos[k].value);
         b.batch.fence = i + 1 == count ? fence : VK_NULL_HANDLE;
@@ -219,7 +198,6 @@ static void submitted2(struct layer_device *ld, VkQueue queue, uint32_t count, c
     }
     if (count == 0 && fence != VK_NULL_HANDLE)
         fence_only(ld, queue, fence);
-    submission_done(ld, &s);
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkQueueSubmit2(VkQueue queue, uint32_t count, const VkSubmitInfo2 *submits,
@@ -245,7 +223,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkWaitForFences(VkDevice device, uint
     VkResult result = ld->dispatch.WaitForFences(device, count, fences, wait_all, timeout);
     /* with waitAll false only one is known signaled; counting all can only hide a finding */
     for (uint32_t i = 0; result == VK_SUCCESS && i < count; ++i)
-        host_fence_waited(ld, fences[i]), hazard_fence_waited(ld, fences[i]);
+        hazard_fence_waited(ld, fences[i]);
     return result;
 }
 
@@ -253,10 +231,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkGetFenceStatus(VkDevice device, VkF
 {
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.GetFenceStatus(device, fence);
-    if (result == VK_SUCCESS) {
-        host_fence_waited(ld, fence);
+    if (result == VK_SUCCESS)
         hazard_fence_waited(ld, fence);
-    }
     return result;
 }
 
@@ -264,10 +240,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkQueueWaitIdle(VkQueue queue)
 {
     struct layer_device *ld = layer_device_of(queue);
     VkResult result = ld->dispatch.QueueWaitIdle(queue);
-    if (result == VK_SUCCESS) {
-        host_queue_idle(ld, queue);
+    if (result == VK_SUCCESS)
         hazard_queue_idle(ld, queue);
-    }
     return result;
 }
 
@@ -276,7 +250,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkDeviceWaitIdle(VkDevice device)
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.DeviceWaitIdle(device);
     if (result == VK_SUCCESS)
-        host_device_idle(ld), hazard_device_idle(ld);
+        hazard_device_idle(ld);
     return result;
 }
 
@@ -286,7 +260,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkWaitSemaphores(VkDevice device, con
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.WaitSemaphores(device, info, timeout);
     if (result == VK_SUCCESS)
-        host_device_idle(ld), hazard_device_idle(ld); /* not modelled: assume everything done */
+        hazard_device_idle(ld); /* not modelled: assume everything done */
     return result;
 }
 
@@ -296,7 +270,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkWaitSemaphoresKHR(VkDevice device, 
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.WaitSemaphoresKHR(device, info, timeout);
     if (result == VK_SUCCESS)
-        host_device_idle(ld), hazard_device_idle(ld);
+        hazard_device_idle(ld);
     return result;
 }
 
@@ -306,7 +280,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkGetSemaphoreCounterValue(VkDevice d
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.GetSemaphoreCounterValue(device, semaphore, value);
     if (result == VK_SUCCESS)
-        host_device_idle(ld), hazard_device_idle(ld); /* polling a timeline value: not modelled, assume done */
+        hazard_device_idle(ld); /* polling a timeline value: not modelled, assume done */
     return result;
 }
 
@@ -316,7 +290,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkGetSemaphoreCounterValueKHR(VkDevic
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.GetSemaphoreCounterValueKHR(device, semaphore, value);
     if (result == VK_SUCCESS)
-        host_device_idle(ld), hazard_device_idle(ld);
+        hazard_device_idle(ld);
     return result;
 }
 

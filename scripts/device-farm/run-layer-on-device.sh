@@ -26,7 +26,7 @@ for s in clean group-count dispatch-base zero workgroup-size invocations shared-
          hazard-submit-raw hazard-submit-fixed hazard-submit-separate hazard-submit-semaphore hazard-submit-timeline \
          hazard-submit-fence hazard-cross-queue hazard-cross-queue-semaphore hazard-cross-queue-stage host-invalidate-early \
          host-invalidate-after-wait host-read-no-barrier host-flush-pending host-flush-before-submit \
-         host-map-early host-map-after-wait; do
+         host-map-early host-map-after-wait host-ring-whole-range; do
     with_layer timeout 120 "$bundle/layer_app" "$s" >"$out/layer-$s.txt" 2>&1
     echo "$s: exit $?, $(grep -c '^FINDING' "$out/layer-$s.txt") findings: $(grep -o '^FINDING [^ ]*' "$out/layer-$s.txt" | sort | uniq -c | tr '\n' ' ')"
 done

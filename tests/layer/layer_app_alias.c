@@ -20,7 +20,7 @@
  * submit: hazard-submit-raw, -fixed, -separate, -semaphore, -timeline, -fence, hazard-cross-queue,
  * hazard-cross-queue-semaphore, hazard-cross-queue-stage; host-invalidate-early, host-invalidate-after-wait,
  * host-read-no-barrier, host-flush-pending, host-flush-before-submit, host-map-early,
- * host-map-after-wait; soak (memory
+ * host-map-after-wait, host-ring-whole-range; soak (memory
  * over many submissions, LAYER_APP_SOAK_ITERATIONS, default 20000). */
 #include <string.h>
 
@@ -812,6 +812,38 @@ static void scenario_image_hazard(struct objects *o, const char *name)
     finish(o->a, &r, submit);
 }
 
+/* host-ring-whole-range: a two-slot ring in one mapped allocation; the GPU fills slot 0 while the
+ * host writes slot 1 and flushes, invalidates and maps the whole allocation, as ring buffers
+ * commonly do. Only slot 0 is pending, and none of these calls proves the host touches it: no
+ * finding. */
+static void scenario_host_ring(struct objects *o)
+{
+    VkBuffer ring = new_buffer(o, 8192, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+    VkDeviceMemory memory = o->owned[o->owned_count - 1].memory;
+    uint32_t *mapped = o->owned[o->owned_count - 1].mapped;
+    VkFenceCreateInfo fence_info = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    VkFence fence;
+    CHECK(vkCreateFence(o->a->device, &fence_info, NULL, &fence));
+    struct recording r = begin(o->a, "ring-cb");
+    vkCmdFillBuffer(r.cb, ring, 0, 4096, 7); /* slot 0 */
+    buffer_barrier(r.cb, ring, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                   VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    CHECK(vkEndCommandBuffer(r.cb));
+    VkSubmitInfo submit = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &r.cb};
+    CHECK(vkQueueSubmit(o->a->queue, 1, &submit, fence));
+    VkMappedMemoryRange whole = {.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE, .memory = memory, .offset = 0,
+                                 .size = VK_WHOLE_SIZE};
+    mapped[1024] = 42; /* slot 1 */
+    CHECK(vkFlushMappedMemoryRanges(o->a->device, 1, &whole));
+    CHECK(vkInvalidateMappedMemoryRanges(o->a->device, 1, &whole));
+    vkUnmapMemory(o->a->device, memory);
+    CHECK(vkMapMemory(o->a->device, memory, 0, VK_WHOLE_SIZE, 0, (void **)&mapped));
+    o->owned[o->owned_count - 1].mapped = mapped;
+    CHECK(vkWaitForFences(o->a->device, 1, &fence, VK_TRUE, UINT64_MAX));
+    vkDestroyFence(o->a->device, fence, NULL);
+    vkDestroyCommandPool(o->a->device, r.pool, NULL);
+}
+
 /* Host scenarios on a mapped buffer a fill writes:
  *   host-invalidate-early: vkInvalidateMappedMemoryRanges before waiting for the fill;
  *   host-invalidate-after-wait: after a fence wait that covers it through queue order (a later,
@@ -823,6 +855,10 @@ static void scenario_image_hazard(struct objects *o, const char *name)
  *   host-map-after-wait: the same, mapped again after the wait (with the HOST barrier). */
 static void scenario_host(struct objects *o, const char *name)
 {
+    if (strcmp(name, "host-ring-whole-range") == 0) {
+        scenario_host_ring(o);
+        return;
+    }
     VkBuffer target = new_buffer(o, 4096, VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
     VkDeviceMemory memory = o->owned[o->owned_count - 1].memory;
     uint32_t *mapped = o->owned[o->owned_count - 1].mapped;
@@ -1433,7 +1469,7 @@ bool scenario_alias(struct app *a, const char *name)
         scenario_image_hazard(&o, name);
     } else if (strncmp(name, "host-", 5) == 0 &&
                strstr(" host-invalidate-early host-invalidate-after-wait host-read-no-barrier host-flush-pending"
-                      " host-map-early host-map-after-wait"
+                      " host-map-early host-map-after-wait host-ring-whole-range"
                       " host-flush-before-submit ", name) != NULL) {
         scenario_host(&o, name);
     } else if (strcmp(name, "hazard-renderpass-raw") == 0 || strcmp(name, "hazard-renderpass-fixed") == 0) {

@@ -219,6 +219,8 @@ run host-map-early
 check "host: mapping memory a pending submission writes, before waiting" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-host-map-before-wait .*vkMapMemory maps VkDeviceMemory 0x[0-9a-f]* bytes \[0, 4096).*has not waited for that submission' '$work/out'"
 run host-map-after-wait
 check "host: mapping after the fence wait, host barrier: no finding" only 0
+run host-ring-whole-range
+check "host: flushing, invalidating and mapping a whole two-slot ring while the GPU fills the other slot: no finding" only 0
 
 # memory stays flat over many submissions (fences, semaphores, freed command buffers)
 run soak
