@@ -241,7 +241,9 @@ static void check_other_queue(struct layer_device *ld, struct command_buffer_sta
                               uint32_t other_index, struct hazard_queue *other, const struct hazard_entry *e)
 {
     struct hazard_tracker *t = &other->tracker;
-    uint64_t stages = e->access.stages; /* a layout transition: its barrier's first scope, which must chain */
+    /* a layout transition counts as ordered by any wait after the batch: a queue family ownership
+     * acquire, the usual case across queues, has its first scope ignored by the spec */
+    uint64_t stages = e->transition ? ~0ull : e->access.stages;
     for (struct hazard_range *r = tracker_first(t, e->access.key); r != NULL; r = tracker_next(t, r, e->access.key)) {
         if (!hazard_overlaps(&e->access, r))
             continue;

@@ -465,6 +465,21 @@ static void submit_time_semaphores_and_queues(void **state)
     access_in(&cb2, 2, 0, 2048, COMPUTE, SHADER_READ, false);
     submit_waiting_at(QUEUE_B, &cb2, (VkSemaphore)0x5f, TRANSFER, VK_NULL_HANDLE, VK_NULL_HANDLE);
     assert_int_equal(all_findings(), 2);
+    /* an image layout transition after the wait counts as ordered whatever its first scope: a queue
+     * family ownership acquire (first scope ignored by the spec) is written with TOP_OF_PIPE */
+    hazard_device_idle(&device);
+    hazard_reset(&cb);
+    hazard_reset(&cb2);
+    struct hazard_accesses image_write = {.count = 1};
+    assert_true(hazard_image_range(&device, 0x300, 0, 1, 0, 1, &image_write.a[0]));
+    image_write.a[0].stages = COMPUTE;
+    image_write.a[0].access = SHADER_WRITE;
+    image_write.a[0].write = true;
+    hazard_command(&device, &cb2, &image_write, "release");
+    submit(QUEUE_A, &cb2, VK_NULL_HANDLE, (VkSemaphore)0x5e, VK_NULL_HANDLE);
+    transition_from(TOP, 0, COMPUTE, SHADER_READ); /* the acquire, in cb */
+    submit(QUEUE_B, &cb, (VkSemaphore)0x5e, VK_NULL_HANDLE, VK_NULL_HANDLE);
+    assert_int_equal(all_findings(), 2);
     /* and on one queue, a semaphore pair is a full dependency */
     hazard_device_idle(&device);
     hazard_reset(&cb);
