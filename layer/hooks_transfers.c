@@ -323,85 +323,37 @@ static void copy_image_to_buffer2(VkCommandBuffer command_buffer, const VkCopyIm
     cb->command_index++;
 }
 
-static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyBuffer2(VkCommandBuffer command_buffer, const VkCopyBufferInfo2 *info)
-{
-    copy_buffer2(command_buffer, info, "vkCmdCopyBuffer2");
-    layer_device_of(command_buffer)->dispatch.CmdCopyBuffer2(command_buffer, info);
-}
-static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyBuffer2KHR(VkCommandBuffer command_buffer,
-                                                           const VkCopyBufferInfo2 *info)
-{
-    copy_buffer2(command_buffer, info, "vkCmdCopyBuffer2KHR");
-    layer_device_of(command_buffer)->dispatch.CmdCopyBuffer2KHR(command_buffer, info);
-}
-static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyBufferToImage2(VkCommandBuffer command_buffer,
-                                                               const VkCopyBufferToImageInfo2 *info)
-{
-    copy_buffer_to_image2(command_buffer, info, "vkCmdCopyBufferToImage2");
-    layer_device_of(command_buffer)->dispatch.CmdCopyBufferToImage2(command_buffer, info);
-}
-static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyBufferToImage2KHR(VkCommandBuffer command_buffer,
-                                                                  const VkCopyBufferToImageInfo2 *info)
-{
-    copy_buffer_to_image2(command_buffer, info, "vkCmdCopyBufferToImage2KHR");
-    layer_device_of(command_buffer)->dispatch.CmdCopyBufferToImage2KHR(command_buffer, info);
-}
-static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyImageToBuffer2(VkCommandBuffer command_buffer,
-                                                               const VkCopyImageToBufferInfo2 *info)
-{
-    copy_image_to_buffer2(command_buffer, info, "vkCmdCopyImageToBuffer2");
-    layer_device_of(command_buffer)->dispatch.CmdCopyImageToBuffer2(command_buffer, info);
-}
-static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyImageToBuffer2KHR(VkCommandBuffer command_buffer,
-                                                                  const VkCopyImageToBufferInfo2 *info)
-{
-    copy_image_to_buffer2(command_buffer, info, "vkCmdCopyImageToBuffer2KHR");
-    layer_device_of(command_buffer)->dispatch.CmdCopyImageToBuffer2KHR(command_buffer, info);
-}
-static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyImage2(VkCommandBuffer command_buffer, const VkCopyImageInfo2 *info)
-{
-    if (info)
-        image_to_image(command_buffer, info->srcImage, info->dstImage, info->regionCount, info->pRegions,
-                       REGIONS(VkImageCopy2), "vkCmdCopyImage2");
-    layer_device_of(command_buffer)->dispatch.CmdCopyImage2(command_buffer, info);
-}
-static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyImage2KHR(VkCommandBuffer command_buffer, const VkCopyImageInfo2 *info)
-{
-    if (info)
-        image_to_image(command_buffer, info->srcImage, info->dstImage, info->regionCount, info->pRegions,
-                       REGIONS(VkImageCopy2), "vkCmdCopyImage2KHR");
-    layer_device_of(command_buffer)->dispatch.CmdCopyImage2KHR(command_buffer, info);
-}
-static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBlitImage2(VkCommandBuffer command_buffer, const VkBlitImageInfo2 *info)
-{
-    if (info)
-        image_to_image(command_buffer, info->srcImage, info->dstImage, info->regionCount, info->pRegions,
-                       REGIONS(VkImageBlit2), "vkCmdBlitImage2");
-    layer_device_of(command_buffer)->dispatch.CmdBlitImage2(command_buffer, info);
-}
-static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBlitImage2KHR(VkCommandBuffer command_buffer, const VkBlitImageInfo2 *info)
-{
-    if (info)
-        image_to_image(command_buffer, info->srcImage, info->dstImage, info->regionCount, info->pRegions,
-                       REGIONS(VkImageBlit2), "vkCmdBlitImage2KHR");
-    layer_device_of(command_buffer)->dispatch.CmdBlitImage2KHR(command_buffer, info);
-}
-static VKAPI_ATTR void VKAPI_CALL hook_vkCmdResolveImage2(VkCommandBuffer command_buffer,
-                                                          const VkResolveImageInfo2 *info)
-{
-    if (info)
-        image_to_image(command_buffer, info->srcImage, info->dstImage, info->regionCount, info->pRegions,
-                       REGIONS(VkImageResolve2), "vkCmdResolveImage2");
-    layer_device_of(command_buffer)->dispatch.CmdResolveImage2(command_buffer, info);
-}
-static VKAPI_ATTR void VKAPI_CALL hook_vkCmdResolveImage2KHR(VkCommandBuffer command_buffer,
-                                                             const VkResolveImageInfo2 *info)
-{
-    if (info)
-        image_to_image(command_buffer, info->srcImage, info->dstImage, info->regionCount, info->pRegions,
-                       REGIONS(VkImageResolve2), "vkCmdResolveImage2KHR");
-    layer_device_of(command_buffer)->dispatch.CmdResolveImage2KHR(command_buffer, info);
-}
+/* The image-to-image copies of the *2 forms: the same region walk with their own region types. */
+#define IMAGE_TO_IMAGE2(function, info_type, region_type)                                                              \
+    static void function(VkCommandBuffer command_buffer, const info_type *info, const char *call)                      \
+    {                                                                                                                  \
+        if (info)                                                                                                      \
+            image_to_image(command_buffer, info->srcImage, info->dstImage, info->regionCount, info->pRegions,          \
+                           REGIONS(region_type), call);                                                                \
+    }
+IMAGE_TO_IMAGE2(copy_image2, VkCopyImageInfo2, VkImageCopy2)
+IMAGE_TO_IMAGE2(blit_image2, VkBlitImageInfo2, VkImageBlit2)
+IMAGE_TO_IMAGE2(resolve_image2, VkResolveImageInfo2, VkImageResolve2)
+
+/* A hook of a *2 command (the core and the KHR name alike): its check, then the call down. */
+#define INFO2_HOOK(command, info_type, check)                                                                          \
+    static VKAPI_ATTR void VKAPI_CALL hook_vk##command(VkCommandBuffer command_buffer, const info_type *info)          \
+    {                                                                                                                  \
+        check(command_buffer, info, "vk" #command);                                                                    \
+        layer_device_of(command_buffer)->dispatch.command(command_buffer, info);                                       \
+    }
+INFO2_HOOK(CmdCopyBuffer2, VkCopyBufferInfo2, copy_buffer2)
+INFO2_HOOK(CmdCopyBuffer2KHR, VkCopyBufferInfo2, copy_buffer2)
+INFO2_HOOK(CmdCopyBufferToImage2, VkCopyBufferToImageInfo2, copy_buffer_to_image2)
+INFO2_HOOK(CmdCopyBufferToImage2KHR, VkCopyBufferToImageInfo2, copy_buffer_to_image2)
+INFO2_HOOK(CmdCopyImageToBuffer2, VkCopyImageToBufferInfo2, copy_image_to_buffer2)
+INFO2_HOOK(CmdCopyImageToBuffer2KHR, VkCopyImageToBufferInfo2, copy_image_to_buffer2)
+INFO2_HOOK(CmdCopyImage2, VkCopyImageInfo2, copy_image2)
+INFO2_HOOK(CmdCopyImage2KHR, VkCopyImageInfo2, copy_image2)
+INFO2_HOOK(CmdBlitImage2, VkBlitImageInfo2, blit_image2)
+INFO2_HOOK(CmdBlitImage2KHR, VkBlitImageInfo2, blit_image2)
+INFO2_HOOK(CmdResolveImage2, VkResolveImageInfo2, resolve_image2)
+INFO2_HOOK(CmdResolveImage2KHR, VkResolveImageInfo2, resolve_image2)
 
 const struct layer_hook transfer_hooks[] = {
     LAYER_HOOK(vkCmdCopyBuffer),
