@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array_grow.h"
 #include "findings.h"
 #include "hazard_tracker.h"
 #include "layer_state.h"
@@ -93,17 +94,14 @@ static void add_entry(struct hazard_tracker *t, struct hazard_range *r, const st
     }
     if (t->incomplete)
         return;
-    if (t->entry_count == t->entry_capacity) {
-        uint32_t capacity = t->entry_capacity ? t->entry_capacity * 2 : 32;
-        struct hazard_entry *grown = capacity <= HAZARD_MAX_RANGES * 4 ? realloc(t->entries, capacity * sizeof(*grown))
-                                                                       : NULL;
-        if (grown == NULL) {
-            t->incomplete = true;
-            return;
-        }
-        t->entries = grown;
-        t->entry_capacity = capacity;
+    struct hazard_entry *grown = t->entry_count < HAZARD_MAX_RANGES * 4
+                                     ? array_grow(t->entries, &t->entry_capacity, t->entry_count + 1, sizeof(*grown), 32)
+                                     : NULL;
+    if (grown == NULL) {
+        t->incomplete = true;
+        return;
     }
+    t->entries = grown;
     t->entries[t->entry_count++] = *e;
 }
 

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array_grow.h"
 #include "findings.h"
 #include "layer_state.h"
 
@@ -172,14 +173,10 @@ struct hazard_range *tracker_find_or_add(struct hazard_tracker *t, const struct 
         t->count = 0;
         memset(t->buckets, 0, t->bucket_count * sizeof(*t->buckets));
     }
-    if (t->count == t->capacity) {
-        uint32_t capacity = t->capacity ? t->capacity * 2 : 32;
-        struct hazard_range *grown = realloc(t->ranges, capacity * sizeof(*grown));
-        if (grown == NULL)
-            return NULL;
-        t->ranges = grown;
-        t->capacity = capacity;
-    }
+    struct hazard_range *grown = array_grow(t->ranges, &t->capacity, t->count + 1, sizeof(*grown), 32);
+    if (grown == NULL)
+        return NULL;
+    t->ranges = grown;
     if ((t->buckets == NULL || t->count >= t->bucket_count) && !rehash(t, t->bucket_count ? t->bucket_count * 4 : 64))
         return NULL;
     struct hazard_range *r = &t->ranges[t->count++];
@@ -205,23 +202,17 @@ bool tracker_log_barrier(struct hazard_tracker *t, uint64_t src, uint64_t dst, c
 {
     if (t->barrier_count == HAZARD_MAX_LOGGED_BARRIERS)
         return false;
-    if (t->barrier_count == t->barrier_capacity) {
-        uint32_t capacity = t->barrier_capacity ? t->barrier_capacity * 2 : 64;
-        struct hazard_logged_barrier *grown = realloc(t->barriers, capacity * sizeof(*grown));
-        if (grown == NULL)
+    struct hazard_logged_barrier *barriers =
+        array_grow(t->barriers, &t->barrier_capacity, t->barrier_count + 1, sizeof(*barriers), 64);
+    if (barriers == NULL)
+        return false;
+    t->barriers = barriers;
+    if (count > 0) { /* an execution-only barrier has no memory barriers to keep */
+        struct hazard_memory_barrier *memory =
+            array_grow(t->memory, &t->memory_capacity, t->memory_count + count, sizeof(*memory), 64);
+        if (memory == NULL)
             return false;
-        t->barriers = grown;
-        t->barrier_capacity = capacity;
-    }
-    if (t->memory_count + count > t->memory_capacity) {
-        uint32_t capacity = t->memory_capacity ? t->memory_capacity : 64;
-        while (capacity < t->memory_count + count)
-            capacity *= 2;
-        struct hazard_memory_barrier *grown = realloc(t->memory, capacity * sizeof(*grown));
-        if (grown == NULL)
-            return false;
-        t->memory = grown;
-        t->memory_capacity = capacity;
+        t->memory = memory;
     }
     if (count > 0)
         memcpy(&t->memory[t->memory_count], m, count * sizeof(*m));

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array_grow.h"
 #include "check_alias.h"
 #include "check_hazard.h"
 #include "check_binding.h"
@@ -80,14 +81,10 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkAllocateCommandBuffers(VkDevice dev
         s->device = ld;
         handle_map_put(&ld->command_buffers, HANDLE((uintptr_t)buffers[i]), s);
         if (pool != NULL) {
-            if (pool->count == pool->capacity) {
-                uint32_t capacity = pool->capacity ? pool->capacity * 2 : 16;
-                VkCommandBuffer *grown = realloc(pool->buffers, capacity * sizeof(*grown));
-                if (grown == NULL)
-                    continue;
-                pool->buffers = grown;
-                pool->capacity = capacity;
-            }
+            VkCommandBuffer *grown = array_grow(pool->buffers, &pool->capacity, pool->count + 1, sizeof(*grown), 16);
+            if (grown == NULL)
+                continue;
+            pool->buffers = grown;
             pool->buffers[pool->count++] = buffers[i];
         }
     }
@@ -282,14 +279,10 @@ void command_buffer_note_written(struct command_buffer_state *cb, uint64_t buffe
     for (; cb->written_table[slot] != 0; slot = (slot + 1) & (cb->written_table_size - 1))
         if (cb->written_table[slot] == buffer)
             return;
-    if (cb->written_count == cb->written_capacity) {
-        uint32_t capacity = cb->written_capacity ? cb->written_capacity * 2 : 16;
-        uint64_t *grown = realloc(cb->written_buffers, capacity * sizeof(*grown));
-        if (grown == NULL)
-            return;
-        cb->written_buffers = grown;
-        cb->written_capacity = capacity;
-    }
+    uint64_t *grown = array_grow(cb->written_buffers, &cb->written_capacity, cb->written_count + 1, sizeof(*grown), 16);
+    if (grown == NULL)
+        return;
+    cb->written_buffers = grown;
     cb->written_table[slot] = buffer;
     cb->written_buffers[cb->written_count++] = buffer;
 }
@@ -397,22 +390,25 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDispatchBaseKHR(VkCommandBuffer comm
         ->dispatch.CmdDispatchBaseKHR(command_buffer, bx, by, bz, x, y, z);
 }
 
+/* An indirect dispatch at the current command, whose arguments are checked at submit. */
+static bool add_pending_indirect(struct command_buffer_state *cb, VkBuffer buffer, VkDeviceSize offset)
+{
+    struct pending_indirect *grown =
+        array_grow(cb->indirect, &cb->indirect_capacity, cb->indirect_count + 1, sizeof(*grown), 8);
+    if (grown == NULL)
+        return false;
+    cb->indirect = grown;
+    cb->indirect[cb->indirect_count++] = (struct pending_indirect){buffer, offset, cb->command_index};
+    return true;
+}
+
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDispatchIndirect(VkCommandBuffer command_buffer, VkBuffer buffer,
                                                              VkDeviceSize offset)
 {
     struct command_buffer_state *cb;
     struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb != NULL) {
-        if (cb->indirect_count == cb->indirect_capacity) {
-            uint32_t capacity = cb->indirect_capacity ? cb->indirect_capacity * 2 : 8;
-            struct pending_indirect *grown = realloc(cb->indirect, capacity * sizeof(*grown));
-            if (grown != NULL) {
-                cb->indirect = grown;
-                cb->indirect_capacity = capacity;
-            }
-        }
-        if (cb->indirect_count < cb->indirect_capacity)
-            cb->indirect[cb->indirect_count++] = (struct pending_indirect){buffer, offset, cb->command_index};
+        add_pending_indirect(cb, buffer, offset);
         struct alias_fixed_reads args = {1, {buffer}, {offset}, {sizeof(VkDispatchIndirectCommand)}, {"indirect buffer"}};
         check_binding_command(ld, cb, &cb->compute, "vkCmdDispatchIndirect");
         struct hazard_accesses accesses;
@@ -610,18 +606,9 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdExecuteCommands(VkCommandBuffer comm
         hazard_execute(ld, cb, s);
         for (uint32_t k = 0; k < s->written_count; ++k)
             command_buffer_note_written(cb, s->written_buffers[k]);
-        for (uint32_t k = 0; k < s->indirect_count; ++k) {
-            if (cb->indirect_count == cb->indirect_capacity) {
-                uint32_t capacity = cb->indirect_capacity ? cb->indirect_capacity * 2 : 8;
-                struct pending_indirect *grown = realloc(cb->indirect, capacity * sizeof(*grown));
-                if (grown == NULL)
-                    break;
-                cb->indirect = grown;
-                cb->indirect_capacity = capacity;
-            }
-            cb->indirect[cb->indirect_count] = s->indirect[k];
-            cb->indirect[cb->indirect_count++].command_index = cb->command_index;
-        }
+        for (uint32_t k = 0; k < s->indirect_count; ++k) /* now at the vkCmdExecuteCommands */
+            if (!add_pending_indirect(cb, s->indirect[k].buffer, s->indirect[k].offset))
+                break;
     }
     if (cb)
         cb->command_index++;

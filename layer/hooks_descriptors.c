@@ -4,9 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array_grow.h"
 #include "check_binding.h"
-#include "layer_hooks.h"
 #include "check_hazard.h"
+#include "layer_hooks.h"
 #include "layer_state.h"
 
 #define HANDLE(h) ((uint64_t)(h))
@@ -149,14 +150,10 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkAllocateDescriptorSets(VkDevice dev
             continue;
         handle_map_put(&ld->descriptor_sets, HANDLE(sets[i]), s);
         if (pool != NULL) {
-            if (pool->set_count == pool->set_capacity) {
-                uint32_t capacity = pool->set_capacity ? pool->set_capacity * 2 : 16;
-                uint64_t *grown = realloc(pool->sets, capacity * sizeof(*grown));
-                if (grown == NULL)
-                    continue;
-                pool->sets = grown;
-                pool->set_capacity = capacity;
-            }
+            uint64_t *grown = array_grow(pool->sets, &pool->set_capacity, pool->set_count + 1, sizeof(*grown), 16);
+            if (grown == NULL)
+                continue;
+            pool->sets = grown;
             pool->sets[pool->set_count++] = HANDLE(sets[i]);
         }
     }

@@ -1,0 +1,24 @@
+/* Growing the layer's realloc'd arrays: one doubling rule instead of one per array. */
+#ifndef PREFLIGHT_LAYER_ARRAY_GROW_H
+#define PREFLIGHT_LAYER_ARRAY_GROW_H
+
+#include <stdint.h>
+#include <stdlib.h>
+
+/* `items` (with `*capacity` slots of `item_size` bytes) with room for `needed` (at least one):
+ * the same array, or a larger one (capacity doubled from `first` until it fits, `*capacity`
+ * updated). NULL when memory runs out; then `items` and `*capacity` are unchanged and valid. */
+static inline void *array_grow(void *items, uint32_t *capacity, uint32_t needed, size_t item_size, uint32_t first)
+{
+    if (needed <= *capacity)
+        return items;
+    uint32_t grown_capacity = *capacity ? *capacity : first;
+    while (grown_capacity < needed)
+        grown_capacity *= 2;
+    void *grown = realloc(items, (size_t)grown_capacity * item_size);
+    if (grown != NULL)
+        *capacity = grown_capacity;
+    return grown;
+}
+
+#endif
