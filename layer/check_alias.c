@@ -52,8 +52,10 @@ struct alias_cache {
 
 void check_alias_free(struct bound_state *b)
 {
-    free(b->alias_cache);
-    b->alias_cache = NULL;
+    for (uint32_t i = 0; i < BOUND_RECALL; ++i) {
+        free(b->memos[i].alias_cache);
+        b->memos[i].alias_cache = NULL;
+    }
 }
 
 static void add(struct collection *c, const struct access *a)
@@ -381,7 +383,7 @@ static void export_buffers(struct layer_device *ld, const struct command_buffer_
 static void descriptors_of(struct layer_device *ld, struct bound_state *b, bool unchanged, bool descriptors_only,
                            struct collection *c)
 {
-    struct alias_cache *cache = b->alias_cache;
+    struct alias_cache *cache = bound_memos_of(b)->alias_cache;
     if (cache != NULL && descriptors_only) {
         struct collection in_cache = {cache->a, 0, CACHED_ACCESSES};
         if (!unchanged) {
@@ -408,27 +410,24 @@ static void descriptors_of(struct layer_device *ld, struct bound_state *b, bool 
     }
 }
 
-void check_alias_command(struct layer_device *ld, struct command_buffer_state *cb, struct bound_state *b,
-                         const struct alias_fixed_reads *fixed, const char *call, struct hazard_accesses *buffers)
+const struct hazard_accesses *check_alias_command(struct layer_device *ld, struct command_buffer_state *cb,
+                                                  struct bound_state *b, const struct alias_fixed_reads *fixed,
+                                                  const char *call, struct hazard_accesses *scratch)
 {
-    if (buffers != NULL)
-        buffers->count = 0;
+    scratch->count = 0;
     if (b->pipeline == NULL || !b->pipeline->reflected)
-        return;
-    if (b->alias_cache == NULL)
-        b->alias_cache = calloc(1, sizeof(*b->alias_cache));
-    bool unchanged = b->alias_cache != NULL && bound_key_unchanged(&b->alias_cache->key, b, ld);
+        return scratch;
+    struct bound_memos *memos = bound_memos_of(b);
+    if (memos->alias_cache == NULL)
+        memos->alias_cache = calloc(1, sizeof(*memos->alias_cache));
+    bool unchanged = memos->alias_cache != NULL && bound_key_unchanged(&memos->alias_cache->key, b, ld);
     bool descriptors_only = (fixed == NULL || fixed->count == 0) && (b != &cb->graphics || cb->attachment_count == 0);
     if (unchanged && descriptors_only) {
         /* nothing but the descriptors, whose pairs were compared already */
-        struct alias_cache *cache = b->alias_cache;
-        if (buffers != NULL && cache->exported.count == UINT32_MAX) /* first reuse: export them once */
+        struct alias_cache *cache = memos->alias_cache;
+        if (cache->exported.count == UINT32_MAX) /* first reuse: export them once */
             export_buffers(ld, cb, b, cache->a, cache->count, cache->count, &cache->exported);
-        if (buffers != NULL) {
-            buffers->count = b->alias_cache->exported.count;
-            memcpy(buffers->a, b->alias_cache->exported.a, buffers->count * sizeof(buffers->a[0]));
-        }
-        return;
+        return &cache->exported;
     }
     struct access local[MAX_ACCESSES]; /* not zeroed: 13 KB per command would dominate the cost */
     struct collection c = {local, 0, MAX_ACCESSES};
@@ -442,8 +441,7 @@ void check_alias_command(struct layer_device *ld, struct command_buffer_state *c
             add(&c, &a);
     }
     uint32_t fixed_end = c.count;
-    if (buffers != NULL)
-        export_buffers(ld, cb, b, c.a, descriptors, fixed_end, buffers);
+    export_buffers(ld, cb, b, c.a, descriptors, fixed_end, scratch);
     /* attachments of the current rendering */
     for (uint32_t i = 0; i < cb->attachment_count && b == &cb->graphics; ++i) {
         const struct attachment_use *use = &cb->attachments[i];
@@ -471,4 +469,5 @@ void check_alias_command(struct layer_device *ld, struct command_buffer_state *c
             }
         }
     }
+    return scratch;
 }

@@ -15,9 +15,11 @@ struct alias_fixed_reads {
     const char *what[MAX_VERTEX_BINDINGS + 2];
 };
 
-/* Also hands the command's buffer accesses to `buffers` (when not NULL) for the hazard check. */
-void check_alias_command(struct layer_device *ld, struct command_buffer_state *cb, struct bound_state *b,
-                         const struct alias_fixed_reads *fixed, const char *call, struct hazard_accesses *buffers);
+/* Also returns the command's buffer accesses, for the hazard check: the bound state's cached list
+ * when nothing changed, else `scratch` filled. */
+const struct hazard_accesses *check_alias_command(struct layer_device *ld, struct command_buffer_state *cb,
+                                                  struct bound_state *b, const struct alias_fixed_reads *fixed,
+                                                  const char *call, struct hazard_accesses *scratch);
 /* Frees the bound state's cached descriptor accesses. */
 void check_alias_free(struct bound_state *b);
 /* The layout binding `binding` of a bound set, or NULL. */

@@ -97,7 +97,7 @@ void check_binding_command(struct layer_device *ld, struct command_buffer_state 
                            const char *call)
 {
     const struct pipeline_state *p = b->pipeline;
-    if (p == NULL || !p->reflected || bound_key_unchanged(&b->binding_checked, b, ld))
+    if (p == NULL || !p->reflected || bound_key_unchanged(&bound_memos_of(b)->binding_checked, b, ld))
         return; /* unchanged since the last command: same result, already reported */
     uint64_t cb_handle = HANDLE((uintptr_t)cb->handle);
     char message[600];

@@ -79,8 +79,8 @@ void check_dispatch_pipeline(struct layer_device *ld, const struct pipeline_stat
 }
 
 /* Group counts against a limit per dimension; base + count for vkCmdDispatchBase. */
-static void check_counts(struct layer_device *ld, struct command_buffer_state *cb, const uint32_t base[3],
-                         const uint32_t count[3], const char *call, const char *how)
+__attribute__((noinline)) static void report_counts(struct layer_device *ld, struct command_buffer_state *cb,
+                                                    const uint32_t base[3], const uint32_t count[3], const char *call, const char *how)
 {
     const VkPhysicalDeviceLimits *limits = &ld->properties.limits;
     const struct target_limits *t = &ld->instance->targets;
@@ -120,6 +120,21 @@ static void check_counts(struct layer_device *ld, struct command_buffer_state *c
         report(ld, cb, CHECK_DISPATCH_ZERO_SIZE, call, VK_OBJECT_TYPE_COMMAND_BUFFER,
                cb ? HANDLE((uintptr_t)cb->handle) : 0, VK_OBJECT_TYPE_PIPELINE, pipeline, message);
     }
+}
+
+/* The common case, nothing to report, decided without the formatting's stack frame. */
+static void check_counts(struct layer_device *ld, struct command_buffer_state *cb, const uint32_t base[3],
+                         const uint32_t count[3], const char *call, const char *how)
+{
+    const VkPhysicalDeviceLimits *limits = &ld->properties.limits;
+    const struct target_limits *t = &ld->instance->targets;
+    bool suspect = how[0] == '\0' && (count[0] == 0 || count[1] == 0 || count[2] == 0);
+    for (int i = 0; i < 3 && !suspect; ++i) {
+        uint64_t end = (uint64_t)base[i] + count[i];
+        suspect = end > limits->maxComputeWorkGroupCount[i] || (t->group_count[i].present && end > t->group_count[i].value);
+    }
+    if (suspect)
+        report_counts(ld, cb, base, count, call, how);
 }
 
 void check_dispatch_groups(struct layer_device *ld, struct command_buffer_state *cb, const uint32_t base[3],

@@ -74,9 +74,22 @@ void hazard_barrier(struct command_buffer_state *cb, uint64_t src_stages, uint64
 {
     /* logged even before the first access: submit time applies it to earlier command buffers' work */
     struct hazard_tracker *t = tracker_of(cb, true);
-    if (t != NULL)
-        log_barrier(t, hazard_expand_stages(src_stages, true), hazard_expand_stages(dst_stages, false), barriers,
-                    count);
+    if (t == NULL)
+        return;
+    if (src_stages != t->raw_src || dst_stages != t->raw_dst) { /* barriers mostly repeat their masks */
+        t->raw_src = src_stages;
+        t->raw_dst = dst_stages;
+        t->expanded_src = hazard_expand_stages(src_stages, true);
+        t->expanded_dst = hazard_expand_stages(dst_stages, false);
+    }
+    log_barrier(t, t->expanded_src, t->expanded_dst, barriers, count);
+}
+
+/* Whether add_entry would keep nothing of an access to `r` (the common case, tested before the
+ * entry is built). */
+static inline bool entry_redundant(const struct hazard_range *r, bool writes, uint64_t stages)
+{
+    return r != NULL && (r->written_here || (!writes && (stages & ~r->entry_read_stages) == 0));
 }
 
 /* Remembers an entry access for submit time, unless an equivalent one is already there. */
@@ -164,9 +177,11 @@ void hazard_command_at(struct layer_device *ld, struct command_buffer_state *cb,
             r = tracker_find_or_add(t, a);
         if (r == NULL)
             continue;
-        struct hazard_entry e = {.access = *a, .command_index = command_index, .call = call,
-                                 .barrier_index = t->barrier_count};
-        add_entry(t, r, &e);
+        if (!entry_redundant(r, a->write, a->stages)) {
+            struct hazard_entry e = {.access = *a, .command_index = command_index, .call = call,
+                                     .barrier_index = t->barrier_count};
+            add_entry(t, r, &e);
+        }
         struct hazard_use use = {.stages = a->stages, .access = a->access, .command_index = command_index,
                                  .call = call, .command_buffer = handle, .labels = cb->label_path};
         tracker_record(r, &use, a->write);

@@ -156,12 +156,6 @@ struct hazard_range *tracker_next(struct hazard_tracker *t, const struct hazard_
     return NULL;
 }
 
-bool hazard_overlaps(const struct hazard_access *a, const struct hazard_range *r)
-{
-    return r->image == a->image && r->key == a->key && a->begin < r->end && r->begin < a->end &&
-           (!a->image || (a->layer_begin < r->layer_end && r->layer_begin < a->layer_end));
-}
-
 struct hazard_range *tracker_find_or_add(struct hazard_tracker *t, const struct hazard_access *a)
 {
     for (struct hazard_range *r = tracker_first(t, a->key); r != NULL; r = tracker_next(t, r, a->key))
@@ -207,20 +201,24 @@ bool tracker_log_barrier(struct hazard_tracker *t, uint64_t src, uint64_t dst, c
     if (barriers == NULL)
         return false;
     t->barriers = barriers;
+    /* engines emit the same barrier over and over: compared once here, not at every catch-up, and
+     * a repeat shares the memory barriers of the one before it */
+    const struct hazard_logged_barrier *last = t->barrier_count ? &t->barriers[t->barrier_count - 1] : NULL;
+    if (last != NULL && last->src == src && last->dst == dst && last->count == count &&
+        (count == 0 || memcmp(&t->memory[last->first], m, count * sizeof(*m)) == 0)) {
+        t->barriers[t->barrier_count] = (struct hazard_logged_barrier){src, dst, last->first, count, true};
+        t->barrier_count++;
+        return true;
+    }
     if (count > 0) { /* an execution-only barrier has no memory barriers to keep */
         struct hazard_memory_barrier *memory =
             array_grow(t->memory, &t->memory_capacity, t->memory_count + count, sizeof(*memory), 64);
         if (memory == NULL)
             return false;
         t->memory = memory;
-    }
-    if (count > 0)
         memcpy(&t->memory[t->memory_count], m, count * sizeof(*m));
-    /* engines emit the same barrier over and over: compared once here, not at every catch-up */
-    const struct hazard_logged_barrier *last = t->barrier_count ? &t->barriers[t->barrier_count - 1] : NULL;
-    bool repeats = last != NULL && last->src == src && last->dst == dst && last->count == count &&
-                   memcmp(&t->memory[last->first], m, count * sizeof(*m)) == 0;
-    t->barriers[t->barrier_count++] = (struct hazard_logged_barrier){src, dst, t->memory_count, count, repeats};
+    }
+    t->barriers[t->barrier_count++] = (struct hazard_logged_barrier){src, dst, t->memory_count, count, false};
     t->memory_count += count;
     return true;
 }
@@ -264,7 +262,7 @@ static void apply(struct hazard_range *r, const struct hazard_logged_barrier *b,
     order_use(w, b->src, b->dst);
 }
 
-void tracker_catch_up(struct hazard_tracker *t, struct hazard_range *r, uint32_t limit)
+void tracker_apply_log(struct hazard_tracker *t, struct hazard_range *r, uint32_t limit)
 {
     for (uint32_t i = r->applied; i < limit; ++i) {
         const struct hazard_logged_barrier *b = &t->barriers[i];

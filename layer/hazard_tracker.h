@@ -78,6 +78,8 @@ struct hazard_tracker {
     struct hazard_entry *entries;
     uint32_t entry_count, entry_capacity;
     bool incomplete;          /* the log or entries overflowed: submit time assumes the app right */
+    /* the last stage masks expanded, as given and expanded (zeros expand to zeros) */
+    uint64_t raw_src, raw_dst, expanded_src, expanded_dst;
 };
 
 /* A memory barrier over all memory and every access: with ALL_COMMANDS scopes, a full dependency. */
@@ -91,15 +93,24 @@ void tracker_release(struct hazard_tracker *t);
 /* Appends a barrier (expanded scopes); false when out of memory or past the cap. */
 bool tracker_log_barrier(struct hazard_tracker *t, uint64_t src, uint64_t dst, const struct hazard_memory_barrier *m,
                          uint32_t count);
-/* Applies the log's barriers up to `limit` to `r`. */
-void tracker_catch_up(struct hazard_tracker *t, struct hazard_range *r, uint32_t limit);
+/* Applies the log's barriers up to `limit` to `r` (inline: mostly there is nothing to apply). */
+void tracker_apply_log(struct hazard_tracker *t, struct hazard_range *r, uint32_t limit);
+static inline void tracker_catch_up(struct hazard_tracker *t, struct hazard_range *r, uint32_t limit)
+{
+    if (r->applied < limit)
+        tracker_apply_log(t, r, limit);
+}
 /* The first range with `key` (NULL if none), and the next one after `r`. */
 struct hazard_range *tracker_first(struct hazard_tracker *t, uint64_t key);
 struct hazard_range *tracker_next(struct hazard_tracker *t, const struct hazard_range *r, uint64_t key);
 /* The range with exactly these bounds, added (caught up with the whole log) if new; NULL when out
  * of memory. */
 struct hazard_range *tracker_find_or_add(struct hazard_tracker *t, const struct hazard_access *a);
-bool hazard_overlaps(const struct hazard_access *a, const struct hazard_range *r);
+static inline bool hazard_overlaps(const struct hazard_access *a, const struct hazard_range *r)
+{
+    return r->image == a->image && r->key == a->key && a->begin < r->end && r->begin < a->end &&
+           (!a->image || (a->layer_begin < r->layer_end && r->layer_begin < a->layer_end));
+}
 /* Records access `a` into `r` (a write replaces the uses, reads accumulate). */
 void tracker_record(struct hazard_range *r, const struct hazard_use *use, bool write);
 

@@ -159,7 +159,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBindPipeline(VkCommandBuffer command
                 STATE_RETAIN(p);
             pipeline_release(b->pipeline);
             b->pipeline = p;
-            b->serial++;
+            bound_state_changed(b);
         }
         cb->command_index++;
     }
@@ -177,6 +177,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBindDescriptorSets(VkCommandBuffer c
     if (cb != NULL) {
         struct bound_state *b = bound_at(cb, bind_point);
         uint32_t next_dynamic = 0;
+        bool changed = false;
         for (uint32_t i = 0; i < set_count && first_set + i < MAX_BOUND_SETS; ++i) {
             uint32_t index = first_set + i;
             struct set_state *s = sets[i] != VK_NULL_HANDLE && b->sets[index] && b->sets[index]->handle == sets[i]
@@ -187,9 +188,12 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBindDescriptorSets(VkCommandBuffer c
                     STATE_RETAIN(s);
                 set_state_release(b->sets[index]);
                 b->sets[index] = s;
-                b->serial++;
+                b->set_mask = s ? b->set_mask | 1u << index : b->set_mask & ~(1u << index);
+                changed = true;
             }
             /* dynamic offsets are consumed set by set, binding by binding, element by element */
+            if ((s == NULL || s->layout->dynamic_count == 0) && b->dynamic_count[index] == 0)
+                continue; /* no dynamic offsets now or before */
             uint32_t offsets[MAX_DYNAMIC_PER_SET], count = 0;
             for (uint32_t k = 0; s != NULL && k < s->layout->binding_count; ++k) {
                 VkDescriptorType type = s->layout->bindings[k].type;
@@ -203,9 +207,12 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBindDescriptorSets(VkCommandBuffer c
                 memcmp(offsets, b->dynamic_offsets[index], count * sizeof(offsets[0])) != 0) {
                 memcpy(b->dynamic_offsets[index], offsets, count * sizeof(offsets[0]));
                 b->dynamic_count[index] = count;
-                b->serial++;
+                b->dynamic_mask = count ? b->dynamic_mask | 1u << index : b->dynamic_mask & ~(1u << index);
+                changed = true;
             }
         }
+        if (changed)
+            bound_state_changed(b);
         cb->command_index++;
     }
     ld->dispatch.CmdBindDescriptorSets(command_buffer, bind_point, layout, first_set, set_count, sets, dynamic_count,
@@ -241,7 +248,6 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdEndDebugUtilsLabelEXT(VkCommandBuffe
 
 /* Buffers a recorded command may write, so an indirect dispatch reading one is not judged at
  * submit from what the host sees (the GPU may change it first). */
-/* Buffers a recorded command may write: indirect arguments read from them are not known at submit. */
 static uint32_t written_slot(uint64_t buffer, uint32_t table_size)
 {
     uint64_t h = buffer * 0x9E3779B97F4A7C15ull; /* handles are pointers: spread the aligned low bits */
@@ -308,7 +314,7 @@ bool command_buffer_may_write(const struct command_buffer_state *cb, uint64_t bu
 static void note_shader_writes(struct layer_device *ld, struct command_buffer_state *cb)
 {
     const struct pipeline_state *p = cb->compute.pipeline;
-    if (bound_key_unchanged(&cb->compute.writes_noted, &cb->compute, ld))
+    if (bound_key_unchanged(&bound_memos_of(&cb->compute)->writes_noted, &cb->compute, ld))
         return; /* noted at an earlier command with the same bound state */
     if (p == NULL || !p->reflected) {
         command_buffer_note_written(cb, UINT64_MAX); /* unknown: treat every buffer as possibly written */
@@ -359,9 +365,8 @@ static struct layer_device *dispatched(VkCommandBuffer command_buffer, const uin
     if (cb != NULL) {
         check_dispatch_groups(ld, cb, base, count, call);
         check_binding_command(ld, cb, &cb->compute, call);
-        struct hazard_accesses accesses;
-        check_alias_command(ld, cb, &cb->compute, NULL, call, &accesses);
-        hazard_command(ld, cb, &accesses, call);
+        struct hazard_accesses scratch;
+        hazard_command(ld, cb, check_alias_command(ld, cb, &cb->compute, NULL, call, &scratch), call);
         note_shader_writes(ld, cb);
         cb->command_index++;
     }
@@ -411,9 +416,9 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDispatchIndirect(VkCommandBuffer com
         add_pending_indirect(cb, buffer, offset);
         struct alias_fixed_reads args = {1, {buffer}, {offset}, {sizeof(VkDispatchIndirectCommand)}, {"indirect buffer"}};
         check_binding_command(ld, cb, &cb->compute, "vkCmdDispatchIndirect");
-        struct hazard_accesses accesses;
-        check_alias_command(ld, cb, &cb->compute, &args, "vkCmdDispatchIndirect", &accesses);
-        hazard_command(ld, cb, &accesses, "vkCmdDispatchIndirect");
+        struct hazard_accesses scratch;
+        hazard_command(ld, cb, check_alias_command(ld, cb, &cb->compute, &args, "vkCmdDispatchIndirect", &scratch),
+                       "vkCmdDispatchIndirect");
         note_shader_writes(ld, cb);
         cb->command_index++;
     }

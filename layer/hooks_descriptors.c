@@ -56,6 +56,9 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateDescriptorSetLayout(VkDevice 
     for (uint32_t i = 0; i < info->bindingCount; ++i) {
         s->bindings[i].first = s->descriptor_count;
         s->descriptor_count += s->bindings[i].count;
+        if (s->bindings[i].type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC ||
+            s->bindings[i].type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC)
+            s->dynamic_count += s->bindings[i].count;
     }
     handle_map_put(&ld->set_layouts, HANDLE(*layout), s);
     return result;
@@ -123,6 +126,8 @@ static struct set_state *new_set(struct set_layout_state *layout, VkDescriptorSe
         free(s);
         return NULL;
     }
+    static uint64_t set_ids;
+    s->id = __atomic_add_fetch(&set_ids, 1, __ATOMIC_RELAXED);
     s->refs = 1;
     s->handle = handle;
     s->pool = pool;
@@ -438,7 +443,8 @@ static struct set_state *push_set(struct command_buffer_state *cb, VkPipelineBin
         return NULL;
     set_state_release(bound->sets[set]);
     bound->sets[set] = s;
-    bound->serial++;
+    bound->set_mask |= 1u << set;
+    bound_state_changed(bound);
     return s;
 }
 

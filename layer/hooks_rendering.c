@@ -304,7 +304,7 @@ static bool attachment_access(struct layer_device *ld, VkImageView view, uint32_
 static void pass_enter_subpass(struct layer_device *ld, struct command_buffer_state *cb,
                                const struct render_pass_state *r)
 {
-    cb->graphics.serial++; /* which input attachment reads are tracked depends on the subpass */
+    bound_state_forget(&cb->graphics); /* which input attachment reads are tracked depends on the subpass */
     for (uint32_t i = 0; cb->subpass > 0 && i < r->dependency_count; ++i) {
         const struct pass_dependency *d = &r->dependencies[i];
         if (d->dst != cb->subpass)
@@ -772,9 +772,8 @@ static void drawn(struct layer_device *ld, struct command_buffer_state *cb, cons
                   const char *call)
 {
     check_binding_command(ld, cb, &cb->graphics, call);
-    struct hazard_accesses accesses;
-    check_alias_command(ld, cb, &cb->graphics, fixed, call, &accesses);
-    hazard_command(ld, cb, &accesses, call);
+    struct hazard_accesses scratch;
+    hazard_command(ld, cb, check_alias_command(ld, cb, &cb->graphics, fixed, call, &scratch), call);
     cb->command_index++;
 }
 

@@ -65,7 +65,9 @@ struct command_buffer_state *command_buffer_state_of(VkCommandBuffer cb)
  * lookup is kept per thread; freeing any command buffer (or a device) moves the generation on,
  * which invalidates every thread's kept lookup, so a recycled handle is never mistaken. */
 static uint64_t command_buffer_generation;
-static _Thread_local struct {
+/* initial-exec: read at every command, and the general model costs a __tls_get_addr call each
+ * time; 32 bytes fit in the static TLS that glibc keeps for libraries loaded with dlopen */
+static _Thread_local __attribute__((tls_model("initial-exec"))) struct {
     VkCommandBuffer handle;
     uint64_t generation;
     struct layer_device *device;
@@ -125,15 +127,66 @@ void command_buffer_labels_changed(struct layer_device *ld, struct command_buffe
     pthread_mutex_unlock(&ld->label_lock);
 }
 
+/* The bound content as a recall entry; false when it is not recalled. */
+static bool recall_entry(const struct bound_state *b, struct bound_recall *out)
+{
+    if (b->dynamic_mask != 0 || (b->set_mask >> BOUND_RECALL_SETS) != 0)
+        return false;
+    uint32_t bound = b->set_mask ? 32 - (uint32_t)__builtin_clz(b->set_mask) : 0;
+    out->pipeline_id = b->pipeline ? b->pipeline->id : 0;
+    out->set_count = bound;
+    for (uint32_t i = 0; i < bound; ++i)
+        out->set_ids[i] = b->sets[i] ? b->sets[i]->id : 0;
+    return true;
+}
+
+static bool same_content(const struct bound_recall *x, const struct bound_recall *y)
+{
+    if (x->pipeline_id != y->pipeline_id || x->set_count != y->set_count)
+        return false;
+    for (uint32_t i = 0; i < x->set_count; ++i)
+        if (x->set_ids[i] != y->set_ids[i])
+            return false;
+    return true;
+}
+
+void bound_state_changed(struct bound_state *b)
+{
+    struct bound_recall now;
+    bool recallable = recall_entry(b, &now);
+    for (uint32_t i = 0; recallable && i < BOUND_RECALL; ++i) {
+        if (b->recall[i].serial != 0 && same_content(&b->recall[i], &now)) {
+            b->serial = b->recall[i].serial;
+            b->current = i;
+            return;
+        }
+    }
+    /* new content: a serial never used by this bound state, in the least recently filled slot */
+    b->serial = ++b->last_serial;
+    b->current = b->next_slot;
+    b->next_slot = (b->next_slot + 1) % BOUND_RECALL;
+    now.serial = recallable ? b->serial : 0;
+    b->recall[b->current] = now;
+}
+
+void bound_state_forget(struct bound_state *b)
+{
+    for (uint32_t i = 0; i < BOUND_RECALL; ++i)
+        b->recall[i].serial = 0;
+    b->serial = ++b->last_serial;
+}
+
 static void unbind(struct bound_state *b)
 {
-    b->serial++;
     pipeline_release(b->pipeline);
     b->pipeline = NULL;
     for (int i = 0; i < MAX_BOUND_SETS; ++i) {
         set_state_release(b->sets[i]);
         b->sets[i] = NULL;
+        b->dynamic_count[i] = 0;
     }
+    b->set_mask = b->dynamic_mask = 0;
+    bound_state_forget(b); /* a new recording: the written-buffers memo must not be recalled */
 }
 
 void command_buffer_reset_state(struct command_buffer_state *cb)

@@ -64,6 +64,7 @@ struct set_layout_state {
         uint32_t first; /* index of its first descriptor in a set's descriptor array */
     } *bindings;
     uint32_t descriptor_count;
+    uint32_t dynamic_count; /* dynamic uniform and storage buffer descriptors: offsets a bind consumes */
 };
 
 struct descriptor_state {
@@ -96,6 +97,7 @@ struct set_memo_key {
 
 struct set_state {
     int refs;
+    uint64_t id;                      /* unique for the layer's life: handles and addresses are reused */
     VkDescriptorSet handle;
     VkDescriptorPool pool;
     struct set_layout_state *layout;
@@ -220,16 +222,47 @@ struct bound_key {
 
 struct alias_cache; /* check_alias.c */
 
+/* What the per-command checks derived from one bound state, each with the key it was taken at. */
+struct bound_memos {
+    struct bound_key binding_checked, writes_noted; /* check_binding, the written-buffers list */
+    struct alias_cache *alias_cache;                /* check_alias's descriptor accesses (malloc'd) */
+};
+
+/* A bound state seen recently, by content: engines rotate a few descriptor sets (per material,
+ * per frame in flight) with one pipeline, and a state bound again gets its serial and memos back.
+ * States with dynamic offsets or more than BOUND_RECALL_SETS sets are not recalled. */
+#define BOUND_RECALL 8
+#define BOUND_RECALL_SETS 8
+struct bound_recall {
+    uint64_t serial; /* 0: nothing to recall */
+    uint64_t pipeline_id;
+    uint32_t set_count;
+    uint64_t set_ids[BOUND_RECALL_SETS];
+};
+
 struct bound_state {
-    uint64_t serial; /* changes whenever the pipeline, a set or a dynamic offset bound here changes */
+    uint64_t serial; /* identifies the bound pipeline, sets and dynamic offsets (bound_state_changed) */
+    uint64_t last_serial;
     struct pipeline_state *pipeline;
     struct set_state *sets[MAX_BOUND_SETS];
     /* per set, the dynamic offsets for its dynamic buffers, in binding order */
     uint32_t dynamic_offsets[MAX_BOUND_SETS][MAX_DYNAMIC_PER_SET];
     uint32_t dynamic_count[MAX_BOUND_SETS];
-    struct bound_key binding_checked, writes_noted; /* check_binding, the written-buffers list */
-    struct alias_cache *alias_cache;                /* check_alias's descriptor accesses, with their key */
+    uint32_t set_mask, dynamic_mask; /* bit i: sets[i] is bound, dynamic_count[i] != 0 (MAX_BOUND_SETS <= 32) */
+    uint32_t current, next_slot; /* the slot of memos and recall of the state bound now; the next to reuse */
+    struct bound_memos memos[BOUND_RECALL];
+    struct bound_recall recall[BOUND_RECALL];
 };
+
+/* After a bind changed the bound state: its serial, recalled when the same content was bound
+ * recently, else new. */
+void bound_state_changed(struct bound_state *b);
+/* Something besides the binds changed what the checks derive (a new subpass): nothing recalled. */
+void bound_state_forget(struct bound_state *b);
+static inline struct bound_memos *bound_memos_of(struct bound_state *b)
+{
+    return &b->memos[b->current];
+}
 
 /* An indirect dispatch to check at submit, when its arguments can be read then. */
 struct pending_indirect {

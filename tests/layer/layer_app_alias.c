@@ -290,11 +290,13 @@ static void scenario_ignored_pointers(struct objects *o)
     vkDestroyBufferView(o->a->device, view, NULL);
 }
 
-/* alias-rotating-sets: the per-set memos of per-command results (layer_state.h) must not carry a
- * result to the wrong set or past a descriptor update. One pipeline (alias_copy.comp: binding 0
- * read, 1 written), set A clean (a -> b), set B aliased (c -> c), bound in turn A B A B in
- * "rotating-cb"; then A is rewritten to a -> a and dispatched in "updated-cb". Expected: one alias
- * finding per command buffer, on B in the first and on the rewritten A in the second. */
+/* alias-rotating-sets: the per-set memos and the recalled bound states of per-command results
+ * (layer_state.h) must not carry a result to the wrong set or past a descriptor update. One
+ * pipeline (alias_copy.comp: binding 0 read, 1 written), set A clean (a -> b), set B aliased
+ * (c -> c), bound in turn A B A B in "rotating-cb"; then A is rewritten to a -> a and dispatched in
+ * "updated-cb". Expected: one alias finding per command buffer, on B's first dispatch in the first
+ * (bound again, B is recalled: the same finding is not repeated) and on the rewritten A in the
+ * second. */
 static void scenario_alias_rotating(struct objects *o)
 {
     VkBuffer a = new_buffer(o, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
