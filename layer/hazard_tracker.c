@@ -191,6 +191,14 @@ struct hazard_range *tracker_find_or_add(struct hazard_tracker *t, const struct 
 
 /* --- the barrier log ------------------------------------------------------------------------ */
 
+/* Field by field: the structs' padding is not necessarily zero. */
+static bool same_memory_barrier(const struct hazard_memory_barrier *x, const struct hazard_memory_barrier *y)
+{
+    return x->global == y->global && x->image == y->image && x->key == y->key && x->begin == y->begin &&
+           x->end == y->end && x->layer_begin == y->layer_begin && x->layer_end == y->layer_end &&
+           x->src_access == y->src_access && x->dst_access == y->dst_access;
+}
+
 bool tracker_log_barrier(struct hazard_tracker *t, uint64_t src, uint64_t dst, const struct hazard_memory_barrier *m,
                          uint32_t count)
 {
@@ -204,8 +212,10 @@ bool tracker_log_barrier(struct hazard_tracker *t, uint64_t src, uint64_t dst, c
     /* engines emit the same barrier over and over: compared once here, not at every catch-up, and
      * a repeat shares the memory barriers of the one before it */
     const struct hazard_logged_barrier *last = t->barrier_count ? &t->barriers[t->barrier_count - 1] : NULL;
-    if (last != NULL && last->src == src && last->dst == dst && last->count == count &&
-        (count == 0 || memcmp(&t->memory[last->first], m, count * sizeof(*m)) == 0)) {
+    bool repeats = last != NULL && last->src == src && last->dst == dst && last->count == count;
+    for (uint32_t i = 0; repeats && i < count; ++i)
+        repeats = same_memory_barrier(&t->memory[last->first + i], &m[i]);
+    if (repeats) {
         t->barriers[t->barrier_count] = (struct hazard_logged_barrier){src, dst, last->first, count, true};
         t->barrier_count++;
         return true;

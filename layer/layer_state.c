@@ -61,39 +61,21 @@ struct command_buffer_state *command_buffer_state_of(VkCommandBuffer cb)
     return state;
 }
 
-/* Every recorded command starts here. A thread records one command buffer at a time, so its last
- * lookup is kept per thread; freeing any command buffer (or a device) moves the generation on,
- * which invalidates every thread's kept lookup, so a recycled handle is never mistaken. */
-static uint64_t command_buffer_generation;
-/* initial-exec: read at every command, and the general model costs a __tls_get_addr call each
- * time; 32 bytes fit in the static TLS that glibc keeps for libraries loaded with dlopen */
-static _Thread_local __attribute__((tls_model("initial-exec"))) struct {
-    VkCommandBuffer handle;
-    uint64_t generation;
-    struct layer_device *device;
-    struct command_buffer_state *state;
-} last_lookup;
+uint64_t command_buffer_generation;
+_Thread_local __attribute__((tls_model("initial-exec"))) struct command_buffer_lookup last_command_buffer_lookup;
 
 void command_buffers_forgotten(void)
 {
     __atomic_add_fetch(&command_buffer_generation, 1, __ATOMIC_ACQ_REL);
 }
 
-struct layer_device *command_buffer_device(VkCommandBuffer cb, struct command_buffer_state **state)
+struct layer_device *command_buffer_lookup_slow(VkCommandBuffer cb, struct command_buffer_state **state)
 {
     uint64_t generation = __atomic_load_n(&command_buffer_generation, __ATOMIC_ACQUIRE);
-    if (last_lookup.handle == cb && last_lookup.generation == generation && cb != VK_NULL_HANDLE) {
-        *state = last_lookup.state;
-        return last_lookup.device;
-    }
     struct layer_device *ld = layer_device_of(cb);
     *state = ld ? handle_map_get(&ld->command_buffers, (uint64_t)(uintptr_t)cb) : NULL;
-    if (*state != NULL) {
-        last_lookup.handle = cb;
-        last_lookup.generation = generation;
-        last_lookup.device = ld;
-        last_lookup.state = *state;
-    }
+    if (*state != NULL)
+        last_command_buffer_lookup = (struct command_buffer_lookup){cb, generation, ld, *state};
     return ld;
 }
 

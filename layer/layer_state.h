@@ -405,9 +405,31 @@ void render_pass_state_free(void *state);
 
 /* The command buffer's state (NULL for an unknown handle: then the hook only calls down). */
 struct command_buffer_state *command_buffer_state_of(VkCommandBuffer cb);
-/* The command buffer's device and state together: one registry lookup (a lock) where hooks on
- * the recording path would otherwise take two. */
-struct layer_device *command_buffer_device(VkCommandBuffer cb, struct command_buffer_state **state);
+/* The command buffer's device and state together. Every recorded command starts here, and a
+ * thread records one command buffer at a time, so the thread's last lookup is kept (inline here);
+ * freeing any command buffer (or a device) moves the generation on, which invalidates every
+ * thread's kept lookup, so a recycled handle is never mistaken. */
+struct command_buffer_lookup {
+    VkCommandBuffer handle;
+    uint64_t generation;
+    struct layer_device *device;
+    struct command_buffer_state *state;
+};
+/* initial-exec: the general TLS model costs a __tls_get_addr call at every command; 32 bytes fit
+ * in the static TLS that glibc keeps for libraries loaded with dlopen */
+extern _Thread_local __attribute__((tls_model("initial-exec"))) struct command_buffer_lookup last_command_buffer_lookup;
+extern uint64_t command_buffer_generation;
+struct layer_device *command_buffer_lookup_slow(VkCommandBuffer cb, struct command_buffer_state **state);
+static inline struct layer_device *command_buffer_device(VkCommandBuffer cb, struct command_buffer_state **state)
+{
+    const struct command_buffer_lookup *last = &last_command_buffer_lookup;
+    if (last->handle == cb && cb != VK_NULL_HANDLE &&
+        last->generation == __atomic_load_n(&command_buffer_generation, __ATOMIC_ACQUIRE)) {
+        *state = last->state;
+        return last->device;
+    }
+    return command_buffer_lookup_slow(cb, state);
+}
 void command_buffer_reset_state(struct command_buffer_state *cb);
 /* The command buffer's label_path after its label stack changed. */
 void command_buffer_labels_changed(struct layer_device *ld, struct command_buffer_state *cb);
