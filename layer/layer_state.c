@@ -143,10 +143,16 @@ void bound_state_changed(struct bound_state *b)
             return;
         }
     }
-    /* new content: a serial never used by this bound state, in the least recently filled slot */
+    /* new content: a serial never used by this bound state, in a free slot or else a random one
+     * (replacing the oldest would miss at every bind when more states than slots rotate in turn) */
     b->serial = ++b->last_serial;
-    b->current = b->next_slot;
-    b->next_slot = (b->next_slot + 1) % BOUND_RECALL;
+    uint32_t slot = BOUND_RECALL;
+    for (uint32_t i = 0; i < BOUND_RECALL && slot == BOUND_RECALL; ++i)
+        if (b->recall[i].serial == 0)
+            slot = i;
+    if (slot == BOUND_RECALL)
+        slot = (uint32_t)((b->serial * 0x9E3779B97F4A7C15ull) >> 32) % BOUND_RECALL;
+    b->current = slot;
     now.serial = recallable ? b->serial : 0;
     b->recall[b->current] = now;
 }

@@ -249,7 +249,7 @@ struct bound_state {
     uint32_t dynamic_offsets[MAX_BOUND_SETS][MAX_DYNAMIC_PER_SET];
     uint32_t dynamic_count[MAX_BOUND_SETS];
     uint32_t set_mask, dynamic_mask; /* bit i: sets[i] is bound, dynamic_count[i] != 0 (MAX_BOUND_SETS <= 32) */
-    uint32_t current, next_slot; /* the slot of memos and recall of the state bound now; the next to reuse */
+    uint32_t current; /* the slot of memos and recall of the state bound now */
     struct bound_memos memos[BOUND_RECALL];
     struct bound_recall recall[BOUND_RECALL];
 };
