@@ -85,6 +85,23 @@ void hazard_barrier(struct command_buffer_state *cb, uint64_t src_stages, uint64
     log_barrier(t, t->expanded_src, t->expanded_dst, barriers, count);
 }
 
+bool hazard_repeat_global_barrier(struct command_buffer_state *cb, uint64_t src_stages, uint64_t dst_stages,
+                                  uint64_t src_access, uint64_t dst_access)
+{
+    const struct hazard_tracker *t = cb->hazards;
+    if (t == NULL || t->barrier_count == 0 || src_stages != t->raw_src || dst_stages != t->raw_dst)
+        return false;
+    const struct hazard_logged_barrier *last = &t->barriers[t->barrier_count - 1];
+    if (last->src != t->expanded_src || last->dst != t->expanded_dst || last->count != 1)
+        return false;
+    const struct hazard_memory_barrier *m = &t->memory[last->first];
+    if (!m->global || m->image || m->src_access != src_access || m->dst_access != dst_access)
+        return false;
+    if (!tracker_log_repeat(cb->hazards))
+        log_barrier(cb->hazards, last->src, last->dst, m, 1); /* at the cap: log_barrier starts over */
+    return true;
+}
+
 /* Whether add_entry would keep nothing of an access to `r` (the common case, tested before the
  * entry is built). */
 static inline bool entry_redundant(const struct hazard_range *r, bool writes, uint64_t stages)
@@ -162,19 +179,19 @@ void hazard_command_at(struct layer_device *ld, struct command_buffer_state *cb,
             if (hazard_conflict(a, r, handle, command_index, &c))
                 hazard_report(ld, cb, command_index, call, a, r, &c, "");
             if (r->begin == a->begin && r->end == a->end && r->layer_begin == a->layer_begin &&
-                r->layer_end == a->layer_end)
+                r->layer_end == a->layer_end) /* image and key are equal: the range overlaps */
                 exact[i] = (uint32_t)(r - t->ranges) + 1;
         }
     }
+    /* ranges are only ever added (or all dropped when the tracker starts over): while the count is
+     * unchanged, the indices noted above still name the same ranges */
+    const uint32_t checked_count = t->count;
     for (uint32_t i = 0; i < accesses->count; ++i) {
         const struct hazard_access *a = &accesses->a[i];
         if (repeated[i])
             continue;
-        /* an index noted above may be gone when adding a range started the tracker over */
-        struct hazard_range *r = exact[i] != 0 && exact[i] <= t->count ? &t->ranges[exact[i] - 1] : NULL;
-        if (r == NULL || r->key != a->key || r->begin != a->begin || r->end != a->end || r->image != a->image ||
-            r->layer_begin != a->layer_begin || r->layer_end != a->layer_end)
-            r = tracker_find_or_add(t, a);
+        struct hazard_range *r = exact[i] != 0 && t->count == checked_count ? &t->ranges[exact[i] - 1]
+                                                                             : tracker_find_or_add(t, a);
         if (r == NULL)
             continue;
         if (!entry_redundant(r, a->write, a->stages)) {

@@ -81,6 +81,11 @@ void hazard_command_at(struct layer_device *ld, struct command_buffer_state *cb,
 /* A pipeline barrier or event wait: stage masks and memory barriers (sync1 flags widened). */
 void hazard_barrier(struct command_buffer_state *cb, uint64_t src_stages, uint64_t dst_stages,
                     const struct hazard_memory_barrier *barriers, uint32_t count);
+/* A pipeline barrier with one global memory barrier that repeats the last barrier logged (same
+ * stage masks as given, same access masks): logged as a repeat without converting it again.
+ * False when it is not such a repeat (then log it with hazard_barrier). */
+bool hazard_repeat_global_barrier(struct command_buffer_state *cb, uint64_t src_stages, uint64_t dst_stages,
+                                  uint64_t src_access, uint64_t dst_access);
 /* An image memory barrier whose layout transition (old != new layout) writes the subresources:
  * earlier accesses must be in the barrier's first scope, later ones are ordered after it. */
 void hazard_image_transition(struct layer_device *ld, struct command_buffer_state *cb, uint64_t src_stages,

@@ -191,6 +191,21 @@ struct hazard_range *tracker_find_or_add(struct hazard_tracker *t, const struct 
 
 /* --- the barrier log ------------------------------------------------------------------------ */
 
+bool tracker_log_repeat(struct hazard_tracker *t)
+{
+    if (t->barrier_count == HAZARD_MAX_LOGGED_BARRIERS)
+        return false;
+    struct hazard_logged_barrier *barriers =
+        array_grow(t->barriers, &t->barrier_capacity, t->barrier_count + 1, sizeof(*barriers), 64);
+    if (barriers == NULL)
+        return false;
+    t->barriers = barriers;
+    t->barriers[t->barrier_count] = t->barriers[t->barrier_count - 1];
+    t->barriers[t->barrier_count].repeats = true;
+    t->barrier_count++;
+    return true;
+}
+
 /* Field by field: the structs' padding is not necessarily zero. */
 static bool same_memory_barrier(const struct hazard_memory_barrier *x, const struct hazard_memory_barrier *y)
 {

@@ -93,6 +93,9 @@ void tracker_release(struct hazard_tracker *t);
 /* Appends a barrier (expanded scopes); false when out of memory or past the cap. */
 bool tracker_log_barrier(struct hazard_tracker *t, uint64_t src, uint64_t dst, const struct hazard_memory_barrier *m,
                          uint32_t count);
+/* Appends a repeat of the last barrier logged (there is one); false when out of memory or past
+ * the cap. */
+bool tracker_log_repeat(struct hazard_tracker *t);
 /* Applies the log's barriers up to `limit` to `r` (inline: mostly there is nothing to apply). */
 void tracker_apply_log(struct hazard_tracker *t, struct hazard_range *r, uint32_t limit);
 static inline void tracker_catch_up(struct hazard_tracker *t, struct hazard_range *r, uint32_t limit)

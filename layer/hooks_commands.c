@@ -497,7 +497,11 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdPipelineBarrier(
 {
     struct command_buffer_state *cb;
     struct layer_device *ld = command_buffer_device(command_buffer, &cb);
-    if (cb != NULL)
+    /* engines repeat one global barrier between dispatches: that case needs no conversion */
+    if (cb != NULL && memory_count == 1 && buffer_count == 0 && image_count == 0 &&
+        hazard_repeat_global_barrier(cb, src, dst, memory[0].srcAccessMask, memory[0].dstAccessMask))
+        cb->command_index++;
+    else if (cb != NULL)
         sync1_barrier(cb, src, dst, memory_count, memory, buffer_count, buffers, image_count, images,
                       "vkCmdPipelineBarrier");
     ld->dispatch.CmdPipelineBarrier(command_buffer, src, dst, flags, memory_count, memory, buffer_count, buffers,

@@ -38,11 +38,12 @@ VK_PREFLIGHT_VALIDATION_LOG_FILE="$out/probe-findings.jsonl" with_layer \
     "$bundle/preflight-probe" --out "$out/probe-under-layer.report.json" >"$out/probe-under-layer.log" 2>&1
 echo "probe through the layer: exit $?, $(cat "$out/probe-findings.jsonl" 2>/dev/null | wc -l) findings"
 head -c 2000 "$out/probe-findings.jsonl" 2>/dev/null
-# the benchmark: no layer, preflight, Vulkan-ValidationLayers core and core + synchronization
+# the benchmark: no layer, preflight, Vulkan-ValidationLayers core and core + synchronization,
+# in turn five times (a shared machine's load then shifts all of them alike)
 export VK_ADD_LAYER_PATH="$bundle/preflight-layer:$bundle/layers"
 for sets in 1 8; do
-    for layer in off on vvl vvl-sync; do
-        for _ in 1 2 3; do
+    for _ in 1 2 3 4 5; do
+        for layer in off on vvl vvl-sync; do
             case $layer in
                 off) "$bundle/layer_bench" --sets $sets ;;
                 on) with_layer "$bundle/layer_bench" --sets $sets ;;
@@ -50,7 +51,7 @@ for sets in 1 8; do
                 vvl-sync) VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation \
                     VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT \
                     "$bundle/layer_bench" --sets $sets ;;
-            esac
-        done | sed "s/^/bench layer=$layer: /"
+            esac | sed "s/^/bench layer=$layer: /"
+        done
     done
 done
