@@ -191,7 +191,8 @@ struct hazard_range *tracker_find_or_add(struct hazard_tracker *t, const struct 
 
 /* --- the barrier log ------------------------------------------------------------------------ */
 
-bool tracker_log_repeat(struct hazard_tracker *t)
+/* Room for one more logged barrier; false when out of memory or past the cap. */
+static bool room_for_barrier(struct hazard_tracker *t)
 {
     if (t->barrier_count == HAZARD_MAX_LOGGED_BARRIERS)
         return false;
@@ -200,9 +201,23 @@ bool tracker_log_repeat(struct hazard_tracker *t)
     if (barriers == NULL)
         return false;
     t->barriers = barriers;
-    t->barriers[t->barrier_count] = t->barriers[t->barrier_count - 1];
-    t->barriers[t->barrier_count].repeats = true;
+    return true;
+}
+
+/* Appends a repeat of the last barrier (there is one), sharing its memory barriers. */
+static void append_repeat(struct hazard_tracker *t)
+{
+    struct hazard_logged_barrier *b = &t->barriers[t->barrier_count];
+    *b = b[-1];
+    b->repeats = true;
     t->barrier_count++;
+}
+
+bool tracker_log_repeat(struct hazard_tracker *t)
+{
+    if (!room_for_barrier(t))
+        return false;
+    append_repeat(t);
     return true;
 }
 
@@ -217,13 +232,8 @@ static bool same_memory_barrier(const struct hazard_memory_barrier *x, const str
 bool tracker_log_barrier(struct hazard_tracker *t, uint64_t src, uint64_t dst, const struct hazard_memory_barrier *m,
                          uint32_t count)
 {
-    if (t->barrier_count == HAZARD_MAX_LOGGED_BARRIERS)
+    if (!room_for_barrier(t))
         return false;
-    struct hazard_logged_barrier *barriers =
-        array_grow(t->barriers, &t->barrier_capacity, t->barrier_count + 1, sizeof(*barriers), 64);
-    if (barriers == NULL)
-        return false;
-    t->barriers = barriers;
     /* engines emit the same barrier over and over: compared once here, not at every catch-up, and
      * a repeat shares the memory barriers of the one before it */
     const struct hazard_logged_barrier *last = t->barrier_count ? &t->barriers[t->barrier_count - 1] : NULL;
@@ -231,8 +241,7 @@ bool tracker_log_barrier(struct hazard_tracker *t, uint64_t src, uint64_t dst, c
     for (uint32_t i = 0; repeats && i < count; ++i)
         repeats = same_memory_barrier(&t->memory[last->first + i], &m[i]);
     if (repeats) {
-        t->barriers[t->barrier_count] = (struct hazard_logged_barrier){src, dst, last->first, count, true};
-        t->barrier_count++;
+        append_repeat(t);
         return true;
     }
     if (count > 0) { /* an execution-only barrier has no memory barriers to keep */
