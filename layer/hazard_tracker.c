@@ -252,7 +252,9 @@ bool tracker_log_barrier(struct hazard_tracker *t, uint64_t src, uint64_t dst, c
         t->memory = memory;
         memcpy(&t->memory[t->memory_count], m, count * sizeof(*m));
     }
-    t->barriers[t->barrier_count++] = (struct hazard_logged_barrier){src, dst, t->memory_count, count, false};
+    t->barriers[t->barrier_count] =
+        (struct hazard_logged_barrier){src, dst, t->memory_count, count, false, t->barrier_count};
+    t->barrier_count++;
     t->memory_count += count;
     return true;
 }
@@ -298,6 +300,13 @@ static void apply(struct hazard_range *r, const struct hazard_logged_barrier *b,
 
 void tracker_apply_log(struct hazard_tracker *t, struct hazard_range *r, uint32_t limit)
 {
+    if (t->barriers[limit - 1].run_start <= r->applied) {
+        /* one barrier repeated since the range was last brought up to date: applied once */
+        const struct hazard_logged_barrier *b = &t->barriers[r->applied];
+        apply(r, b, &t->memory[b->first]);
+        r->applied = limit;
+        return;
+    }
     for (uint32_t i = r->applied; i < limit; ++i) {
         const struct hazard_logged_barrier *b = &t->barriers[i];
         if (i > r->applied && b->repeats) /* the previous one was just applied */

@@ -51,7 +51,8 @@ struct hazard_range {
 struct hazard_logged_barrier {
     uint64_t src, dst;
     uint32_t first, count;
-    bool repeats; /* equal to the barrier before it: applying it right after that one changes nothing */
+    bool repeats;       /* equal to the barrier before it: applying it right after that one changes nothing */
+    uint32_t run_start; /* the first barrier of the run of repeats it belongs to (its own index if none) */
 };
 
 /* An access that may touch work recorded before this command buffer: every access to a range

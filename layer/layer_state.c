@@ -117,8 +117,12 @@ static bool recall_entry(const struct bound_state *b, struct bound_recall *out)
     uint32_t bound = b->set_mask ? 32 - (uint32_t)__builtin_clz(b->set_mask) : 0;
     out->pipeline_id = b->pipeline ? b->pipeline->id : 0;
     out->set_count = bound;
-    for (uint32_t i = 0; i < bound; ++i)
+    uint64_t hash = out->pipeline_id * 0x9E3779B97F4A7C15ull + bound;
+    for (uint32_t i = 0; i < bound; ++i) {
         out->set_ids[i] = b->sets[i] ? b->sets[i]->id : 0;
+        hash = (hash ^ out->set_ids[i]) * 0xBF58476D1CE4E5B9ull;
+    }
+    out->hash = hash;
     return true;
 }
 
@@ -137,7 +141,7 @@ void bound_state_changed(struct bound_state *b)
     struct bound_recall now;
     bool recallable = recall_entry(b, &now);
     for (uint32_t i = 0; recallable && i < BOUND_RECALL; ++i) {
-        if (b->recall[i].serial != 0 && same_content(&b->recall[i], &now)) {
+        if (b->recall[i].hash == now.hash && b->recall[i].serial != 0 && same_content(&b->recall[i], &now)) {
             b->serial = b->recall[i].serial;
             b->current = i;
             return;

@@ -235,6 +235,7 @@ struct bound_memos {
 #define BOUND_RECALL_SETS 8
 struct bound_recall {
     uint64_t serial; /* 0: nothing to recall */
+    uint64_t hash;   /* of the content below: compared first */
     uint64_t pipeline_id;
     uint32_t set_count;
     uint64_t set_ids[BOUND_RECALL_SETS];

@@ -149,6 +149,33 @@ static void a_full_barrier_covers_read_after_write(void **state)
     assert_int_equal(all_findings(), 0);
 }
 
+/* Runs of one repeated barrier are applied once per range (the log's run_start and the
+ * hook-level repeat): a range touched inside a run must still get the barriers after its access. */
+static void repeated_barriers_apply_after_each_access(void **state)
+{
+    (void)state;
+    barrier(COMPUTE, COMPUTE, SHADER_WRITE, SHADER_READ);
+    access(3, 0, 4096, COMPUTE, SHADER_WRITE, true);              /* inside the run */
+    barrier(COMPUTE, COMPUTE, SHADER_WRITE, SHADER_READ);
+    assert_true(hazard_repeat_global_barrier(&cb, COMPUTE, COMPUTE, SHADER_WRITE, SHADER_READ));
+    cb.command_index++;
+    barrier(COMPUTE, COMPUTE, SHADER_WRITE, SHADER_READ);
+    access(3, 0, 4096, COMPUTE, SHADER_READ, false);               /* made visible by the repeats */
+    assert_int_equal(all_findings(), 0);
+    access(1, 0, 4096, COMPUTE, SHADER_WRITE, true);              /* then only execution-only repeats */
+    barrier(COMPUTE, COMPUTE, 0, 0);
+    assert_false(hazard_repeat_global_barrier(&cb, COMPUTE, COMPUTE, SHADER_WRITE, SHADER_READ));
+    barrier(COMPUTE, COMPUTE, 0, 0);
+    barrier(COMPUTE, COMPUTE, 0, 0);
+    access(1, 0, 4096, COMPUTE, SHADER_READ, false);
+    assert_int_equal(findings("PREFLIGHT-hazard-read-after-write"), 1);
+    /* other access masks are not a repeat of the last barrier */
+    barrier(COMPUTE, COMPUTE, SHADER_WRITE, SHADER_WRITE);
+    assert_false(hazard_repeat_global_barrier(&cb, COMPUTE, COMPUTE, SHADER_WRITE, SHADER_READ));
+    assert_false(hazard_repeat_global_barrier(&cb, COMPUTE, TRANSFER, SHADER_WRITE, SHADER_WRITE));
+    assert_true(hazard_repeat_global_barrier(&cb, COMPUTE, COMPUTE, SHADER_WRITE, SHADER_WRITE));
+}
+
 static void execution_only_barrier_is_not_enough_after_a_write(void **state)
 {
     (void)state;
@@ -534,6 +561,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(read_after_write_needs_a_barrier, setup, teardown),
         cmocka_unit_test_setup_teardown(a_full_barrier_covers_read_after_write, setup, teardown),
+        cmocka_unit_test_setup_teardown(repeated_barriers_apply_after_each_access, setup, teardown),
         cmocka_unit_test_setup_teardown(execution_only_barrier_is_not_enough_after_a_write, setup, teardown),
         cmocka_unit_test_setup_teardown(write_after_read_needs_only_execution, setup, teardown),
         cmocka_unit_test_setup_teardown(wrong_stages_do_not_cover, setup, teardown),
