@@ -26,6 +26,7 @@ packages=(
     libvulkan-dev libvulkan-volk-dev vulkan-tools vulkan-validationlayers
     glslc spirv-tools spirv-headers
     libcjson-dev libcmocka-dev libcurl4-openssl-dev
+    xvfb xauth
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -234,5 +234,19 @@ grep "^soak:" "$work/out"
 run stress --threads 4
 check "4 threads x 1000 command buffers: no finding, no crash" sh -c "grep -q 'recorded 4000 command buffers' '$work/out' && [ \$(grep -c '^FINDING' '$work/out') = 0 ] && [ \$(cat '$work/rc') = 0 ]"
 
+# a program we did not write: vkcube (vulkan-tools) draws 30 frames into an Xvfb window (swapchain,
+# render pass, per-frame uniform buffers written by the host, fences and semaphores). Skipped for
+# sanitizer builds of the layer (vkcube is not built with the sanitizer runtime).
+if ! command -v xvfb-run >/dev/null || ! command -v vkcube >/dev/null; then
+    echo "skip vkcube: xvfb-run or vkcube not installed (scripts/setup.sh installs both)"
+elif ldd "$layer_dir/libVkLayer_preflight_validation.so" | grep -q 'lib[at]san'; then
+    echo "skip vkcube: sanitizer build of the layer"
+else
+    VK_LOADER_DEBUG=layer VK_INSTANCE_LAYERS=VK_LAYER_PREFLIGHT_validation VK_PREFLIGHT_VALIDATION_STDERR=on \
+        VK_PREFLIGHT_VALIDATION_LOG_FILE="$work/vkcube.jsonl" timeout 120 xvfb-run -a vkcube --c 30 >"$work/out" 2>&1
+    echo $? >"$work/rc"
+    check "vkcube: 30 frames through the layer, exit 0, no finding" sh -c "[ \$(cat '$work/rc') = 0 ] && grep -qi 'insert instance layer.*VK_LAYER_PREFLIGHT_validation' '$work/out' && [ ! -s '$work/vkcube.jsonl' ] && ! grep -q 'PREFLIGHT-[a-z]*-' '$work/out'"
+fi
+
 echo "$((checks - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ]
