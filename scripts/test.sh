@@ -24,5 +24,5 @@ export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1"
 echo "== build with ThreadSanitizer and test the layer's threading"
 "$root/scripts/build.sh" "$root/build-tsan" -DPREFLIGHT_WERROR=ON -DPREFLIGHT_TSAN=ON
 unset LSAN_OPTIONS ASAN_OPTIONS
-export TSAN_OPTIONS="halt_on_error=1"
+export TSAN_OPTIONS="halt_on_error=1 suppressions=$root/tests/layer/tsan-driver.supp"
 (cd "$root/build-tsan" && ctest --output-on-failure --timeout 900 -R 'layer\.|unit\.handle_map')

@@ -19,7 +19,10 @@ checks=0
 check() {
     checks=$((checks + 1))
     local name="$1"; shift
-    if "$@"; then echo "ok   $name"; else echo "FAIL $name"; failures=$((failures + 1)); sed 's/^/     | /' "$work/out" | head -8; fi
+    if "$@"; then echo "ok   $name"; else
+        echo "FAIL $name"; failures=$((failures + 1)); sed 's/^/     | /' "$work/out" | head -8
+        [ -s "$work/err" ] && tail -30 "$work/err" | sed 's/^/     ! /' # a crash or a sanitizer report
+    fi
 }
 run() { # run SCENARIO [app args] -- with the layer enabled by VK_INSTANCE_LAYERS
     local scenario="$1"; shift
