@@ -80,7 +80,8 @@ void check_dispatch_pipeline(struct layer_device *ld, const struct pipeline_stat
 
 /* Group counts against a limit per dimension; base + count for vkCmdDispatchBase. */
 __attribute__((noinline)) static void report_counts(struct layer_device *ld, struct command_buffer_state *cb,
-                                                    const uint32_t base[3], const uint32_t count[3], const char *call, const char *how)
+                                                    const uint32_t base[3], const uint32_t count[3],
+                                                    const char *call, const char *how)
 {
     const VkPhysicalDeviceLimits *limits = &ld->properties.limits;
     const struct target_limits *t = &ld->instance->targets;
@@ -131,7 +132,8 @@ static void check_counts(struct layer_device *ld, struct command_buffer_state *c
     bool suspect = how[0] == '\0' && (count[0] == 0 || count[1] == 0 || count[2] == 0);
     for (int i = 0; i < 3 && !suspect; ++i) {
         uint64_t end = (uint64_t)base[i] + count[i];
-        suspect = end > limits->maxComputeWorkGroupCount[i] || (t->group_count[i].present && end > t->group_count[i].value);
+        suspect = end > limits->maxComputeWorkGroupCount[i] ||
+                  (t->group_count[i].present && end > t->group_count[i].value);
     }
     if (suspect)
         report_counts(ld, cb, base, count, call, how);

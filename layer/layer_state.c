@@ -141,7 +141,7 @@ void bound_state_changed(struct bound_state *b)
     struct bound_recall now;
     bool recallable = recall_entry(b, &now);
     for (uint32_t i = 0; recallable && i < BOUND_RECALL; ++i) {
-        if (b->recall[i].hash == now.hash && b->recall[i].serial != 0 && same_content(&b->recall[i], &now)) {
+        if (b->recall[i].serial != 0 && b->recall[i].hash == now.hash && same_content(&b->recall[i], &now)) {
             b->serial = b->recall[i].serial;
             b->current = i;
             return;
@@ -157,8 +157,11 @@ void bound_state_changed(struct bound_state *b)
     if (slot == BOUND_RECALL)
         slot = (uint32_t)((b->serial * 0x9E3779B97F4A7C15ull) >> 32) % BOUND_RECALL;
     b->current = slot;
-    now.serial = recallable ? b->serial : 0;
-    b->recall[b->current] = now;
+    b->recall[slot].serial = 0;
+    if (recallable) {
+        now.serial = b->serial;
+        b->recall[slot] = now;
+    }
 }
 
 void bound_state_forget(struct bound_state *b)

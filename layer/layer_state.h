@@ -243,7 +243,7 @@ struct bound_recall {
 
 struct bound_state {
     uint64_t serial; /* identifies the bound pipeline, sets and dynamic offsets (bound_state_changed) */
-    uint64_t last_serial;
+    uint64_t last_serial; /* the last serial handed out: a serial is never used for two contents */
     struct pipeline_state *pipeline;
     struct set_state *sets[MAX_BOUND_SETS];
     /* per set, the dynamic offsets for its dynamic buffers, in binding order */
@@ -418,7 +418,8 @@ struct command_buffer_lookup {
 };
 /* initial-exec: the general TLS model costs a __tls_get_addr call at every command; 32 bytes fit
  * in the static TLS that glibc keeps for libraries loaded with dlopen */
-extern _Thread_local __attribute__((tls_model("initial-exec"))) struct command_buffer_lookup last_command_buffer_lookup;
+extern _Thread_local __attribute__((tls_model("initial-exec"))) struct command_buffer_lookup
+    last_command_buffer_lookup;
 extern uint64_t command_buffer_generation;
 struct layer_device *command_buffer_lookup_slow(VkCommandBuffer cb, struct command_buffer_state **state);
 static inline struct layer_device *command_buffer_device(VkCommandBuffer cb, struct command_buffer_state **state)
