@@ -376,10 +376,7 @@ static void export_buffers(struct layer_device *ld, const struct command_buffer_
         /* one range in several descriptors with the same use (a buffer bound twice for reading):
          * the tracker takes it once */
         for (uint32_t k = 0; k + 1 < out->count; ++k) {
-            const struct hazard_access *o = &out->a[k];
-            if (o->key == h->key && o->begin == h->begin && o->end == h->end && o->image == h->image &&
-                o->layer_begin == h->layer_begin && o->layer_end == h->layer_end && o->stages == h->stages &&
-                o->access == h->access && o->read == h->read && o->write == h->write) {
+            if (hazard_same_access(&out->a[k], h)) {
                 out->count--;
                 break;
             }

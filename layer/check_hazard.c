@@ -103,7 +103,8 @@ bool hazard_repeat_global_barrier(struct command_buffer_state *cb, uint64_t src_
 }
 
 /* Whether add_entry would keep nothing of an access to `r` (the common case, tested before the
- * entry is built). */
+ * entry is built): a write of this command buffer came first, or a read by the same stages, which
+ * met what this one meets or less ordering. */
 static inline bool entry_redundant(const struct hazard_range *r, bool writes, uint64_t stages)
 {
     return r != NULL && (r->written_here || (!writes && (stages & ~r->entry_read_stages) == 0));
@@ -112,16 +113,13 @@ static inline bool entry_redundant(const struct hazard_range *r, bool writes, ui
 /* Remembers an entry access for submit time, unless an equivalent one is already there. */
 static void add_entry(struct hazard_tracker *t, struct hazard_range *r, const struct hazard_entry *e)
 {
-    if (r != NULL) {
-        if (r->written_here)
-            return;
-        if (e->access.write || e->transition)
-            r->written_here = true;
-        else if ((e->access.stages & ~r->entry_read_stages) == 0)
-            return; /* a later read by the same stages meets what the first one met, or more ordering */
-        else
-            r->entry_read_stages |= e->access.stages;
-    }
+    bool writes = e->access.write || e->transition;
+    if (entry_redundant(r, writes, e->access.stages))
+        return;
+    if (r != NULL && writes)
+        r->written_here = true;
+    else if (r != NULL)
+        r->entry_read_stages |= e->access.stages;
     if (t->incomplete)
         return;
     struct hazard_entry *grown = t->entry_count < HAZARD_MAX_RANGES * 4
@@ -133,13 +131,6 @@ static void add_entry(struct hazard_tracker *t, struct hazard_range *r, const st
     }
     t->entries = grown;
     t->entries[t->entry_count++] = *e;
-}
-
-static bool same_access(const struct hazard_access *x, const struct hazard_access *y)
-{
-    return x->image == y->image && x->key == y->key && x->begin == y->begin && x->end == y->end &&
-           x->layer_begin == y->layer_begin && x->layer_end == y->layer_end && x->stages == y->stages &&
-           x->access == y->access && x->read == y->read && x->write == y->write;
 }
 
 void hazard_command(struct layer_device *ld, struct command_buffer_state *cb, const struct hazard_accesses *accesses,
@@ -168,7 +159,7 @@ void hazard_command_at(struct layer_device *ld, struct command_buffer_state *cb,
         /* the same access twice in one command (one buffer in two bindings): checked once */
         repeated[i] = false;
         for (uint32_t k = 0; k < i && !repeated[i]; ++k)
-            repeated[i] = same_access(a, &accesses->a[k]);
+            repeated[i] = hazard_same_access(a, &accesses->a[k]);
         if (repeated[i])
             continue;
         for (struct hazard_range *r = tracker_first(t, a->key); r != NULL; r = tracker_next(t, r, a->key)) {
@@ -223,8 +214,7 @@ void hazard_image_transition(struct layer_device *ld, struct command_buffer_stat
     for (struct hazard_range *r = tracker_first(t, barrier->key); r != NULL; r = tracker_next(t, r, barrier->key)) {
         if (!hazard_overlaps(&transition, r))
             continue;
-        if (r->applied < before)
-            tracker_catch_up(t, r, before);
+        tracker_catch_up(t, r, before);
         struct hazard_conflict c;
         if (r->applied <= before &&
             hazard_transition_conflict(r, src, barrier->src_access, handle, cb->command_index, &c))

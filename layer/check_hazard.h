@@ -23,6 +23,15 @@ struct hazard_access {
     bool read, write;
 };
 
+/* The same access twice (one range in two descriptors with the same use; the resource may differ):
+ * the tracker takes it once. */
+static inline bool hazard_same_access(const struct hazard_access *x, const struct hazard_access *y)
+{
+    return x->image == y->image && x->key == y->key && x->begin == y->begin && x->end == y->end &&
+           x->layer_begin == y->layer_begin && x->layer_end == y->layer_end && x->stages == y->stages &&
+           x->access == y->access && x->read == y->read && x->write == y->write;
+}
+
 /* What common accesses are, in VkPipelineStageFlags2 / VkAccessFlags2 bits (literals: the
  * headers' sync2 constants are not constant expressions in C). Any bit matching a barrier's
  * scope counts, so a family names every stage or access flag that may describe the access. */

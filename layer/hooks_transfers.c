@@ -342,18 +342,16 @@ IMAGE_TO_IMAGE2(resolve_image2, VkResolveImageInfo2, VkImageResolve2)
         check(command_buffer, info, "vk" #command);                                                                    \
         layer_device_of(command_buffer)->dispatch.command(command_buffer, info);                                       \
     }
-INFO2_HOOK(CmdCopyBuffer2, VkCopyBufferInfo2, copy_buffer2)
-INFO2_HOOK(CmdCopyBuffer2KHR, VkCopyBufferInfo2, copy_buffer2)
-INFO2_HOOK(CmdCopyBufferToImage2, VkCopyBufferToImageInfo2, copy_buffer_to_image2)
-INFO2_HOOK(CmdCopyBufferToImage2KHR, VkCopyBufferToImageInfo2, copy_buffer_to_image2)
-INFO2_HOOK(CmdCopyImageToBuffer2, VkCopyImageToBufferInfo2, copy_image_to_buffer2)
-INFO2_HOOK(CmdCopyImageToBuffer2KHR, VkCopyImageToBufferInfo2, copy_image_to_buffer2)
-INFO2_HOOK(CmdCopyImage2, VkCopyImageInfo2, copy_image2)
-INFO2_HOOK(CmdCopyImage2KHR, VkCopyImageInfo2, copy_image2)
-INFO2_HOOK(CmdBlitImage2, VkBlitImageInfo2, blit_image2)
-INFO2_HOOK(CmdBlitImage2KHR, VkBlitImageInfo2, blit_image2)
-INFO2_HOOK(CmdResolveImage2, VkResolveImageInfo2, resolve_image2)
-INFO2_HOOK(CmdResolveImage2KHR, VkResolveImageInfo2, resolve_image2)
+/* the core command and its KHR alias */
+#define INFO2_HOOKS(command, info_type, check)                                                                         \
+    INFO2_HOOK(command, info_type, check)                                                                              \
+    INFO2_HOOK(command##KHR, info_type, check)
+INFO2_HOOKS(CmdCopyBuffer2, VkCopyBufferInfo2, copy_buffer2)
+INFO2_HOOKS(CmdCopyBufferToImage2, VkCopyBufferToImageInfo2, copy_buffer_to_image2)
+INFO2_HOOKS(CmdCopyImageToBuffer2, VkCopyImageToBufferInfo2, copy_image_to_buffer2)
+INFO2_HOOKS(CmdCopyImage2, VkCopyImageInfo2, copy_image2)
+INFO2_HOOKS(CmdBlitImage2, VkBlitImageInfo2, blit_image2)
+INFO2_HOOKS(CmdResolveImage2, VkResolveImageInfo2, resolve_image2)
 
 const struct layer_hook transfer_hooks[] = {
     LAYER_HOOK(vkCmdCopyBuffer),

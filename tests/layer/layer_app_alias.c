@@ -814,6 +814,14 @@ static void scenario_image_hazard(struct objects *o, const char *name)
     finish(o->a, &r, submit);
 }
 
+static VkFence new_fence(struct app *a)
+{
+    VkFenceCreateInfo info = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    VkFence fence;
+    CHECK(vkCreateFence(a->device, &info, NULL, &fence));
+    return fence;
+}
+
 /* host-ring-whole-range: a two-slot ring in one mapped allocation; the GPU fills slot 0 while the
  * host writes slot 1 and flushes, invalidates and maps the whole allocation, as ring buffers
  * commonly do. Only slot 0 is pending, and none of these calls proves the host touches it: no
@@ -823,9 +831,7 @@ static void scenario_host_ring(struct objects *o)
     VkBuffer ring = new_buffer(o, 8192, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
     VkDeviceMemory memory = o->owned[o->owned_count - 1].memory;
     uint32_t *mapped = o->owned[o->owned_count - 1].mapped;
-    VkFenceCreateInfo fence_info = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    VkFence fence;
-    CHECK(vkCreateFence(o->a->device, &fence_info, NULL, &fence));
+    VkFence fence = new_fence(o->a);
     struct recording r = begin(o->a, "ring-cb");
     vkCmdFillBuffer(r.cb, ring, 0, 4096, 7); /* slot 0 */
     buffer_barrier(r.cb, ring, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
@@ -864,9 +870,7 @@ static void scenario_host(struct objects *o, const char *name)
     VkBuffer target = new_buffer(o, 4096, VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
     VkDeviceMemory memory = o->owned[o->owned_count - 1].memory;
     uint32_t *mapped = o->owned[o->owned_count - 1].mapped;
-    VkFenceCreateInfo fence_info = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    VkFence fence;
-    CHECK(vkCreateFence(o->a->device, &fence_info, NULL, &fence));
+    VkFence fence = new_fence(o->a);
     struct recording r = begin(o->a, "host-cb");
     VkMappedMemoryRange range = {.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE, .memory = memory, .offset = 0,
                                  .size = VK_WHOLE_SIZE};
@@ -1316,8 +1320,7 @@ static void scenario_submit(struct objects *o, const char *name)
         submit_one(a->queue, fill.cb, VK_NULL_HANDLE, semaphore, timeline, VK_NULL_HANDLE);
         submit_one(cross ? a->queue2 : a->queue, read.cb, semaphore, VK_NULL_HANDLE, timeline, VK_NULL_HANDLE);
     } else if (strcmp(name, "hazard-submit-fence") == 0) {
-        VkFenceCreateInfo info = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-        CHECK(vkCreateFence(a->device, &info, NULL, &fence));
+        fence = new_fence(a);
         submit_one(a->queue, fill.cb, VK_NULL_HANDLE, VK_NULL_HANDLE, false, fence);
         CHECK(vkWaitForFences(a->device, 1, &fence, VK_TRUE, UINT64_MAX));
         submit_one(a->queue, read.cb, VK_NULL_HANDLE, VK_NULL_HANDLE, false, VK_NULL_HANDLE);
@@ -1363,9 +1366,7 @@ static void scenario_soak(struct objects *o, int iterations)
                                          .queueFamilyIndex = a->family};
     VkCommandPool pool;
     CHECK(vkCreateCommandPool(a->device, &pool_info, NULL, &pool));
-    VkFenceCreateInfo fence_info = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    VkFence fence;
-    CHECK(vkCreateFence(a->device, &fence_info, NULL, &fence));
+    VkFence fence = new_fence(a);
     VkSemaphore chain[2] = {new_semaphore(a, false), new_semaphore(a, false)};
     VkCommandBuffer pending[4] = {0};
     long warm = 0;
