@@ -300,12 +300,12 @@ static void submit_command_buffer(struct layer_device *ld, struct hazard_queues 
     /* the command buffer's barriers join the queue's log; entries_at maps positions */
     uint32_t *entries_at = malloc((from->barrier_count + 1) * sizeof(*entries_at));
     bool logged = entries_at != NULL && tracker_append_log(&q->tracker, from, entries_at);
+    uint32_t applied = 0; /* the command buffer's barriers chained onto the semaphore waits so far */
     if (!logged || from->incomplete) {
         /* the command buffer's own log or entries were cut short: assume it synchronizes right */
         tracker_clear(&q->tracker);
         full_dependency(q, ~0ull);
     } else {
-        uint32_t applied = 0; /* the command buffer's barriers chained onto the semaphore waits so far */
         for (uint32_t i = 0; i < from->entry_count; ++i) {
             const struct hazard_entry *e = &from->entries[i];
             check_same_queue(ld, cb, q, e, entries_at[e->barrier_index]);
@@ -316,8 +316,8 @@ static void submit_command_buffer(struct layer_device *ld, struct hazard_queues 
                     check_other_queue(ld, cb, q, k, &h->queues[k], e);
         }
     }
-    for (uint32_t j = 0; j < from->barrier_count; ++j) /* all of them: applying one twice changes nothing */
-        chain_synced_stages(h, q, &from->barriers[j]);
+    for (; applied < from->barrier_count; ++applied) /* the rest, in order: a chain only runs forward */
+        chain_synced_stages(h, q, &from->barriers[applied]);
     free(entries_at);
     tracker_merge(&q->tracker, from, q->batches);
     compact(&q->tracker);
@@ -432,8 +432,8 @@ bool hazard_pending_use(struct layer_device *ld, uint64_t memory, uint64_t begin
     for (uint32_t i = 0; i < h->queue_count && !found; ++i) {
         struct hazard_tracker *t = &h->queues[i].tracker;
         for (struct hazard_range *r = tracker_first(t, memory); r != NULL && !found; r = tracker_next(t, r, memory)) {
-            if (r->image || (writes_only && !r->has_write) || !hazard_overlaps(&probe, r) || r->begin - r->begin % atom > begin ||
-                end > (r->end + atom - 1) / atom * atom)
+            if (r->image || (writes_only && !r->has_write) || !hazard_overlaps(&probe, r) ||
+                r->begin - r->begin % atom > begin || end > (r->end + atom - 1) / atom * atom)
                 continue;
             const struct hazard_use *u = r->has_write ? &r->write : r->read_count ? &r->reads[0] : NULL;
             if (u == NULL)
