@@ -81,20 +81,15 @@ static bool buffer_range(struct layer_device *ld, uint64_t buffer, VkDeviceSize 
 
 static bool image_range(struct layer_device *ld, uint64_t view_handle, struct access *out)
 {
-    struct image_view_state *v = handle_map_get(&ld->image_views, view_handle);
-    struct image_state *image = v ? handle_map_get(&ld->images, HANDLE(v->image)) : NULL;
-    if (image == NULL)
+    struct hazard_access r;
+    if (!hazard_view_range(ld, handle_map_get(&ld->image_views, view_handle), 0, false, &r))
         return false;
-    uint32_t mips = v->range.levelCount == VK_REMAINING_MIP_LEVELS ? image->mip_levels - v->range.baseMipLevel
-                                                                    : v->range.levelCount;
-    uint32_t layers = v->range.layerCount == VK_REMAINING_ARRAY_LAYERS ? image->array_layers - v->range.baseArrayLayer
-                                                                        : v->range.layerCount;
     out->image = true;
-    out->resource = out->key = HANDLE(v->image);
-    out->begin = v->range.baseMipLevel;
-    out->end = out->begin + mips;
-    out->layer_begin = v->range.baseArrayLayer;
-    out->layer_end = out->layer_begin + layers;
+    out->resource = out->key = r.key;
+    out->begin = r.begin;
+    out->end = r.end;
+    out->layer_begin = r.layer_begin;
+    out->layer_end = r.layer_end;
     return true;
 }
 

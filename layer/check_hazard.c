@@ -22,8 +22,11 @@
 
 static struct hazard_tracker *tracker_of(struct command_buffer_state *cb, bool create)
 {
-    if (cb->hazards == NULL && create)
+    if (cb->hazards == NULL && create) {
         cb->hazards = calloc(1, sizeof(struct hazard_tracker));
+        if (cb->hazards != NULL && cb->device != NULL)
+            cb->hazards->strict_waw = cb->device->instance->settings.write_after_write_visible;
+    }
     return cb->hazards;
 }
 
@@ -51,8 +54,8 @@ void hazard_free(struct command_buffer_state *cb)
     }
 }
 
-static void log_barrier(struct hazard_tracker *t, uint64_t src, uint64_t dst, const struct hazard_memory_barrier *m,
-                        uint32_t count)
+static void log_barrier(struct hazard_tracker *t, struct hazard_scope src, struct hazard_scope dst,
+                        const struct hazard_memory_barrier *m, uint32_t count)
 {
     if (!tracker_log_barrier(t, src, dst, m, count)) {
         /* past the cap: forget, so that nothing stays unordered by a barrier the log lost */
@@ -66,7 +69,8 @@ void hazard_forget(struct command_buffer_state *cb)
     struct hazard_tracker *t = tracker_of(cb, true);
     if (t == NULL)
         return;
-    log_barrier(t, ~0ull, ~0ull, &hazard_all_memory, 1);
+    const struct hazard_scope all = {~0ull, ~0ull};
+    log_barrier(t, all, all, &hazard_all_memory, 1);
 }
 
 void hazard_barrier(struct command_buffer_state *cb, uint64_t src_stages, uint64_t dst_stages,
@@ -79,8 +83,8 @@ void hazard_barrier(struct command_buffer_state *cb, uint64_t src_stages, uint64
     if (src_stages != t->raw_src || dst_stages != t->raw_dst) { /* barriers mostly repeat their masks */
         t->raw_src = src_stages;
         t->raw_dst = dst_stages;
-        t->expanded_src = hazard_expand_stages(src_stages, true);
-        t->expanded_dst = hazard_expand_stages(dst_stages, false);
+        t->expanded_src = hazard_scope_of(src_stages, true);
+        t->expanded_dst = hazard_scope_of(dst_stages, false);
     }
     log_barrier(t, t->expanded_src, t->expanded_dst, barriers, count);
 }
@@ -92,13 +96,14 @@ bool hazard_repeat_global_barrier(struct command_buffer_state *cb, uint64_t src_
     if (t == NULL || t->barrier_count == 0 || src_stages != t->raw_src || dst_stages != t->raw_dst)
         return false;
     const struct hazard_logged_barrier *last = &t->barriers[t->barrier_count - 1];
-    if (last->src != t->expanded_src || last->dst != t->expanded_dst || last->count != 1)
+    if (last->src != t->expanded_src.exec || last->dst != t->expanded_dst.exec ||
+        last->src_access != t->expanded_src.access || last->dst_access != t->expanded_dst.access || last->count != 1)
         return false;
     const struct hazard_memory_barrier *m = &t->memory[last->first];
     if (!m->global || m->image || m->src_access != src_access || m->dst_access != dst_access)
         return false;
     if (!tracker_log_repeat(cb->hazards))
-        log_barrier(cb->hazards, last->src, last->dst, m, 1); /* at the cap: log_barrier starts over */
+        log_barrier(cb->hazards, t->expanded_src, t->expanded_dst, m, 1); /* at the cap: log_barrier starts over */
     return true;
 }
 
@@ -167,7 +172,7 @@ void hazard_command_at(struct layer_device *ld, struct command_buffer_state *cb,
                 continue;
             tracker_catch_up(t, r, t->barrier_count);
             struct hazard_conflict c;
-            if (hazard_conflict(a, r, handle, command_index, &c))
+            if (hazard_conflict(a, r, handle, command_index, t->strict_waw, &c))
                 hazard_report(ld, cb, command_index, call, a, r, &c, "");
             if (r->begin == a->begin && r->end == a->end && r->layer_begin == a->layer_begin &&
                 r->layer_end == a->layer_end) /* image and key are equal: the range overlaps */
@@ -202,12 +207,12 @@ void hazard_image_transition(struct layer_device *ld, struct command_buffer_stat
     struct hazard_tracker *t = tracker_of(cb, true);
     if (t == NULL)
         return;
-    uint64_t src = hazard_expand_stages(src_stages, true), dst = hazard_expand_stages(dst_stages, false);
+    struct hazard_scope src = hazard_scope_of(src_stages, true), dst = hazard_scope_of(dst_stages, false);
     uint64_t handle = HANDLE((uintptr_t)cb->handle);
     struct hazard_access transition = {.image = true, .key = barrier->key, .begin = barrier->begin,
                                        .end = barrier->end, .layer_begin = barrier->layer_begin,
                                        .layer_end = barrier->layer_end, .resource = barrier->key, .write = true,
-                                       .stages = src, .access = ~0ull};
+                                       .stages = src.exec, .access = ~0ull};
     /* the barrier itself is in the log already: earlier accesses are checked against the state
      * before it, so catch up to the entry before the last */
     uint32_t before = t->barrier_count ? t->barrier_count - 1 : 0;
@@ -220,15 +225,21 @@ void hazard_image_transition(struct layer_device *ld, struct command_buffer_stat
             hazard_transition_conflict(r, src, barrier->src_access, handle, cb->command_index, &c))
             hazard_report(ld, cb, cb->command_index, call, &transition, r, &c, "");
     }
-    /* then the transition is the last write, ordered before and visible to the second scope */
-    struct hazard_use use = {.stages = src, .access = ~0ull, .ordered_stages = dst, .visible_stages = dst,
-                             .visible_access = barrier->dst_access, .available = true,
+    /* then the transition is the last write, ordered before the second scope and visible to its
+     * access scope */
+    struct hazard_use use = {.stages = src.exec, .access = ~0ull, .ordered_stages = dst.exec,
+                             .visible_stages = dst.access, .visible_access = barrier->dst_access,
+                             .available_stages = dst.exec,
+                             .named_stages = src_stages ? src_stages : VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+                             .transition = true,
                              .command_index = cb->command_index, .call = call, .command_buffer = handle,
                              .labels = cb->label_path};
     struct hazard_range *exact = tracker_find_or_add(t, &transition);
     struct hazard_entry e = {.access = transition, .command_index = cb->command_index, .call = call,
-                             .barrier_index = before, .transition = true, .src_access = barrier->src_access,
-                             .dst_stages = dst, .dst_access = barrier->dst_access};
+                             .barrier_index = before, .transition = true,
+                             .ownership_transfer = barrier->ownership_transfer, .src_access = barrier->src_access,
+                             .src_access_stages = src.access, .dst_stages = dst.exec,
+                             .dst_access = barrier->dst_access};
     add_entry(t, exact, &e);
     for (struct hazard_range *r = tracker_first(t, barrier->key); r != NULL; r = tracker_next(t, r, barrier->key)) {
         /* only ranges the transition rewrites whole: a wider one keeps its own state for the rest
@@ -316,6 +327,13 @@ bool hazard_buffer_range(struct layer_device *ld, uint64_t buffer, VkDeviceSize 
     return length > 0;
 }
 
+/* Depth slices of level `mip` of a 3D image. */
+static uint32_t depth_at(const struct image_state *i, uint32_t mip)
+{
+    uint32_t depth = mip < 32 ? i->extent.depth >> mip : 0;
+    return depth ? depth : 1;
+}
+
 bool hazard_image_range(struct layer_device *ld, uint64_t image, uint32_t base_mip, uint32_t mip_count,
                         uint32_t base_layer, uint32_t layer_count, struct hazard_access *out)
 {
@@ -332,6 +350,43 @@ bool hazard_image_range(struct layer_device *ld, uint64_t image, uint32_t base_m
     out->end = (uint64_t)base_mip + mips;
     out->layer_begin = base_layer;
     out->layer_end = base_layer + layers;
+    if (i->type == VK_IMAGE_TYPE_3D) { /* every slice of every level named (slices counted at level 0's size) */
+        out->layer_begin = 0;
+        out->layer_end = depth_at(i, 0);
+    }
     return mips > 0 && layers > 0;
 }
 
+bool hazard_image_region(struct layer_device *ld, uint64_t image, uint32_t mip, uint32_t base_layer,
+                         uint32_t layer_count, int32_t z, uint32_t depth, struct hazard_access *out)
+{
+    struct image_state *i = handle_map_get(&ld->images, image);
+    if (i == NULL || i->type != VK_IMAGE_TYPE_3D)
+        return hazard_image_range(ld, image, mip, 1, base_layer, layer_count, out);
+    if (!hazard_image_range(ld, image, mip, 1, 0, 1, out))
+        return false;
+    /* the slices of this level: a level has its own depth, and ranges of one level compare slice by
+     * slice (a range over several levels names all of their slices) */
+    uint32_t slices = depth_at(i, mip), first = z > 0 ? (uint32_t)z : 0;
+    if (first >= slices)
+        return false;
+    out->layer_begin = first;
+    out->layer_end = depth == 0 || first + depth > slices ? slices : first + depth;
+    return true;
+}
+
+bool hazard_view_range(struct layer_device *ld, const struct image_view_state *v, uint32_t layers, bool one_mip,
+                       struct hazard_access *out)
+{
+    if (v == NULL)
+        return false;
+    const struct image_state *i = handle_map_get(&ld->images, HANDLE(v->image));
+    if (i != NULL && i->type == VK_IMAGE_TYPE_3D &&
+        (v->view_type == VK_IMAGE_VIEW_TYPE_2D || v->view_type == VK_IMAGE_VIEW_TYPE_2D_ARRAY)) {
+        uint32_t count = layers ? layers : v->range.layerCount;
+        return hazard_image_region(ld, HANDLE(v->image), v->range.baseMipLevel, 0, 1, (int32_t)v->range.baseArrayLayer,
+                                   count == VK_REMAINING_ARRAY_LAYERS ? 0 : count, out);
+    }
+    return hazard_image_range(ld, HANDLE(v->image), v->range.baseMipLevel, one_mip ? 1 : v->range.levelCount,
+                              v->range.baseArrayLayer, layers ? layers : v->range.layerCount, out);
+}

@@ -48,6 +48,8 @@ static inline bool hazard_same_access(const struct hazard_access *x, const struc
 #define HAZARD_ACCESS_TRANSFER_WRITES (0x1000ull | 0x10000ull)
 #define HAZARD_STAGE_COLOR_OUTPUT 0x400ull
 #define HAZARD_STAGES_DEPTH_TESTS (0x100ull | 0x200ull) /* EARLY_ and LATE_FRAGMENT_TESTS */
+#define HAZARD_STAGE_EARLY_FRAGMENT_TESTS 0x100ull       /* depth/stencil load operations */
+#define HAZARD_STAGE_LATE_FRAGMENT_TESTS 0x200ull        /* depth/stencil store operations */
 #define HAZARD_STAGE_FRAGMENT_SHADER 0x80ull
 #define HAZARD_ACCESS_INPUT_ATTACHMENT_READ (0x10ull | 0x8000ull)
 #define HAZARD_ACCESS_COLOR_READ (0x80ull | 0x8000ull)   /* + MEMORY_READ */
@@ -68,6 +70,7 @@ struct hazard_memory_barrier {
     uint64_t key, begin, end;
     uint32_t layer_begin, layer_end;
     uint64_t src_access, dst_access;
+    bool ownership_transfer;  /* an image barrier between two queue families (a release or an acquire) */
 };
 
 /* A barrier over exactly the memory or subresources of `range`. */
@@ -116,8 +119,18 @@ void hazard_free(struct command_buffer_state *cb);
 bool hazard_buffer_range(struct layer_device *ld, uint64_t buffer, VkDeviceSize offset, VkDeviceSize size,
                          struct hazard_access *out);
 
-/* An image subresource range (mips, layers) in the tracker's terms. */
+/* An image subresource range (mips, layers) in the tracker's terms. A 3D image's "layers" are its
+ * depth slices: a subresource range of one covers every slice. */
 bool hazard_image_range(struct layer_device *ld, uint64_t image, uint32_t base_mip, uint32_t mip_count,
                         uint32_t base_layer, uint32_t layer_count, struct hazard_access *out);
+/* One mip level of a copy region: array layers [base_layer, +layer_count), or for a 3D image the
+ * depth slices [z, z + depth) of that level. */
+bool hazard_image_region(struct layer_device *ld, uint64_t image, uint32_t mip, uint32_t base_layer,
+                         uint32_t layer_count, int32_t z, uint32_t depth, struct hazard_access *out);
+/* What an image view covers (`layers` 0: the view's own layer count; `one_mip`: its base level
+ * only, as attachments). A 2D or 2D-array view of a 3D image covers the slices it names. */
+struct image_view_state;
+bool hazard_view_range(struct layer_device *ld, const struct image_view_state *view, uint32_t layers, bool one_mip,
+                       struct hazard_access *out);
 
 #endif

@@ -40,6 +40,7 @@
  * (a semaphore wait's stage mask, extended by this queue's barriers since: a dependency chain). */
 struct sync_point {
     uint64_t batch, stages;
+    uint64_t visible; /* the stages the other queue's writes were made visible to (the wait's access scope) */
 };
 #define SYNC_POINTS 4 /* per queue pair; past that the two oldest merge (can hide a finding, never make one) */
 
@@ -63,12 +64,25 @@ struct fence_record {
     uint64_t batch;
 };
 
+/* A timeline wait submitted before any signal the layer saw reaches its value (wait-before-signal,
+ * or a value the host signals later): the waiting queue's batches from `batch` on run after the
+ * signal that will reach it. */
+struct pending_wait {
+    uint64_t semaphore, value;
+    uint32_t queue;
+    uint64_t batch, stages;
+};
+#define PENDING_WAITS_KEPT 64
+
 struct hazard_queues {
     pthread_mutex_t lock;
     struct hazard_queue queues[MAX_QUEUES];
     uint32_t queue_count;
     struct signal_record signals[SIGNALS_KEPT]; /* the latest signals, a ring */
     uint32_t signal_next;
+    struct pending_wait pending[PENDING_WAITS_KEPT]; /* a ring; semaphore 0: empty */
+    uint32_t pending_next;
+    bool strict_waw; /* the device's write_after_write setting, for its queue trackers */
     struct fence_record fences[FENCES_KEPT];
     uint32_t fence_next;
 };
@@ -81,6 +95,7 @@ static struct hazard_queues *queues_of(struct layer_device *ld)
     struct hazard_queues *h = ld->queue_hazards;
     if (h == NULL && (h = calloc(1, sizeof(*h))) != NULL) {
         pthread_mutex_init(&h->lock, NULL);
+        h->strict_waw = ld->instance->settings.write_after_write_visible;
         __atomic_store_n(&ld->queue_hazards, h, __ATOMIC_RELEASE); /* waits read it without create_lock */
     }
     pthread_mutex_unlock(&create_lock);
@@ -109,23 +124,27 @@ static uint32_t queue_index(struct hazard_queues *h, VkQueue queue)
         return MAX_QUEUES;
     memset(&h->queues[h->queue_count], 0, sizeof(h->queues[0]));
     h->queues[h->queue_count].queue = queue;
+    h->queues[h->queue_count].tracker.strict_waw = h->strict_waw;
     return h->queue_count++;
 }
 
 /* A full memory dependency from all earlier work on `q` to `dst_stages` of its later work. */
 static void full_dependency(struct hazard_queue *q, uint64_t dst_stages)
 {
-    if (!tracker_log_barrier(&q->tracker, ~0ull, hazard_expand_stages(dst_stages, false), &hazard_all_memory, 1))
+    const struct hazard_scope all = {~0ull, ~0ull};
+    if (!tracker_log_barrier(&q->tracker, all, hazard_scope_of(dst_stages, false), &hazard_all_memory, 1))
         tracker_clear(&q->tracker);
 }
 
-static void add_sync_point(struct hazard_queue *q, uint32_t other, uint64_t batch, uint64_t stages)
+static void add_sync_point(struct hazard_queue *q, uint32_t other, uint64_t batch, struct hazard_scope scope)
 {
+    uint64_t stages = scope.exec;
     struct sync_point *points = q->synced[other];
     uint32_t *count = &q->synced_count[other];
     for (uint32_t i = 0; i < *count; ++i) {
         if (points[i].batch == batch) {
             points[i].stages |= stages;
+            points[i].visible |= scope.access;
             return;
         }
     }
@@ -137,10 +156,11 @@ static void add_sync_point(struct hazard_queue *q, uint32_t other, uint64_t batc
         for (uint32_t i = 0; i < *count; ++i)
             if (i != oldest && (next == SYNC_POINTS || points[i].batch < points[next].batch))
                 next = i;
-        points[next].stages |= points[oldest].stages;
+        points[next].stages &= points[oldest].stages; /* the later batch, only what both order */
+        points[next].visible &= points[oldest].visible;
         points[oldest] = points[--*count];
     }
-    points[(*count)++] = (struct sync_point){batch, stages};
+    points[(*count)++] = (struct sync_point){batch, stages, scope.access};
 }
 
 static void sync_with(struct hazard_queues *h, uint32_t waiter, uint32_t signaler, uint64_t batch, uint64_t stages)
@@ -150,7 +170,7 @@ static void sync_with(struct hazard_queues *h, uint32_t waiter, uint32_t signale
         full_dependency(q, stages);
         return;
     }
-    uint64_t ordered = hazard_expand_stages(stages, false);
+    struct hazard_scope ordered = hazard_scope_of(stages, false);
     add_sync_point(q, signaler, batch, ordered);
     /* what the signaling queue had waited for before is ordered before this queue's work too */
     const struct hazard_queue *s = &h->queues[signaler];
@@ -165,33 +185,81 @@ static void sync_with_everything(struct hazard_queues *h, uint32_t waiter, uint6
         sync_with(h, waiter, i, h->queues[i].batches, stages);
 }
 
+/* Every signal of `semaphore` in the ring with a value up to `value` orders the wait. */
+static void sync_with_signals_up_to(struct hazard_queues *h, uint32_t waiter, uint64_t semaphore, uint64_t value,
+                                    uint64_t stages)
+{
+    for (uint32_t k = 0; k < SIGNALS_KEPT; ++k) {
+        const struct signal_record *r = &h->signals[(h->signal_next + k) % SIGNALS_KEPT]; /* oldest first */
+        if (r->semaphore == semaphore && r->value <= value)
+            sync_with(h, waiter, r->queue, r->batch, stages);
+    }
+}
+
 static void wait_semaphore(struct layer_device *ld, struct hazard_queues *h, uint32_t waiter,
                            const struct hazard_semaphore_op *w)
 {
-    struct semaphore_state *s = handle_map_get(&ld->semaphores, HANDLE(w->semaphore));
-    bool timeline = s != NULL && s->type == VK_SEMAPHORE_TYPE_TIMELINE;
-    bool matched = false;
-    const struct signal_record *latest = NULL;
-    for (uint32_t k = 0; k < SIGNALS_KEPT; ++k) {
-        const struct signal_record *r = &h->signals[(h->signal_next + k) % SIGNALS_KEPT]; /* oldest first */
-        if (r->semaphore != HANDLE(w->semaphore) || r->semaphore == 0)
-            continue;
-        if (!timeline) {
-            latest = r;
-            continue;
+    uint64_t handle = HANDLE(w->semaphore);
+    struct semaphore_state *s = handle != 0 ? handle_map_get(&ld->semaphores, handle) : NULL;
+    if (s != NULL && s->type == VK_SEMAPHORE_TYPE_TIMELINE) {
+        /* the wait is satisfied by the first signal that reaches its value, the one with the
+         * smallest value at or above it (a timeline only grows): it and every signal before it
+         * order the wait; a later signal of a higher value does not */
+        const struct signal_record *reaching = NULL;
+        for (uint32_t k = 0; k < SIGNALS_KEPT; ++k) {
+            const struct signal_record *r = &h->signals[k];
+            if (r->semaphore == handle && r->value >= w->value && (reaching == NULL || r->value < reaching->value))
+                reaching = r;
         }
-        /* a timeline counter only grows: every signal up to the awaited value came before */
-        if (r->value <= w->value)
-            sync_with(h, waiter, r->queue, r->batch, w->stages);
-        if (r->value >= w->value)
-            matched = true;
+        uint64_t known = __atomic_load_n(&s->host_value, __ATOMIC_ACQUIRE);
+        if (reaching != NULL) {
+            sync_with_signals_up_to(h, waiter, handle, reaching->value, w->stages);
+            return;
+        }
+        if (w->value <= known || w->value <= s->initial_value) {
+            /* reached already (initial value, or a host signal): the GPU signals up to it came first */
+            sync_with_signals_up_to(h, waiter, handle, w->value, w->stages);
+            return;
+        }
+        /* not reached by any signal seen so far: a later submission (or the host) will signal it */
+        h->pending[h->pending_next] =
+            (struct pending_wait){handle, w->value, waiter, h->queues[waiter].batches, w->stages};
+        h->pending_next = (h->pending_next + 1) % PENDING_WAITS_KEPT;
+        sync_with_signals_up_to(h, waiter, handle, w->value, w->stages);
+        sync_with_everything(h, waiter, ~0ull); /* what the later signal orders is not known yet */
+        return;
     }
-    if (latest != NULL) {
+    const struct signal_record *latest = NULL;
+    for (uint32_t k = 0; handle != 0 && k < SIGNALS_KEPT; ++k) {
+        const struct signal_record *r = &h->signals[(h->signal_next + k) % SIGNALS_KEPT]; /* oldest first */
+        if (r->semaphore == handle)
+            latest = r;
+    }
+    if (latest != NULL)
         sync_with(h, waiter, latest->queue, latest->batch, w->stages);
-        matched = true;
-    }
-    if (!matched) /* a signal the layer did not see: assume it orders everything, for every stage */
+    else /* a signal the layer did not see: assume it orders everything, for every stage */
         sync_with_everything(h, waiter, ~0ull);
+}
+
+/* Before a batch of queue `signaler` is checked: other queues' waits submitted earlier that this
+ * batch's signals satisfy run after this batch, so their uses from the wait on are later work, not
+ * earlier (later_from[k]: queue k's first batch that waits; UINT64_MAX for none). Each such wait is
+ * then ordered like any other. */
+static void satisfied_waits(struct hazard_queues *h, uint32_t signaler, const struct hazard_batch *batch,
+                            uint64_t *later_from)
+{
+    for (uint32_t k = 0; k < MAX_QUEUES; ++k)
+        later_from[k] = UINT64_MAX;
+    for (uint32_t i = 0; i < PENDING_WAITS_KEPT; ++i) {
+        struct pending_wait *p = &h->pending[i];
+        for (uint32_t k = 0; p->semaphore != 0 && k < batch->signal_count; ++k) {
+            if (HANDLE(batch->signals[k].semaphore) != p->semaphore || batch->signals[k].value < p->value)
+                continue;
+            if (p->queue != signaler && p->batch < later_from[p->queue])
+                later_from[p->queue] = p->batch;
+            p->semaphore = 0;
+        }
+    }
 }
 
 static void signal_semaphore(struct hazard_queues *h, uint32_t signaler, const struct hazard_semaphore_op *s)
@@ -223,41 +291,48 @@ static void check_same_queue(struct layer_device *ld, struct command_buffer_stat
 }
 
 /* Whether a use of another queue's batch is ordered before this queue's access in `stages`: a
- * semaphore wait after that batch whose stage mask (chained through later barriers) reaches them. */
+ * semaphore wait after that batch whose stage mask (chained through later barriers) reaches them;
+ * for a read of the other queue's write, whose access scope (named stages, or a memory barrier
+ * chained after it) holds them. */
 static bool ordered_by_semaphores(const struct hazard_queue *q, uint32_t other, const struct hazard_use *u,
-                                  uint64_t stages, bool *batch_ordered)
+                                  uint64_t stages, bool need_visible, bool *batch_ordered)
 {
     for (uint32_t i = 0; i < q->synced_count[other]; ++i) {
         if (q->synced[other][i].batch < u->submission)
             continue;
         *batch_ordered = true;
-        if (q->synced[other][i].stages & stages)
+        if ((need_visible ? q->synced[other][i].visible : q->synced[other][i].stages) & stages)
             return true;
     }
     return false;
 }
 
 static void check_other_queue(struct layer_device *ld, struct command_buffer_state *cb, const struct hazard_queue *q,
-                              uint32_t other_index, struct hazard_queue *other, const struct hazard_entry *e)
+                              uint32_t other_index, struct hazard_queue *other, const struct hazard_entry *e,
+                              uint64_t later_from)
 {
     struct hazard_tracker *t = &other->tracker;
-    /* a layout transition counts as ordered by any wait after the batch: a queue family ownership
-     * acquire, the usual case across queues, has its first scope ignored by the spec */
-    uint64_t stages = e->transition ? ~0ull : e->access.stages;
+    /* the layout transition of a queue family ownership transfer happens after the release, which
+     * the semaphore orders: any wait after the batch orders it. Any other transition must chain to
+     * the wait through its first scope like any access (TOP_OF_PIPE there chains to nothing). */
+    uint64_t stages = e->transition && e->ownership_transfer ? ~0ull : e->access.stages;
+    bool reads = e->access.read && !e->transition;
     for (struct hazard_range *r = tracker_first(t, e->access.key); r != NULL; r = tracker_next(t, r, e->access.key)) {
         if (!hazard_overlaps(&e->access, r))
             continue;
         struct hazard_conflict c = {0};
         bool batch_ordered = false;
-        if (r->has_write && !ordered_by_semaphores(q, other_index, &r->write, stages, &batch_ordered))
-            c = (struct hazard_conflict){e->access.write ? CHECK_HAZARD_WRITE_AFTER_WRITE
-                                                         : CHECK_HAZARD_READ_AFTER_WRITE,
+        /* uses of batches that wait for a signal of this batch come after it */
+        if (r->has_write && r->write.submission < later_from &&
+            !ordered_by_semaphores(q, other_index, &r->write, stages, reads, &batch_ordered))
+            c = (struct hazard_conflict){reads ? CHECK_HAZARD_READ_AFTER_WRITE : CHECK_HAZARD_WRITE_AFTER_WRITE,
                                          &r->write, true,
                                          batch_ordered ? "a semaphore wait whose stage mask (or a barrier chained "
                                                          "after it) includes this access's stage"
                                                        : "a semaphore signaled after that work and waited on here"};
         for (uint32_t k = 0; c.before == NULL && e->access.write && k < r->read_count; ++k)
-            if (!ordered_by_semaphores(q, other_index, &r->reads[k], stages, &batch_ordered))
+            if (r->reads[k].submission < later_from &&
+                !ordered_by_semaphores(q, other_index, &r->reads[k], stages, false, &batch_ordered))
                 c = (struct hazard_conflict){CHECK_HAZARD_WRITE_AFTER_READ, &r->reads[k], false,
                                              "a semaphore signaled after that work and waited on here"};
         if (c.before != NULL) {
@@ -275,8 +350,11 @@ static void chain_synced_stages(const struct hazard_queues *h, struct hazard_que
 {
     for (uint32_t k = 0; k < h->queue_count; ++k)
         for (uint32_t i = 0; i < q->synced_count[k]; ++i)
-            if (q->synced[k][i].stages & b->src)
+            if (q->synced[k][i].stages & b->src) {
                 q->synced[k][i].stages |= b->dst;
+                if (b->count > 0) /* a memory barrier: the semaphore made the writes available */
+                    q->synced[k][i].visible |= b->dst_access;
+            }
 }
 
 static void compact(struct hazard_tracker *t)
@@ -291,7 +369,7 @@ static void compact(struct hazard_tracker *t)
 }
 
 static void submit_command_buffer(struct layer_device *ld, struct hazard_queues *h, uint32_t qi,
-                                  struct command_buffer_state *cb)
+                                  struct command_buffer_state *cb, const uint64_t *later_from)
 {
     struct hazard_queue *q = &h->queues[qi];
     struct hazard_tracker *from = cb->hazards;
@@ -313,7 +391,7 @@ static void submit_command_buffer(struct layer_device *ld, struct hazard_queues 
                 chain_synced_stages(h, q, &from->barriers[applied]);
             for (uint32_t k = 0; k < h->queue_count; ++k)
                 if (k != qi)
-                    check_other_queue(ld, cb, q, k, &h->queues[k], e);
+                    check_other_queue(ld, cb, q, k, &h->queues[k], e, later_from[k]);
         }
     }
     for (; applied < from->barrier_count; ++applied) /* the rest, in order: a chain only runs forward */
@@ -335,9 +413,11 @@ void hazard_submit_batch(struct layer_device *ld, VkQueue queue, const struct ha
         q->batches++;
         for (uint32_t i = 0; i < batch->wait_count; ++i)
             wait_semaphore(ld, h, qi, &batch->waits[i]);
+        uint64_t later_from[MAX_QUEUES];
+        satisfied_waits(h, qi, batch, later_from);
         for (uint32_t i = 0; i < batch->command_buffer_count; ++i)
             if (batch->command_buffers[i] != NULL)
-                submit_command_buffer(ld, h, qi, batch->command_buffers[i]);
+                submit_command_buffer(ld, h, qi, batch->command_buffers[i], later_from);
         for (uint32_t i = 0; i < batch->signal_count; ++i)
             signal_semaphore(h, qi, &batch->signals[i]);
         if (batch->fence != VK_NULL_HANDLE) {

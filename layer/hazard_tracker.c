@@ -58,12 +58,11 @@ static const uint64_t graphics_order[] = {
 
 const struct hazard_memory_barrier hazard_all_memory = {.global = true, .src_access = ~0ull, .dst_access = ~0ull};
 
-uint64_t hazard_expand_stages(uint64_t mask, bool first)
+/* Meta stages and stage families as the stages they stand for (no logical ordering). */
+static uint64_t named_stages(uint64_t mask)
 {
     if (mask & S_ALL_COMMANDS)
-        return ~0ull;
-    if (first ? (mask & S_BOTTOM) : (mask & S_TOP))
-        return ~0ull;
+        return ~(S_TOP | S_BOTTOM);
     if (mask & S_ALL_GRAPHICS)
         mask |= ALL_GRAPHICS_STAGES;
     if (mask & TRANSFER_FAMILY)
@@ -72,6 +71,16 @@ uint64_t hazard_expand_stages(uint64_t mask, bool first)
         mask |= VERTEX_INPUT_FAMILY;
     if (mask & S_PRE_RASTERIZATION)
         mask |= PRE_RASTERIZATION_FAMILY;
+    return mask;
+}
+
+uint64_t hazard_expand_stages(uint64_t mask, bool first)
+{
+    /* BOTTOM_OF_PIPE in a first scope and TOP_OF_PIPE in a second are every stage; TOP_OF_PIPE in
+     * a first scope and BOTTOM_OF_PIPE in a second are no stage at all (NONE) */
+    if ((mask & S_ALL_COMMANDS) || (first ? (mask & S_BOTTOM) : (mask & S_TOP)))
+        return ~(S_TOP | S_BOTTOM);
+    mask = named_stages(mask & ~(S_TOP | S_BOTTOM));
     /* logically earlier stages belong to a source scope, logically later ones to a destination:
      * everything before the latest graphics stage of a source, after the earliest of a destination */
     uint64_t expanded = mask, before = 0;
@@ -91,6 +100,48 @@ uint64_t hazard_expand_stages(uint64_t mask, bool first)
     if (!first && (mask & S_DRAW_INDIRECT))
         expanded |= S_COMPUTE;
     return expanded;
+}
+
+struct hazard_scope hazard_scope_of(uint64_t mask, bool first)
+{
+    /* an access scope holds only the accesses of the stages named: TOP_OF_PIPE and BOTTOM_OF_PIPE
+     * stand for no access, and logically earlier or later stages are ordered, not made visible */
+    return (struct hazard_scope){hazard_expand_stages(mask, first), named_stages(mask & ~(S_TOP | S_BOTTOM))};
+}
+
+static const struct {
+    uint64_t bit;
+    const char *name;
+} stage_name_table[] = {
+    {S_TOP, "TOP_OF_PIPE"}, {S_DRAW_INDIRECT, "DRAW_INDIRECT"}, {0x4ull, "VERTEX_INPUT"},
+    {S_VERTEX_SHADER, "VERTEX_SHADER"}, {S_TESS_CONTROL, "TESSELLATION_CONTROL_SHADER"},
+    {S_TESS_EVAL, "TESSELLATION_EVALUATION_SHADER"}, {S_GEOMETRY, "GEOMETRY_SHADER"},
+    {S_FRAGMENT, "FRAGMENT_SHADER"}, {S_EARLY_TESTS, "EARLY_FRAGMENT_TESTS"}, {S_LATE_TESTS, "LATE_FRAGMENT_TESTS"},
+    {S_COLOR_OUTPUT, "COLOR_ATTACHMENT_OUTPUT"}, {S_COMPUTE, "COMPUTE_SHADER"}, {0x1000ull, "TRANSFER"},
+    {S_BOTTOM, "BOTTOM_OF_PIPE"}, {0x4000ull, "HOST"}, {S_ALL_GRAPHICS, "ALL_GRAPHICS"},
+    {S_ALL_COMMANDS, "ALL_COMMANDS"}, {S_TASK, "TASK_SHADER"}, {S_MESH, "MESH_SHADER"},
+    {S_SHADING_RATE, "FRAGMENT_SHADING_RATE_ATTACHMENT"}, {1ull << 32, "COPY"}, {1ull << 33, "RESOLVE"},
+    {1ull << 34, "BLIT"}, {1ull << 35, "CLEAR"}, {1ull << 36, "INDEX_INPUT"}, {1ull << 37, "VERTEX_ATTRIBUTE_INPUT"},
+    {S_PRE_RASTERIZATION, "PRE_RASTERIZATION_SHADERS"},
+};
+
+const char *hazard_stage_names(uint64_t mask, char *out, size_t size)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    if (mask == 0) {
+        snprintf(out, size, "NONE");
+        return out;
+    }
+    for (size_t i = 0; i < sizeof(stage_name_table) / sizeof(stage_name_table[0]); ++i) {
+        if (!(mask & stage_name_table[i].bit))
+            continue;
+        int n = snprintf(out + used, size - used, "%s%s", used ? "|" : "", stage_name_table[i].name);
+        if (n < 0 || (size_t)n >= size - used)
+            break;
+        used += (size_t)n;
+    }
+    return out;
 }
 
 /* --- ranges and their hash index ----------------------------------------------------------- */
@@ -226,18 +277,21 @@ static bool same_memory_barrier(const struct hazard_memory_barrier *x, const str
 {
     return x->global == y->global && x->image == y->image && x->key == y->key && x->begin == y->begin &&
            x->end == y->end && x->layer_begin == y->layer_begin && x->layer_end == y->layer_end &&
-           x->src_access == y->src_access && x->dst_access == y->dst_access;
+           x->src_access == y->src_access && x->dst_access == y->dst_access &&
+           x->ownership_transfer == y->ownership_transfer;
 }
 
-bool tracker_log_barrier(struct hazard_tracker *t, uint64_t src, uint64_t dst, const struct hazard_memory_barrier *m,
-                         uint32_t count)
+bool tracker_log_barrier(struct hazard_tracker *t, struct hazard_scope src_scope, struct hazard_scope dst_scope,
+                         const struct hazard_memory_barrier *m, uint32_t count)
 {
+    uint64_t src = src_scope.exec, dst = dst_scope.exec;
     if (!room_for_barrier(t))
         return false;
     /* engines emit the same barrier over and over: compared once here, not at every catch-up, and
      * a repeat shares the memory barriers of the one before it */
     const struct hazard_logged_barrier *last = t->barrier_count ? &t->barriers[t->barrier_count - 1] : NULL;
-    bool repeats = last != NULL && last->src == src && last->dst == dst && last->count == count;
+    bool repeats = last != NULL && last->src == src && last->dst == dst && last->src_access == src_scope.access &&
+                   last->dst_access == dst_scope.access && last->count == count;
     for (uint32_t i = 0; repeats && i < count; ++i)
         repeats = same_memory_barrier(&t->memory[last->first + i], &m[i]);
     if (repeats) {
@@ -252,8 +306,8 @@ bool tracker_log_barrier(struct hazard_tracker *t, uint64_t src, uint64_t dst, c
         t->memory = memory;
         memcpy(&t->memory[t->memory_count], m, count * sizeof(*m));
     }
-    t->barriers[t->barrier_count] =
-        (struct hazard_logged_barrier){src, dst, t->memory_count, count, false, t->barrier_count};
+    t->barriers[t->barrier_count] = (struct hazard_logged_barrier){
+        src, dst, src_scope.access, dst_scope.access, t->memory_count, count, false, t->barrier_count};
     t->barrier_count++;
     t->memory_count += count;
     return true;
@@ -281,20 +335,24 @@ static void apply(struct hazard_range *r, const struct hazard_logged_barrier *b,
         return;
     struct hazard_use *w = &r->write;
     bool in_first_scope = ((w->stages | w->ordered_stages) & b->src) != 0;
-    /* a write made visible to some stages stays visible where a later dependency extends them */
-    if (w->visible_stages & b->src)
-        w->visible_stages |= b->dst;
+    /* an availability operation already ordered before this barrier's first scope */
+    bool was_available = (w->available_stages & b->src) != 0;
+    bool made_available = false;
     for (uint32_t i = 0; in_first_scope && i < b->count; ++i) {
         if (!barrier_covers(&m[i], r))
             continue;
-        /* available once a source access scope held the write; then any memory barrier ordered
-         * after that makes it visible to its destination scope */
-        w->available = w->available || (m[i].src_access & w->access) != 0;
-        if (w->available) {
-            w->visible_stages |= b->dst;
+        /* made available here when the first access scope holds the write (its stage named, its
+         * access in the source access mask); then this memory barrier makes it visible to the
+         * accesses of its destination access scope: the stages named there, not logically later ones */
+        bool here = (m[i].src_access & w->access) && (w->stages & b->src_access);
+        made_available = made_available || here;
+        if (here || was_available) {
+            w->visible_stages |= b->dst_access;
             w->visible_access |= m[i].dst_access;
         }
     }
+    if (made_available || was_available)
+        w->available_stages |= b->dst;
     order_use(w, b->src, b->dst);
 }
 
@@ -325,7 +383,8 @@ bool tracker_append_log(struct hazard_tracker *to, const struct hazard_tracker *
         const struct hazard_logged_barrier *b = &from->barriers[i];
         if (i > 0 && b->repeats)
             continue;
-        if (!tracker_log_barrier(to, b->src, b->dst, &from->memory[b->first], b->count))
+        if (!tracker_log_barrier(to, (struct hazard_scope){b->src, b->src_access},
+                                 (struct hazard_scope){b->dst, b->dst_access}, &from->memory[b->first], b->count))
             return false;
     }
     positions[from->barrier_count] = to->barrier_count;
@@ -395,29 +454,34 @@ static bool same_command(const struct hazard_use *u, uint64_t cb, uint32_t comma
 }
 
 bool hazard_conflict(const struct hazard_access *a, const struct hazard_range *r, uint64_t skip_cb,
-                     uint32_t skip_command, struct hazard_conflict *out)
+                     uint32_t skip_command, bool strict_waw, struct hazard_conflict *out)
 {
     if (!hazard_overlaps(a, r))
         return false;
     if (r->has_write && !same_command(&r->write, skip_cb, skip_command)) {
         const struct hazard_use *w = &r->write;
-        if (a->read && !((w->visible_stages & a->stages) && (w->visible_access & a->access))) {
+        bool ordered = (w->ordered_stages & a->stages) != 0;
+        bool visible = (w->visible_stages & a->stages) && (w->visible_access & a->access);
+        if (a->read && !visible) {
             *out = (struct hazard_conflict){CHECK_HAZARD_READ_AFTER_WRITE, w, true,
-                                            (w->ordered_stages & a->stages)
-                                                ? "a memory dependency that makes the write visible to this access"
-                                                : "a barrier ordering the write before this access"};
+                                            ordered ? "a memory dependency that makes the write visible to this access"
+                                                    : "a barrier ordering the write before this access"};
             return true;
         }
-        /* two writes need a memory dependency too: the first made available and the second's
-         * stage and access in the destination scope, or the first may land after the second. Reads
-         * since the first write are checked instead when there are any (they were ordered after
-         * it, or were reported): as Vulkan-ValidationLayers' synchronization validation does */
-        if (a->write && r->read_count == 0 && !((w->visible_stages & a->stages) && (w->visible_access & a->access))) {
-            *out = (struct hazard_conflict){CHECK_HAZARD_WRITE_AFTER_WRITE, w, true,
-                                            (w->ordered_stages & a->stages)
-                                                ? "a memory dependency that makes the first write available "
-                                                  "(srcAccessMask) and includes the second (dstAccessMask)"
-                                                : "a barrier ordering the first write before the second"};
+        /* two writes: the memory model orders them when the first was made available and happens
+         * before the second (location order); the second need not be in a destination access
+         * scope (that stricter reading, Vulkan-ValidationLayers', is the strict_waw setting). Reads
+         * since the first write are checked instead when there are any (they were ordered after it,
+         * or were reported) */
+        bool available = (w->available_stages & a->stages) != 0;
+        if (a->write && r->read_count == 0 && !(strict_waw ? visible : ordered && available)) {
+            *out = (struct hazard_conflict){
+                CHECK_HAZARD_WRITE_AFTER_WRITE, w, true,
+                !ordered    ? "a barrier ordering the first write before the second"
+                : strict_waw ? "a memory dependency that makes the first write available (srcAccessMask) and "
+                               "includes the second (dstAccessMask; setting write_after_write = visible)"
+                             : "a memory dependency that makes the first write available (its stage in "
+                               "srcStageMask, its access in srcAccessMask)"};
             return true;
         }
     }
@@ -432,30 +496,33 @@ bool hazard_conflict(const struct hazard_access *a, const struct hazard_range *r
     return false;
 }
 
-bool hazard_transition_conflict(const struct hazard_range *r, uint64_t src, uint64_t src_access, uint64_t skip_cb,
-                                uint32_t skip_command, struct hazard_conflict *out)
+bool hazard_transition_conflict(const struct hazard_range *r, struct hazard_scope src, uint64_t src_access,
+                                uint64_t skip_cb, uint32_t skip_command, struct hazard_conflict *out)
 {
     /* earlier accesses must be in the barrier's first scope: the transition writes right after it;
-     * an earlier write must also be available to it, or it may land on the transitioned image */
+     * an earlier write must also be available to it, or it may land on the transitioned image.
+     * Layout transitions on one queue are ordered among themselves in submission order (render
+     * passes' too) and need no availability from one another. */
     const struct hazard_use *w = &r->write;
-    if (r->has_write && r->read_count == 0 && !same_command(w, skip_cb, skip_command)) { /* else: the reads */
-        if (!((w->stages | w->ordered_stages) & src)) {
+    if (r->has_write && r->read_count == 0 && !w->transition &&
+        !same_command(w, skip_cb, skip_command)) { /* else: the reads */
+        if (!((w->stages | w->ordered_stages) & src.exec)) {
             *out = (struct hazard_conflict){CHECK_HAZARD_WRITE_AFTER_WRITE, w, true,
                                             "the layout transition's source stages do not include the earlier write"};
             return true;
         }
-        /* in this barrier's source access scope, or made available by an earlier dependency whose
-         * second scope this barrier's first scope takes up (a dependency chain) */
-        if (!(src_access & w->access) && !(w->visible_stages & src)) {
+        /* in this barrier's first access scope, or made available by an earlier dependency that
+         * this barrier's first scope chains to */
+        if (!(w->available_stages & src.exec) && !((src_access & w->access) && (w->stages & src.access))) {
             *out = (struct hazard_conflict){CHECK_HAZARD_WRITE_AFTER_WRITE, w, true,
-                                            "the layout transition's source access mask does not include the "
-                                            "earlier write, and no dependency chained to it made the write "
-                                            "available"};
+                                            "the layout transition's source access scope (srcStageMask and "
+                                            "srcAccessMask) does not include the earlier write, and no dependency "
+                                            "chained to it made the write available"};
             return true;
         }
     }
     for (uint32_t k = 0; k < r->read_count; ++k) {
-        if (!((r->reads[k].stages | r->reads[k].ordered_stages) & src)) {
+        if (!((r->reads[k].stages | r->reads[k].ordered_stages) & src.exec)) {
             *out = (struct hazard_conflict){CHECK_HAZARD_WRITE_AFTER_READ, &r->reads[k], false,
                                             "the layout transition's source stages do not include the earlier read"};
             return true;
@@ -473,17 +540,24 @@ struct hazard_range *tracker_entry_conflict(struct hazard_tracker *t, const stru
         if (!hazard_overlaps(&e->access, r))
             continue;
         tracker_catch_up(t, r, limit);
-        bool found = e->transition ? hazard_transition_conflict(r, e->access.stages, e->src_access, 0, UINT32_MAX, out)
-                                   : hazard_conflict(&e->access, r, 0, UINT32_MAX, out);
+        bool found = e->transition ? hazard_transition_conflict(r, (struct hazard_scope){e->access.stages,
+                                                                                         e->src_access_stages},
+                                                                e->src_access, 0, UINT32_MAX, out)
+                                   : hazard_conflict(&e->access, r, 0, UINT32_MAX, t->strict_waw, out);
         if (found)
             return r;
     }
     return NULL;
 }
 
-static const char *stage_words(uint64_t stages)
+/* The earlier use's stages in words: the application's own mask where it gave one (barriers and
+ * their layout transitions), else the stage family the access belongs to. */
+static const char *use_stage_words(const struct hazard_use *u, char *out, size_t size)
 {
-    if (stages == ~0ull)
+    uint64_t stages = u->stages;
+    if (u->named_stages != 0)
+        return hazard_stage_names(u->named_stages, out, size);
+    if (stages == ~0ull || stages == ~(S_TOP | S_BOTTOM))
         return "ALL_COMMANDS";
     if (stages & S_COMPUTE)
         return "COMPUTE_SHADER";
@@ -493,10 +567,12 @@ static const char *stage_words(uint64_t stages)
         return "VERTEX_INPUT";
     if (stages & TRANSFER_FAMILY)
         return "TRANSFER";
-    if (stages == S_COLOR_OUTPUT)
-        return "COLOR_ATTACHMENT_OUTPUT";
+    if ((stages & (stages - 1)) == 0) /* one stage: its name */
+        return hazard_stage_names(stages, out, size);
     if ((stages & (S_EARLY_TESTS | S_LATE_TESTS)) && !(stages & (S_VERTEX_SHADER | S_FRAGMENT)))
         return "EARLY/LATE_FRAGMENT_TESTS";
+    if (stages & 0x4000ull)
+        return "HOST";
     return "the graphics shader stages";
 }
 
@@ -522,10 +598,13 @@ void hazard_report(struct layer_device *ld, struct command_buffer_state *cb, uin
         snprintf(where, sizeof(where), "memory bytes [%llu, %llu)", (unsigned long long)begin,
                  (unsigned long long)end);
     const char *labels = c->before->labels;
+    char names[160];
+    const char *stages = use_stage_words(c->before, names, sizeof(names));
     snprintf(f.message, sizeof(f.message),
-             "%s (command %u) %s %s (%s) that %s (command %u%s%s%s) %s in %s; missing between them: %s", call,
+             "%s (command %u) %s %s (%s) that %s (command %u%s%s%s) %s in %s%s; missing between them: %s", call,
              command_index, now->write && c->check != CHECK_HAZARD_READ_AFTER_WRITE ? "writes" : "reads", resource,
              where, c->before->call, c->before->command_index, context, labels ? ", labels " : "",
-             labels ? labels : "", c->before_wrote ? "wrote" : "read", stage_words(c->before->stages), c->missing);
+             labels ? labels : "", c->before_wrote ? "wrote" : "read", c->before->transition ? "a layout transition after " : "",
+             stages, c->missing);
     finding_report(ld->instance, ld, &f);
 }

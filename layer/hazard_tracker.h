@@ -10,6 +10,7 @@
 #define PREFLIGHT_LAYER_HAZARD_TRACKER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "check_hazard.h"
@@ -21,10 +22,13 @@
 
 struct hazard_use {
     uint64_t stages, access;
+    uint64_t named_stages;    /* for messages: the stage mask as the application wrote it (0: from `stages`) */
+    bool transition;          /* an image layout transition (ordered with the other transitions of its queue) */
     uint64_t ordered_stages;  /* stages an execution dependency orders after this use */
     uint64_t visible_stages;  /* a write: stages it was made visible to */
     uint64_t visible_access;
-    bool available;           /* a write: a barrier's source access scope held it */
+    uint64_t available_stages; /* a write: stages its availability operation is ordered before (a barrier
+                                * whose first access scope held it, chained through later barriers) */
     uint32_t command_index;
     const char *call;
     uint64_t command_buffer;  /* the VkCommandBuffer that recorded it */
@@ -47,9 +51,19 @@ struct hazard_range {
     uint64_t entry_read_stages; /* stages whose reads are already in the entry list */
 };
 
+/* A stage mask as a synchronization scope: `exec`, the stages whose execution it orders (with the
+ * logically earlier stages of a source, the later ones of a destination), and `access`, the
+ * stages whose memory accesses its access scope holds (only the stages named, meta stages and
+ * stage families expanded; none for TOP_OF_PIPE and BOTTOM_OF_PIPE). */
+struct hazard_scope {
+    uint64_t exec, access;
+};
+struct hazard_scope hazard_scope_of(uint64_t mask, bool first);
+
 /* One barrier of the log: stage scopes already expanded, memory barriers in `memory`. */
 struct hazard_logged_barrier {
-    uint64_t src, dst;
+    uint64_t src, dst;               /* execution scopes */
+    uint64_t src_access, dst_access; /* the stages of the access scopes */
     uint32_t first, count;
     bool repeats;       /* equal to the barrier before it: applying it right after that one changes nothing */
     uint32_t run_start; /* the first barrier of the run of repeats it belongs to (its own index if none) */
@@ -63,7 +77,9 @@ struct hazard_entry {
     const char *call;
     uint32_t barrier_index;   /* barriers of the command buffer recorded before it */
     bool transition;          /* an image layout transition: a write ordered before dst_stages */
+    bool ownership_transfer;  /* transitions: part of a queue family ownership transfer */
     uint64_t src_access;      /* transitions: the barrier's source access scope */
+    uint64_t src_access_stages;
     uint64_t dst_stages, dst_access;
 };
 
@@ -80,20 +96,26 @@ struct hazard_tracker {
     uint32_t entry_count, entry_capacity;
     bool incomplete;          /* the log or entries overflowed: submit time assumes the app right */
     /* the last stage masks expanded, as given and expanded (zeros expand to zeros) */
-    uint64_t raw_src, raw_dst, expanded_src, expanded_dst;
+    uint64_t raw_src, raw_dst;
+    struct hazard_scope expanded_src, expanded_dst;
+    /* setting write_after_write = visible: a second write must also be in the destination access
+     * scope (Vulkan-ValidationLayers' reading), not only ordered after the first made available */
+    bool strict_waw;
 };
 
 /* A memory barrier over all memory and every access: with ALL_COMMANDS scopes, a full dependency. */
 extern const struct hazard_memory_barrier hazard_all_memory;
 
-/* A stage mask as a synchronization scope: `first` for a barrier's source, else its destination. */
+/* A stage mask as an execution scope: `first` for a barrier's source, else its destination. */
 uint64_t hazard_expand_stages(uint64_t mask, bool first);
+/* The stage names of a mask as the application wrote it ("FRAGMENT_SHADER|COMPUTE_SHADER"). */
+const char *hazard_stage_names(uint64_t mask, char *out, size_t size);
 
 void tracker_clear(struct hazard_tracker *t);
 void tracker_release(struct hazard_tracker *t);
 /* Appends a barrier (expanded scopes); false when out of memory or past the cap. */
-bool tracker_log_barrier(struct hazard_tracker *t, uint64_t src, uint64_t dst, const struct hazard_memory_barrier *m,
-                         uint32_t count);
+bool tracker_log_barrier(struct hazard_tracker *t, struct hazard_scope src, struct hazard_scope dst,
+                         const struct hazard_memory_barrier *m, uint32_t count);
 /* Appends a repeat of the last barrier logged (there is one); false when out of memory or past
  * the cap. */
 bool tracker_log_repeat(struct hazard_tracker *t);
@@ -135,11 +157,10 @@ struct hazard_conflict {
     const char *missing;
 };
 bool hazard_conflict(const struct hazard_access *a, const struct hazard_range *r, uint64_t skip_cb,
-                     uint32_t skip_command, struct hazard_conflict *out);
-/* Same for an image layout transition with first scope `src` (expanded) and source access scope
- * `src_access`. */
-bool hazard_transition_conflict(const struct hazard_range *r, uint64_t src, uint64_t src_access, uint64_t skip_cb,
-                                uint32_t skip_command, struct hazard_conflict *out);
+                     uint32_t skip_command, bool strict_waw, struct hazard_conflict *out);
+/* Same for an image layout transition with first scope `src` and source access mask `src_access`. */
+bool hazard_transition_conflict(const struct hazard_range *r, struct hazard_scope src, uint64_t src_access,
+                                uint64_t skip_cb, uint32_t skip_command, struct hazard_conflict *out);
 
 /* The next range of `t` after `after` (the first when NULL) that entry access `e` of a later
  * command buffer conflicts with, each range caught up to `limit` first; NULL when none is left. */

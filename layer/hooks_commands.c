@@ -429,14 +429,16 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDispatchIndirect(VkCommandBuffer com
  * know). */
 #define MAX_BARRIERS 64
 static bool image_barrier_range(struct layer_device *ld, VkImage image, const VkImageSubresourceRange *range,
-                                VkAccessFlags2 src_access, VkAccessFlags2 dst_access,
-                                struct hazard_memory_barrier *out)
+                                VkAccessFlags2 src_access, VkAccessFlags2 dst_access, uint32_t src_family,
+                                uint32_t dst_family, struct hazard_memory_barrier *out)
 {
     struct hazard_access r;
     if (!hazard_image_range(ld, HANDLE(image), range->baseMipLevel, range->levelCount, range->baseArrayLayer,
                             range->layerCount, &r))
         return false;
     *out = hazard_barrier_over(&r, src_access, dst_access);
+    out->ownership_transfer = src_family != dst_family && src_family != VK_QUEUE_FAMILY_IGNORED &&
+                              dst_family != VK_QUEUE_FAMILY_IGNORED;
     return true;
 }
 
@@ -466,7 +468,7 @@ static void sync1_barrier(struct command_buffer_state *cb, VkPipelineStageFlags 
     for (; next_image < image_count && n < MAX_BARRIERS; ++next_image) {
         const VkImageMemoryBarrier *m = &images[next_image];
         if (image_barrier_range(ld, m->image, &m->subresourceRange, m->srcAccessMask, m->dstAccessMask,
-                                &converted[n]))
+                                m->srcQueueFamilyIndex, m->dstQueueFamilyIndex, &converted[n]))
             transition[n++] = m->oldLayout != m->newLayout;
     }
     uint32_t image_end = n;
@@ -484,7 +486,8 @@ static void sync1_barrier(struct command_buffer_state *cb, VkPipelineStageFlags 
         const VkImageMemoryBarrier *m = &images[next_image];
         struct hazard_memory_barrier b;
         if (m->oldLayout != m->newLayout &&
-            image_barrier_range(ld, m->image, &m->subresourceRange, m->srcAccessMask, m->dstAccessMask, &b))
+            image_barrier_range(ld, m->image, &m->subresourceRange, m->srcAccessMask, m->dstAccessMask,
+                                m->srcQueueFamilyIndex, m->dstQueueFamilyIndex, &b))
             hazard_image_transition(ld, cb, src, dst, &b, call);
     }
     cb->command_index++;
@@ -543,7 +546,8 @@ static void dependency_info(struct command_buffer_state *cb, const VkDependencyI
     for (uint32_t i = 0; i < info->imageMemoryBarrierCount; ++i) {
         const VkImageMemoryBarrier2 *m = &info->pImageMemoryBarriers[i];
         struct hazard_memory_barrier b;
-        if (!image_barrier_range(cb->device, m->image, &m->subresourceRange, m->srcAccessMask, m->dstAccessMask, &b)) {
+        if (!image_barrier_range(cb->device, m->image, &m->subresourceRange, m->srcAccessMask, m->dstAccessMask,
+                                 m->srcQueueFamilyIndex, m->dstQueueFamilyIndex, &b)) {
             hazard_barrier(cb, m->srcStageMask, m->dstStageMask, NULL, 0); /* unknown image: execution only */
             continue;
         }

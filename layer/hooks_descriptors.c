@@ -212,8 +212,7 @@ static void resolve(struct layer_device *ld, struct descriptor_state *d, bool bu
     }
     struct image_view_state *v = handle_map_get(&ld->image_views, d->resource);
     struct hazard_access r;
-    if (v == NULL || !hazard_image_range(ld, HANDLE(v->image), v->range.baseMipLevel, v->range.levelCount,
-                                         v->range.baseArrayLayer, v->range.layerCount, &r))
+    if (!hazard_view_range(ld, v, 0, false, &r))
         return;
     d->resolved = true;
     d->key = r.key;

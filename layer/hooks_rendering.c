@@ -288,8 +288,11 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyFramebuffer(VkDevice device, VkF
     ld->dispatch.DestroyFramebuffer(device, framebuffer, allocator);
 }
 
-static bool attachment_access(struct layer_device *ld, VkImageView view, uint32_t layers, bool depth, bool resolve,
-                              bool write, struct hazard_access *out);
+/* Which operation on an attachment: depth/stencil loads happen in EARLY_FRAGMENT_TESTS, stores in
+ * LATE_FRAGMENT_TESTS, color ones and resolves in COLOR_ATTACHMENT_OUTPUT. */
+enum attachment_op { ATTACHMENT_LOAD, ATTACHMENT_STORE, ATTACHMENT_RESOLVE };
+static bool attachment_access(struct layer_device *ld, VkImageView view, uint32_t layers, bool depth,
+                              enum attachment_op op, bool write, struct hazard_access *out);
 
 /* A render pass for the hazard tracker. At its start the dependencies from VK_SUBPASS_EXTERNAL
  * (the union of the application's, else the implicit one); entering a subpass, the dependencies
@@ -318,7 +321,7 @@ static void pass_enter_subpass(struct layer_device *ld, struct command_buffer_st
         const struct pass_attachment *a = &r->attachments[i];
         struct hazard_access range;
         if (!a->used || a->first_subpass != cb->subpass ||
-            !attachment_access(ld, cb->pass_views[i], 0, a->depth, false, true, &range))
+            !attachment_access(ld, cb->pass_views[i], 0, a->depth, ATTACHMENT_LOAD, true, &range))
             continue;
         cb->pass_load_command[i] = cb->command_index;
         if (a->initial != a->first_layout) {
@@ -342,7 +345,7 @@ static void pass_leave_subpass(struct layer_device *ld, struct command_buffer_st
         struct hazard_accesses store = {.count = 1};
         if (!a->used || a->last_subpass != cb->subpass || !a->store_writes ||
             (a->depth && !depth_layout_writable(a->last_layout)) ||
-            !attachment_access(ld, cb->pass_views[i], 0, a->depth, false, true, &store.a[0]))
+            !attachment_access(ld, cb->pass_views[i], 0, a->depth, ATTACHMENT_STORE, true, &store.a[0]))
             continue;
         hazard_command_at(ld, cb, &store, call, cb->pass_load_command[i]);
     }
@@ -368,7 +371,7 @@ static void pass_end_operations(struct layer_device *ld, struct command_buffer_s
         const struct pass_attachment *a = &r->attachments[i];
         struct hazard_access range;
         if (!a->used || a->final == a->last_layout ||
-            !attachment_access(ld, cb->pass_views[i], 0, a->depth, false, true, &range))
+            !attachment_access(ld, cb->pass_views[i], 0, a->depth, ATTACHMENT_STORE, true, &range))
             continue;
         /* the pass's own store operation is available to its final transition */
         struct hazard_memory_barrier t = hazard_barrier_over(&range, r->end_src_access | range.access, r->end_dst_access);
@@ -544,22 +547,23 @@ static void add_rendering_attachment(struct command_buffer_state *cb, const VkRe
         cb->attachments[cb->attachment_count++] = (struct attachment_use){a->resolveImageView, true, false};
 }
 
-/* An attachment's access by a load, store or resolve operation (`layers` 0: the view's layers):
- * color attachments in
- * COLOR_ATTACHMENT_OUTPUT, depth/stencil in the fragment test stages (a resolve of depth/stencil
- * may be described either way: both are named, so either barrier covers it). */
-static bool attachment_access(struct layer_device *ld, VkImageView view, uint32_t layers, bool depth, bool resolve,
-                              bool write, struct hazard_access *out)
+/* An attachment's access by a load, store or resolve operation (`layers` 0: the view's layers). A
+ * resolve of depth/stencil may be described either way: both stages are named, so either barrier
+ * covers it. */
+static bool attachment_access(struct layer_device *ld, VkImageView view, uint32_t layers, bool depth,
+                              enum attachment_op op, bool write, struct hazard_access *out)
 {
-    struct image_view_state *v = handle_map_get(&ld->image_views, HANDLE(view));
-    if (v == NULL || !hazard_image_range(ld, HANDLE(v->image), v->range.baseMipLevel, 1, v->range.baseArrayLayer,
-                                         layers ? layers : v->range.layerCount, out))
+    if (!hazard_view_range(ld, handle_map_get(&ld->image_views, HANDLE(view)), layers, true, out))
         return false;
     uint64_t color_access = write ? HAZARD_ACCESS_COLOR_WRITE : HAZARD_ACCESS_COLOR_READ;
     uint64_t depth_access = write ? HAZARD_ACCESS_DEPTH_WRITE : HAZARD_ACCESS_DEPTH_READ;
-    out->stages = depth ? HAZARD_STAGES_DEPTH_TESTS | (resolve ? HAZARD_STAGE_COLOR_OUTPUT : 0)
-                        : HAZARD_STAGE_COLOR_OUTPUT;
-    out->access = depth ? depth_access | (resolve ? color_access : 0) : color_access;
+    if (!depth)
+        out->stages = HAZARD_STAGE_COLOR_OUTPUT;
+    else if (op == ATTACHMENT_RESOLVE)
+        out->stages = HAZARD_STAGES_DEPTH_TESTS | HAZARD_STAGE_COLOR_OUTPUT;
+    else
+        out->stages = op == ATTACHMENT_LOAD ? HAZARD_STAGE_EARLY_FRAGMENT_TESTS : HAZARD_STAGE_LATE_FRAGMENT_TESTS;
+    out->access = depth ? depth_access | (op == ATTACHMENT_RESOLVE ? color_access : 0) : color_access;
     out->read = !write;
     out->write = write;
     return true;
@@ -583,19 +587,19 @@ static void rendering_operations(struct layer_device *ld, struct command_buffer_
     if (!(info->flags & VK_RENDERING_RESUMING_BIT) && loads->count < HAZARD_MAX_ACCESSES &&
         (a->loadOp == VK_ATTACHMENT_LOAD_OP_LOAD || a->loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR ||
          a->loadOp == VK_ATTACHMENT_LOAD_OP_DONT_CARE) &&
-        attachment_access(ld, a->imageView, layers, depth, false, a->loadOp != VK_ATTACHMENT_LOAD_OP_LOAD,
+        attachment_access(ld, a->imageView, layers, depth, ATTACHMENT_LOAD, a->loadOp != VK_ATTACHMENT_LOAD_OP_LOAD,
                           &loads->a[loads->count]))
         loads->count++;
     if (info->flags & VK_RENDERING_SUSPENDING_BIT)
         return;
     if (writable && (a->storeOp == VK_ATTACHMENT_STORE_OP_STORE || a->storeOp == VK_ATTACHMENT_STORE_OP_DONT_CARE) &&
         cb->rendering_store_count < MAX_ATTACHMENTS * 2 &&
-        attachment_access(ld, a->imageView, layers, depth, false, true,
+        attachment_access(ld, a->imageView, layers, depth, ATTACHMENT_STORE, true,
                           &cb->rendering_stores[cb->rendering_store_count]))
         cb->rendering_store_count++;
     if (a->resolveMode != VK_RESOLVE_MODE_NONE && a->resolveImageView != VK_NULL_HANDLE &&
         cb->rendering_store_count < MAX_ATTACHMENTS * 2 &&
-        attachment_access(ld, a->resolveImageView, layers, depth, true, true,
+        attachment_access(ld, a->resolveImageView, layers, depth, ATTACHMENT_RESOLVE, true,
                           &cb->rendering_stores[cb->rendering_store_count]))
         cb->rendering_store_count++;
 }

@@ -150,6 +150,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateImage(VkDevice device, const 
             s->mip_levels = info->mipLevels;
             s->array_layers = info->arrayLayers;
             s->usage = info->usage;
+            s->type = info->imageType;
             handle_map_put(&ld->images, HANDLE(*image), s);
         }
     }
@@ -219,6 +220,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateImageView(VkDevice device, co
             s->image = info->image;
             s->format = info->format;
             s->range = info->subresourceRange;
+            s->view_type = info->viewType;
             handle_map_put(&ld->image_views, HANDLE(*view), s);
         }
     }

@@ -74,14 +74,9 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdUpdateBuffer(VkCommandBuffer command
 }
 
 /* A transfer command's access to image subresources. */
-static void add_image_transfer(struct layer_device *ld, struct hazard_accesses *accesses, VkImage image,
-                               uint32_t base_mip, uint32_t mip_count, uint32_t base_layer, uint32_t layer_count,
-                               bool write)
+static void add_image_access(struct hazard_accesses *accesses, bool write)
 {
     struct hazard_access *h = &accesses->a[accesses->count];
-    if (accesses->count == HAZARD_MAX_ACCESSES ||
-        !hazard_image_range(ld, HANDLE(image), base_mip, mip_count, base_layer, layer_count, h))
-        return;
     h->stages = HAZARD_STAGES_TRANSFER;
     h->access = write ? HAZARD_ACCESS_TRANSFER_WRITES : HAZARD_ACCESS_TRANSFER_READS;
     h->read = !write;
@@ -89,11 +84,25 @@ static void add_image_transfer(struct layer_device *ld, struct hazard_accesses *
     accesses->count++;
 }
 
-static void image_regions(struct command_buffer_state *cb, struct hazard_accesses *accesses, VkImage image,
-                          const VkImageSubresourceLayers *layers, bool write)
+/* Whole subresource ranges (clears). */
+static void add_image_transfer(struct layer_device *ld, struct hazard_accesses *accesses, VkImage image,
+                               uint32_t base_mip, uint32_t mip_count, uint32_t base_layer, uint32_t layer_count,
+                               bool write)
 {
-    add_image_transfer(cb->device, accesses, image, layers->mipLevel, 1, layers->baseArrayLayer, layers->layerCount,
-                       write);
+    if (accesses->count < HAZARD_MAX_ACCESSES &&
+        hazard_image_range(ld, HANDLE(image), base_mip, mip_count, base_layer, layer_count,
+                           &accesses->a[accesses->count]))
+        add_image_access(accesses, write);
+}
+
+/* One region of a copy: its layers, or the depth slices [z, z + depth) of a 3D image. */
+static void image_regions(struct command_buffer_state *cb, struct hazard_accesses *accesses, VkImage image,
+                          const VkImageSubresourceLayers *layers, int32_t z, uint32_t depth, bool write)
+{
+    if (accesses->count < HAZARD_MAX_ACCESSES &&
+        hazard_image_region(cb->device, HANDLE(image), layers->mipLevel, layers->baseArrayLayer, layers->layerCount,
+                            z, depth, &accesses->a[accesses->count]))
+        add_image_access(accesses, write);
 }
 
 /* The bytes of `buffer` a buffer<->image copy region reads or writes: rows of
@@ -128,7 +137,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyBufferToImage(VkCommandBuffer co
         struct hazard_accesses accesses = {.count = 0};
         for (uint32_t i = 0; i < count; ++i) {
             buffer_image_region(cb->device, &accesses, src, dst, &regions[i], false);
-            image_regions(cb, &accesses, dst, &regions[i].imageSubresource, true);
+            image_regions(cb, &accesses, dst, &regions[i].imageSubresource, regions[i].imageOffset.z,
+                          regions[i].imageExtent.depth, true);
         }
         hazard_command(cb->device, cb, &accesses, "vkCmdCopyBufferToImage");
         cb->command_index++;
@@ -146,7 +156,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyImageToBuffer(VkCommandBuffer co
         command_buffer_note_written(cb, HANDLE(dst));
         struct hazard_accesses accesses = {.count = 0};
         for (uint32_t i = 0; i < count; ++i) {
-            image_regions(cb, &accesses, src, &regions[i].imageSubresource, false);
+            image_regions(cb, &accesses, src, &regions[i].imageSubresource, regions[i].imageOffset.z,
+                          regions[i].imageExtent.depth, false);
             buffer_image_region(cb->device, &accesses, dst, src, &regions[i], true);
         }
         hazard_command(cb->device, cb, &accesses, "vkCmdCopyImageToBuffer");
@@ -158,11 +169,28 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyImageToBuffer(VkCommandBuffer co
 /* Image-to-image commands (copy, blit, resolve) read source subresources and write destination
  * ones. REGIONS(type) is how their regions are laid out: array stride, and where the source and
  * destination subresources are (VkImageCopy, VkImageBlit, VkImageResolve and their *2 forms all
- * name them so). */
-#define REGIONS(type) sizeof(type), offsetof(type, srcSubresource), offsetof(type, dstSubresource)
+ * name them so), each followed by its offset (copies, resolves: one VkOffset3D and the region's
+ * `extent`) or its two corners (blits: BLIT_REGIONS, no extent). */
+#define REGIONS(type) sizeof(type), offsetof(type, srcSubresource), offsetof(type, dstSubresource), offsetof(type, extent)
+#define BLIT_REGIONS(type) sizeof(type), offsetof(type, srcSubresource), offsetof(type, dstSubresource), 0
+
+/* The depth slices a region's side covers: from its offset and the extent, or between a blit's corners. */
+static void region_slices(const char *region, size_t subresource_at, size_t extent_at, int32_t *z, uint32_t *depth)
+{
+    const VkOffset3D *offsets = (const VkOffset3D *)(region + subresource_at + sizeof(VkImageSubresourceLayers));
+    if (extent_at != 0) {
+        *z = offsets[0].z;
+        *depth = ((const VkExtent3D *)(region + extent_at))->depth;
+        return;
+    }
+    int32_t a = offsets[0].z, b = offsets[1].z;
+    *z = a < b ? a : b;
+    *depth = (uint32_t)(a < b ? b - a : a - b);
+}
 
 static void image_to_image(VkCommandBuffer command_buffer, VkImage src, VkImage dst, uint32_t count,
-                           const void *regions, size_t stride, size_t src_at, size_t dst_at, const char *call)
+                           const void *regions, size_t stride, size_t src_at, size_t dst_at, size_t extent_at,
+                           const char *call)
 {
     struct command_buffer_state *cb;
     command_buffer_device(command_buffer, &cb);
@@ -171,8 +199,12 @@ static void image_to_image(VkCommandBuffer command_buffer, VkImage src, VkImage 
     struct hazard_accesses accesses = {.count = 0};
     for (uint32_t i = 0; i < count; ++i) {
         const char *region = (const char *)regions + i * stride;
-        image_regions(cb, &accesses, src, (const VkImageSubresourceLayers *)(region + src_at), false);
-        image_regions(cb, &accesses, dst, (const VkImageSubresourceLayers *)(region + dst_at), true);
+        int32_t z;
+        uint32_t depth;
+        region_slices(region, src_at, extent_at, &z, &depth);
+        image_regions(cb, &accesses, src, (const VkImageSubresourceLayers *)(region + src_at), z, depth, false);
+        region_slices(region, dst_at, extent_at, &z, &depth);
+        image_regions(cb, &accesses, dst, (const VkImageSubresourceLayers *)(region + dst_at), z, depth, true);
     }
     hazard_command(cb->device, cb, &accesses, call);
     cb->command_index++;
@@ -207,7 +239,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBlitImage(VkCommandBuffer command_bu
                                                       VkImageLayout src_layout, VkImage dst, VkImageLayout dst_layout,
                                                       uint32_t count, const VkImageBlit *regions, VkFilter filter)
 {
-    image_to_image(command_buffer, src, dst, count, regions, REGIONS(VkImageBlit), "vkCmdBlitImage");
+    image_to_image(command_buffer, src, dst, count, regions, BLIT_REGIONS(VkImageBlit), "vkCmdBlitImage");
     layer_device_of(command_buffer)
         ->dispatch.CmdBlitImage(command_buffer, src, src_layout, dst, dst_layout, count, regions, filter);
 }
@@ -299,7 +331,7 @@ static void copy_buffer_to_image2(VkCommandBuffer command_buffer, const VkCopyBu
     for (uint32_t i = 0; i < info->regionCount; ++i) {
         VkBufferImageCopy r = buffer_image_copy1(&info->pRegions[i]);
         buffer_image_region(cb->device, &accesses, info->srcBuffer, info->dstImage, &r, false);
-        image_regions(cb, &accesses, info->dstImage, &r.imageSubresource, true);
+        image_regions(cb, &accesses, info->dstImage, &r.imageSubresource, r.imageOffset.z, r.imageExtent.depth, true);
     }
     hazard_command(cb->device, cb, &accesses, call);
     cb->command_index++;
@@ -316,7 +348,7 @@ static void copy_image_to_buffer2(VkCommandBuffer command_buffer, const VkCopyIm
     struct hazard_accesses accesses = {.count = 0};
     for (uint32_t i = 0; i < info->regionCount; ++i) {
         VkBufferImageCopy r = buffer_image_copy1(&info->pRegions[i]);
-        image_regions(cb, &accesses, info->srcImage, &r.imageSubresource, false);
+        image_regions(cb, &accesses, info->srcImage, &r.imageSubresource, r.imageOffset.z, r.imageExtent.depth, false);
         buffer_image_region(cb->device, &accesses, info->dstBuffer, info->srcImage, &r, true);
     }
     hazard_command(cb->device, cb, &accesses, call);
@@ -324,16 +356,16 @@ static void copy_image_to_buffer2(VkCommandBuffer command_buffer, const VkCopyIm
 }
 
 /* The image-to-image copies of the *2 forms: the same region walk with their own region types. */
-#define IMAGE_TO_IMAGE2(function, info_type, region_type)                                                              \
+#define IMAGE_TO_IMAGE2(function, info_type, layout)                                                                   \
     static void function(VkCommandBuffer command_buffer, const info_type *info, const char *call)                      \
     {                                                                                                                  \
         if (info)                                                                                                      \
-            image_to_image(command_buffer, info->srcImage, info->dstImage, info->regionCount, info->pRegions,          \
-                           REGIONS(region_type), call);                                                                \
+            image_to_image(command_buffer, info->srcImage, info->dstImage, info->regionCount, info->pRegions, layout,  \
+                           call);                                                                                      \
     }
-IMAGE_TO_IMAGE2(copy_image2, VkCopyImageInfo2, VkImageCopy2)
-IMAGE_TO_IMAGE2(blit_image2, VkBlitImageInfo2, VkImageBlit2)
-IMAGE_TO_IMAGE2(resolve_image2, VkResolveImageInfo2, VkImageResolve2)
+IMAGE_TO_IMAGE2(copy_image2, VkCopyImageInfo2, REGIONS(VkImageCopy2))
+IMAGE_TO_IMAGE2(blit_image2, VkBlitImageInfo2, BLIT_REGIONS(VkImageBlit2))
+IMAGE_TO_IMAGE2(resolve_image2, VkResolveImageInfo2, REGIONS(VkImageResolve2))
 
 /* A hook of a *2 command (the core and the KHR name alike): its check, then the call down. */
 #define INFO2_HOOK(command, info_type, check)                                                                          \

@@ -158,6 +158,7 @@ struct fence_state {
 struct semaphore_state {
     VkSemaphoreType type;
     uint64_t initial_value;
+    uint64_t host_value; /* timeline: the highest value vkSignalSemaphore set (atomic) */
 };
 
 struct descriptor_pool_state {
@@ -189,6 +190,8 @@ struct image_state {
     VkImageUsageFlags usage;
     VkDeviceMemory memory;
     VkDeviceSize memory_offset;
+    VkImageType type;       /* 3D images are tracked by depth slice (hazard_image_slices) */
+    bool swapchain;         /* owned by a swapchain (hooks_swapchain.c), not the application */
 };
 
 struct image_view_state {
@@ -196,6 +199,7 @@ struct image_view_state {
     VkImage image;
     VkFormat format;
     VkImageSubresourceRange range;
+    VkImageViewType view_type; /* a 2D or 2D-array view of a 3D image names depth slices as layers */
 };
 
 struct shader_module_state {

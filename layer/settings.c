@@ -100,4 +100,11 @@ void settings_load(struct layer_settings *s)
         set_checks(s->enabled, value, true);
     if (setting("target_limits", value, sizeof(value)))
         snprintf(s->target_limits, sizeof(s->target_limits), "%s", value);
+    if (setting("write_after_write", value, sizeof(value))) {
+        if (strcmp(value, "visible") == 0)
+            s->write_after_write_visible = true;
+        else if (strcmp(value, "available") != 0)
+            fprintf(stderr, "VK_LAYER_PREFLIGHT_validation: write_after_write = \"%s\" is not available or "
+                            "visible; using available\n", value);
+    }
 }

@@ -19,6 +19,7 @@ struct layer_settings {
     unsigned duplicate_limit;        /* duplicate_limit: reports of one (check, objects, call) */
     bool enabled[CHECK_COUNT];       /* disable / enable: comma-separated IDs or globs */
     char target_limits[1024];        /* target_limits: fleet-limits JSON or a probe report */
+    bool write_after_write_visible;  /* write_after_write: available (the memory model, default) | visible (VVL) */
 };
 
 void settings_load(struct layer_settings *s);

@@ -150,10 +150,12 @@ run hazard-copy2
 check "hazard: vkCmdCopyBuffer2 reads what a fill wrote, no barrier" has "^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdCopyBuffer2 (command 1) reads VkBuffer .*(memory bytes \\[0, 256)) that vkCmdFillBuffer (command 0) wrote"
 run hazard-insufficient
 check "hazard: a barrier to compute shader reads does not cover indirect argument reads" has "PREFLIGHT-hazard-read-after-write .*vkCmdDispatchIndirect (command 4) reads .*(memory bytes \\[0, 12))"
-for s in hazard-waw-read-barrier hazard-waw-exec-barrier; do
-    run $s
-    check "hazard: two dispatches write one buffer, the barrier between them is no memory dependency for the second write ($s)" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-write-after-write .*vkCmdDispatch (command 6) writes VkBuffer .*that vkCmdDispatch (command 2) wrote in COMPUTE_SHADER; missing between them: a memory dependency' '$work/out'"
-done
+run hazard-waw-exec-barrier
+check "hazard: two dispatches write one buffer, an execution-only barrier between them makes the first write available to nothing" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-write-after-write .*vkCmdDispatch (command 6) writes VkBuffer .*that vkCmdDispatch (command 2) wrote in COMPUTE_SHADER; missing between them: a memory dependency that makes the first write available' '$work/out'"
+run hazard-waw-read-barrier
+check "hazard: two dispatches write one buffer, SHADER_WRITE -> SHADER_READ between them: the first write is available and ordered (memory model): no finding" only 0
+VK_PREFLIGHT_VALIDATION_WRITE_AFTER_WRITE=visible run hazard-waw-read-barrier
+check "hazard: the same with write_after_write = visible (the second write must be in dstAccessMask, as VVL)" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-write-after-write .*vkCmdDispatch (command 6) writes .*includes the second (dstAccessMask; setting write_after_write = visible)' '$work/out'"
 run hazard-event2-raw
 check "hazard: a sync2 event whose wait names fragment shaders, then a dispatch reads the fill" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdDispatch (command 4) reads VkBuffer .*that vkCmdFillBuffer (command 0) wrote in TRANSFER' '$work/out'"
 run hazard-image-raw
@@ -165,14 +167,14 @@ check "hazard: vkCmdCopyImage2 reads the image a dispatch wrote and writes the o
 run hazard-mipchain-raw
 check "hazard: a mip chain by blits, the barrier before blitting level 2 missing" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdBlitImage (command 6) reads VkImage 0x[0-9a-f]* (mips 2..2, layers 0..0) that vkCmdBlitImage (command 5) wrote in TRANSFER' '$work/out'"
 run hazard-depth-passes-waw
-check "hazard: two render passes share a depth buffer, the second's dependency misses the first's stores (WAW, as VVL)" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 2 ] && [ \$(grep -c '^FINDING PREFLIGHT-hazard-write-after-write .*vkCmdBeginRenderPass (command 2) writes VkImage .*that vkCmdEndRenderPass (command 0) wrote in .*source access mask does not include the earlier write' '$work/out') = 2 ]"
+check "hazard: two render passes share a depth buffer, the second's dependency misses the first's stores (WAW, as VVL)" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 2 ] && [ \$(grep -c '^FINDING PREFLIGHT-hazard-write-after-write .*vkCmdBeginRenderPass (command 2) writes VkImage .*that vkCmdEndRenderPass (command 0) wrote in .*source access scope (srcStageMask and srcAccessMask) does not include the earlier write' '$work/out') = 2 ]"
 run hazard-readback-waw
 check "hazard: a fill overwrites the last row an image-to-buffer copy wrote, no barrier" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-write-after-write .*vkCmdFillBuffer (command [0-9]*) writes VkBuffer .*(memory bytes \\[16380, 16384)) that vkCmdCopyImageToBuffer' '$work/out'"
 run hazard-rendering-raw
 skipped "dynamic rendering" ||
     check "hazard: a dispatch samples what dynamic rendering stored, no barrier" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdDispatch (command 6) reads VkImage .*that vkCmdEndRendering (command 2) wrote in COLOR_ATTACHMENT_OUTPUT' '$work/out'"
 run hazard-renderpass-raw
-check "hazard: a dispatch samples what a render pass stored, only the implicit dependency after it" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdDispatch (command 5) reads VkImage .*that vkCmdEndRenderPass (command 2) wrote in ALL_COMMANDS' '$work/out'"
+check "hazard: a dispatch samples what a render pass stored, only the implicit dependency after it" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdDispatch (command 5) reads VkImage .*that vkCmdEndRenderPass (command 2) wrote in a layout transition after ALL_COMMANDS' '$work/out'"
 run hazard-subpass-raw
 skipped "subpass dependencies" ||
     check "hazard: the second subpass reads what the first one's fragment shader wrote, dependency without it" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdDraw (command 6) reads VkBuffer .*that vkCmdDraw (command 3) wrote' '$work/out'"

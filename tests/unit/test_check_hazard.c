@@ -33,6 +33,9 @@ static struct command_buffer_state cb, cb2, cb3;
 static struct buffer_state buffers[3];
 static struct semaphore_state binary_semaphore = {.type = VK_SEMAPHORE_TYPE_BINARY};
 static struct image_state image = {.handle = (VkImage)0x300, .mip_levels = 4, .array_layers = 6};
+static struct image_state volume = {.handle = (VkImage)0x301, .extent = {16, 16, 8}, .mip_levels = 2,
+                                    .array_layers = 1, .type = VK_IMAGE_TYPE_3D};
+static struct semaphore_state timeline_semaphore = {.type = VK_SEMAPHORE_TYPE_TIMELINE};
 
 static int setup(void **state)
 {
@@ -47,6 +50,7 @@ static int setup(void **state)
     cb3.handle = (VkCommandBuffer)0xc3;
     handle_map_init(&device.semaphores);
     handle_map_put(&device.semaphores, 0x5e, &binary_semaphore);
+    handle_map_put(&device.semaphores, 0x7e, &timeline_semaphore);
     settings_load(&instance.settings);
     instance.settings.log_stderr = STDERR_OFF;
     instance.settings.duplicate_limit = 100;
@@ -58,6 +62,7 @@ static int setup(void **state)
     handle_map_init(&device.buffers);
     handle_map_init(&device.images);
     handle_map_put(&device.images, 0x300, &image);
+    handle_map_put(&device.images, 0x301, &volume);
     handle_map_init(&device.names);
     cb.device = cb2.device = cb3.device = &device;
     /* buffers 1 and 2 share memory 0x100 at offset 0; buffer 3 has its own memory */
@@ -215,14 +220,45 @@ static void wrong_stages_do_not_cover(void **state)
 static void top_and_bottom_of_pipe_per_scope(void **state)
 {
     (void)state;
-    access(3, 0, 4096, COMPUTE, SHADER_WRITE, true);
-    barrier(BOTTOM, TOP, SHADER_WRITE, SHADER_READ); /* all stages in both scopes */
+    /* BOTTOM_OF_PIPE first and TOP_OF_PIPE second: every stage, but no access in either scope */
     access(3, 0, 4096, COMPUTE, SHADER_READ, false);
-    assert_int_equal(all_findings(), 0);
+    barrier(BOTTOM, TOP, 0, 0);
     access(3, 0, 4096, COMPUTE, SHADER_WRITE, true);
-    barrier(TOP, BOTTOM, SHADER_WRITE, SHADER_READ); /* no stage in either scope */
+    assert_int_equal(all_findings(), 0);
+    barrier(BOTTOM, TOP, SHADER_WRITE, SHADER_READ);
     access(3, 0, 4096, COMPUTE, SHADER_READ, false);
     assert_int_equal(findings("PREFLIGHT-hazard-read-after-write"), 1);
+    /* TOP_OF_PIPE first and BOTTOM_OF_PIPE second: no stage in either scope */
+    barrier(BOTTOM, TOP, 0, 0);
+    access(3, 0, 4096, COMPUTE, SHADER_WRITE, true);
+    barrier(TOP, BOTTOM, SHADER_WRITE, SHADER_READ);
+    access(3, 0, 4096, COMPUTE, SHADER_READ, false);
+    assert_int_equal(findings("PREFLIGHT-hazard-read-after-write"), 2);
+    access(2, 0, 64, COMPUTE, SHADER_READ, false);
+    barrier(TOP, COMPUTE, 0, 0);
+    access(2, 0, 64, COMPUTE, SHADER_WRITE, true);
+    assert_int_equal(findings("PREFLIGHT-hazard-write-after-read"), 1);
+}
+
+/* A barrier's access scopes hold only the stages it names: logically later stages are ordered, not
+ * made visible (a uniform read in the fragment shader after a barrier to VERTEX_SHADER). */
+#define VERTEX_SHADER 0x8ull
+#define FRAGMENT_SHADER 0x80ull
+#define UNIFORM_READ 0x8ull
+static void access_scopes_hold_only_the_stages_named(void **state)
+{
+    (void)state;
+    access(3, 0, 256, TRANSFER, TRANSFER_WRITE, true);
+    barrier(TRANSFER, VERTEX_SHADER, TRANSFER_WRITE, UNIFORM_READ);
+    access(3, 0, 256, VERTEX_SHADER, UNIFORM_READ, false);
+    assert_int_equal(all_findings(), 0);
+    access(3, 0, 256, FRAGMENT_SHADER, UNIFORM_READ, false);
+    assert_int_equal(findings("PREFLIGHT-hazard-read-after-write"), 1);
+    /* and a write in a logically earlier stage than the one named is not made available */
+    access(2, 0, 64, VERTEX_SHADER, SHADER_WRITE, true);
+    barrier(FRAGMENT_SHADER, COMPUTE, SHADER_WRITE, SHADER_READ);
+    access(2, 0, 64, COMPUTE, SHADER_READ, false);
+    assert_int_equal(findings("PREFLIGHT-hazard-read-after-write"), 2);
 }
 
 static void dependency_chains(void **state)
@@ -319,6 +355,18 @@ static void image_subresources_and_layout_transitions(void **state)
     assert_int_equal(all_findings(), 4);
 }
 
+static void ownership_transition_from(uint64_t src, uint64_t src_access, uint64_t dst, uint64_t dst_access,
+                                      bool ownership)
+{
+    struct hazard_access range;
+    assert_true(hazard_image_range(&device, 0x300, 0, 1, 0, 1, &range));
+    struct hazard_memory_barrier b = hazard_barrier_over(&range, src_access, dst_access);
+    b.ownership_transfer = ownership;
+    hazard_barrier(&cb, src, dst, &b, 1);
+    hazard_image_transition(&device, &cb, src, dst, &b, "transition");
+    cb.command_index++;
+}
+
 static void transition_from(uint64_t src, uint64_t src_access, uint64_t dst, uint64_t dst_access)
 {
     struct hazard_access range;
@@ -329,18 +377,23 @@ static void transition_from(uint64_t src, uint64_t src_access, uint64_t dst, uin
     cb.command_index++;
 }
 
-/* Two writes need a memory dependency (the spec's "write-after-write hazards need appropriate memory
- * dependencies"), as Vulkan-ValidationLayers checks them: the first in a source access scope, the
- * second in the destination scope; a layout transition needs the earlier write in its own source
- * access scope or made available by a dependency it chains to. */
+/* Two writes are location-ordered when the first is made available and happens before the second
+ * (the memory model appendix): the second need not be in a destination access scope, unless the
+ * write_after_write = visible setting asks for Vulkan-ValidationLayers' reading. A layout
+ * transition needs the earlier write in its own source access scope or made available by a
+ * dependency it chains to. */
 static void write_after_write_needs_a_memory_dependency(void **state)
 {
     (void)state;
     access(3, 0, 4096, TRANSFER, TRANSFER_WRITE, true);
-    barrier(TRANSFER, COMPUTE, TRANSFER_WRITE, SHADER_READ); /* the second write is not in the second scope */
+    barrier(TRANSFER, COMPUTE, TRANSFER_WRITE, SHADER_READ); /* available, ordered: enough */
     access(3, 0, 4096, COMPUTE, SHADER_WRITE, true);
+    assert_int_equal(all_findings(), 0);
+    barrier(COMPUTE, TRANSFER, 0, 0); /* ordered, never made available */
+    access(3, 0, 4096, TRANSFER, TRANSFER_WRITE, true);
     assert_int_equal(findings("PREFLIGHT-hazard-write-after-write"), 1);
-    barrier(COMPUTE, TRANSFER, SHADER_WRITE, TRANSFER_WRITE);
+    barrier(TRANSFER, COMPUTE, TRANSFER_WRITE, TRANSFER_WRITE);
+    barrier(COMPUTE, TRANSFER, 0, 0); /* the availability chained through an execution dependency */
     access(3, 0, 4096, TRANSFER, TRANSFER_WRITE, true);
     assert_int_equal(all_findings(), 1);
     /* reads since the first write: a write after them needs only an execution dependency */
@@ -405,6 +458,24 @@ static void submit_waiting_at(VkQueue queue, struct command_buffer_state *c, VkS
 static void submit(VkQueue queue, struct command_buffer_state *c, VkSemaphore wait, VkSemaphore signal, VkFence fence)
 {
     submit_waiting_at(queue, c, wait, COMPUTE, signal, fence);
+}
+
+static void submit_signal_value(VkQueue queue, struct command_buffer_state *c, VkSemaphore signal, uint64_t value)
+{
+    hazard_end(c);
+    struct command_buffer_state *list[1] = {c};
+    struct hazard_semaphore_op s = {signal, value, 0};
+    struct hazard_batch batch = {.command_buffers = list, .command_buffer_count = 1, .signals = &s, .signal_count = 1};
+    hazard_submit_batch(&device, queue, &batch);
+}
+
+static void submit_wait_value(VkQueue queue, struct command_buffer_state *c, VkSemaphore wait, uint64_t value)
+{
+    hazard_end(c);
+    struct command_buffer_state *list[1] = {c};
+    struct hazard_semaphore_op w = {wait, value, COMPUTE};
+    struct hazard_batch batch = {.waits = &w, .wait_count = 1, .command_buffers = list, .command_buffer_count = 1};
+    hazard_submit_batch(&device, queue, &batch);
 }
 
 static void submit_time_read_after_write_across_command_buffers(void **state)
@@ -487,13 +558,23 @@ static void submit_time_semaphores_and_queues(void **state)
     hazard_reset(&cb2);
     access_in(&cb, 2, 0, 2048, TRANSFER, TRANSFER_WRITE, true);
     submit(QUEUE_A, &cb, VK_NULL_HANDLE, (VkSemaphore)0x5f, VK_NULL_HANDLE);
-    struct hazard_memory_barrier m = {.global = true, .src_access = 0, .dst_access = 0};
-    hazard_barrier(&cb2, TRANSFER, COMPUTE, &m, 0);
+    struct hazard_memory_barrier m = {.global = true, .src_access = 0, .dst_access = SHADER_READ};
+    hazard_barrier(&cb2, TRANSFER, COMPUTE, &m, 1);
     access_in(&cb2, 2, 0, 2048, COMPUTE, SHADER_READ, false);
     submit_waiting_at(QUEUE_B, &cb2, (VkSemaphore)0x5f, TRANSFER, VK_NULL_HANDLE, VK_NULL_HANDLE);
     assert_int_equal(all_findings(), 2);
-    /* an image layout transition after the wait counts as ordered whatever its first scope: a queue
-     * family ownership acquire (first scope ignored by the spec) is written with TOP_OF_PIPE */
+    /* an execution-only barrier orders the read but makes nothing visible to it */
+    hazard_device_idle(&device);
+    hazard_reset(&cb);
+    hazard_reset(&cb2);
+    access_in(&cb, 2, 0, 2048, TRANSFER, TRANSFER_WRITE, true);
+    submit(QUEUE_A, &cb, VK_NULL_HANDLE, (VkSemaphore)0x5f, VK_NULL_HANDLE);
+    hazard_barrier(&cb2, TRANSFER, COMPUTE, NULL, 0);
+    access_in(&cb2, 2, 0, 2048, COMPUTE, SHADER_READ, false);
+    submit_waiting_at(QUEUE_B, &cb2, (VkSemaphore)0x5f, TRANSFER, VK_NULL_HANDLE, VK_NULL_HANDLE);
+    assert_int_equal(findings("PREFLIGHT-hazard-read-after-write"), 3);
+    /* the layout transition of a queue family ownership acquire is ordered by the release before the
+     * signal, whatever its first scope (written with TOP_OF_PIPE) */
     hazard_device_idle(&device);
     hazard_reset(&cb);
     hazard_reset(&cb2);
@@ -504,9 +585,19 @@ static void submit_time_semaphores_and_queues(void **state)
     image_write.a[0].write = true;
     hazard_command(&device, &cb2, &image_write, "release");
     submit(QUEUE_A, &cb2, VK_NULL_HANDLE, (VkSemaphore)0x5e, VK_NULL_HANDLE);
-    transition_from(TOP, 0, COMPUTE, SHADER_READ); /* the acquire, in cb */
+    ownership_transition_from(TOP, 0, COMPUTE, SHADER_READ, true); /* the acquire, in cb */
     submit(QUEUE_B, &cb, (VkSemaphore)0x5e, VK_NULL_HANDLE, VK_NULL_HANDLE);
-    assert_int_equal(all_findings(), 2);
+    assert_int_equal(all_findings(), 3);
+    /* any other transition from TOP_OF_PIPE chains to no wait: it races with the other queue */
+    hazard_device_idle(&device);
+    hazard_reset(&cb);
+    hazard_reset(&cb2);
+    hazard_command(&device, &cb2, &image_write, "writer");
+    submit(QUEUE_A, &cb2, VK_NULL_HANDLE, (VkSemaphore)0x5e, VK_NULL_HANDLE);
+    transition_from(TOP, 0, COMPUTE, SHADER_READ);
+    submit_waiting_at(QUEUE_B, &cb, (VkSemaphore)0x5e, TOP, VK_NULL_HANDLE, VK_NULL_HANDLE);
+    assert_int_equal(findings("PREFLIGHT-hazard-write-after-write"), 1);
+    assert_int_equal(all_findings(), 4);
     /* and on one queue, a semaphore pair is a full dependency */
     hazard_device_idle(&device);
     hazard_reset(&cb);
@@ -515,7 +606,84 @@ static void submit_time_semaphores_and_queues(void **state)
     hazard_reset(&cb3);
     access_in(&cb3, 2, 0, 4096, COMPUTE, SHADER_READ, false);
     submit(QUEUE_A, &cb3, (VkSemaphore)0x5e, VK_NULL_HANDLE, VK_NULL_HANDLE);
-    assert_int_equal(all_findings(), 2);
+    assert_int_equal(all_findings(), 4);
+    /* ...into the wait's stages: a wait at TOP_OF_PIPE makes nothing visible, and a transition
+     * from TOP_OF_PIPE after it chains to nothing */
+    hazard_device_idle(&device);
+    hazard_reset(&cb);
+    hazard_reset(&cb2);
+    hazard_command(&device, &cb2, &image_write, "upload");
+    submit(QUEUE_A, &cb2, VK_NULL_HANDLE, (VkSemaphore)0x5e, VK_NULL_HANDLE);
+    transition_from(TOP, 0, COMPUTE, SHADER_READ);
+    submit_waiting_at(QUEUE_A, &cb, (VkSemaphore)0x5e, TOP, VK_NULL_HANDLE, VK_NULL_HANDLE);
+    assert_int_equal(findings("PREFLIGHT-hazard-write-after-write"), 2);
+}
+
+/* Timeline waits: satisfied by the first signal that reaches the value, and only by it and the
+ * signals before it. */
+static void timeline_waits(void **state)
+{
+    (void)state;
+    /* a wait for 1 whose only signal is 2 is ordered after that signal */
+    access_in(&cb, 3, 0, 4096, TRANSFER, TRANSFER_WRITE, true);
+    submit_signal_value(QUEUE_A, &cb, (VkSemaphore)0x7e, 2);
+    access_in(&cb2, 3, 0, 4096, COMPUTE, SHADER_READ, false);
+    submit_wait_value(QUEUE_B, &cb2, (VkSemaphore)0x7e, 1);
+    assert_int_equal(all_findings(), 0);
+    /* a stale wait: 3 reached by an earlier signal does not order after the later signal of 4 */
+    hazard_device_idle(&device);
+    hazard_reset(&cb);
+    hazard_reset(&cb2);
+    hazard_reset(&cb3);
+    submit_signal_value(QUEUE_A, &cb3, (VkSemaphore)0x7e, 3);
+    access_in(&cb, 3, 0, 4096, TRANSFER, TRANSFER_WRITE, true);
+    submit_signal_value(QUEUE_A, &cb, (VkSemaphore)0x7e, 4);
+    access_in(&cb2, 3, 0, 4096, COMPUTE, SHADER_READ, false);
+    submit_wait_value(QUEUE_B, &cb2, (VkSemaphore)0x7e, 3);
+    assert_int_equal(findings("PREFLIGHT-hazard-read-after-write"), 1);
+    /* a wait submitted before its signal: the signaling queue's earlier work comes first */
+    hazard_device_idle(&device);
+    hazard_reset(&cb);
+    hazard_reset(&cb2);
+    access_in(&cb2, 1, 0, 4096, COMPUTE, SHADER_READ, false);
+    submit_wait_value(QUEUE_B, &cb2, (VkSemaphore)0x7e, 9);
+    access_in(&cb, 1, 0, 4096, TRANSFER, TRANSFER_WRITE, true);
+    submit_signal_value(QUEUE_A, &cb, (VkSemaphore)0x7e, 9);
+    assert_int_equal(all_findings(), 1);
+}
+
+/* Layout transitions on one queue are ordered among themselves (a render pass's after a barrier's). */
+static void layout_transitions_are_ordered_among_themselves(void **state)
+{
+    (void)state;
+    transition_from(COMPUTE, 0, COMPUTE, SHADER_READ);
+    transition_from(TOP, 0, COMPUTE, SHADER_READ);
+    assert_int_equal(all_findings(), 0);
+}
+
+/* 3D images are tracked by depth slice: copies into different slices do not overlap. */
+static void three_d_images_by_slice(void **state)
+{
+    (void)state;
+    struct hazard_accesses copy = {.count = 1};
+    assert_true(hazard_image_region(&device, 0x301, 0, 0, 1, 0, 1, &copy.a[0]));
+    copy.a[0].stages = TRANSFER;
+    copy.a[0].access = TRANSFER_WRITE;
+    copy.a[0].write = true;
+    hazard_command(&device, &cb, &copy, "vkCmdCopyBufferToImage");
+    cb.command_index++;
+    assert_true(hazard_image_region(&device, 0x301, 0, 0, 1, 1, 3, &copy.a[0]));
+    hazard_command(&device, &cb, &copy, "vkCmdCopyBufferToImage");
+    cb.command_index++;
+    assert_int_equal(all_findings(), 0);
+    /* level 1 has 4 slices; a barrier's range (one "layer") covers all of them */
+    assert_true(hazard_image_region(&device, 0x301, 1, 0, 1, 2, 0, &copy.a[0]));
+    assert_int_equal(copy.a[0].layer_begin, 2);
+    assert_int_equal(copy.a[0].layer_end, 4);
+    assert_true(hazard_image_range(&device, 0x301, 0, 1, 0, 1, &copy.a[0]));
+    assert_int_equal(copy.a[0].layer_end, 8);
+    hazard_command(&device, &cb, &copy, "vkCmdClearColorImage");
+    assert_int_equal(findings("PREFLIGHT-hazard-write-after-write"), 2);
 }
 
 static void submit_time_fences_retire_work(void **state)
@@ -567,6 +735,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(wrong_stages_do_not_cover, setup, teardown),
         cmocka_unit_test_setup_teardown(top_and_bottom_of_pipe_per_scope, setup, teardown),
         cmocka_unit_test_setup_teardown(dependency_chains, setup, teardown),
+        cmocka_unit_test_setup_teardown(access_scopes_hold_only_the_stages_named, setup, teardown),
+        cmocka_unit_test_setup_teardown(timeline_waits, setup, teardown),
+        cmocka_unit_test_setup_teardown(layout_transitions_are_ordered_among_themselves, setup, teardown),
+        cmocka_unit_test_setup_teardown(three_d_images_by_slice, setup, teardown),
         cmocka_unit_test_setup_teardown(memory_not_handles, setup, teardown),
         cmocka_unit_test_setup_teardown(buffer_barrier_covers_only_its_range, setup, teardown),
         cmocka_unit_test_setup_teardown(forget_and_write_after_write, setup, teardown),
