@@ -265,6 +265,16 @@ static bool overlap(const struct access *x, const struct access *y)
     return !x->image || (x->layer_begin < y->layer_end && y->layer_begin < x->layer_end);
 }
 
+/* Exactly the same memory through two bindings: buffers, or storage images both (a sampled read
+ * goes through the texture path and filters across neighbours: that stays an alias). */
+static bool same_range(const struct access *x, const struct access *y)
+{
+    if (x->image && (x->type != VK_DESCRIPTOR_TYPE_STORAGE_IMAGE || y->type != VK_DESCRIPTOR_TYPE_STORAGE_IMAGE))
+        return false;
+    return x->image == y->image && x->key == y->key && x->begin == y->begin && x->end == y->end &&
+           (!x->image || (x->layer_begin == y->layer_begin && x->layer_end == y->layer_end));
+}
+
 static bool same_descriptor(const struct access *x, const struct access *y)
 {
     return strcmp(x->what, "binding") == 0 && strcmp(y->what, "binding") == 0 && x->set == y->set &&
@@ -461,8 +471,14 @@ const struct hazard_accesses *check_alias_command(struct layer_device *ld, struc
                 !overlap(x, y) || same_descriptor(x, y))
                 continue;
             if (x_descriptor && y_descriptor) {
-                report_pair(ld, cb, x->image ? CHECK_ALIAS_IMAGE : CHECK_ALIAS_BUFFER, call, x->write ? x : y,
-                            x->write ? y : x);
+                /* exactly the same memory through two bindings is how in-place algorithms (FFTs,
+                 * filters) run, each invocation reading and writing its own elements: advice only.
+                 * Ranges that overlap at different offsets let one invocation's write land on what
+                 * another reads: an error. */
+                enum check_id check = same_range(x, y) ? CHECK_ALIAS_IN_PLACE
+                                      : x->image       ? CHECK_ALIAS_IMAGE
+                                                       : CHECK_ALIAS_BUFFER;
+                report_pair(ld, cb, check, call, x->write ? x : y, x->write ? y : x);
             } else if (x_descriptor && j < fixed_end) {
                 if (x->write) /* fixed-function units only read */
                     report_pair(ld, cb, CHECK_ALIAS_VERTEX_INDEX_INDIRECT, call, x, y);

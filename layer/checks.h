@@ -7,7 +7,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-enum check_severity { CHECK_ERROR, CHECK_WARNING };
+/* ADVICE: reported with WARNING severity, but off unless enabled (`enable` setting): for patterns
+ * that are correct by the spec yet worth a look in some code bases. */
+enum check_severity { CHECK_ERROR, CHECK_WARNING, CHECK_ADVICE };
 
 #define PREFLIGHT_CHECKS(X)                                                                                           \
     X(DISPATCH_GROUP_COUNT, "PREFLIGHT-dispatch-group-count", CHECK_ERROR,                                           \
@@ -34,6 +36,8 @@ enum check_severity { CHECK_ERROR, CHECK_WARNING };
       "one binding of a dispatch or draw writes buffer memory that another binding of the same command accesses")    \
     X(ALIAS_IMAGE, "PREFLIGHT-alias-image", CHECK_ERROR,                                                             \
       "one binding of a dispatch or draw writes an image subresource that another binding of the same command accesses") \
+    X(ALIAS_IN_PLACE, "PREFLIGHT-alias-in-place", CHECK_ADVICE,                                                      \
+      "two bindings of one dispatch or draw read and write exactly the same buffer range or subresources (in place)") \
     X(ALIAS_ATTACHMENT, "PREFLIGHT-alias-attachment", CHECK_ERROR,                                                   \
       "a draw renders to an image subresource that one of its descriptors also reads or writes")                     \
     X(ALIAS_VERTEX_INDEX_INDIRECT, "PREFLIGHT-alias-vertex-index-indirect", CHECK_ERROR,                             \

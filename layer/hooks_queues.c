@@ -294,6 +294,36 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkGetSemaphoreCounterValueKHR(VkDevic
     return result;
 }
 
+/* A host signal of a timeline semaphore: later GPU waits up to its value are satisfied already. */
+static void host_signaled(struct layer_device *ld, const VkSemaphoreSignalInfo *info)
+{
+    struct semaphore_state *s = info ? handle_map_get(&ld->semaphores, HANDLE(info->semaphore)) : NULL;
+    if (s == NULL)
+        return;
+    uint64_t old = __atomic_load_n(&s->host_value, __ATOMIC_ACQUIRE);
+    while (info->value > old &&
+           !__atomic_compare_exchange_n(&s->host_value, &old, info->value, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        ;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkSignalSemaphore(VkDevice device, const VkSemaphoreSignalInfo *info)
+{
+    struct layer_device *ld = layer_device_of(device);
+    VkResult result = ld->dispatch.SignalSemaphore(device, info);
+    if (result == VK_SUCCESS)
+        host_signaled(ld, info);
+    return result;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkSignalSemaphoreKHR(VkDevice device, const VkSemaphoreSignalInfo *info)
+{
+    struct layer_device *ld = layer_device_of(device);
+    VkResult result = ld->dispatch.SignalSemaphoreKHR(device, info);
+    if (result == VK_SUCCESS)
+        host_signaled(ld, info);
+    return result;
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkInvalidateMappedMemoryRanges(VkDevice device, uint32_t count,
                                                                           const VkMappedMemoryRange *ranges)
 {
@@ -314,6 +344,7 @@ const struct layer_hook queue_hooks[] = {
     LAYER_HOOK(vkWaitForFences),        LAYER_HOOK(vkGetFenceStatus),     LAYER_HOOK(vkQueueWaitIdle),
     LAYER_HOOK(vkDeviceWaitIdle),       LAYER_HOOK(vkWaitSemaphores),     LAYER_HOOK(vkWaitSemaphoresKHR),
     LAYER_HOOK(vkGetSemaphoreCounterValue), LAYER_HOOK(vkGetSemaphoreCounterValueKHR),
+    LAYER_HOOK(vkSignalSemaphore),      LAYER_HOOK(vkSignalSemaphoreKHR),
     LAYER_HOOK(vkInvalidateMappedMemoryRanges), LAYER_HOOK(vkFlushMappedMemoryRanges),
     LAYER_HOOK(vkCreateFence),     LAYER_HOOK(vkDestroyFence),      LAYER_HOOK(vkCreateSemaphore),
     LAYER_HOOK(vkDestroySemaphore), LAYER_HOOK(vkCreateEvent),      LAYER_HOOK(vkDestroyEvent),

@@ -84,7 +84,7 @@ void settings_load(struct layer_settings *s)
     memset(s, 0, sizeof(*s));
     s->duplicate_limit = 10;
     for (int i = 0; i < CHECK_COUNT; ++i)
-        s->enabled[i] = true;
+        s->enabled[i] = check_info((enum check_id)i)->severity != CHECK_ADVICE;
     char value[1024];
     if (setting("action", value, sizeof(value)))
         s->action = strcmp(value, "abort") == 0 ? ACTION_ABORT : strcmp(value, "break") == 0 ? ACTION_BREAK : ACTION_LOG;

@@ -293,8 +293,8 @@ static void scenario_ignored_pointers(struct objects *o)
 /* alias-rotating-sets: the per-set memos and the recalled bound states of per-command results
  * (layer_state.h) must not carry a result to the wrong set or past a descriptor update. One
  * pipeline (alias_copy.comp: binding 0 read, 1 written), set A clean (a -> b), set B aliased
- * (c -> c), bound in turn A B A B in "rotating-cb"; then A is rewritten to a -> a and dispatched in
- * "updated-cb". Expected: one alias finding per command buffer, on B's first dispatch in the first
+ * (c -> c shifted by 1024 bytes), bound in turn A B A B in "rotating-cb"; then A is rewritten to
+ * a -> a shifted and dispatched in "updated-cb". Expected: one alias finding per command buffer, on B's first dispatch in the first
  * (bound again, B is recalled: the same finding is not repeated) and on the rewritten A in the
  * second. */
 static void scenario_alias_rotating(struct objects *o)
@@ -308,8 +308,8 @@ static void scenario_alias_rotating(struct objects *o)
     VkDescriptorSet sets[2] = {new_set(o, set_layout), new_set(o, set_layout)};
     write_buffer(o, sets[0], 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, a, 0, VK_WHOLE_SIZE);
     write_buffer(o, sets[0], 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, b, 0, VK_WHOLE_SIZE);
-    write_buffer(o, sets[1], 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, c, 0, VK_WHOLE_SIZE);
-    write_buffer(o, sets[1], 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, c, 0, VK_WHOLE_SIZE);
+    write_buffer(o, sets[1], 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, c, 0, 2048);
+    write_buffer(o, sets[1], 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, c, 1024, 2048);
     VkMemoryBarrier all = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
                            .srcAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT,
                            .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
@@ -322,7 +322,7 @@ static void scenario_alias_rotating(struct objects *o)
                              &all, 0, NULL, 0, NULL);
     }
     finish(o->a, &r, false);
-    write_buffer(o, sets[0], 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, a, 0, VK_WHOLE_SIZE);
+    write_buffer(o, sets[0], 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, a, 1024, 2048);
     r = begin(o->a, "updated-cb");
     vkCmdBindPipeline(r.cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
     vkCmdBindDescriptorSets(r.cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &sets[0], 0, NULL);
@@ -348,7 +348,7 @@ static void scenario_alias_array(struct objects *o, bool alias)
     VkBuffer written = new_buffer(o, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
     VkBuffer other = new_buffer(o, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
     VkDescriptorBufferInfo elements[3] = {{written, 0, VK_WHOLE_SIZE},
-                                          {alias ? written : other, 0, VK_WHOLE_SIZE},
+                                          {alias ? written : other, alias ? 1024 : 0, VK_WHOLE_SIZE},
                                           {written, 0, VK_WHOLE_SIZE}};
     VkWriteDescriptorSet writes[2] = {
         {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .dstBinding = 0, .descriptorCount = 3,
@@ -363,7 +363,8 @@ static void scenario_alias_array(struct objects *o, bool alias)
     finish(o->a, &r, !alias);
 }
 
-/* Two VkBuffers bound to the same bytes of one VkDeviceMemory. */
+/* Two VkBuffers bound to overlapping bytes of one VkDeviceMemory (the second 1024 bytes or one
+ * alignment further on). */
 static void scenario_alias_memory(struct objects *o)
 {
     VkBufferCreateInfo info = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = 4096,
@@ -375,13 +376,14 @@ static void scenario_alias_memory(struct objects *o)
     o->buffers[o->buffer_count++] = second;
     VkMemoryRequirements req;
     vkGetBufferMemoryRequirements(o->a->device, first, &req);
-    VkMemoryAllocateInfo alloc = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size,
+    VkDeviceSize shift = req.alignment > 1024 ? req.alignment : 1024;
+    VkMemoryAllocateInfo alloc = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size + shift,
                                   .memoryTypeIndex = memory_type(o->a, req.memoryTypeBits, 0)};
     VkDeviceMemory memory;
     CHECK(vkAllocateMemory(o->a->device, &alloc, NULL, &memory));
     o->memories[o->memory_count++] = memory;
     CHECK(vkBindBufferMemory(o->a->device, first, memory, 0));
-    CHECK(vkBindBufferMemory(o->a->device, second, memory, 0));
+    CHECK(vkBindBufferMemory(o->a->device, second, memory, shift));
     copy_dispatch(o, "memory-cb", first, 0, second, 0, 4096, VK_NULL_HANDLE, false);
 }
 
@@ -1427,8 +1429,14 @@ bool scenario_alias(struct app *a, const char *name)
     if (strcmp(name, "alias-clean") == 0) {
         scenario_alias_clean(&o);
     } else if (strcmp(name, "alias-buffer") == 0) {
+        /* read [0, 2048), write [1024, 3072): invocation i writes what invocation i + 256 reads */
         VkBuffer b = new_buffer(&o, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
-        copy_dispatch(&o, "alias-cb", b, 0, b, 0, 4096, VK_NULL_HANDLE, false);
+        copy_dispatch(&o, "alias-cb", b, 0, b, 1024, 2048, VK_NULL_HANDLE, false);
+    } else if (strcmp(name, "alias-in-place") == 0) {
+        /* one range read through binding 0 and written through binding 1, each invocation its own
+         * element (as VkFFT and in-place filters do): advice, off by default */
+        VkBuffer b = new_buffer(&o, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+        copy_dispatch(&o, "in-place-cb", b, 0, b, 0, 4096, VK_NULL_HANDLE, true);
     } else if (strcmp(name, "robust-ignored-pointers") == 0) {
         scenario_ignored_pointers(&o);
     } else if (strcmp(name, "alias-rotating-sets") == 0) {

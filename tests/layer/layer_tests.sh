@@ -109,7 +109,11 @@ check "alias: disjoint ranges of one buffer, one buffer read twice: no finding" 
 VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation:VK_LAYER_PREFLIGHT_validation timeout 120 "$app" alias-clean >"$work/out" 2>"$work/err"
 check "alias-clean is a correct program for Vulkan-ValidationLayers too" sh -c "grep -q 'done: 0 messages' '$work/out'"
 run alias-buffer
-check "alias: one buffer read and written by two bindings" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-alias-buffer .* names=alias-cb,- labels=: set 0 binding 1 writes VkBuffer .*(memory bytes \[0, 4096)), and set 0 binding 0 reads' '$work/out'"
+check "alias: one buffer read and written by two bindings at different offsets" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-alias-buffer .* names=alias-cb,- labels=: set 0 binding 1 writes VkBuffer .*(memory bytes \[1024, 3072)), and set 0 binding 0 reads .*(memory bytes \[0, 2048))' '$work/out'"
+run alias-in-place
+check "alias: exactly one range read and written through two bindings (in place): silent by default" only 0
+VK_PREFLIGHT_VALIDATION_ENABLE=PREFLIGHT-alias-in-place run alias-in-place
+check "alias: the same with PREFLIGHT-alias-in-place enabled: one WARNING" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-alias-in-place [-0-9]* WARNING .*set 0 binding 1 writes VkBuffer .*(memory bytes \[0, 4096)), and set 0 binding 0 reads' '$work/out'"
 run robust-ignored-pointers
 check "robustness: junk in the descriptor write arrays the type does not use is not read" only 0
 run alias-rotating-sets
