@@ -5,9 +5,11 @@
  * the shader really loads or stores through it) and the bound descriptor sets (with dynamic
  * offsets). Buffers are compared by the device-memory range behind them, so two buffers that
  * alias one VkDeviceMemory collide; images by subresource (mip levels and array layers).
- * Descriptor arrays: only elements the shader reaches through constant indices take part; an
- * element picked by a run-time index cannot be known without running the shader, so it is left
- * out rather than guessed (no false findings). */
+ * Descriptor arrays: elements the shader reaches through constant indices take part in both the
+ * alias pairs and the hazard accesses; when an index is only known at run time, every written
+ * element of the bound set is a hazard access (one of them is read or written, as
+ * Vulkan-ValidationLayers assumes), but takes no part in alias pairs (which element meets which
+ * cannot be known without running the shader, and a guess would be a false finding). */
 #include "check_alias.h"
 
 #include <stdio.h>
@@ -18,6 +20,7 @@
 
 #define HANDLE(h) ((uint64_t)(h))
 #define MAX_ACCESSES 128
+#define RUNTIME_ELEMENTS 32 /* written elements of one run-time indexed array that count */
 
 struct access {
     bool image;
@@ -29,6 +32,7 @@ struct access {
     uint32_t set, binding, element;
     bool array;                /* an element of a descriptor array */
     bool read_or_write;        /* array elements: reflection knows the binding's accesses, not each element's */
+    bool runtime_element;      /* an element the shader may reach through a run-time index */
     const char *what;          /* "binding", or "vertex buffer", "index buffer", "indirect buffer", "attachment" */
     VkImageLayout layout;
     VkDescriptorType type;
@@ -177,19 +181,25 @@ static bool collect_set(struct layer_device *ld, const struct bound_state *b, ui
         const struct set_layout_binding *lb = check_layout_binding(set, rb->binding);
         if (lb == NULL)
             continue;
-        for (uint32_t e = 0; e < lb->count && e < 64; ++e) {
-            if (!(rb->constant_elements & (1ull << e)))
+        /* elements reached through constant indices; with a run-time index, every element the set
+         * holds may be the one (as many as RUNTIME_ELEMENTS written ones) */
+        uint32_t runtime_taken = 0;
+        for (uint32_t e = 0; e < lb->count && (e < 64 || rb->dynamic_index); ++e) {
+            bool constant = e < 64 && (rb->constant_elements & (1ull << e));
+            if (!constant && !rb->dynamic_index)
                 continue;
             const struct descriptor_state *d = &set->descriptors[lb->first + e];
-            if (!d->written)
+            if (!d->written || (!constant && runtime_taken == RUNTIME_ELEMENTS))
                 continue;
+            runtime_taken += !constant;
             if (c->count == c->capacity)
                 return false;
             /* built in place: a copy of a freshly written struct stalls on store forwarding */
             struct access *a = &c->a[c->count];
             *a = (struct access){.read = rb->read, .write = rb->written, .set = rb->set, .binding = rb->binding,
                                  .element = e, .array = lb->count > 1,
-                                 .read_or_write = lb->count > 1 && rb->read && rb->written, .what = "binding",
+                                 .read_or_write = lb->count > 1 && rb->read && rb->written,
+                                 .runtime_element = !constant, .what = "binding",
                                  .layout = d->layout, .type = d->type, .layer_end = 1};
             bool ok = false;
             switch (d->type) {
@@ -467,8 +477,9 @@ const struct hazard_accesses *check_alias_command(struct layer_device *ld, struc
         for (uint32_t j = i + 1; j < c.count; ++j) {
             const struct access *x = &c.a[i], *y = &c.a[j];
             bool x_descriptor = i < descriptors, y_descriptor = j < descriptors;
+            /* an element reached through a run-time index may not be the one that overlaps: no guess */
             if ((x_descriptor && y_descriptor && descriptor_pairs_checked) || !(x->write || y->write) ||
-                !overlap(x, y) || same_descriptor(x, y))
+                !overlap(x, y) || same_descriptor(x, y) || x->runtime_element || y->runtime_element)
                 continue;
             if (x_descriptor && y_descriptor) {
                 /* exactly the same memory through two bindings is how in-place algorithms (FFTs,

@@ -275,9 +275,13 @@ static void report(struct layer_device *ld, struct command_buffer_state *cb, con
                    const struct hazard_range *r, const struct hazard_conflict *c, const char *where)
 {
     char context[200], text[128];
-    snprintf(context, sizeof(context), " of %s, %s",
-             finding_object_text(ld, VK_OBJECT_TYPE_COMMAND_BUFFER, c->before->command_buffer, text, sizeof(text)),
-             where);
+    if (c->before->command_buffer == 0) /* the presentation engine */
+        snprintf(context, sizeof(context), " of the presentation engine");
+    else
+        snprintf(context, sizeof(context), " of %s, %s",
+                 finding_object_text(ld, VK_OBJECT_TYPE_COMMAND_BUFFER, c->before->command_buffer, text,
+                                     sizeof(text)),
+                 where);
     hazard_report(ld, cb, e->command_index, e->call, &e->access, r, c, context);
 }
 
@@ -423,6 +427,74 @@ void hazard_submit_batch(struct layer_device *ld, VkQueue queue, const struct ha
         if (batch->fence != VK_NULL_HANDLE) {
             h->fences[h->fence_next] = (struct fence_record){HANDLE(batch->fence), qi, q->batches};
             h->fence_next = (h->fence_next + 1) % FENCES_KEPT;
+        }
+    }
+    pthread_mutex_unlock(&h->lock);
+}
+
+/* --- the presentation engine -------------------------------------------------------------------- */
+
+#define PRESENT_QUEUE ((VkQueue)(uintptr_t)~(uintptr_t)0) /* no queue has this handle */
+
+void hazard_present(struct layer_device *ld, VkQueue queue, const struct hazard_semaphore_op *waits,
+                    uint32_t wait_count, const struct hazard_access *images, uint32_t image_count)
+{
+    struct hazard_queues *h = queues_of(ld);
+    if (h == NULL)
+        return;
+    pthread_mutex_lock(&h->lock);
+    uint32_t pi = queue_index(h, PRESENT_QUEUE), qi = queue_index(h, queue);
+    if (pi < MAX_QUEUES) {
+        struct hazard_queue *p = &h->queues[pi];
+        p->batches++;
+        for (uint32_t i = 0; i < wait_count; ++i)
+            wait_semaphore(ld, h, pi, &waits[i]);
+        if (wait_count == 0 && qi < MAX_QUEUES) /* no semaphore: assume the queue's work came first */
+            sync_with(h, pi, qi, h->queues[qi].batches, ~0ull);
+        for (uint32_t i = 0; i < image_count; ++i) {
+            struct hazard_range *r = tracker_find_or_add(&p->tracker, &images[i]);
+            if (r == NULL)
+                continue;
+            tracker_catch_up(&p->tracker, r, p->tracker.barrier_count);
+            struct hazard_use read = {.stages = ~0ull, .access = ~0ull, .call = "vkQueuePresentKHR",
+                                      .submission = p->batches};
+            tracker_record(r, &read, false);
+        }
+    }
+    pthread_mutex_unlock(&h->lock);
+}
+
+void hazard_acquired(struct layer_device *ld, VkSemaphore semaphore, VkFence fence)
+{
+    struct hazard_queues *h = queues_of(ld);
+    if (h == NULL)
+        return;
+    pthread_mutex_lock(&h->lock);
+    uint32_t pi = queue_index(h, PRESENT_QUEUE);
+    if (pi < MAX_QUEUES) {
+        if (semaphore != VK_NULL_HANDLE) {
+            const struct hazard_semaphore_op signal = {semaphore, 0, 0};
+            signal_semaphore(h, pi, &signal);
+        }
+        if (fence != VK_NULL_HANDLE) {
+            h->fences[h->fence_next] = (struct fence_record){HANDLE(fence), pi, h->queues[pi].batches};
+            h->fence_next = (h->fence_next + 1) % FENCES_KEPT;
+        }
+    }
+    pthread_mutex_unlock(&h->lock);
+}
+
+void hazard_forget_key(struct layer_device *ld, uint64_t key)
+{
+    struct hazard_queues *h = __atomic_load_n(&ld->queue_hazards, __ATOMIC_ACQUIRE);
+    if (h == NULL)
+        return;
+    pthread_mutex_lock(&h->lock);
+    for (uint32_t i = 0; i < h->queue_count; ++i) {
+        struct hazard_tracker *t = &h->queues[i].tracker;
+        for (struct hazard_range *r = tracker_first(t, key); r != NULL; r = tracker_next(t, r, key)) {
+            r->has_write = false;
+            r->read_count = 0;
         }
     }
     pthread_mutex_unlock(&h->lock);

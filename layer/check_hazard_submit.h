@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <vulkan/vulkan_core.h>
 
+#include "check_hazard.h"
+
 struct layer_device;
 struct command_buffer_state;
 
@@ -36,6 +38,17 @@ void hazard_fence_waited(struct layer_device *ld, VkFence fence);
 void hazard_queue_idle(struct layer_device *ld, VkQueue queue);
 void hazard_device_idle(struct layer_device *ld);
 void hazard_queues_free(struct layer_device *ld);
+
+/* The presentation engine, as a queue of its own: vkQueuePresentKHR waits for `waits` (none: for
+ * the presenting queue's work so far) and then reads the images; vkAcquireNextImageKHR signals its
+ * semaphore and fence after the engine's reads so far, so a wait on that semaphore orders them
+ * before the wait's stages (through them, the first write to the acquired image). */
+void hazard_present(struct layer_device *ld, VkQueue queue, const struct hazard_semaphore_op *waits,
+                    uint32_t wait_count, const struct hazard_access *images, uint32_t image_count);
+void hazard_acquired(struct layer_device *ld, VkSemaphore semaphore, VkFence fence);
+/* A VkImage, VkBuffer or VkDeviceMemory destroyed: the uses of pending work keyed by it are
+ * dropped, so that a new object with the same handle does not meet them. */
+void hazard_forget_key(struct layer_device *ld, uint64_t key);
 
 /* A use of device memory by submitted work not known complete (for the host checks). */
 struct hazard_pending {

@@ -34,11 +34,37 @@ struct unseen_write {
 };
 #define UNSEEN_KEPT 256
 
+#define READBACKS_KEPT 16
+
 struct host_tracker {
     pthread_mutex_t lock;
     struct unseen_write unseen[UNSEEN_KEPT]; /* the latest ones, a ring; memory 0: empty */
     uint32_t unseen_next;
+    /* completed writes to persistently mapped readback buffers no barrier made visible to the
+     * host, reported by host_report_readbacks once the submit-time lock is released */
+    struct unseen_write readbacks[READBACKS_KEPT];
+    uint32_t readback_count;
 };
+
+/* Usage bits through which the GPU can read a buffer: a buffer with none of them is written by the
+ * GPU only for the host to read it (a readback buffer). */
+#define GPU_READ_USAGE                                                                                                 \
+    (VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT |                                    \
+     VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | \
+     VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |     \
+     VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT | VK_BUFFER_USAGE_ACCELERATION_STRUCTURE_BUILD_INPUT_READ_ONLY_BIT_KHR | \
+     VK_BUFFER_USAGE_SHADER_BINDING_TABLE_BIT_KHR | VK_BUFFER_USAGE_TRANSFORM_FEEDBACK_BUFFER_BIT_EXT |                \
+     VK_BUFFER_USAGE_CONDITIONAL_RENDERING_BIT_EXT)
+
+/* Whether a completed, unseen write went to a readback buffer whose memory is mapped now: mapped
+ * before the work (persistently), so no map or invalidate will show the host's read. */
+static bool persistent_readback(struct layer_device *ld, uint64_t memory, uint64_t buffer)
+{
+    const struct buffer_state *b = handle_map_get(&ld->buffers, buffer);
+    const struct memory_state *m = handle_map_get(&ld->memories, memory);
+    return b != NULL && m != NULL && (b->usage & GPU_READ_USAGE) == 0 &&
+           __atomic_load_n(&m->mapped, __ATOMIC_ACQUIRE) != NULL;
+}
 
 static pthread_mutex_t create_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -80,10 +106,44 @@ void host_write_completed(struct layer_device *ld, uint64_t memory, uint64_t beg
         if (overlaps(&t->unseen[i], memory, begin, end) && t->unseen[i].begin >= begin && t->unseen[i].end <= end)
             t->unseen[i].memory = 0;
     if (!visible_to_host) {
-        t->unseen[t->unseen_next] = (struct unseen_write){memory, begin, end, buffer, call, command_index, command_buffer};
+        struct unseen_write w = {memory, begin, end, buffer, call, command_index, command_buffer};
+        t->unseen[t->unseen_next] = w;
         t->unseen_next = (t->unseen_next + 1) % UNSEEN_KEPT;
+        if (t->readback_count < READBACKS_KEPT && persistent_readback(ld, memory, buffer))
+            t->readbacks[t->readback_count++] = w;
     }
     pthread_mutex_unlock(&t->lock);
+}
+
+void host_report_readbacks(struct layer_device *ld, const char *call)
+{
+    struct host_tracker *t = ld->host;
+    if (t == NULL || __atomic_load_n(&t->readback_count, __ATOMIC_ACQUIRE) == 0)
+        return;
+    struct unseen_write found[READBACKS_KEPT];
+    pthread_mutex_lock(&t->lock);
+    uint32_t count = t->readback_count;
+    memcpy(found, t->readbacks, count * sizeof(found[0]));
+    t->readback_count = 0;
+    pthread_mutex_unlock(&t->lock);
+    for (uint32_t i = 0; i < count; ++i) {
+        const struct unseen_write *w = &found[i];
+        struct finding f = {.check = CHECK_HOST_READBACK_WITHOUT_HOST_BARRIER, .call = call};
+        f.objects[f.object_count++] = (struct finding_object){VK_OBJECT_TYPE_DEVICE_MEMORY, w->memory};
+        f.objects[f.object_count++] = (struct finding_object){VK_OBJECT_TYPE_BUFFER, w->buffer};
+        f.objects[f.object_count++] = (struct finding_object){VK_OBJECT_TYPE_COMMAND_BUFFER, w->command_buffer};
+        char text[128], buffer[128];
+        snprintf(f.message, sizeof(f.message),
+                 "%s: %s (command %u of %s) wrote %s (VkDeviceMemory 0x%llx bytes [%llu, %llu)), a buffer only the "
+                 "host can read (no GPU read usage) that stays mapped; the work is complete, but no barrier made "
+                 "the write visible to the host (srcStage including the write, dstStageMask "
+                 "VK_PIPELINE_STAGE_HOST_BIT, dstAccessMask VK_ACCESS_HOST_READ_BIT), so the host may read stale data",
+                 call, w->call, w->command_index,
+                 finding_object_text(ld, VK_OBJECT_TYPE_COMMAND_BUFFER, w->command_buffer, text, sizeof(text)),
+                 finding_object_text(ld, VK_OBJECT_TYPE_BUFFER, w->buffer, buffer, sizeof(buffer)),
+                 (unsigned long long)w->memory, (unsigned long long)w->begin, (unsigned long long)w->end);
+        finding_report(ld->instance, ld, &f);
+    }
 }
 
 /* vkInvalidateMappedMemoryRanges after the work completed: was it made visible to the host? */

@@ -19,6 +19,10 @@ void host_check_flush(struct layer_device *ld, uint32_t count, const VkMappedMem
  * barrier made it visible to host reads. */
 void host_write_completed(struct layer_device *ld, uint64_t memory, uint64_t begin, uint64_t end, uint64_t buffer,
                           bool visible_to_host, const char *call, uint32_t command_index, uint64_t command_buffer);
+/* After a wait that completed work (vkWaitForFences, vkQueueWaitIdle, ...), outside every lock:
+ * reports the completed writes to persistently mapped readback buffers (usage without any GPU
+ * read) that no HOST/HOST_READ barrier made visible, which the host is about to read. */
+void host_report_readbacks(struct layer_device *ld, const char *call);
 void host_tracker_free(struct layer_device *ld);
 
 #endif

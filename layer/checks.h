@@ -62,6 +62,8 @@ enum check_severity { CHECK_ERROR, CHECK_WARNING, CHECK_ADVICE };
       "the host maps memory that a submission it has not waited for still writes")                                   \
     X(HOST_READ_WITHOUT_HOST_BARRIER, "PREFLIGHT-host-read-without-host-barrier", CHECK_ERROR,                       \
       "the host invalidates mapped memory a completed GPU write changed, which no barrier made visible to the host")  \
+    X(HOST_READBACK_WITHOUT_HOST_BARRIER, "PREFLIGHT-host-readback-without-host-barrier", CHECK_ERROR,               \
+      "a wait completed a GPU write to a mapped readback buffer, which no barrier made visible to the host")          \
     X(HOST_WRITE_WHILE_PENDING, "PREFLIGHT-host-write-while-pending", CHECK_ERROR,                                   \
       "the host flushes mapped memory that a submission it has not waited for still reads or writes")
 

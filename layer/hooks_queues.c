@@ -224,6 +224,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkWaitForFences(VkDevice device, uint
     /* with waitAll false only one is known signaled; counting all can only hide a finding */
     for (uint32_t i = 0; result == VK_SUCCESS && i < count; ++i)
         hazard_fence_waited(ld, fences[i]);
+    host_report_readbacks(ld, "vkWaitForFences");
     return result;
 }
 
@@ -231,8 +232,10 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkGetFenceStatus(VkDevice device, VkF
 {
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.GetFenceStatus(device, fence);
-    if (result == VK_SUCCESS)
+    if (result == VK_SUCCESS) {
         hazard_fence_waited(ld, fence);
+        host_report_readbacks(ld, "vkGetFenceStatus");
+    }
     return result;
 }
 
@@ -240,8 +243,10 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkQueueWaitIdle(VkQueue queue)
 {
     struct layer_device *ld = layer_device_of(queue);
     VkResult result = ld->dispatch.QueueWaitIdle(queue);
-    if (result == VK_SUCCESS)
+    if (result == VK_SUCCESS) {
         hazard_queue_idle(ld, queue);
+        host_report_readbacks(ld, "vkQueueWaitIdle");
+    }
     return result;
 }
 
@@ -249,8 +254,10 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkDeviceWaitIdle(VkDevice device)
 {
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.DeviceWaitIdle(device);
-    if (result == VK_SUCCESS)
+    if (result == VK_SUCCESS) {
         hazard_device_idle(ld);
+        host_report_readbacks(ld, "vkDeviceWaitIdle");
+    }
     return result;
 }
 
@@ -259,8 +266,10 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkWaitSemaphores(VkDevice device, con
 {
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.WaitSemaphores(device, info, timeout);
-    if (result == VK_SUCCESS)
+    if (result == VK_SUCCESS) {
         hazard_device_idle(ld); /* not modelled: assume everything done */
+        host_report_readbacks(ld, "vkWaitSemaphores");
+    }
     return result;
 }
 
@@ -269,8 +278,10 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkWaitSemaphoresKHR(VkDevice device, 
 {
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.WaitSemaphoresKHR(device, info, timeout);
-    if (result == VK_SUCCESS)
+    if (result == VK_SUCCESS) {
         hazard_device_idle(ld);
+        host_report_readbacks(ld, "vkWaitSemaphoresKHR");
+    }
     return result;
 }
 
@@ -279,8 +290,10 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkGetSemaphoreCounterValue(VkDevice d
 {
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.GetSemaphoreCounterValue(device, semaphore, value);
-    if (result == VK_SUCCESS)
+    if (result == VK_SUCCESS) {
         hazard_device_idle(ld); /* polling a timeline value: not modelled, assume done */
+        host_report_readbacks(ld, "vkGetSemaphoreCounterValue");
+    }
     return result;
 }
 
@@ -289,8 +302,10 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkGetSemaphoreCounterValueKHR(VkDevic
 {
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.GetSemaphoreCounterValueKHR(device, semaphore, value);
-    if (result == VK_SUCCESS)
+    if (result == VK_SUCCESS) {
         hazard_device_idle(ld);
+        host_report_readbacks(ld, "vkGetSemaphoreCounterValueKHR");
+    }
     return result;
 }
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "check_host.h"
+#include "check_hazard_submit.h"
 #include "layer_hooks.h"
 #include "layer_state.h"
 
@@ -34,6 +35,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkFreeMemory(VkDevice device, VkDeviceMem
 {
     struct layer_device *ld = layer_device_of(device);
     free(handle_map_take(&ld->memories, HANDLE(memory)));
+    hazard_forget_key(ld, HANDLE(memory)); /* a new allocation may get the same handle */
     ld->dispatch.FreeMemory(device, memory, allocator);
 }
 
@@ -162,6 +164,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyImage(VkDevice device, VkImage i
 {
     struct layer_device *ld = layer_device_of(device);
     free(handle_map_take(&ld->images, HANDLE(image)));
+    hazard_forget_key(ld, HANDLE(image)); /* a new image may get the same handle */
     resource_epoch_bump(ld);
     ld->dispatch.DestroyImage(device, image, allocator);
 }

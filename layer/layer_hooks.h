@@ -27,5 +27,9 @@ extern const struct layer_hook queue_hooks[];
 extern const size_t queue_hook_count;
 extern const struct layer_hook rendering_hooks[];
 extern const size_t rendering_hook_count;
+extern const struct layer_hook swapchain_hooks[];
+extern const size_t swapchain_hook_count;
+/* Frees a swapchain's state (its image states are the images map's). */
+void swapchain_state_free(void *state);
 
 #endif

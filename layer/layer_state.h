@@ -202,6 +202,15 @@ struct image_view_state {
     VkImageViewType view_type; /* a 2D or 2D-array view of a 3D image names depth slices as layers */
 };
 
+/* A swapchain's images (hooks_swapchain.c): the layer tracks them like the application's own. */
+struct swapchain_state {
+    uint32_t image_count;
+    VkImage *images;
+    VkFormat format;
+    VkExtent2D extent;
+    uint32_t layers;
+};
+
 struct shader_module_state {
     uint32_t *code;
     size_t size;
@@ -363,7 +372,7 @@ struct layer_device {
     struct handle_map names; /* object handle -> name from vkSetDebugUtilsObjectNameEXT */
     struct handle_map memories, buffers, images, image_views, set_layouts, descriptor_pools, descriptor_sets,
         update_templates, pipeline_layouts, shader_modules, pipelines, command_pools, command_buffers, fences,
-        semaphores, events, render_passes, framebuffers;
+        semaphores, events, render_passes, framebuffers, swapchains;
     struct host_tracker *host; /* check_host.c's pending submissions, created at the first submit */
     struct hazard_queues *queue_hazards; /* check_hazard_submit.c's per-queue trackers, likewise */
     /* debug-label paths ("frame/shadows"), interned for as long as the device lives so that the

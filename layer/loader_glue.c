@@ -261,7 +261,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateDevice(VkPhysicalDevice physi
                                  &ld->set_layouts, &ld->descriptor_pools, &ld->descriptor_sets, &ld->update_templates,
                                  &ld->pipeline_layouts, &ld->shader_modules, &ld->pipelines, &ld->command_pools,
                                  &ld->command_buffers, &ld->fences, &ld->semaphores, &ld->events,
-                                 &ld->render_passes, &ld->framebuffers, &ld->label_paths};
+                                 &ld->render_passes, &ld->framebuffers, &ld->swapchains, &ld->label_paths};
     for (size_t i = 0; i < sizeof(maps) / sizeof(maps[0]); ++i)
         handle_map_init(maps[i]);
     pthread_mutex_init(&ld->label_lock, NULL);
@@ -323,6 +323,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyDevice(VkDevice device, const Vk
     handle_map_destroy(&ld->events, free);
     handle_map_destroy(&ld->render_passes, render_pass_state_free);
     handle_map_destroy(&ld->framebuffers, free);
+    handle_map_destroy(&ld->swapchains, swapchain_state_free);
     handle_map_destroy(&ld->descriptor_sets, release_set_value);
     handle_map_destroy(&ld->descriptor_pools, release_pool_value);
     handle_map_destroy(&ld->pipelines, release_pipeline_value);
@@ -449,6 +450,7 @@ static PFN_vkVoidFunction find_device_hook(const char *name)
         {pipeline_hooks, pipeline_hook_count},
         {command_hooks, command_hook_count},
         {transfer_hooks, transfer_hook_count},
+        {swapchain_hooks, swapchain_hook_count},
         {queue_hooks, queue_hook_count},
         {rendering_hooks, rendering_hook_count},
     };

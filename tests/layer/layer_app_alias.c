@@ -796,6 +796,9 @@ static void scenario_image_hazard(struct objects *o, const char *name)
         else if (strcmp(name, "hazard-readback-waw") == 0) /* the copy's last texel, no barrier */
             vkCmdFillBuffer(r.cb, readback, 64 * 64 * 4 - 4, 4, 0);
         submit = fixed && strcmp(name, "hazard-readback-waw") != 0;
+        if (submit) /* a readback: the host reads it after the wait, so the writes are made visible to it */
+            buffer_barrier(r.cb, readback, transfer, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                           VK_ACCESS_HOST_READ_BIT);
     } else if (strcmp(name, "hazard-copy-image2") == 0) {
         /* vkCmdCopyImage2 right after the dispatch: reads what it wrote, writes what it sampled */
         VkImageCopy2 region = {.sType = VK_STRUCTURE_TYPE_IMAGE_COPY_2,
