@@ -33,6 +33,7 @@ struct access {
     bool array;                /* an element of a descriptor array */
     bool read_or_write;        /* array elements: reflection knows the binding's accesses, not each element's */
     bool runtime_element;      /* an element the shader may reach through a run-time index */
+    uint64_t stages;           /* descriptors: the shader stages that use the binding (pipeline stage bits) */
     const char *what;          /* "binding", or "vertex buffer", "index buffer", "indirect buffer", "attachment" */
     VkImageLayout layout;
     VkDescriptorType type;
@@ -199,7 +200,7 @@ static bool collect_set(struct layer_device *ld, const struct bound_state *b, ui
             *a = (struct access){.read = rb->read, .write = rb->written, .set = rb->set, .binding = rb->binding,
                                  .element = e, .array = lb->count > 1,
                                  .read_or_write = lb->count > 1 && rb->read && rb->written,
-                                 .runtime_element = !constant, .what = "binding",
+                                 .runtime_element = !constant, .stages = rb->used_stages, .what = "binding",
                                  .layout = d->layout, .type = d->type, .layer_end = 1};
             bool ok = false;
             switch (d->type) {
@@ -379,7 +380,11 @@ static void export_buffers(struct layer_device *ld, const struct command_buffer_
             h->stages = HAZARD_STAGE_FRAGMENT_SHADER;
             h->access = HAZARD_ACCESS_INPUT_ATTACHMENT_READ;
         } else if (i < descriptors) {
-            h->stages = b == &cb->compute ? HAZARD_STAGE_COMPUTE : HAZARD_STAGES_GRAPHICS_SHADERS;
+            /* the stages whose shaders use the binding: a barrier to the vertex shader does not
+             * make a write visible to a fragment shader's read */
+            h->stages = a->stages ? a->stages
+                        : b == &cb->compute ? HAZARD_STAGE_COMPUTE
+                                            : HAZARD_STAGES_GRAPHICS_SHADERS;
             h->access = (a->read ? HAZARD_ACCESS_SHADER_READS : 0) | (a->write ? HAZARD_ACCESS_SHADER_WRITES : 0);
         } else if (strstr(a->what, "indirect") != NULL) {
             h->stages = HAZARD_STAGE_DRAW_INDIRECT;

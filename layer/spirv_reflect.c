@@ -493,6 +493,22 @@ static void replay_bodies(struct parse_state *s, const bool *reachable, bool roo
     }
 }
 
+/* The VkPipelineStageFlagBits2 of an execution model. */
+static uint64_t stage_of(uint32_t model)
+{
+    switch (model) {
+    case SpvExecutionModelVertex: return 0x8ull;
+    case SpvExecutionModelTessellationControl: return 0x10ull;
+    case SpvExecutionModelTessellationEvaluation: return 0x20ull;
+    case SpvExecutionModelGeometry: return 0x40ull;
+    case SpvExecutionModelFragment: return 0x80ull;
+    case SpvExecutionModelGLCompute: return 0x800ull;
+    case SpvExecutionModelTaskNV: case SpvExecutionModelTaskEXT: return 0x80000ull;
+    case SpvExecutionModelMeshNV: case SpvExecutionModelMeshEXT: return 0x100000ull;
+    default: return 0x200000ull; /* the ray tracing models: RAY_TRACING_SHADER */
+    }
+}
+
 static void collect_bindings(struct parse_state *s, struct reflect_result *out)
 {
     size_t count = 0;
@@ -525,6 +541,7 @@ static void collect_bindings(struct parse_state *s, struct reflect_result *out)
         b->non_readable = v->non_readable;
         b->constant_elements = v->constant_elements;
         b->dynamic_index = v->dynamic_index;
+        b->used_stages = (b->read || b->written) ? stage_of(s->execution_model) : 0;
         if (b->array_size == 1 && (b->read || b->written))
             b->constant_elements = 1; /* a single descriptor: element 0 */
         switch (t->opcode) {
@@ -628,6 +645,7 @@ bool reflect_merge(struct reflect_result *into, const struct reflect_result *fro
             same->written |= b->written;
             same->constant_elements |= b->constant_elements;
             same->dynamic_index |= b->dynamic_index;
+            same->used_stages |= b->used_stages;
             continue;
         }
         struct reflect_binding *grown = realloc(into->bindings, (into->binding_count + 1) * sizeof(*grown));

@@ -30,6 +30,9 @@ struct reflect_binding {
      * whether any access uses an index only known at run time. */
     uint64_t constant_elements;
     bool dynamic_index;
+    /* The pipeline stages (VkPipelineStageFlagBits2) whose shaders read or write it: a graphics
+     * pipeline's merged stages keep each binding's own. */
+    uint64_t used_stages;
 };
 
 struct reflect_result {

@@ -20,7 +20,10 @@
  * submit: hazard-submit-raw, -fixed, -separate, -semaphore, -timeline, -fence, hazard-cross-queue,
  * hazard-cross-queue-semaphore, hazard-cross-queue-stage; host-invalidate-early, host-invalidate-after-wait,
  * host-read-no-barrier, host-flush-pending, host-flush-before-submit, host-map-early,
- * host-map-after-wait, host-ring-whole-range; soak (memory
+ * host-map-after-wait, host-ring-whole-range; the spec's rules on real programs' patterns (each with
+ * a -fixed or correct twin): alias-in-place, hazard-runtime-index, hazard-transitions-ordered,
+ * hazard-3d-slices(-overlap), hazard-top-of-pipe-wait, hazard-sampled-after-pass,
+ * hazard-vertex-scope, host-readback-persistent; soak (memory
  * over many submissions, LAYER_APP_SOAK_ITERATIONS, default 20000). */
 #include <string.h>
 
@@ -123,18 +126,24 @@ static void write_buffer(struct objects *o, VkDescriptorSet set, uint32_t bindin
     vkUpdateDescriptorSets(o->a->device, 1, &write, 0, NULL);
 }
 
-static void write_image(struct objects *o, VkDescriptorSet set, uint32_t binding, VkDescriptorType type,
-                        VkImageView view)
+static void write_image_in(struct objects *o, VkDescriptorSet set, uint32_t binding, VkDescriptorType type,
+                           VkImageView view, VkImageLayout layout)
 {
     if (o->sampler == VK_NULL_HANDLE) {
         VkSamplerCreateInfo info = {.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO, .magFilter = VK_FILTER_NEAREST,
                                     .minFilter = VK_FILTER_NEAREST, .maxLod = 1};
         CHECK(vkCreateSampler(o->a->device, &info, NULL, &o->sampler));
     }
-    VkDescriptorImageInfo info = {o->sampler, view, VK_IMAGE_LAYOUT_GENERAL};
+    VkDescriptorImageInfo info = {o->sampler, view, layout};
     VkWriteDescriptorSet write = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .dstBinding = binding,
                                   .descriptorCount = 1, .descriptorType = type, .pImageInfo = &info};
     vkUpdateDescriptorSets(o->a->device, 1, &write, 0, NULL);
+}
+
+static void write_image(struct objects *o, VkDescriptorSet set, uint32_t binding, VkDescriptorType type,
+                        VkImageView view)
+{
+    write_image_in(o, set, binding, type, view, VK_IMAGE_LAYOUT_GENERAL);
 }
 
 static VkShaderModule new_module(struct objects *o, const uint32_t *code, size_t size)
@@ -1425,6 +1434,289 @@ static void scenario_soak(struct objects *o, int iterations)
     vkDestroyCommandPool(a->device, pool, NULL);
 }
 
+/* ---- the spec's rules on patterns of real programs (each a correct program and a buggy one) ---- */
+
+/* hazard-runtime-index / -fixed: a fill writes the buffer behind element 1 of a descriptor array
+ * that the shader indexes through a helper's parameter with a pushed value; the dispatch reads it
+ * with no barrier (-fixed: TRANSFER_WRITE -> SHADER_READ). */
+static void scenario_runtime_index(struct objects *o, const char *name)
+{
+    bool fixed = strcmp(name, "hazard-runtime-index-fixed") == 0;
+    VkDescriptorSetLayoutBinding bindings[2] = {
+        {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+        {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL}};
+    VkDescriptorSetLayoutCreateInfo info = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+                                            .bindingCount = 2, .pBindings = bindings};
+    VkDescriptorSetLayout set_layout;
+    CHECK(vkCreateDescriptorSetLayout(o->a->device, &info, NULL, &set_layout));
+    o->set_layouts[o->set_layout_count++] = set_layout;
+    VkPushConstantRange push = {VK_SHADER_STAGE_COMPUTE_BIT, 0, 4};
+    VkPipelineLayoutCreateInfo layout_info = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+                                              .setLayoutCount = 1, .pSetLayouts = &set_layout,
+                                              .pushConstantRangeCount = 1, .pPushConstantRanges = &push};
+    VkPipelineLayout layout;
+    CHECK(vkCreatePipelineLayout(o->a->device, &layout_info, NULL, &layout));
+    o->pipeline_layouts[o->pipeline_layout_count++] = layout;
+    VkPipeline pipeline =
+        new_compute(o, layer_test_spirv_runtime_index, layer_test_spirv_runtime_index_size, layout);
+    VkBuffer luma = new_buffer(o, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    VkBuffer chroma = new_buffer(o, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+    VkBuffer out = new_buffer(o, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    VkDescriptorSet set = new_set(o, set_layout);
+    VkDescriptorBufferInfo planes[2] = {{luma, 0, VK_WHOLE_SIZE}, {chroma, 0, VK_WHOLE_SIZE}};
+    VkWriteDescriptorSet write = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .dstBinding = 0,
+                                  .descriptorCount = 2, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                  .pBufferInfo = planes};
+    vkUpdateDescriptorSets(o->a->device, 1, &write, 0, NULL);
+    write_buffer(o, set, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, out, 0, VK_WHOLE_SIZE);
+    struct recording r = begin(o->a, "runtime-index-cb");
+    vkCmdFillBuffer(r.cb, chroma, 0, 4096, 3);
+    if (fixed)
+        buffer_barrier(r.cb, chroma, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+    const uint32_t plane = 1;
+    vkCmdBindPipeline(r.cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    vkCmdBindDescriptorSets(r.cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
+    vkCmdPushConstants(r.cb, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &plane);
+    vkCmdDispatch(r.cb, 4096 / 4 / 64, 1, 1);
+    finish(o->a, &r, fixed);
+}
+
+/* hazard-transitions-ordered: a barrier transitions an image (UNDEFINED -> GENERAL) and the next
+ * render pass transitions it again (GENERAL -> COLOR_ATTACHMENT_OPTIMAL) with only the implicit
+ * dependency, whose first scope is empty: layout transitions are ordered among themselves in
+ * submission order, so this is correct (GStreamer's Vulkan elements do it). */
+static void scenario_transitions_ordered(struct objects *o)
+{
+    VkImage target = new_image(o, 1, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT);
+    VkImageView view = new_view(o, target, 0);
+    VkAttachmentDescription color = {.format = VK_FORMAT_R32_SFLOAT, .samples = VK_SAMPLE_COUNT_1_BIT,
+                                     .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR, .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+                                     .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+                                     .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+                                     .initialLayout = VK_IMAGE_LAYOUT_GENERAL,
+                                     .finalLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+    VkAttachmentReference ref = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+    VkSubpassDescription subpass = {.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS, .colorAttachmentCount = 1,
+                                    .pColorAttachments = &ref};
+    VkRenderPassCreateInfo pass_info = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, .attachmentCount = 1,
+                                        .pAttachments = &color, .subpassCount = 1, .pSubpasses = &subpass};
+    new_render_pass(o, &pass_info, &view);
+    struct recording r = begin(o->a, "transitions-cb");
+    image_barrier(r.cb, target, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0,
+                  VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, 0);
+    VkClearValue clear = {.color = {{0, 0, 0, 0}}};
+    VkRenderPassBeginInfo begin_info = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+                                        .renderPass = o->render_pass, .framebuffer = o->framebuffer,
+                                        .renderArea = {{0, 0}, {64, 64}}, .clearValueCount = 1,
+                                        .pClearValues = &clear};
+    vkCmdBeginRenderPass(r.cb, &begin_info, VK_SUBPASS_CONTENTS_INLINE);
+    vkCmdEndRenderPass(r.cb);
+    finish(o->a, &r, true);
+}
+
+/* hazard-3d-slices / -overlap: copies into a 3D image slice by slice (zink copies 3D textures so)
+ * with no barrier between: different depth slices do not overlap; -overlap's second copy covers
+ * the first's slice again (WAW). */
+static void scenario_3d_slices(struct objects *o, const char *name)
+{
+    bool overlap = strcmp(name, "hazard-3d-slices-overlap") == 0;
+    VkImageCreateInfo info = {.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO, .imageType = VK_IMAGE_TYPE_3D,
+                              .format = VK_FORMAT_R32_SFLOAT, .extent = {16, 16, 4}, .mipLevels = 1,
+                              .arrayLayers = 1, .samples = VK_SAMPLE_COUNT_1_BIT, .tiling = VK_IMAGE_TILING_OPTIMAL,
+                              .usage = VK_IMAGE_USAGE_TRANSFER_DST_BIT, .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED};
+    VkImage volume;
+    CHECK(vkCreateImage(o->a->device, &info, NULL, &volume));
+    VkMemoryRequirements req;
+    vkGetImageMemoryRequirements(o->a->device, volume, &req);
+    VkMemoryAllocateInfo alloc = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size,
+                                  .memoryTypeIndex = memory_type(o->a, req.memoryTypeBits, 0)};
+    VkDeviceMemory memory;
+    CHECK(vkAllocateMemory(o->a->device, &alloc, NULL, &memory));
+    CHECK(vkBindImageMemory(o->a->device, volume, memory, 0));
+    o->memories[o->memory_count++] = memory;
+    o->images[o->image_count++] = volume;
+    VkBuffer texels = new_buffer(o, 16 * 16 * 4 * 4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+    struct recording r = begin(o->a, "slices-cb");
+    image_barrier(r.cb, volume, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                  VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+    for (int32_t z = 0; z < 4; ++z) {
+        VkBufferImageCopy region = {.bufferOffset = (VkDeviceSize)z * 16 * 16 * 4,
+                                    .imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+                                    .imageOffset = {0, 0, overlap && z == 1 ? 0 : z},
+                                    .imageExtent = {16, 16, overlap && z == 1 ? 2 : 1}};
+        vkCmdCopyBufferToImage(r.cb, texels, volume, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+    }
+    finish(o->a, &r, !overlap);
+}
+
+/* hazard-top-of-pipe-wait / -fixed: one submission clears an image (a transfer write) and signals
+ * a semaphore; the next waits for it at TOP_OF_PIPE and transitions the image with srcStageMask
+ * TOP_OF_PIPE, which in a first scope is no stage: nothing orders the transition after the clear
+ * (ffmpeg 5.1's filters after an upload). -fixed waits at TRANSFER and names TRANSFER as source. */
+static void scenario_top_of_pipe_wait(struct objects *o, const char *name)
+{
+    bool fixed = strcmp(name, "hazard-top-of-pipe-wait-fixed") == 0;
+    VkImage image = new_image(o, 1, VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_SAMPLED_BIT);
+    VkSemaphore uploaded = new_semaphore(o->a, false);
+    VkFence fence = new_fence(o->a);
+    struct recording upload = begin(o->a, "upload-cb"), use = begin(o->a, "filter-cb");
+    image_barrier(upload.cb, image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                  VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+    VkClearColorValue value = {{1, 0, 0, 0}};
+    VkImageSubresourceRange all = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    vkCmdClearColorImage(upload.cb, image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &value, 1, &all);
+    CHECK(vkEndCommandBuffer(upload.cb));
+    const VkPipelineStageFlags source = fixed ? VK_PIPELINE_STAGE_TRANSFER_BIT : VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT;
+    image_barrier(use.cb, image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, source,
+                  fixed ? VK_ACCESS_TRANSFER_WRITE_BIT : 0, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                  VK_ACCESS_SHADER_READ_BIT);
+    CHECK(vkEndCommandBuffer(use.cb));
+    submit_one(o->a->queue, upload.cb, VK_NULL_HANDLE, uploaded, false, VK_NULL_HANDLE);
+    submit_wait_stage = source;
+    submit_one(o->a->queue, use.cb, uploaded, VK_NULL_HANDLE, false, fence);
+    submit_wait_stage = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+    CHECK(vkWaitForFences(o->a->device, 1, &fence, VK_TRUE, UINT64_MAX));
+    vkDestroyFence(o->a->device, fence, NULL);
+    vkDestroySemaphore(o->a->device, uploaded, NULL);
+    vkDestroyCommandPool(o->a->device, upload.pool, NULL);
+    vkDestroyCommandPool(o->a->device, use.pool, NULL);
+}
+
+/* A render pass with one R32_SFLOAT color attachment `view` and optional dependencies, with its
+ * framebuffer, for scenarios that need two passes (the caller destroys both). */
+static void second_pass(struct objects *o, VkImageView view, VkImageLayout final_layout,
+                        const VkSubpassDependency *dependency, VkRenderPass *pass, VkFramebuffer *framebuffer)
+{
+    VkAttachmentDescription color = {.format = VK_FORMAT_R32_SFLOAT, .samples = VK_SAMPLE_COUNT_1_BIT,
+                                     .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR, .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+                                     .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+                                     .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+                                     .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED, .finalLayout = final_layout};
+    VkAttachmentReference ref = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+    VkSubpassDescription subpass = {.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS, .colorAttachmentCount = 1,
+                                    .pColorAttachments = &ref};
+    VkRenderPassCreateInfo info = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, .attachmentCount = 1,
+                                   .pAttachments = &color, .subpassCount = 1, .pSubpasses = &subpass,
+                                   .dependencyCount = dependency ? 1 : 0, .pDependencies = dependency};
+    CHECK(vkCreateRenderPass(o->a->device, &info, NULL, pass));
+    VkFramebufferCreateInfo fb = {.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO, .renderPass = *pass,
+                                  .attachmentCount = 1, .pAttachments = &view, .width = 64, .height = 64, .layers = 1};
+    CHECK(vkCreateFramebuffer(o->a->device, &fb, NULL, framebuffer));
+}
+
+static void run_pass(VkCommandBuffer cb, VkRenderPass pass, VkFramebuffer framebuffer, VkPipeline pipeline,
+                     VkPipelineLayout layout, VkDescriptorSet set)
+{
+    VkClearValue clear = {.color = {{0, 0, 0, 0}}};
+    VkRenderPassBeginInfo begin_info = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO, .renderPass = pass,
+                                        .framebuffer = framebuffer, .renderArea = {{0, 0}, {64, 64}},
+                                        .clearValueCount = 1, .pClearValues = &clear};
+    vkCmdBeginRenderPass(cb, &begin_info, VK_SUBPASS_CONTENTS_INLINE);
+    if (pipeline != VK_NULL_HANDLE) {
+        vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, &set, 0, NULL);
+        vkCmdDraw(cb, 3, 1, 0, 0);
+    }
+    vkCmdEndRenderPass(cb);
+}
+
+/* hazard-sampled-after-pass / -fixed: a render pass renders an image whose final layout is
+ * SHADER_READ_ONLY_OPTIMAL, with no dependency into VK_SUBPASS_EXTERNAL: the implicit one's second
+ * scope is empty, so the next pass, whose draw samples the image, races with the store and the
+ * final transition. -fixed declares COLOR_ATTACHMENT_OUTPUT/WRITE -> FRAGMENT_SHADER/SHADER_READ. */
+static void scenario_sampled_after_pass(struct objects *o, const char *name)
+{
+    bool fixed = strcmp(name, "hazard-sampled-after-pass-fixed") == 0;
+    VkImage shadow = new_image(o, 1, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT);
+    VkImage frame = new_image(o, 1, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT);
+    VkImageView shadow_view = new_view(o, shadow, 0), frame_view = new_view(o, frame, 0);
+    VkSubpassDependency after = {.srcSubpass = 0, .dstSubpass = VK_SUBPASS_EXTERNAL,
+                                 .srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+                                 .dstStageMask = VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
+                                 .srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+                                 .dstAccessMask = VK_ACCESS_SHADER_READ_BIT};
+    VkRenderPass first, second;
+    VkFramebuffer first_fb, second_fb;
+    second_pass(o, shadow_view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, fixed ? &after : NULL, &first, &first_fb);
+    second_pass(o, frame_view, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, NULL, &second, &second_fb);
+    const VkDescriptorType types[] = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER};
+    VkDescriptorSetLayout set_layout = new_set_layout(o, types, 1);
+    VkPipelineLayout layout = new_pipeline_layout(o, &set_layout, 1);
+    VkPipeline pipeline = new_fullscreen_pipeline(o, layout, second, 0, layer_test_spirv_sample, layer_test_spirv_sample_size);
+    VkDescriptorSet set = new_set(o, set_layout);
+    write_image_in(o, set, 0, types[0], shadow_view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+    struct recording r = begin(o->a, "passes-cb");
+    run_pass(r.cb, first, first_fb, VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE);
+    run_pass(r.cb, second, second_fb, pipeline, layout, set);
+    finish(o->a, &r, fixed);
+    vkDestroyFramebuffer(o->a->device, first_fb, NULL);
+    vkDestroyFramebuffer(o->a->device, second_fb, NULL);
+    vkDestroyRenderPass(o->a->device, first, NULL);
+    vkDestroyRenderPass(o->a->device, second, NULL);
+}
+
+/* hazard-vertex-scope / -fixed: a fill writes a storage buffer that a draw's fragment shader reads;
+ * the barrier's destination is VERTEX_SHADER with SHADER_READ: the fragment shader is logically
+ * later, so it is ordered, but the access scope holds only the vertex shader's reads. -fixed names
+ * FRAGMENT_SHADER. */
+static void scenario_vertex_scope(struct objects *o, const char *name)
+{
+    bool fixed = strcmp(name, "hazard-vertex-scope-fixed") == 0;
+    VkImage frame = new_image(o, 1, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT);
+    VkImageView frame_view = new_view(o, frame, 0);
+    VkRenderPass pass;
+    VkFramebuffer framebuffer;
+    second_pass(o, frame_view, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, NULL, &pass, &framebuffer);
+    const VkDescriptorType types[] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
+    VkDescriptorSetLayout set_layout = new_set_layout(o, types, 1);
+    VkPipelineLayout layout = new_pipeline_layout(o, &set_layout, 1);
+    VkPipeline pipeline =
+        new_fullscreen_pipeline(o, layout, pass, 0, layer_test_spirv_ssbo_read, layer_test_spirv_ssbo_read_size);
+    VkBuffer data = new_buffer(o, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+    VkDescriptorSet set = new_set(o, set_layout);
+    write_buffer(o, set, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, data, 0, VK_WHOLE_SIZE);
+    struct recording r = begin(o->a, "vertex-scope-cb");
+    vkCmdFillBuffer(r.cb, data, 0, 4096, 1);
+    buffer_barrier(r.cb, data, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                   fixed ? VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT : VK_PIPELINE_STAGE_VERTEX_SHADER_BIT,
+                   VK_ACCESS_SHADER_READ_BIT);
+    run_pass(r.cb, pass, framebuffer, pipeline, layout, set);
+    finish(o->a, &r, fixed);
+    vkDestroyFramebuffer(o->a->device, framebuffer, NULL);
+    vkDestroyRenderPass(o->a->device, pass, NULL);
+}
+
+/* host-readback-persistent / -fixed: a buffer only the host reads (TRANSFER_DST), mapped once
+ * before the work, filled by the GPU; the host waits for the fence and reads the mapping with no
+ * invalidate (coherent memory). Without a HOST/HOST_READ barrier after the fill the read may see
+ * stale data; -fixed has it. */
+static void scenario_host_readback(struct objects *o, const char *name)
+{
+    bool fixed = strcmp(name, "host-readback-persistent-fixed") == 0;
+    VkBuffer readback = new_buffer(o, 4096, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+    const uint32_t *mapped = o->owned[o->owned_count - 1].mapped;
+    if (o->a->set_name != NULL) {
+        VkDebugUtilsObjectNameInfoEXT name_info = {.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT,
+                                                   .objectType = VK_OBJECT_TYPE_BUFFER,
+                                                   .objectHandle = (uint64_t)readback, .pObjectName = "readback"};
+        o->a->set_name(o->a->device, &name_info);
+    }
+    VkFence fence = new_fence(o->a);
+    struct recording r = begin(o->a, "readback-cb");
+    vkCmdFillBuffer(r.cb, readback, 0, 4096, 9);
+    if (fixed)
+        buffer_barrier(r.cb, readback, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    CHECK(vkEndCommandBuffer(r.cb));
+    submit_one(o->a->queue, r.cb, VK_NULL_HANDLE, VK_NULL_HANDLE, false, fence);
+    CHECK(vkWaitForFences(o->a->device, 1, &fence, VK_TRUE, UINT64_MAX));
+    if (mapped[1023] != 9)
+        fprintf(stderr, "readback: fill not seen\n");
+    vkDestroyFence(o->a->device, fence, NULL);
+    vkDestroyCommandPool(o->a->device, r.pool, NULL);
+}
+
 bool scenario_alias(struct app *a, const char *name)
 {
     struct objects o = {.a = a};
@@ -1454,6 +1746,20 @@ bool scenario_alias(struct app *a, const char *name)
         ((uint32_t *)o.owned[o.owned_count - 1].mapped)[1] = 1;
         ((uint32_t *)o.owned[o.owned_count - 1].mapped)[2] = 1;
         copy_dispatch(&o, "indirect-cb", in, 0, args, 0, 4096, args, false);
+    } else if (strncmp(name, "hazard-runtime-index", 20) == 0) {
+        scenario_runtime_index(&o, name);
+    } else if (strcmp(name, "hazard-transitions-ordered") == 0) {
+        scenario_transitions_ordered(&o);
+    } else if (strncmp(name, "hazard-3d-slices", 16) == 0) {
+        scenario_3d_slices(&o, name);
+    } else if (strncmp(name, "hazard-top-of-pipe-wait", 23) == 0) {
+        scenario_top_of_pipe_wait(&o, name);
+    } else if (strncmp(name, "hazard-sampled-after-pass", 25) == 0) {
+        scenario_sampled_after_pass(&o, name);
+    } else if (strncmp(name, "hazard-vertex-scope", 19) == 0) {
+        scenario_vertex_scope(&o, name);
+    } else if (strncmp(name, "host-readback-persistent", 24) == 0) {
+        scenario_host_readback(&o, name);
     } else if (strcmp(name, "alias-array") == 0 || strcmp(name, "alias-array-unreached") == 0) {
         scenario_alias_array(&o, strcmp(name, "alias-array") == 0);
     } else if (strcmp(name, "alias-image") == 0 || strcmp(name, "alias-image-mips") == 0) {

@@ -199,12 +199,29 @@ if ! skipped "hazard across queues (runs on the H200: scripts/device-farm/run-la
     run hazard-cross-queue-stage
     check "hazard at submit: the semaphore wait's stage mask (TRANSFER) misses the compute read" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q 'PREFLIGHT-hazard-read-after-write .*submitted to another VkQueue.*a semaphore wait whose stage mask' '$work/out'"
 fi
+# the spec's rules on patterns of real programs (docs/real-programs.md)
+run hazard-runtime-index
+check "hazard: a descriptor array indexed at run time through a helper's parameter: every written element counts (RAW)" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdDispatch (command 3) reads VkBuffer .*that vkCmdFillBuffer (command 0) wrote in TRANSFER' '$work/out'"
+run hazard-3d-slices-overlap
+check "hazard: two copies into overlapping depth slices of a 3D image (WAW)" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-write-after-write .*vkCmdCopyBufferToImage (command 2) writes VkImage .*that vkCmdCopyBufferToImage (command 1) wrote' '$work/out'"
+run hazard-top-of-pipe-wait
+check "hazard: a semaphore wait at TOP_OF_PIPE, then a transition from TOP_OF_PIPE: ordered after nothing (WAW with the upload)" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-write-after-write .*names=filter-cb,- .*vkCmdPipelineBarrier (command 0) writes VkImage .*that vkCmdClearColorImage (command 1 of VkCommandBuffer 0x[0-9a-f]* \"upload-cb\", earlier on the same queue) wrote in TRANSFER; missing between them: the layout transition.s source stages do not include the earlier write' '$work/out'"
+run hazard-sampled-after-pass
+check "hazard: a pass with no external dependency and final layout SHADER_READ_ONLY, then a draw samples it (RAW, named as the transition's own source stages)" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdDraw (command 5) reads VkImage .*that vkCmdEndRenderPass (command 1) wrote in a layout transition after ALL_COMMANDS' '$work/out'"
+run hazard-vertex-scope
+check "hazard: a barrier to VERTEX_SHADER does not make a fill visible to the fragment shader's read (RAW)" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdDraw (command 5) reads VkBuffer .*that vkCmdFillBuffer (command 0) wrote in TRANSFER; missing between them: a memory dependency that makes the write visible' '$work/out'"
+run host-readback-persistent
+check "host: a persistently mapped readback buffer read after the fence, no HOST barrier" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-host-readback-without-host-barrier .*names=-,readback,readback-cb .*vkWaitForFences: vkCmdFillBuffer (command 0 of VkCommandBuffer 0x[0-9a-f]* \"readback-cb\") wrote VkBuffer 0x[0-9a-f]* \"readback\"' '$work/out'"
+run host-readback-persistent-fixed
+check "host: the same readback with the HOST/HOST_READ barrier: no finding" only 0
 for s in hazard-raw-fixed hazard-war-execution-only hazard-disjoint hazard-event hazard-event2 hazard-sync2 hazard-image-fixed \
          hazard-transition-fixed hazard-readback-disjoint hazard-mipchain hazard-depth-passes hazard-rendering-fixed hazard-rendering-memory-access hazard-renderpass-fixed \
          hazard-subpass-fixed hazard-input-attachment \
          hazard-secondary-fixed \
          hazard-submit-fixed hazard-submit-semaphore \
-         hazard-submit-timeline hazard-submit-fence; do
+         hazard-submit-timeline hazard-submit-fence \
+         hazard-runtime-index-fixed hazard-transitions-ordered hazard-3d-slices hazard-top-of-pipe-wait-fixed \
+         hazard-sampled-after-pass-fixed hazard-vertex-scope-fixed alias-in-place; do
     run $s
     check "hazard: correct synchronization ($s): no finding" only 0
     TSAN_OPTIONS="${TSAN_OPTIONS:-} suppressions=$here/tsan-vvl.supp" \
