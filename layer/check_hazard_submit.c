@@ -338,7 +338,10 @@ static void check_other_queue(struct layer_device *ld, struct command_buffer_sta
             if (r->reads[k].submission < later_from &&
                 !ordered_by_semaphores(q, other_index, &r->reads[k], stages, false, &batch_ordered))
                 c = (struct hazard_conflict){CHECK_HAZARD_WRITE_AFTER_READ, &r->reads[k], false,
-                                             "a semaphore signaled after that work and waited on here"};
+                                             batch_ordered ? "a semaphore wait whose stage mask (or a barrier "
+                                                             "chained after it) includes this access's stage"
+                                                           : "a semaphore signaled after that work and waited on "
+                                                             "here"};
         if (c.before != NULL) {
             char where[96];
             snprintf(where, sizeof(where), "submitted to another VkQueue 0x%llx",

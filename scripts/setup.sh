@@ -27,18 +27,27 @@ packages=(
     glslc spirv-tools spirv-headers
     libcjson-dev libcmocka-dev libcurl4-openssl-dev
     xvfb xauth
+    # the layer's real-program acceptance (tests/real-programs): VkFFT and the glslang it compiles
+    # with, OpenGL programs for zink, vkd3d demos, ffmpeg, mpv and GStreamer with their Vulkan paths
+    libvkfft-dev glslang-dev piglit glmark2-x11 glmark2-es2-x11 mesa-utils mesa-utils-bin vkd3d-demos
+    ffmpeg mpv gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-bad
 )
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-mesa_version=$(dpkg-query -W -f='${Version}' mesa-vulkan-drivers 2>/dev/null || true)
-need_mesa=1
-case "$mesa_version" in 2[5-9].*|[3-9][0-9].*) need_mesa=0 ;; esac
+# lavapipe and, for zink, Mesa's OpenGL stack: all of Mesa from bookworm-backports (25.x), so that
+# zink and lavapipe are one release
+mesa_packages=(mesa-vulkan-drivers libgl1-mesa-dri libglx-mesa0 libegl-mesa0 libgbm1)
+need_mesa=0
+for p in "${mesa_packages[@]}"; do
+    case "$(dpkg-query -W -f='${Version}' "$p" 2>/dev/null || true)" in 2[5-9].*|[3-9][0-9].*) ;; *) need_mesa=1 ;; esac
+done
 
 if [ ${#missing[@]} -gt 0 ] || [ "$need_mesa" -eq 1 ]; then
     apt-get update -q
+    # Mesa first: the packages below then find its 25.x libraries installed and keep them
+    [ "$need_mesa" -eq 0 ] || apt-get install -y -q --no-install-recommends -t bookworm-backports "${mesa_packages[@]}"
     [ ${#missing[@]} -eq 0 ] || apt-get install -y -q --no-install-recommends "${missing[@]}"
-    [ "$need_mesa" -eq 0 ] || apt-get install -y -q --no-install-recommends -t bookworm-backports mesa-vulkan-drivers
 fi
-echo "setup: packages present; lavapipe $(dpkg-query -W -f='${Version}' mesa-vulkan-drivers)"
+echo "setup: packages present; lavapipe and zink $(dpkg-query -W -f='${Version}' mesa-vulkan-drivers)"
