@@ -76,6 +76,12 @@ static void store_render_pass(struct layer_device *ld, VkRenderPass handle, stru
                         depth_layout_writable(d->pDepthStencilAttachment->layout), true);                              \
     }
 
+static bool has_stencil(VkFormat format)
+{
+    return format == VK_FORMAT_S8_UINT || format == VK_FORMAT_D16_UNORM_S8_UINT ||
+           format == VK_FORMAT_D24_UNORM_S8_UINT || format == VK_FORMAT_D32_SFLOAT_S8_UINT;
+}
+
 /* Each attachment's first and last use, for its load/store operations and transitions: the same
  * member names in VkRenderPassCreateInfo and VkRenderPassCreateInfo2. */
 static void attachment_used(struct render_pass_state *r, uint32_t index, VkImageLayout layout, bool depth,
@@ -100,14 +106,17 @@ static void attachment_used(struct render_pass_state *r, uint32_t index, VkImage
         struct pass_attachment *p = &(r)->attachments[i];                                                              \
         p->initial = a->initialLayout;                                                                                 \
         p->final = a->finalLayout;                                                                                     \
-        p->load_reads = a->loadOp == VK_ATTACHMENT_LOAD_OP_LOAD || a->stencilLoadOp == VK_ATTACHMENT_LOAD_OP_LOAD;     \
+        /* the stencil operations apply only to formats with a stencil aspect */                                     \
+        bool stencil = has_stencil(a->format);                                                                         \
+        p->load_reads = a->loadOp == VK_ATTACHMENT_LOAD_OP_LOAD ||                                                     \
+                        (stencil && a->stencilLoadOp == VK_ATTACHMENT_LOAD_OP_LOAD);                                   \
         p->load_writes = a->loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR || a->loadOp == VK_ATTACHMENT_LOAD_OP_DONT_CARE ||   \
-                         a->stencilLoadOp == VK_ATTACHMENT_LOAD_OP_CLEAR ||                                            \
-                         a->stencilLoadOp == VK_ATTACHMENT_LOAD_OP_DONT_CARE;                                          \
+                         (stencil && (a->stencilLoadOp == VK_ATTACHMENT_LOAD_OP_CLEAR ||                               \
+                                      a->stencilLoadOp == VK_ATTACHMENT_LOAD_OP_DONT_CARE));                           \
         p->store_writes = a->storeOp == VK_ATTACHMENT_STORE_OP_STORE ||                                                \
                           a->storeOp == VK_ATTACHMENT_STORE_OP_DONT_CARE ||                                            \
-                          a->stencilStoreOp == VK_ATTACHMENT_STORE_OP_STORE ||                                         \
-                          a->stencilStoreOp == VK_ATTACHMENT_STORE_OP_DONT_CARE;                                       \
+                          (stencil && (a->stencilStoreOp == VK_ATTACHMENT_STORE_OP_STORE ||                            \
+                                       a->stencilStoreOp == VK_ATTACHMENT_STORE_OP_DONT_CARE));                        \
     }                                                                                                                  \
     for (uint32_t i = 0; (r)->attachments && (info)->pSubpasses && i < (info)->subpassCount; ++i) {                   \
         const __typeof__((info)->pSubpasses[0]) *d = &(info)->pSubpasses[i];                                           \
@@ -320,9 +329,13 @@ static void pass_enter_subpass(struct layer_device *ld, struct command_buffer_st
     for (uint32_t i = 0; i < r->attachment_count && i < cb->pass_view_count; ++i) {
         const struct pass_attachment *a = &r->attachments[i];
         struct hazard_access range;
+        /* a LOAD reads (ATTACHMENT_READ access), CLEAR and DONT_CARE write; depth and stencil may
+         * do one each */
         if (!a->used || a->first_subpass != cb->subpass ||
-            !attachment_access(ld, cb->pass_views[i], 0, a->depth, ATTACHMENT_LOAD, true, &range))
+            !attachment_access(ld, cb->pass_views[i], 0, a->depth, ATTACHMENT_LOAD, a->load_writes, &range))
             continue;
+        if (a->load_reads && a->load_writes)
+            range.access |= a->depth ? HAZARD_ACCESS_DEPTH_READ : HAZARD_ACCESS_COLOR_READ;
         cb->pass_load_command[i] = cb->command_index;
         if (a->initial != a->first_layout) {
             struct hazard_memory_barrier t = hazard_barrier_over(&range, r->begin_src_access, r->begin_dst_access);

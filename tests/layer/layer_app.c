@@ -53,7 +53,23 @@ static void create_app(struct app *a, bool enable_in_app, bool chain_messenger)
                        VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
         .pfnUserCallback = on_message,
     };
-    const char *extensions[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
+    const char *extensions[3] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
+    uint32_t extension_count = 1;
+    /* a surface without a window, where the driver has it, for the swapchain scenarios */
+    uint32_t available = 0;
+    vkEnumerateInstanceExtensionProperties(NULL, &available, NULL);
+    VkExtensionProperties *props = calloc(available ? available : 1, sizeof(*props));
+    vkEnumerateInstanceExtensionProperties(NULL, &available, props);
+    bool headless = false, surface = false;
+    for (uint32_t i = 0; i < available; ++i) {
+        headless = headless || strcmp(props[i].extensionName, "VK_EXT_headless_surface") == 0;
+        surface = surface || strcmp(props[i].extensionName, VK_KHR_SURFACE_EXTENSION_NAME) == 0;
+    }
+    free(props);
+    if (headless && surface) {
+        extensions[extension_count++] = VK_KHR_SURFACE_EXTENSION_NAME;
+        extensions[extension_count++] = "VK_EXT_headless_surface";
+    }
     const char *layers[] = {"VK_LAYER_PREFLIGHT_validation"};
     VkApplicationInfo app_info = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .apiVersion = VK_API_VERSION_1_3};
     VkInstanceCreateInfo info = {
@@ -62,10 +78,11 @@ static void create_app(struct app *a, bool enable_in_app, bool chain_messenger)
         .pApplicationInfo = &app_info,
         .enabledLayerCount = enable_in_app ? 1 : 0,
         .ppEnabledLayerNames = layers,
-        .enabledExtensionCount = 1,
+        .enabledExtensionCount = extension_count,
         .ppEnabledExtensionNames = extensions,
     };
     CHECK(vkCreateInstance(&info, NULL, &a->instance));
+    a->headless = extension_count == 3;
     if (!chain_messenger) {
         PFN_vkCreateDebugUtilsMessengerEXT create = (PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(
             a->instance, "vkCreateDebugUtilsMessengerEXT");
@@ -109,7 +126,19 @@ static void create_app(struct app *a, bool enable_in_app, bool chain_messenger)
     vkGetPhysicalDeviceFeatures(a->physical, &core_features);
     VkPhysicalDeviceFeatures enabled_core = {.fragmentStoresAndAtomics = core_features.fragmentStoresAndAtomics};
     a->fragment_stores = core_features.fragmentStoresAndAtomics;
+    const char *device_extensions[] = {VK_KHR_SWAPCHAIN_EXTENSION_NAME};
+    uint32_t device_available = 0;
+    vkEnumerateDeviceExtensionProperties(a->physical, NULL, &device_available, NULL);
+    VkExtensionProperties *dprops = calloc(device_available ? device_available : 1, sizeof(*dprops));
+    vkEnumerateDeviceExtensionProperties(a->physical, NULL, &device_available, dprops);
+    bool swapchain = false;
+    for (uint32_t i = 0; i < device_available; ++i)
+        swapchain = swapchain || strcmp(dprops[i].extensionName, VK_KHR_SWAPCHAIN_EXTENSION_NAME) == 0;
+    free(dprops);
+    a->headless = a->headless && swapchain;
     VkDeviceCreateInfo device_info = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .queueCreateInfoCount = 1,
+                                      .enabledExtensionCount = a->headless ? 1 : 0,
+                                      .ppEnabledExtensionNames = device_extensions,
                                       .pQueueCreateInfos = &queue, .pEnabledFeatures = &enabled_core,
                                       .pNext = a->properties.apiVersion >= VK_API_VERSION_1_3 ? &enabled13 : NULL};
     CHECK(vkCreateDevice(a->physical, &device_info, NULL, &a->device));

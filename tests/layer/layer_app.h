@@ -25,6 +25,7 @@ struct app {
     bool timeline;  /* timeline semaphores enabled */
     bool dynamic_rendering;
     bool fragment_stores; /* fragmentStoresAndAtomics enabled */
+    bool headless;        /* VK_EXT_headless_surface and VK_KHR_swapchain enabled: swapchains without a window */
     uint32_t family;
     VkPhysicalDeviceProperties properties;
     VkDebugUtilsMessengerEXT messenger;

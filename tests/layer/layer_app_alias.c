@@ -23,7 +23,8 @@
  * host-map-after-wait, host-ring-whole-range; the spec's rules on real programs' patterns (each with
  * a -fixed or correct twin): alias-in-place, hazard-runtime-index, hazard-transitions-ordered,
  * hazard-3d-slices(-overlap), hazard-top-of-pipe-wait, hazard-sampled-after-pass,
- * hazard-vertex-scope, host-readback-persistent; soak (memory
+ * hazard-vertex-scope, host-readback-persistent, hazard-load-without-read, hazard-clear-blit-waw,
+ * swapchain-present-war (headless surface); soak (memory
  * over many submissions, LAYER_APP_SOAK_ITERATIONS, default 20000). */
 #include <string.h>
 
@@ -1585,14 +1586,15 @@ static void scenario_top_of_pipe_wait(struct objects *o, const char *name)
 
 /* A render pass with one R32_SFLOAT color attachment `view` and optional dependencies, with its
  * framebuffer, for scenarios that need two passes (the caller destroys both). */
-static void second_pass(struct objects *o, VkImageView view, VkImageLayout final_layout,
-                        const VkSubpassDependency *dependency, VkRenderPass *pass, VkFramebuffer *framebuffer)
+static void pass_with(struct objects *o, VkImageView view, VkAttachmentLoadOp load, VkImageLayout initial_layout,
+                      VkImageLayout final_layout, const VkSubpassDependency *dependency, VkRenderPass *pass,
+                      VkFramebuffer *framebuffer)
 {
     VkAttachmentDescription color = {.format = VK_FORMAT_R32_SFLOAT, .samples = VK_SAMPLE_COUNT_1_BIT,
-                                     .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR, .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+                                     .loadOp = load, .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
                                      .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
                                      .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
-                                     .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED, .finalLayout = final_layout};
+                                     .initialLayout = initial_layout, .finalLayout = final_layout};
     VkAttachmentReference ref = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
     VkSubpassDescription subpass = {.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS, .colorAttachmentCount = 1,
                                     .pColorAttachments = &ref};
@@ -1603,6 +1605,13 @@ static void second_pass(struct objects *o, VkImageView view, VkImageLayout final
     VkFramebufferCreateInfo fb = {.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO, .renderPass = *pass,
                                   .attachmentCount = 1, .pAttachments = &view, .width = 64, .height = 64, .layers = 1};
     CHECK(vkCreateFramebuffer(o->a->device, &fb, NULL, framebuffer));
+}
+
+static void second_pass(struct objects *o, VkImageView view, VkImageLayout final_layout,
+                        const VkSubpassDependency *dependency, VkRenderPass *pass, VkFramebuffer *framebuffer)
+{
+    pass_with(o, view, VK_ATTACHMENT_LOAD_OP_CLEAR, VK_IMAGE_LAYOUT_UNDEFINED, final_layout, dependency, pass,
+              framebuffer);
 }
 
 static void run_pass(VkCommandBuffer cb, VkRenderPass pass, VkFramebuffer framebuffer, VkPipeline pipeline,
@@ -1717,6 +1726,140 @@ static void scenario_host_readback(struct objects *o, const char *name)
     vkDestroyCommandPool(o->a->device, r.pool, NULL);
 }
 
+/* hazard-load-without-read / -fixed: a barrier transitions an image to COLOR_ATTACHMENT_OPTIMAL
+ * with dstAccessMask COLOR_ATTACHMENT_WRITE only, then a render pass LOADs it (a read): nothing
+ * made the transition visible to attachment reads (zink's and mpv's pattern). -fixed adds
+ * COLOR_ATTACHMENT_READ. */
+static void scenario_load_without_read(struct objects *o, const char *name)
+{
+    bool fixed = strcmp(name, "hazard-load-without-read-fixed") == 0;
+    VkImage target = new_image(o, 1, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT);
+    VkImageView view = new_view(o, target, 0);
+    VkRenderPass pass;
+    VkFramebuffer framebuffer;
+    pass_with(o, view, VK_ATTACHMENT_LOAD_OP_LOAD, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+              VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, NULL, &pass, &framebuffer);
+    struct recording r = begin(o->a, "load-cb");
+    image_barrier(r.cb, target, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                  VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+                  VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | (fixed ? VK_ACCESS_COLOR_ATTACHMENT_READ_BIT : 0));
+    run_pass(r.cb, pass, framebuffer, VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE);
+    finish(o->a, &r, fixed);
+    vkDestroyFramebuffer(o->a->device, framebuffer, NULL);
+    vkDestroyRenderPass(o->a->device, pass, NULL);
+}
+
+/* hazard-clear-blit-waw / -fixed: an image is cleared, then a blit writes it with no barrier
+ * between the two transfer writes (GStreamer's vulkansink); -fixed orders them. */
+static void scenario_clear_blit(struct objects *o, const char *name)
+{
+    bool fixed = strcmp(name, "hazard-clear-blit-fixed") == 0;
+    VkImage source = new_image(o, 1, VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+    VkImage target = new_image(o, 1, VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+    struct recording r = begin(o->a, "blit-cb");
+    const VkPipelineStageFlags transfer = VK_PIPELINE_STAGE_TRANSFER_BIT;
+    image_barrier(r.cb, source, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                  VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0, transfer, VK_ACCESS_TRANSFER_READ_BIT);
+    image_barrier(r.cb, target, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                  VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0, transfer, VK_ACCESS_TRANSFER_WRITE_BIT);
+    VkClearColorValue black = {{0, 0, 0, 0}};
+    VkImageSubresourceRange all = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    vkCmdClearColorImage(r.cb, target, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &black, 1, &all);
+    if (fixed)
+        image_barrier(r.cb, target, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                      transfer, VK_ACCESS_TRANSFER_WRITE_BIT, transfer, VK_ACCESS_TRANSFER_WRITE_BIT);
+    VkImageBlit region = {.srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+                          .srcOffsets = {{0, 0, 0}, {64, 64, 1}},
+                          .dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+                          .dstOffsets = {{8, 8, 0}, {40, 40, 1}}};
+    vkCmdBlitImage(r.cb, source, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, target, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1,
+                   &region,
+                   VK_FILTER_NEAREST);
+    finish(o->a, &r, fixed);
+}
+
+/* swapchain-present-war / -fixed: frames on a headless swapchain (VK_EXT_headless_surface): acquire,
+ * transition the image from UNDEFINED, clear it, transition it to PRESENT_SRC, submit waiting for the
+ * acquire semaphore at TRANSFER, present. -war's first transition has srcStageMask TOP_OF_PIPE: it
+ * chains to no wait, so on an image's second use it may run while the presentation engine still
+ * reads the frame before (mpv's and GStreamer's pattern). -fixed names TRANSFER, the stage waited
+ * on. */
+static void scenario_swapchain(struct objects *o, const char *name)
+{
+    if (!o->a->headless) {
+        printf("skip: no VK_EXT_headless_surface\n");
+        return;
+    }
+    bool fixed = strcmp(name, "swapchain-present-fixed") == 0;
+    struct app *a = o->a;
+    PFN_vkCreateHeadlessSurfaceEXT create_surface =
+        (PFN_vkCreateHeadlessSurfaceEXT)vkGetInstanceProcAddr(a->instance, "vkCreateHeadlessSurfaceEXT");
+    VkHeadlessSurfaceCreateInfoEXT surface_info = {.sType = VK_STRUCTURE_TYPE_HEADLESS_SURFACE_CREATE_INFO_EXT};
+    VkSurfaceKHR surface;
+    CHECK(create_surface(a->instance, &surface_info, NULL, &surface));
+    VkSurfaceCapabilitiesKHR caps;
+    CHECK(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(a->physical, surface, &caps));
+    uint32_t format_count = 1;
+    VkSurfaceFormatKHR format;
+    VkResult formats = vkGetPhysicalDeviceSurfaceFormatsKHR(a->physical, surface, &format_count, &format);
+    if (formats != VK_SUCCESS && formats != VK_INCOMPLETE)
+        exit(3);
+    VkSwapchainCreateInfoKHR info = {
+        .sType = VK_STRUCTURE_TYPE_SWAPCHAIN_CREATE_INFO_KHR, .surface = surface,
+        .minImageCount = caps.minImageCount, .imageFormat = format.format, .imageColorSpace = format.colorSpace,
+        .imageExtent = {64, 64}, .imageArrayLayers = 1,
+        .imageUsage = VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT,
+        .imageSharingMode = VK_SHARING_MODE_EXCLUSIVE, .preTransform = caps.currentTransform,
+        .compositeAlpha = (VkCompositeAlphaFlagBitsKHR)(caps.supportedCompositeAlpha & -caps.supportedCompositeAlpha),
+        .presentMode = VK_PRESENT_MODE_FIFO_KHR, .clipped = VK_TRUE};
+    VkSwapchainKHR swapchain;
+    CHECK(vkCreateSwapchainKHR(a->device, &info, NULL, &swapchain));
+    uint32_t image_count = 0;
+    CHECK(vkGetSwapchainImagesKHR(a->device, swapchain, &image_count, NULL));
+    VkImage images[16];
+    image_count = image_count > 16 ? 16 : image_count;
+    CHECK(vkGetSwapchainImagesKHR(a->device, swapchain, &image_count, images));
+    VkSemaphore acquired = new_semaphore(a, false), rendered = new_semaphore(a, false);
+    VkFence fence = new_fence(a);
+    const VkPipelineStageFlags transfer = VK_PIPELINE_STAGE_TRANSFER_BIT;
+    for (uint32_t frame = 0; frame < 2 * image_count + 1; ++frame) {
+        uint32_t index;
+        VkResult acquire = vkAcquireNextImageKHR(a->device, swapchain, UINT64_MAX, acquired, VK_NULL_HANDLE, &index);
+        if (acquire != VK_SUCCESS && acquire != VK_SUBOPTIMAL_KHR)
+            exit(3);
+        struct recording r = begin(a, "frame-cb");
+        image_barrier(r.cb, images[index], VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                      fixed ? transfer : VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0, transfer, VK_ACCESS_TRANSFER_WRITE_BIT);
+        VkClearColorValue color = {{frame * 0.1f, 0, 0, 1}};
+        VkImageSubresourceRange all = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+        vkCmdClearColorImage(r.cb, images[index], VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &color, 1, &all);
+        image_barrier(r.cb, images[index], VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
+                      transfer, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0);
+        CHECK(vkEndCommandBuffer(r.cb));
+        VkSubmitInfo submit = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .waitSemaphoreCount = 1,
+                               .pWaitSemaphores = &acquired, .pWaitDstStageMask = &transfer,
+                               .commandBufferCount = 1, .pCommandBuffers = &r.cb, .signalSemaphoreCount = 1,
+                               .pSignalSemaphores = &rendered};
+        CHECK(vkQueueSubmit(a->queue, 1, &submit, fence));
+        VkPresentInfoKHR present = {.sType = VK_STRUCTURE_TYPE_PRESENT_INFO_KHR, .waitSemaphoreCount = 1,
+                                    .pWaitSemaphores = &rendered, .swapchainCount = 1, .pSwapchains = &swapchain,
+                                    .pImageIndices = &index};
+        VkResult presented = vkQueuePresentKHR(a->queue, &present);
+        if (presented != VK_SUCCESS && presented != VK_SUBOPTIMAL_KHR)
+            exit(3);
+        CHECK(vkWaitForFences(a->device, 1, &fence, VK_TRUE, UINT64_MAX));
+        CHECK(vkResetFences(a->device, 1, &fence));
+        vkDestroyCommandPool(a->device, r.pool, NULL);
+    }
+    CHECK(vkDeviceWaitIdle(a->device));
+    vkDestroyFence(a->device, fence, NULL);
+    vkDestroySemaphore(a->device, acquired, NULL);
+    vkDestroySemaphore(a->device, rendered, NULL);
+    vkDestroySwapchainKHR(a->device, swapchain, NULL);
+    vkDestroySurfaceKHR(a->instance, surface, NULL);
+    printf("swapchain: %u images, %u frames\n", image_count, 2 * image_count + 1);
+}
+
 bool scenario_alias(struct app *a, const char *name)
 {
     struct objects o = {.a = a};
@@ -1758,6 +1901,12 @@ bool scenario_alias(struct app *a, const char *name)
         scenario_sampled_after_pass(&o, name);
     } else if (strncmp(name, "hazard-vertex-scope", 19) == 0) {
         scenario_vertex_scope(&o, name);
+    } else if (strncmp(name, "hazard-load-without-read", 24) == 0) {
+        scenario_load_without_read(&o, name);
+    } else if (strncmp(name, "hazard-clear-blit", 17) == 0) {
+        scenario_clear_blit(&o, name);
+    } else if (strncmp(name, "swapchain-present-", 18) == 0) {
+        scenario_swapchain(&o, name);
     } else if (strncmp(name, "host-readback-persistent", 24) == 0) {
         scenario_host_readback(&o, name);
     } else if (strcmp(name, "alias-array") == 0 || strcmp(name, "alias-array-unreached") == 0) {

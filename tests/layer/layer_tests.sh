@@ -212,6 +212,16 @@ run hazard-vertex-scope
 check "hazard: a barrier to VERTEX_SHADER does not make a fill visible to the fragment shader's read (RAW)" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdDraw (command 5) reads VkBuffer .*that vkCmdFillBuffer (command 0) wrote in TRANSFER; missing between them: a memory dependency that makes the write visible' '$work/out'"
 run host-readback-persistent
 check "host: a persistently mapped readback buffer read after the fence, no HOST barrier" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-host-readback-without-host-barrier .*names=-,readback,readback-cb .*vkWaitForFences: vkCmdFillBuffer (command 0 of VkCommandBuffer 0x[0-9a-f]* \"readback-cb\") wrote VkBuffer 0x[0-9a-f]* \"readback\"' '$work/out'"
+run hazard-load-without-read
+check "hazard: a render pass LOADs an image whose transition made it visible to attachment writes only (RAW)" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdBeginRenderPass (command 1) reads VkImage .*that vkCmdPipelineBarrier (command 0) wrote in a layout transition after TOP_OF_PIPE; missing between them: a memory dependency that makes the write visible' '$work/out'"
+run hazard-clear-blit-waw
+check "hazard: a clear, then a blit into the same image, no barrier (WAW)" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-write-after-write .*vkCmdBlitImage (command 3) writes VkImage .*that vkCmdClearColorImage (command 2) wrote in TRANSFER' '$work/out'"
+run swapchain-present-war
+skipped "swapchain (VK_EXT_headless_surface)" ||
+    check "swapchain: an acquired image transitioned from TOP_OF_PIPE after a wait at TRANSFER races with its last present (WAR)" sh -c "[ \$(grep -c '^FINDING' '$work/out') -ge 1 ] && [ \$(grep -c '^FINDING' '$work/out') = \$(grep -c '^FINDING PREFLIGHT-hazard-write-after-read .*vkCmdPipelineBarrier (command 0) writes VkImage .*that vkQueuePresentKHR (command 0 of the presentation engine) read' '$work/out') ]"
+run swapchain-present-fixed
+skipped "swapchain (VK_EXT_headless_surface)" ||
+    check "swapchain: the same frames with the transition chained to the wait: no finding" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 0 ] && grep -q 'swapchain: [0-9]* images' '$work/out'"
 run host-readback-persistent-fixed
 check "host: the same readback with the HOST/HOST_READ barrier: no finding" only 0
 for s in hazard-raw-fixed hazard-war-execution-only hazard-disjoint hazard-event hazard-event2 hazard-sync2 hazard-image-fixed \
@@ -221,7 +231,8 @@ for s in hazard-raw-fixed hazard-war-execution-only hazard-disjoint hazard-event
          hazard-submit-fixed hazard-submit-semaphore \
          hazard-submit-timeline hazard-submit-fence \
          hazard-runtime-index-fixed hazard-transitions-ordered hazard-3d-slices hazard-top-of-pipe-wait-fixed \
-         hazard-sampled-after-pass-fixed hazard-vertex-scope-fixed alias-in-place; do
+         hazard-sampled-after-pass-fixed hazard-vertex-scope-fixed alias-in-place hazard-load-without-read-fixed \
+         hazard-clear-blit-fixed; do
     run $s
     check "hazard: correct synchronization ($s): no finding" only 0
     TSAN_OPTIONS="${TSAN_OPTIONS:-} suppressions=$here/tsan-vvl.supp" \
