@@ -4,11 +4,13 @@
  * vkQueueSubmit (the wait for the GPU is not counted: it measures the device, not the layer).
  * Run it without and with VK_LAYER_PREFLIGHT_validation (bench/run_layer_bench.sh does that, and
  * Vulkan-ValidationLayers too) and compare.
- * Usage: layer_bench [--buffers N] [--dispatches M] [--bindings 2|3] [--sets S] [--record-only]
+ * Usage: layer_bench [--buffers N] [--dispatches M] [--bindings 2|3] [--sets S] [--engine] [--record-only]
  *   --bindings 3 binds one buffer to both read-only bindings (checked, no finding);
  *   --bindings 2 is alias_copy.comp with disjoint buffers;
  *   --sets S rotates S descriptor sets over different buffers, so the bound state changes at
  *   every dispatch (S = 1: the same set is bound again each time, as many RHIs do);
+ *   --engine binds the pipeline and pushes constants once per command buffer, then only binds sets,
+ *   dispatches and barriers (the shape of issue 15's workload: 20 x 2000 with 1 or 64 sets);
  *   --record-only records without submitting (for profiling the recording path alone). */
 #include <stdbool.h>
 #include <stdio.h>
@@ -40,7 +42,7 @@ static double now_seconds(void)
 int main(int argc, char **argv)
 {
     int buffers = 100, dispatches = 1000, bindings = 3, sets = 1;
-    bool submit = true;
+    bool submit = true, engine = false;
     for (int i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--buffers") == 0 && i + 1 < argc)
             buffers = atoi(argv[++i]);
@@ -52,8 +54,11 @@ int main(int argc, char **argv)
             sets = atoi(argv[++i]);
         else if (strcmp(argv[i], "--record-only") == 0)
             submit = false;
+        else if (strcmp(argv[i], "--engine") == 0)
+            engine = true;
         else {
-            fprintf(stderr, "usage: layer_bench [--buffers N] [--dispatches M] [--bindings 2|3] [--sets S] [--record-only]\n");
+            fprintf(stderr, "usage: layer_bench [--buffers N] [--dispatches M] [--bindings 2|3] [--sets S] [--engine] "
+                            "[--record-only]\n");
             return 2;
         }
     }
@@ -111,8 +116,10 @@ int main(int argc, char **argv)
                                            .bindingCount = (uint32_t)bindings, .pBindings = lb};
     VkDescriptorSetLayout set_layout;
     CHECK(vkCreateDescriptorSetLayout(device, &sli, NULL, &set_layout));
+    VkPushConstantRange push = {VK_SHADER_STAGE_COMPUTE_BIT, 0, 16};
     VkPipelineLayoutCreateInfo pli = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
-                                      .pSetLayouts = &set_layout};
+                                      .pSetLayouts = &set_layout, .pushConstantRangeCount = 1,
+                                      .pPushConstantRanges = &push};
     VkPipelineLayout layout;
     CHECK(vkCreatePipelineLayout(device, &pli, NULL, &layout));
     VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3 * (uint32_t)sets};
@@ -170,8 +177,14 @@ int main(int argc, char **argv)
         double start = now_seconds();
         CHECK(vkResetCommandPool(device, command_pool, 0));
         CHECK(vkBeginCommandBuffer(cb, &begin));
-        for (int d = 0; d < dispatches; ++d) {
+        const uint32_t constants[4] = {(uint32_t)b, 1, 2, 3};
+        if (engine) {
             vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+            vkCmdPushConstants(cb, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(constants), constants);
+        }
+        for (int d = 0; d < dispatches; ++d) {
+            if (!engine)
+                vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
             vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set[d % sets], 0, NULL);
             vkCmdDispatch(cb, 1, 1, 1);
             /* each dispatch writes its output: a correct program orders them */
@@ -193,9 +206,10 @@ int main(int argc, char **argv)
     }
     double per_dispatch_ns = host_seconds * 1e9 / ((double)buffers * dispatches);
     printf("{\"device\": \"%s\", \"bindings\": %d, \"sets\": %d, \"command_buffers\": %d, "
-           "\"dispatches_per_buffer\": %d, \"host_seconds\": %.4f, \"submit_seconds\": %.4f, "
+           "\"dispatches_per_buffer\": %d, \"engine\": %s, \"host_seconds\": %.4f, \"submit_seconds\": %.4f, "
            "\"ns_per_bind_bind_dispatch_barrier\": %.1f}\n",
-           props.deviceName, bindings, sets, buffers, dispatches, host_seconds, submit_seconds, per_dispatch_ns);
+           props.deviceName, bindings, sets, buffers, dispatches, engine ? "true" : "false", host_seconds,
+           submit_seconds, per_dispatch_ns);
     vkDestroyFence(device, fence, NULL);
     vkDestroyCommandPool(device, command_pool, NULL);
     vkDestroyPipeline(device, pipeline, NULL);

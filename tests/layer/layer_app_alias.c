@@ -24,7 +24,7 @@
  * a -fixed or correct twin): alias-in-place, hazard-runtime-index, hazard-transitions-ordered,
  * hazard-3d-slices(-overlap), hazard-top-of-pipe-wait, hazard-sampled-after-pass,
  * hazard-vertex-scope, host-readback-persistent, hazard-load-without-read, hazard-clear-blit-waw,
- * swapchain-present-war (headless surface); soak (memory
+ * swapchain-present-war (headless surface), hazard-timeline-reach; soak (memory
  * over many submissions, LAYER_APP_SOAK_ITERATIONS, default 20000). */
 #include <string.h>
 
@@ -1860,6 +1860,43 @@ static void scenario_swapchain(struct objects *o, const char *name)
     printf("swapchain: %u images, %u frames\n", image_count, 2 * image_count + 1);
 }
 
+/* hazard-timeline-reach: a fill signals a timeline semaphore to 2; the next submission waits for 1
+ * and reads what the fill wrote: the signal of 2 reaches 1, so it orders the read (correct). */
+static void scenario_timeline_reach(struct objects *o)
+{
+    struct app *a = o->a;
+    if (!a->timeline) {
+        printf("skip: no timeline semaphores\n");
+        return;
+    }
+    VkBuffer src = new_buffer(o, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+    VkBuffer dst = new_buffer(o, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    struct copy_setup c = copy_setup(o, src, 0, dst);
+    struct recording fill = begin(a, "fill-cb"), read = begin(a, "read-cb");
+    vkCmdFillBuffer(fill.cb, src, 0, 4096, 1);
+    copy_run(read.cb, &c);
+    CHECK(vkEndCommandBuffer(fill.cb));
+    CHECK(vkEndCommandBuffer(read.cb));
+    VkSemaphore semaphore = new_semaphore(a, true);
+    const uint64_t two = 2, one = 1;
+    const VkPipelineStageFlags stage = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+    VkTimelineSemaphoreSubmitInfo signal_values = {.sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
+                                                   .signalSemaphoreValueCount = 1, .pSignalSemaphoreValues = &two};
+    VkSubmitInfo signal = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .pNext = &signal_values, .commandBufferCount = 1,
+                           .pCommandBuffers = &fill.cb, .signalSemaphoreCount = 1, .pSignalSemaphores = &semaphore};
+    CHECK(vkQueueSubmit(a->queue, 1, &signal, VK_NULL_HANDLE));
+    VkTimelineSemaphoreSubmitInfo wait_values = {.sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
+                                                 .waitSemaphoreValueCount = 1, .pWaitSemaphoreValues = &one};
+    VkSubmitInfo wait = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .pNext = &wait_values, .waitSemaphoreCount = 1,
+                         .pWaitSemaphores = &semaphore, .pWaitDstStageMask = &stage, .commandBufferCount = 1,
+                         .pCommandBuffers = &read.cb};
+    CHECK(vkQueueSubmit(a->queue, 1, &wait, VK_NULL_HANDLE));
+    CHECK(vkQueueWaitIdle(a->queue));
+    vkDestroySemaphore(a->device, semaphore, NULL);
+    vkDestroyCommandPool(a->device, fill.pool, NULL);
+    vkDestroyCommandPool(a->device, read.pool, NULL);
+}
+
 bool scenario_alias(struct app *a, const char *name)
 {
     struct objects o = {.a = a};
@@ -1905,6 +1942,8 @@ bool scenario_alias(struct app *a, const char *name)
         scenario_load_without_read(&o, name);
     } else if (strncmp(name, "hazard-clear-blit", 17) == 0) {
         scenario_clear_blit(&o, name);
+    } else if (strcmp(name, "hazard-timeline-reach") == 0) {
+        scenario_timeline_reach(&o);
     } else if (strncmp(name, "swapchain-present-", 18) == 0) {
         scenario_swapchain(&o, name);
     } else if (strncmp(name, "host-readback-persistent", 24) == 0) {

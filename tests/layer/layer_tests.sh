@@ -232,7 +232,7 @@ for s in hazard-raw-fixed hazard-war-execution-only hazard-disjoint hazard-event
          hazard-submit-timeline hazard-submit-fence \
          hazard-runtime-index-fixed hazard-transitions-ordered hazard-3d-slices hazard-top-of-pipe-wait-fixed \
          hazard-sampled-after-pass-fixed hazard-vertex-scope-fixed alias-in-place hazard-load-without-read-fixed \
-         hazard-clear-blit-fixed; do
+         hazard-clear-blit-fixed hazard-timeline-reach; do
     run $s
     check "hazard: correct synchronization ($s): no finding" only 0
     TSAN_OPTIONS="${TSAN_OPTIONS:-} suppressions=$here/tsan-vvl.supp" \
