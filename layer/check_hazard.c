@@ -31,14 +31,16 @@ static struct hazard_tracker *tracker_of(struct command_buffer_state *cb, bool c
 }
 
 /* Keeps the tracker's memory for the next recording (engines reset and re-record the same command
- * buffers every frame), unless one recording grew it large. */
+ * buffers every frame, and growing the log again each time costs more than the checks), unless one
+ * recording grew it large: past 256 ranges or 16384 logged barriers (about 0.8 MB). */
 #define KEPT_RANGES 256
+#define KEPT_BARRIERS 16384
 void hazard_reset(struct command_buffer_state *cb)
 {
     struct hazard_tracker *t = tracker_of(cb, false);
     if (t == NULL)
         return;
-    if (t->capacity > KEPT_RANGES || t->barrier_capacity > 4 * KEPT_RANGES)
+    if (t->capacity > KEPT_RANGES || t->barrier_capacity > KEPT_BARRIERS)
         hazard_free(cb);
     else
         tracker_clear(t);

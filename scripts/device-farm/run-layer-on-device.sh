@@ -26,7 +26,12 @@ for s in clean group-count dispatch-base zero workgroup-size invocations shared-
          hazard-submit-raw hazard-submit-fixed hazard-submit-separate hazard-submit-semaphore hazard-submit-timeline \
          hazard-submit-fence hazard-cross-queue hazard-cross-queue-semaphore hazard-cross-queue-stage host-invalidate-early \
          host-invalidate-after-wait host-read-no-barrier host-flush-pending host-flush-before-submit \
-         host-map-early host-map-after-wait host-ring-whole-range; do
+         host-map-early host-map-after-wait host-ring-whole-range \
+         alias-in-place hazard-runtime-index hazard-runtime-index-fixed hazard-transitions-ordered hazard-3d-slices \
+         hazard-3d-slices-overlap hazard-top-of-pipe-wait hazard-top-of-pipe-wait-fixed hazard-sampled-after-pass \
+         hazard-sampled-after-pass-fixed hazard-vertex-scope hazard-vertex-scope-fixed hazard-load-without-read \
+         hazard-load-without-read-fixed hazard-clear-blit-waw hazard-clear-blit-fixed hazard-timeline-reach \
+         host-readback-persistent host-readback-persistent-fixed swapchain-present-war swapchain-present-fixed; do
     with_layer timeout 120 "$bundle/layer_app" "$s" >"$out/layer-$s.txt" 2>&1
     echo "$s: exit $?, $(grep -c '^FINDING' "$out/layer-$s.txt") findings: $(grep -o '^FINDING [^ ]*' "$out/layer-$s.txt" | sort | uniq -c | tr '\n' ' ')"
 done
@@ -38,6 +43,15 @@ VK_PREFLIGHT_VALIDATION_LOG_FILE="$out/probe-findings.jsonl" with_layer \
     "$bundle/preflight-probe" --out "$out/probe-under-layer.report.json" >"$out/probe-under-layer.log" 2>&1
 echo "probe through the layer: exit $?, $(cat "$out/probe-findings.jsonl" 2>/dev/null | wc -l) findings"
 head -c 2000 "$out/probe-findings.jsonl" 2>/dev/null
+# the engine-shaped workload (pipeline and push constants once per command buffer, 20 x 2000 set
+# binds, dispatches and barriers; 1 and 64 sets), no layer and preflight in turn, seven times
+for sets in 1 64; do
+    for _ in 1 2 3 4 5 6 7; do
+        "$bundle/layer_bench" --engine --buffers 20 --dispatches 2000 --bindings 2 --sets $sets | sed "s/^/engine layer=off: /"
+        with_layer "$bundle/layer_bench" --engine --buffers 20 --dispatches 2000 --bindings 2 --sets $sets |
+            sed "s/^/engine layer=on: /"
+    done
+done
 # the benchmark: no layer, preflight, Vulkan-ValidationLayers core and core + synchronization,
 # in turn five times (a shared machine's load then shifts all of them alike)
 export VK_ADD_LAYER_PATH="$bundle/preflight-layer:$bundle/layers"
