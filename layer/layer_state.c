@@ -184,6 +184,7 @@ static void unbind(struct bound_state *b)
     bound_state_forget(b); /* a new recording: the written-buffers memo must not be recalled */
 }
 
+#define KEPT_LIST_ENTRIES 1024
 void command_buffer_reset_state(struct command_buffer_state *cb)
 {
     unbind(&cb->compute);
@@ -193,15 +194,25 @@ void command_buffer_reset_state(struct command_buffer_state *cb)
     cb->label_depth = 0;
     cb->label_path = NULL;
     cb->command_index = 0;
-    free(cb->indirect);
-    cb->indirect = NULL;
-    cb->indirect_count = cb->indirect_capacity = 0;
-    free(cb->written_buffers);
-    cb->written_buffers = NULL;
-    cb->written_count = cb->written_capacity = 0;
-    free(cb->written_table);
-    cb->written_table = NULL;
-    cb->written_table_size = 0;
+    /* the lists keep their memory for the next recording (engines re-record the same command
+     * buffers every frame: growing them again each time showed in the recording cost), unless
+     * one recording made them large */
+    cb->indirect_count = 0;
+    if (cb->indirect_capacity > KEPT_LIST_ENTRIES) {
+        free(cb->indirect);
+        cb->indirect = NULL;
+        cb->indirect_capacity = 0;
+    }
+    cb->written_count = 0;
+    if (cb->written_capacity > KEPT_LIST_ENTRIES) {
+        free(cb->written_buffers);
+        free(cb->written_table);
+        cb->written_buffers = NULL;
+        cb->written_table = NULL;
+        cb->written_capacity = cb->written_table_size = 0;
+    } else if (cb->written_table != NULL) {
+        memset(cb->written_table, 0, cb->written_table_size * sizeof(*cb->written_table));
+    }
     static uint64_t recordings;
     cb->recording = __atomic_add_fetch(&recordings, 1, __ATOMIC_RELAXED);
     memset(cb->vertex_buffers, 0, sizeof(cb->vertex_buffers));
@@ -221,6 +232,9 @@ void command_buffer_reset_state(struct command_buffer_state *cb)
 void command_buffer_free_state(struct command_buffer_state *cb)
 {
     command_buffer_reset_state(cb);
+    free(cb->indirect);
+    free(cb->written_buffers);
+    free(cb->written_table);
     hazard_free(cb);
     check_alias_free(&cb->compute);
     check_alias_free(&cb->graphics);
