@@ -50,6 +50,7 @@ struct collection {
 #define CACHED_ACCESSES 32
 struct alias_cache {
     struct bound_key key;
+    bool exported_only;  /* filled from a lone set's memo: `exported` is right, `a` was not collected */
     uint32_t count;
     struct access a[CACHED_ACCESSES];
     struct hazard_accesses exported; /* the same accesses as the hazard tracker takes them */
@@ -134,6 +135,10 @@ struct alias_set_memo {
     struct set_memo_key key;
     uint32_t count;
     struct access a[SET_MEMO_ACCESSES];
+    /* for a compute pipeline that uses this set alone: the accesses as the hazard tracker takes
+     * them, once its pairs were compared and found clean (exported_count UINT32_MAX: not yet) */
+    uint32_t exported_count;
+    struct hazard_access exported[SET_MEMO_ACCESSES];
 };
 
 /* Appends the accesses memoized for `key` to `c`; false when there are none (or the memo is busy). */
@@ -161,7 +166,55 @@ static void set_memo_store(struct set_state *set, const struct set_memo_key *key
     if (set->alias != NULL) {
         set->alias->key = *key;
         set->alias->count = count;
+        set->alias->exported_count = UINT32_MAX;
         memcpy(set->alias->a, a, count * sizeof(a[0]));
+    }
+    set_memo_unlock(set);
+}
+
+/* The set a compute state's pipeline uses alone, with no dynamic offsets, and its memo key; false
+ * when the state is not that simple. */
+static bool lone_set(struct layer_device *ld, const struct command_buffer_state *cb, const struct bound_state *b,
+                     struct set_memo_key *key)
+{
+    const struct pipeline_state *p = b->pipeline;
+    if (b != &cb->compute || p->shader.binding_count == 0)
+        return false;
+    uint32_t index = p->shader.bindings[0].set;
+    for (size_t i = 1; i < p->shader.binding_count; ++i)
+        if (p->shader.bindings[i].set != index)
+            return false;
+    if (index >= MAX_BOUND_SETS || b->sets[index] == NULL || b->dynamic_count[index] != 0)
+        return false;
+    *key = (struct set_memo_key){.pipeline_id = p->id, .epoch = __atomic_load_n(&ld->resource_epoch, __ATOMIC_ACQUIRE),
+                                 .index = index};
+    return true;
+}
+
+/* The lone set's exported accesses into `out`, when its memo has them for this key. */
+static bool set_memo_exported_take(struct set_state *set, const struct set_memo_key *key, struct hazard_accesses *out)
+{
+    if (!set_memo_lock(set))
+        return false;
+    const struct alias_set_memo *m = set->alias;
+    bool hit = m != NULL && set_memo_key_equal(&m->key, key) && m->exported_count != UINT32_MAX;
+    if (hit) {
+        out->count = m->exported_count;
+        memcpy(out->a, m->exported, m->exported_count * sizeof(m->exported[0]));
+    }
+    set_memo_unlock(set);
+    return hit;
+}
+
+static void set_memo_exported_store(struct set_state *set, const struct set_memo_key *key,
+                                    const struct hazard_accesses *exported)
+{
+    if (exported->count > SET_MEMO_ACCESSES || !set_memo_lock(set))
+        return;
+    struct alias_set_memo *m = set->alias;
+    if (m != NULL && set_memo_key_equal(&m->key, key)) {
+        m->exported_count = exported->count;
+        memcpy(m->exported, exported->a, exported->count * sizeof(exported->a[0]));
     }
     set_memo_unlock(set);
 }
@@ -450,12 +503,31 @@ const struct hazard_accesses *check_alias_command(struct layer_device *ld, struc
         memos->alias_cache = calloc(1, sizeof(*memos->alias_cache));
     bool unchanged = memos->alias_cache != NULL && bound_key_unchanged(&memos->alias_cache->key, b, ld);
     bool descriptors_only = (fixed == NULL || fixed->count == 0) && (b != &cb->graphics || cb->attachment_count == 0);
+    if (unchanged && memos->alias_cache->exported_only && !descriptors_only)
+        unchanged = false; /* the accesses themselves are needed now: collected below */
+    if (memos->alias_cache != NULL && !unchanged)
+        memos->alias_cache->exported_only = false;
     if (unchanged && descriptors_only) {
         /* nothing but the descriptors, whose pairs were compared already */
         struct alias_cache *cache = memos->alias_cache;
         if (cache->exported.count == UINT32_MAX) /* first reuse: export them once */
             export_buffers(ld, cb, b, cache->a, cache->count, cache->count, &cache->exported);
         return &cache->exported;
+    }
+    /* a new compute state whose pipeline uses one set: that set's memo may already hold the
+     * exported accesses, its pairs compared clean (engines rotate many sets through one pipeline,
+     * more than the states a command buffer recalls) */
+    struct set_memo_key lone_key = {0};
+    bool lone = descriptors_only && lone_set(ld, cb, b, &lone_key);
+    if (lone && set_memo_exported_take(b->sets[lone_key.index], &lone_key, scratch)) {
+        struct alias_cache *cache = memos->alias_cache;
+        if (cache != NULL) { /* reused while the state stays bound, as if collected */
+            cache->exported.count = scratch->count;
+            memcpy(cache->exported.a, scratch->a, scratch->count * sizeof(scratch->a[0]));
+            cache->exported_only = true;
+            cache->count = 0;
+        }
+        return scratch;
     }
     struct access local[MAX_ACCESSES]; /* not zeroed: 13 KB per command would dominate the cost */
     struct collection c = {local, 0, MAX_ACCESSES};
@@ -478,6 +550,7 @@ const struct hazard_accesses *check_alias_command(struct layer_device *ld, struc
         if (image_range(ld, HANDLE(use->view), &a))
             add(&c, &a);
     }
+    bool reported = false; /* a pair met (reported, or allowed as a feedback loop) */
     for (uint32_t i = 0; i < c.count; ++i) {
         for (uint32_t j = i + 1; j < c.count; ++j) {
             const struct access *x = &c.a[i], *y = &c.a[j];
@@ -502,7 +575,10 @@ const struct hazard_accesses *check_alias_command(struct layer_device *ld, struc
                 if (!feedback_loop_allowed(b, x))
                     report_pair(ld, cb, CHECK_ALIAS_ATTACHMENT, call, y, x);
             }
+            reported = true;
         }
     }
+    if (lone && !reported && c.count < CACHED_ACCESSES)
+        set_memo_exported_store(b->sets[lone_key.index], &lone_key, scratch);
     return scratch;
 }
