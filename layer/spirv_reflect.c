@@ -26,6 +26,8 @@ struct id_info {
     int32_t element;            /* pointers into a descriptor array: the constant element, -1 dynamic, -2 none */
     uint64_t constant_elements; /* variables: elements reached by constant index */
     bool dynamic_index;         /* variables: some access indexes at run time */
+    uint32_t stored_constant;   /* Function variables: the one constant every store puts there (0 none,
+                                 * UINT32_MAX: something else too) */
 };
 
 /* Instructions inside functions, replayed after the whole module is known. */
@@ -324,6 +326,50 @@ static bool is_descriptor_array(struct parse_state *s, uint32_t variable)
     return op == SpvOpTypeArray || op == SpvOpTypeRuntimeArray;
 }
 
+/* The constant an index has whenever it runs, or -1: a constant, a load of a function variable
+ * only ever set to one constant, or a function parameter every call passes the same such value
+ * (ffmpeg's helpers take the plane number as a parameter) - followed through nested calls. */
+static int64_t constant_index(struct parse_state *s, uint32_t value, int depth)
+{
+    struct id_info *c = id(s, value);
+    if (depth > 8)
+        return -1;
+    if (c->opcode == SpvOpConstant && c->has_value && !c->is_spec)
+        return (int64_t)c->value;
+    uint32_t from = value;
+    if (c->opcode == SpvOpLoad) { /* the value of a variable or of a pointer parameter */
+        struct id_info *v = id(s, c->root);
+        if (v->opcode == SpvOpVariable)
+            return v->storage_class == SpvStorageClassFunction && v->stored_constant != 0 &&
+                           v->stored_constant != UINT32_MAX
+                       ? constant_index(s, v->stored_constant, depth + 1)
+                       : -1;
+        from = c->root;
+    }
+    struct id_info *p = id(s, from);
+    if (p->opcode != SpvOpFunctionParameter || p->count == 0)
+        return -1;
+    int64_t same = -2;
+    for (uint32_t i = 0; i < p->count; ++i) { /* every call site's argument */
+        uint32_t argument = s->members[p->members_at + i];
+        struct id_info *a = id(s, argument);
+        int64_t k;
+        if (from != value) /* a pointer parameter: the argument is a variable or another parameter */
+            k = a->opcode == SpvOpVariable
+                    ? (a->storage_class == SpvStorageClassFunction && a->stored_constant != 0 &&
+                               a->stored_constant != UINT32_MAX
+                           ? constant_index(s, a->stored_constant, depth + 1)
+                           : -1)
+                    : a->opcode == SpvOpFunctionParameter ? constant_index(s, argument, depth + 1) : -1;
+        else
+            k = constant_index(s, argument, depth + 1);
+        if (k < 0 || (same != -2 && k != same))
+            return -1;
+        same = k;
+    }
+    return same;
+}
+
 /* An access chain straight off a descriptor array: its first index picks the element. */
 static void index_element(struct parse_state *s, const uint32_t *w, uint32_t n, bool ptr_chain)
 {
@@ -331,9 +377,39 @@ static void index_element(struct parse_state *s, const uint32_t *w, uint32_t n, 
     uint32_t index_at = ptr_chain ? 4 : 3; /* OpPtrAccessChain has an Element operand first */
     if (n <= index_at || !is_descriptor_array(s, w[2]))
         return;
-    struct id_info *index = id(s, w[index_at]);
-    bool constant = index->has_value && (index->opcode == SpvOpConstant || index->is_spec);
-    r->element = constant && !index->is_spec ? (int32_t)(index->value < 64 ? index->value : 63) : -1;
+    int64_t element = constant_index(s, w[index_at], 0);
+    r->element = element < 0 ? -1 : (int32_t)(element < 64 ? element : 63);
+}
+
+/* Which constant each function variable is set to, for constant_index: every store and the
+ * initializer must put the same constant there. */
+static void note_stored_constants(struct parse_state *s)
+{
+    for (size_t i = 0; i < s->body_count; ++i) {
+        const struct body_instruction *b = &s->body[i];
+        const uint32_t *w = s->words + b->at;
+        uint32_t target = 0, stored = 0;
+        if (b->opcode == SpvOpStore && b->count >= 2) {
+            target = w[0];
+            stored = w[1];
+        } else if (b->opcode == SpvOpVariable && b->count >= 4) {
+            target = w[1];
+            stored = w[3];
+        } else if ((b->opcode == SpvOpCopyMemory || b->opcode == SpvOpCopyMemorySized) && b->count >= 1) {
+            target = w[0];
+        }
+        struct id_info *v = target ? id(s, target) : NULL;
+        if (v == NULL || v->opcode != SpvOpVariable || v->storage_class != SpvStorageClassFunction)
+            continue;
+        struct id_info *c = id(s, stored);
+        bool constant = stored != 0 && c->opcode == SpvOpConstant && !c->is_spec;
+        if (!constant)
+            v->stored_constant = UINT32_MAX;
+        else if (v->stored_constant == 0)
+            v->stored_constant = stored;
+        else if (v->stored_constant != stored)
+            v->stored_constant = UINT32_MAX;
+    }
 }
 
 static bool function_reachable(const bool *reachable, uint32_t f)
@@ -589,6 +665,7 @@ void reflect_module(const uint32_t *code, size_t size_bytes, const char *entry, 
             find_reachable(&s, reachable);
         }
         if (reachable != NULL && bind_parameters(&s, reachable)) {
+            note_stored_constants(&s);
             replay_bodies(&s, reachable, true);
             replay_bodies(&s, reachable, false);
             out->ok = true;

@@ -151,10 +151,33 @@ static void bad_input_is_refused(void **state)
     }
 }
 
+/* Indices followed through calls: a constant every call passes picks one element; a pushed value
+ * is a run-time index. */
+static void indices_through_calls(void **state)
+{
+    (void)state;
+    struct reflect_result r;
+    reflect_module(layer_test_spirv_index_through_call, layer_test_spirv_index_through_call_size, "main", NULL, 0, &r);
+    assert_true(r.ok);
+    const struct reflect_binding *b = binding(&r, 0, 0);
+    assert_true(b->read);
+    assert_int_equal(b->constant_elements, (1u << 1) | (1u << 2));
+    assert_false(b->dynamic_index);
+    reflect_free(&r);
+    reflect_module(layer_test_spirv_runtime_index, layer_test_spirv_runtime_index_size, "main", NULL, 0, &r);
+    assert_true(r.ok);
+    b = binding(&r, 0, 0);
+    assert_true(b->read);
+    assert_true(b->dynamic_index);
+    assert_int_equal(b->used_stages, 0x800); /* COMPUTE_SHADER */
+    reflect_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(accesses_per_binding),
+        cmocka_unit_test(indices_through_calls),
         cmocka_unit_test(specialization_decides_sizes),
         cmocka_unit_test(limits_shader_with_local_size_ids),
         cmocka_unit_test(array_elements_and_merge),
