@@ -97,9 +97,13 @@ static void add_limit(cJSON *limits, const struct vkjson_limit *limit, const str
     struct_path(limit->structure, path, sizeof(path));
     size_t length = strlen(path);
     snprintf(path + length, sizeof(path) - length, "/%s", limit->member);
-    const cJSON *values[64];
-    if (n > 64)
-        n = 64;
+    const cJSON **values = calloc(n ? n : 1, sizeof(*values));
+    const cJSON **parts = calloc(n ? n : 1, sizeof(*parts)); /* per element or member, below */
+    if (values == NULL || parts == NULL) {
+        free(values);
+        free(parts);
+        return;
+    }
     cJSON *missing_on = cJSON_CreateArray();
     const cJSON *shape = NULL;
     for (size_t i = 0; i < n; ++i) {
@@ -111,6 +115,8 @@ static void add_limit(cJSON *limits, const struct vkjson_limit *limit, const str
     }
     if (shape == NULL) {
         cJSON_Delete(missing_on);
+        free(values);
+        free(parts);
         return;
     }
     cJSON *entry = cJSON_CreateObject();
@@ -125,7 +131,6 @@ static void add_limit(cJSON *limits, const struct vkjson_limit *limit, const str
         int index = 0;
         cJSON_ArrayForEach(part, shape)
         {
-            const cJSON *parts[64];
             for (size_t i = 0; i < n; ++i)
                 parts[i] = values[i] == NULL ? NULL
                            : cJSON_IsArray(shape) ? cJSON_GetArrayItem(values[i], index)
@@ -157,6 +162,8 @@ static void add_limit(cJSON *limits, const struct vkjson_limit *limit, const str
     char key[192];
     snprintf(key, sizeof(key), "%s.%s", limit->structure, limit->member);
     cJSON_AddItemToObject(limits, key, entry);
+    free(values);
+    free(parts);
 }
 
 static void add_features(cJSON *features, const struct fleet_device *devices, size_t n)
@@ -192,7 +199,13 @@ static void add_features(cJSON *features, const struct fleet_device *devices, si
 
 cJSON *fleet_limits_build(cJSON *const *reports, size_t report_count)
 {
-    struct fleet_device devices[64];
+    /* every device of every report: a fleet limit from part of the fleet would be wrong */
+    size_t total = 0;
+    for (size_t r = 0; r < report_count; ++r)
+        total += (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(reports[r], "devices"));
+    struct fleet_device *devices = calloc(total ? total : 1, sizeof(*devices));
+    if (devices == NULL)
+        return NULL;
     size_t n = 0;
     cJSON *out = cJSON_CreateObject();
     cJSON_AddStringToObject(out, "schema", FLEET_LIMITS_SCHEMA_ID);
@@ -205,7 +218,7 @@ cJSON *fleet_limits_build(cJSON *const *reports, size_t report_count)
         const cJSON *device;
         cJSON_ArrayForEach(device, cJSON_GetObjectItemCaseSensitive(reports[r], "devices"))
         {
-            if (n == 64)
+            if (n == total)
                 break;
             const cJSON *identity = cJSON_GetObjectItemCaseSensitive(device, "identity");
             devices[n].declared = cJSON_GetObjectItemCaseSensitive(device, "declared");
@@ -222,5 +235,6 @@ cJSON *fleet_limits_build(cJSON *const *reports, size_t report_count)
     for (size_t i = 0; i < vkjson_limit_count; ++i)
         add_limit(limits, &vkjson_limits[i], devices, n);
     add_features(cJSON_AddObjectToObject(out, "features"), devices, n);
+    free(devices);
     return out;
 }

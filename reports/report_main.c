@@ -68,7 +68,7 @@ struct arguments {
     long retries, backoff_ms, device;
     bool only_differences, force, flush;
     int color; /* -1 auto */
-    const char *positional[256];
+    const char **positional; /* into argv: every one, however many (a fleet is any size) */
     int positional_count;
 };
 
@@ -83,6 +83,9 @@ static bool parse_number(const char *text, double *out)
 static int parse_arguments(int argc, char **argv, struct arguments *a)
 {
     memset(a, 0, sizeof(*a));
+    a->positional = calloc((size_t)argc + 1, sizeof(*a->positional));
+    if (a->positional == NULL)
+        return usage_error("%s", "out of memory for the arguments");
     a->color = -1;
     a->timeout = 30;
     a->retries = 3;
@@ -132,7 +135,7 @@ static int parse_arguments(int argc, char **argv, struct arguments *a)
             a->color = 0;
         } else if (arg[0] == '-' && arg[1] == '-') {
             return usage_error("unknown option '%s'", arg);
-        } else if (a->positional_count < 256) {
+        } else {
             a->positional[a->positional_count++] = arg;
         }
     }
@@ -159,6 +162,13 @@ static void free_reports(cJSON **reports, int count)
 {
     for (int i = 0; i < count; ++i)
         cJSON_Delete(reports[i]);
+}
+
+/* The same for a list allocated for the command's reports, and the list. */
+static void free_report_list(cJSON **reports, int count)
+{
+    free_reports(reports, count);
+    free(reports);
 }
 
 /* Output goes to a temporary file renamed into place, so a reader never sees half of it. */
@@ -218,9 +228,13 @@ static int command_matrix(struct arguments *a)
     const char *format = a->format ? a->format : "text";
     if (strcmp(format, "text") && strcmp(format, "markdown") && strcmp(format, "json") && strcmp(format, "html"))
         return usage_error("unknown format '%s' (text, markdown, json, html)", format);
-    cJSON *reports[256];
-    if (!load_reports(a->positional, a->positional_count, reports))
+    cJSON **reports = calloc((size_t)a->positional_count + 1, sizeof(*reports));
+    if (reports == NULL)
+        return EXIT_OUTPUT;
+    if (!load_reports(a->positional, a->positional_count, reports)) {
+        free(reports);
         return EXIT_BAD_INPUT;
+    }
     struct matrix *m = matrix_build(reports, (size_t)a->positional_count);
     struct output out;
     int status = EXIT_OUTPUT;
@@ -237,7 +251,7 @@ static int command_matrix(struct arguments *a)
         status = output_close(&out);
     }
     matrix_free(m);
-    free_reports(reports, a->positional_count);
+    free_report_list(reports, a->positional_count);
     return status;
 }
 
@@ -342,10 +356,15 @@ static int command_gate(struct arguments *a)
         fprintf(stderr, "preflight-report: %s: %s\n", a->positional[0], error);
         return EXIT_BAD_INPUT;
     }
-    cJSON *reports[256];
+    cJSON **reports = calloc((size_t)a->positional_count + 1, sizeof(*reports));
+    if (reports == NULL) {
+        gate_free(g);
+        return EXIT_OUTPUT;
+    }
     int count = a->positional_count - 1;
     if (!load_reports(a->positional + 1, count, reports)) {
         gate_free(g);
+        free(reports);
         return EXIT_BAD_INPUT;
     }
     int failed = 0, devices = 0;
@@ -373,7 +392,7 @@ static int command_gate(struct arguments *a)
     printf("%d of %d devices meet the %zu requirements of %s\n", devices - failed, devices, gate_rule_count(g),
            a->positional[0]);
     gate_free(g);
-    free_reports(reports, count);
+    free_report_list(reports, count);
     return failed ? EXIT_CHECK_FAILED : EXIT_OK;
 }
 
@@ -381,13 +400,17 @@ static int command_fleet_limits(struct arguments *a)
 {
     if (a->positional_count == 0)
         return usage_error("%s", "fleet-limits needs at least one REPORT");
-    cJSON *reports[256];
-    if (!load_reports(a->positional, a->positional_count, reports))
+    cJSON **reports = calloc((size_t)a->positional_count + 1, sizeof(*reports));
+    if (reports == NULL)
+        return EXIT_OUTPUT;
+    if (!load_reports(a->positional, a->positional_count, reports)) {
+        free(reports);
         return EXIT_BAD_INPUT;
+    }
     cJSON *fleet = fleet_limits_build(reports, (size_t)a->positional_count);
-    int status = write_json(fleet, a->out);
+    int status = fleet != NULL ? write_json(fleet, a->out) : EXIT_OUTPUT;
     cJSON_Delete(fleet);
-    free_reports(reports, a->positional_count);
+    free_report_list(reports, a->positional_count);
     return status;
 }
 
@@ -416,16 +439,20 @@ static int command_junit(struct arguments *a)
 {
     if (a->positional_count == 0)
         return usage_error("%s", "junit needs at least one REPORT");
-    cJSON *reports[256];
-    if (!load_reports(a->positional, a->positional_count, reports))
+    cJSON **reports = calloc((size_t)a->positional_count + 1, sizeof(*reports));
+    if (reports == NULL)
+        return EXIT_OUTPUT;
+    if (!load_reports(a->positional, a->positional_count, reports)) {
+        free(reports);
         return EXIT_BAD_INPUT;
+    }
     struct output out;
     int status = EXIT_OUTPUT;
     if (output_open(&out, a->out)) {
         junit_write(reports, (size_t)a->positional_count, out.file);
         status = output_close(&out);
     }
-    free_reports(reports, a->positional_count);
+    free_report_list(reports, a->positional_count);
     return status;
 }
 
@@ -535,9 +562,10 @@ int main(int argc, char **argv)
             continue;
         struct arguments a;
         int status = parse_arguments(argc - 2, argv + 2, &a);
-        if (status >= 0)
-            return status;
-        return commands[i].run(&a);
+        if (status < 0)
+            status = commands[i].run(&a);
+        free(a.positional);
+        return status;
     }
     return usage_error("unknown command '%s'", argv[1]);
 }

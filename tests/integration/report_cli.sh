@@ -98,6 +98,38 @@ import json; f=json.load(open('$work/fleet.json'))
 e=f['limits']['VkPhysicalDeviceLimits.maxComputeSharedMemorySize']
 assert f['schema']=='preflight.fleet-limits/1' and e['value']==32768 and e['set_by']==['10005-0000-mesa_llvmpipe']"
 
+# a fleet bigger than any fixed table: 1000 reports (999 links to the lavapipe fixture and one whose
+# device has the smallest shared memory), every command sees every one of them
+mkdir -p "$work/fleet"
+for i in $(seq 1 999); do ln -s "$lavapipe" "$work/fleet/r$i.json"; done
+py "
+import json; r=json.load(open('$lavapipe'))
+d=r['devices'][0]; d['identity']['deviceKey']='fleet-last'; d['identity']['deviceName']='The Last Device'
+def shrink(o):
+    if isinstance(o, dict):
+        for k, v in o.items():
+            if k == 'maxComputeSharedMemorySize': o[k] = 16384
+            else: shrink(v)
+    elif isinstance(o, list):
+        for v in o: shrink(v)
+shrink(d['declared'])
+json.dump(r, open('$work/fleet/r1000.json', 'w'))"
+fleet=$(for i in $(seq 1 1000); do printf '%s ' "$work/fleet/r$i.json"; done)
+run fleet-limits --out "$work/fleet1000.json" $fleet
+check "fleet-limits over 1000 reports: the 1000th device's smaller shared memory decides" py "
+import json; f=json.load(open('$work/fleet1000.json'))
+e=f['limits']['VkPhysicalDeviceLimits.maxComputeSharedMemorySize']
+assert len(f['devices'])==1000 and e['value']==16384 and e['set_by']==['fleet-last'], (len(f['devices']), e['value'])"
+run matrix --format json --out "$work/matrix1000.json" $fleet
+check "matrix over 1000 reports: 1000 columns" py "
+import json; m=json.load(open('$work/matrix1000.json')); assert len(m['columns'])==1000, len(m['columns'])"
+run gate "$fixtures/release-gate.txt" $fleet
+check "gate over 1000 reports: every device counted" grep -q "^[0-9]* of 1000 devices meet" "$work/out"
+run junit --out "$work/junit1000.xml" $fleet
+check "junit over 1000 reports: 1000 suites" py "
+import xml.etree.ElementTree as E; t=E.parse('$work/junit1000.xml').getroot()
+assert len(t.findall('testsuite'))==1000, len(t.findall('testsuite'))"
+
 echo '{"schema": "preflight.report/1", "devices": [' >"$work/broken.json"
 run matrix "$work/broken.json"
 check "malformed JSON: exit 3 with the file named" sh -c "[ \$(cat $work/rc) = 3 ] && grep -q 'broken.json: malformed JSON' $work/err"
