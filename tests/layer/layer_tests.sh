@@ -68,12 +68,14 @@ check "enabled by VK_LOADER_LAYERS_ENABLE" sh -c "grep -q PREFLIGHT-dispatch-gro
 VK_LOADER_DEBUG=layer timeout 60 "$app" group-count --enable-in-app >"$work/out" 2>"$work/err"
 check "enabled by the app's ppEnabledLayerNames" sh -c "grep -q PREFLIGHT-dispatch-group-count '$work/out'"
 
+# runs stacked with Vulkan-ValidationLayers take its ThreadSanitizer suppressions (tsan-vvl.supp)
+vvl_tsan="${TSAN_OPTIONS:-} suppressions=$here/tsan-vvl.supp"
 for order in "VK_LAYER_KHRONOS_validation:VK_LAYER_PREFLIGHT_validation" "VK_LAYER_PREFLIGHT_validation:VK_LAYER_KHRONOS_validation"; do
-    VK_INSTANCE_LAYERS=$order VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT \
+    TSAN_OPTIONS="$vvl_tsan" VK_INSTANCE_LAYERS=$order VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT \
         VK_LOADER_DEBUG=layer timeout 120 "$app" clean >"$work/out" 2>"$work/err"
     check "stacked with Vulkan-ValidationLayers ($order): clean, no message from either" \
         sh -c "[ \$(grep -c -E '^(FINDING|OTHER)' '$work/out') = 0 ] && grep -q 'done: 0 messages' '$work/out' && [ \$(grep -ci 'insert instance layer' '$work/err') -ge 2 ]"
-    VK_INSTANCE_LAYERS=$order timeout 120 "$app" group-count >"$work/out" 2>"$work/err"
+    TSAN_OPTIONS="$vvl_tsan" VK_INSTANCE_LAYERS=$order timeout 120 "$app" group-count >"$work/out" 2>"$work/err"
     check "stacked ($order): the finding still arrives" has "PREFLIGHT-dispatch-group-count"
 done
 
@@ -106,7 +108,7 @@ check "unreadable target limits: a message, the app runs on" sh -c "[ \$(cat '$w
 # --- alias and binding checks (layer_app_alias.c) ---
 run alias-clean
 check "alias: disjoint ranges of one buffer, one buffer read twice: no finding" only 0
-VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation:VK_LAYER_PREFLIGHT_validation timeout 120 "$app" alias-clean >"$work/out" 2>"$work/err"
+TSAN_OPTIONS="$vvl_tsan" VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation:VK_LAYER_PREFLIGHT_validation timeout 120 "$app" alias-clean >"$work/out" 2>"$work/err"
 check "alias-clean is a correct program for Vulkan-ValidationLayers too" sh -c "grep -q 'done: 0 messages' '$work/out'"
 run alias-buffer
 check "alias: one buffer read and written by two bindings at different offsets" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-alias-buffer .* names=alias-cb,- labels=: set 0 binding 1 writes VkBuffer .*(memory bytes \[1024, 3072)), and set 0 binding 0 reads .*(memory bytes \[0, 2048))' '$work/out'"
@@ -235,7 +237,7 @@ for s in hazard-raw-fixed hazard-war-execution-only hazard-disjoint hazard-event
          hazard-clear-blit-fixed hazard-timeline-reach; do
     run $s
     check "hazard: correct synchronization ($s): no finding" only 0
-    TSAN_OPTIONS="${TSAN_OPTIONS:-} suppressions=$here/tsan-vvl.supp" \
+    TSAN_OPTIONS="$vvl_tsan" \
         VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation:VK_LAYER_PREFLIGHT_validation \
         VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT timeout 120 "$app" $s >"$work/out" 2>"$work/err"
     check "hazard: $s is also clean for Vulkan-ValidationLayers with synchronization validation" sh -c "grep -q 'done: 0 messages' '$work/out'"
