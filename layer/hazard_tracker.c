@@ -74,7 +74,8 @@ static uint64_t named_stages(uint64_t mask)
     return mask;
 }
 
-uint64_t hazard_expand_stages(uint64_t mask, bool first)
+/* A stage mask as an execution scope: `first` for a barrier's source, else its destination. */
+static uint64_t expand_stages(uint64_t mask, bool first)
 {
     /* BOTTOM_OF_PIPE in a first scope and TOP_OF_PIPE in a second are every stage; TOP_OF_PIPE in
      * a first scope and BOTTOM_OF_PIPE in a second are no stage at all (NONE) */
@@ -106,7 +107,7 @@ struct hazard_scope hazard_scope_of(uint64_t mask, bool first)
 {
     /* an access scope holds only the accesses of the stages named: TOP_OF_PIPE and BOTTOM_OF_PIPE
      * stand for no access, and logically earlier or later stages are ordered, not made visible */
-    return (struct hazard_scope){hazard_expand_stages(mask, first), named_stages(mask & ~(S_TOP | S_BOTTOM))};
+    return (struct hazard_scope){expand_stages(mask, first), named_stages(mask & ~(S_TOP | S_BOTTOM))};
 }
 
 static const struct {

@@ -106,8 +106,6 @@ struct hazard_tracker {
 /* A memory barrier over all memory and every access: with ALL_COMMANDS scopes, a full dependency. */
 extern const struct hazard_memory_barrier hazard_all_memory;
 
-/* A stage mask as an execution scope: `first` for a barrier's source, else its destination. */
-uint64_t hazard_expand_stages(uint64_t mask, bool first);
 /* The stage names of a mask as the application wrote it ("FRAGMENT_SHADER|COMPUTE_SHADER"). */
 const char *hazard_stage_names(uint64_t mask, char *out, size_t size);
 
