@@ -311,6 +311,14 @@ static bool ordered_by_semaphores(const struct hazard_queue *q, uint32_t other, 
     return false;
 }
 
+/* What is missing between another queue's use and this access: a wait at all, or one whose stages
+ * reach the access. */
+static const char *semaphore_missing(bool batch_ordered)
+{
+    return batch_ordered ? "a semaphore wait whose stage mask (or a barrier chained after it) includes this access's stage"
+                         : "a semaphore signaled after that work and waited on here";
+}
+
 static void check_other_queue(struct layer_device *ld, struct command_buffer_state *cb, const struct hazard_queue *q,
                               uint32_t other_index, struct hazard_queue *other, const struct hazard_entry *e,
                               uint64_t later_from)
@@ -330,18 +338,12 @@ static void check_other_queue(struct layer_device *ld, struct command_buffer_sta
         if (r->has_write && r->write.submission < later_from &&
             !ordered_by_semaphores(q, other_index, &r->write, stages, reads, &batch_ordered))
             c = (struct hazard_conflict){reads ? CHECK_HAZARD_READ_AFTER_WRITE : CHECK_HAZARD_WRITE_AFTER_WRITE,
-                                         &r->write, true,
-                                         batch_ordered ? "a semaphore wait whose stage mask (or a barrier chained "
-                                                         "after it) includes this access's stage"
-                                                       : "a semaphore signaled after that work and waited on here"};
+                                         &r->write, true, semaphore_missing(batch_ordered)};
         for (uint32_t k = 0; c.before == NULL && e->access.write && k < r->read_count; ++k)
             if (r->reads[k].submission < later_from &&
                 !ordered_by_semaphores(q, other_index, &r->reads[k], stages, false, &batch_ordered))
                 c = (struct hazard_conflict){CHECK_HAZARD_WRITE_AFTER_READ, &r->reads[k], false,
-                                             batch_ordered ? "a semaphore wait whose stage mask (or a barrier "
-                                                             "chained after it) includes this access's stage"
-                                                           : "a semaphore signaled after that work and waited on "
-                                                             "here"};
+                                             semaphore_missing(batch_ordered)};
         if (c.before != NULL) {
             char where[96];
             snprintf(where, sizeof(where), "submitted to another VkQueue 0x%llx",
