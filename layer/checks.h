@@ -65,7 +65,17 @@ enum check_severity { CHECK_ERROR, CHECK_WARNING, CHECK_ADVICE };
     X(HOST_READBACK_WITHOUT_HOST_BARRIER, "PREFLIGHT-host-readback-without-host-barrier", CHECK_ERROR,               \
       "a wait completed a GPU write to a mapped readback buffer, which no barrier made visible to the host")          \
     X(HOST_WRITE_WHILE_PENDING, "PREFLIGHT-host-write-while-pending", CHECK_ERROR,                                   \
-      "the host flushes mapped memory that a submission it has not waited for still reads or writes")
+      "the host flushes mapped memory that a submission it has not waited for still reads or writes")                \
+    X(LIFETIME_DESTROYED_WHILE_PENDING, "PREFLIGHT-lifetime-destroyed-while-pending", CHECK_ERROR,                   \
+      "an object is destroyed or freed while a submission not known complete still uses it")                        \
+    X(LIFETIME_RESET_WHILE_PENDING, "PREFLIGHT-lifetime-reset-while-pending", CHECK_ERROR,                           \
+      "a descriptor pool, command pool or command buffer is reset while a submission not known complete uses it")   \
+    X(LIFETIME_UPDATED_WHILE_PENDING, "PREFLIGHT-lifetime-updated-while-pending", CHECK_ERROR,                       \
+      "a descriptor set is updated while a submission not known complete uses it (no UPDATE_AFTER_BIND)")           \
+    X(LIFETIME_STALE_DESCRIPTOR_SET, "PREFLIGHT-lifetime-stale-descriptor-set", CHECK_ERROR,                         \
+      "a descriptor set is bound, or a command buffer binding it submitted, after it was freed or its pool reset")  \
+    X(LIFETIME_DESTROYED_AFTER_RECORDING, "PREFLIGHT-lifetime-destroyed-after-recording", CHECK_ERROR,               \
+      "a command buffer is submitted after an object it refers to was destroyed")
 
 enum check_id {
 #define CHECK_ENUM(id, name, severity, summary) CHECK_##id,

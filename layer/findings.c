@@ -62,6 +62,13 @@ static const char *object_type_name(VkObjectType t)
     case VK_OBJECT_TYPE_IMAGE: return "VkImage";
     case VK_OBJECT_TYPE_DESCRIPTOR_SET: return "VkDescriptorSet";
     case VK_OBJECT_TYPE_DEVICE_MEMORY: return "VkDeviceMemory";
+    case VK_OBJECT_TYPE_IMAGE_VIEW: return "VkImageView";
+    case VK_OBJECT_TYPE_BUFFER_VIEW: return "VkBufferView";
+    case VK_OBJECT_TYPE_SAMPLER: return "VkSampler";
+    case VK_OBJECT_TYPE_DESCRIPTOR_POOL: return "VkDescriptorPool";
+    case VK_OBJECT_TYPE_COMMAND_POOL: return "VkCommandPool";
+    case VK_OBJECT_TYPE_FRAMEBUFFER: return "VkFramebuffer";
+    case VK_OBJECT_TYPE_RENDER_PASS: return "VkRenderPass";
     default: return "object";
     }
 }

@@ -9,6 +9,7 @@
 #include "check_hazard.h"
 #include "check_binding.h"
 #include "check_dispatch.h"
+#include "check_lifetime.h"
 #include "layer_hooks.h"
 #include "layer_state.h"
 
@@ -40,6 +41,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyCommandPool(VkDevice device, VkC
                                                             const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
+    lifetime_check_command_pool(ld, pool, true, "vkDestroyCommandPool");
     struct command_pool_state *p = handle_map_take(&ld->command_pools, HANDLE(pool));
     if (p != NULL) {
         for (uint32_t i = 0; i < p->count; ++i)
@@ -54,6 +56,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkResetCommandPool(VkDevice device, V
                                                               VkCommandPoolResetFlags flags)
 {
     struct layer_device *ld = layer_device_of(device);
+    lifetime_check_command_pool(ld, pool, false, "vkResetCommandPool");
     struct command_pool_state *p = handle_map_get(&ld->command_pools, HANDLE(pool));
     for (uint32_t i = 0; p != NULL && i < p->count; ++i) {
         struct command_buffer_state *s = handle_map_get(&ld->command_buffers, HANDLE((uintptr_t)p->buffers[i]));
@@ -99,6 +102,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkFreeCommandBuffers(VkDevice device, VkC
     for (uint32_t i = 0; i < count; ++i) {
         if (buffers[i] == VK_NULL_HANDLE)
             continue;
+        lifetime_check_command_buffer(ld, buffers[i], false, "vkFreeCommandBuffers");
         forget_command_buffer(ld, buffers[i]);
         for (uint32_t k = 0; p != NULL && k < p->count; ++k)
             if (p->buffers[k] == buffers[i]) {
@@ -114,8 +118,10 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkBeginCommandBuffer(VkCommandBuffer 
 {
     struct command_buffer_state *cb;
     struct layer_device *ld = command_buffer_device(command_buffer, &cb);
-    if (cb)
+    if (cb) {
+        lifetime_check_command_buffer(ld, command_buffer, true, "vkBeginCommandBuffer");
         command_buffer_reset_state(cb); /* begin implicitly resets */
+    }
     return ld->dispatch.BeginCommandBuffer(command_buffer, info);
 }
 
@@ -133,8 +139,10 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkResetCommandBuffer(VkCommandBuffer 
 {
     struct command_buffer_state *cb;
     struct layer_device *ld = command_buffer_device(command_buffer, &cb);
-    if (cb)
+    if (cb) {
+        lifetime_check_command_buffer(ld, command_buffer, true, "vkResetCommandBuffer");
         command_buffer_reset_state(cb);
+    }
     return ld->dispatch.ResetCommandBuffer(command_buffer, flags);
 }
 
@@ -154,6 +162,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBindPipeline(VkCommandBuffer command
         struct pipeline_state *p = b->pipeline && b->pipeline->handle == pipeline
                                        ? b->pipeline
                                        : handle_map_get(&ld->pipelines, HANDLE(pipeline));
+        if (p != NULL)
+            lifetime_note_object(cb, VK_OBJECT_TYPE_PIPELINE, HANDLE(pipeline), p->id, "vkCmdBindPipeline");
         if (p != b->pipeline) {
             if (p)
                 STATE_RETAIN(p);
@@ -183,6 +193,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBindDescriptorSets(VkCommandBuffer c
             struct set_state *s = sets[i] != VK_NULL_HANDLE && b->sets[index] && b->sets[index]->handle == sets[i]
                                       ? b->sets[index] /* freeing a bound set invalidates the command buffer */
                                       : handle_map_get(&ld->descriptor_sets, HANDLE(sets[i]));
+            if (s == NULL && sets[i] != VK_NULL_HANDLE)
+                lifetime_check_bind_set(ld, cb, sets[i], "vkCmdBindDescriptorSets");
             if (s != b->sets[index]) {
                 if (s)
                     STATE_RETAIN(s);
@@ -368,6 +380,7 @@ static struct layer_device *dispatched(VkCommandBuffer command_buffer, const uin
         struct hazard_accesses scratch;
         hazard_command(ld, cb, check_alias_command(ld, cb, &cb->compute, NULL, call, &scratch), call);
         note_shader_writes(ld, cb);
+        lifetime_note_bound(ld, cb, &cb->compute, call);
         cb->command_index++;
     }
     return ld;
@@ -420,6 +433,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDispatchIndirect(VkCommandBuffer com
         hazard_command(ld, cb, check_alias_command(ld, cb, &cb->compute, &args, "vkCmdDispatchIndirect", &scratch),
                        "vkCmdDispatchIndirect");
         note_shader_writes(ld, cb);
+        lifetime_note_bound(ld, cb, &cb->compute, "vkCmdDispatchIndirect");
         cb->command_index++;
     }
     ld->dispatch.CmdDispatchIndirect(command_buffer, buffer, offset);
@@ -617,6 +631,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdExecuteCommands(VkCommandBuffer comm
         if (s == NULL)
             continue;
         hazard_execute(ld, cb, s);
+        lifetime_note_executed(cb, s);
         for (uint32_t k = 0; k < s->written_count; ++k)
             command_buffer_note_written(cb, s->written_buffers[k]);
         for (uint32_t k = 0; k < s->indirect_count; ++k) /* now at the vkCmdExecuteCommands */

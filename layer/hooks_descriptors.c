@@ -7,6 +7,7 @@
 #include "array_grow.h"
 #include "check_binding.h"
 #include "check_hazard.h"
+#include "check_lifetime.h"
 #include "layer_hooks.h"
 #include "layer_state.h"
 
@@ -88,8 +89,10 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateDescriptorPool(VkDevice devic
 
 static void forget_pool_sets(struct layer_device *ld, struct descriptor_pool_state *p)
 {
-    for (uint32_t i = 0; i < p->set_count; ++i)
+    for (uint32_t i = 0; i < p->set_count; ++i) {
         set_state_release(handle_map_take(&ld->descriptor_sets, p->sets[i]));
+        lifetime_set_freed(ld, p->sets[i]);
+    }
     p->set_count = 0;
 }
 
@@ -97,6 +100,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyDescriptorPool(VkDevice device, 
                                                                const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
+    lifetime_check_descriptor_pool(ld, pool, true, "vkDestroyDescriptorPool");
     struct descriptor_pool_state *p = handle_map_take(&ld->descriptor_pools, HANDLE(pool));
     if (p != NULL) {
         forget_pool_sets(ld, p);
@@ -110,6 +114,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkResetDescriptorPool(VkDevice device
                                                                  VkDescriptorPoolResetFlags flags)
 {
     struct layer_device *ld = layer_device_of(device);
+    lifetime_check_descriptor_pool(ld, pool, false, "vkResetDescriptorPool");
     struct descriptor_pool_state *p = handle_map_get(&ld->descriptor_pools, HANDLE(pool));
     if (p != NULL)
         forget_pool_sets(ld, p);
@@ -154,6 +159,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkAllocateDescriptorSets(VkDevice dev
         if (s == NULL)
             continue;
         handle_map_put(&ld->descriptor_sets, HANDLE(sets[i]), s);
+        lifetime_set_allocated(ld, HANDLE(sets[i]));
         if (pool != NULL) {
             uint64_t *grown = array_grow(pool->sets, &pool->set_capacity, pool->set_count + 1, sizeof(*grown), 16);
             if (grown == NULL)
@@ -171,7 +177,13 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkFreeDescriptorSets(VkDevice device,
     struct layer_device *ld = layer_device_of(device);
     struct descriptor_pool_state *p = handle_map_get(&ld->descriptor_pools, HANDLE(pool));
     for (uint32_t i = 0; i < count; ++i) {
+        const struct set_state *freed = handle_map_get(&ld->descriptor_sets, HANDLE(sets[i]));
+        if (freed != NULL)
+            lifetime_check_destroy(ld, VK_OBJECT_TYPE_DESCRIPTOR_SET, HANDLE(sets[i]), freed->id,
+                                   "vkFreeDescriptorSets");
         set_state_release(handle_map_take(&ld->descriptor_sets, HANDLE(sets[i])));
+        if (sets[i] != VK_NULL_HANDLE)
+            lifetime_set_freed(ld, HANDLE(sets[i]));
         for (uint32_t k = 0; p != NULL && k < p->set_count; ++k)
             if (p->sets[k] == HANDLE(sets[i])) {
                 p->sets[k] = p->sets[--p->set_count];
@@ -289,6 +301,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkUpdateDescriptorSets(VkDevice device, u
     for (uint32_t i = 0; i < write_count; ++i) {
         const VkWriteDescriptorSet *w = &writes[i];
         struct set_state *set = handle_map_get(&ld->descriptor_sets, HANDLE(w->dstSet));
+        lifetime_check_update(ld, set, w->dstBinding, "vkUpdateDescriptorSets");
         if (set != NULL)
             apply_write(ld, set, w);
         /* only the array the type names is valid: the others may hold anything (the spec ignores them) */
@@ -309,6 +322,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkUpdateDescriptorSets(VkDevice device, u
         const VkCopyDescriptorSet *c = &copies[i];
         struct set_state *from = handle_map_get(&ld->descriptor_sets, HANDLE(c->srcSet));
         struct set_state *to = handle_map_get(&ld->descriptor_sets, HANDLE(c->dstSet));
+        lifetime_check_update(ld, to, c->dstBinding, "vkUpdateDescriptorSets");
         for (uint32_t k = 0; from && to && k < c->descriptorCount; ++k) {
             struct descriptor_state *s = descriptor_at(from, c->srcBinding, c->srcArrayElement + k);
             struct descriptor_state *d = descriptor_at(to, c->dstBinding, c->dstArrayElement + k);
@@ -409,6 +423,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkUpdateDescriptorSetWithTemplate(VkDevic
     struct layer_device *ld = layer_device_of(device);
     struct set_state *s = handle_map_get(&ld->descriptor_sets, HANDLE(set));
     struct update_template_state *t = handle_map_get(&ld->update_templates, HANDLE(handle));
+    for (uint32_t i = 0; s && t && i < t->entry_count; ++i)
+        lifetime_check_update(ld, s, t->entries[i].dstBinding, "vkUpdateDescriptorSetWithTemplate");
     if (s && t)
         apply_template(ld, s, t, data);
     resource_epoch_bump(ld);
@@ -422,6 +438,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkUpdateDescriptorSetWithTemplateKHR(VkDe
     struct layer_device *ld = layer_device_of(device);
     struct set_state *s = handle_map_get(&ld->descriptor_sets, HANDLE(set));
     struct update_template_state *t = handle_map_get(&ld->update_templates, HANDLE(handle));
+    for (uint32_t i = 0; s && t && i < t->entry_count; ++i)
+        lifetime_check_update(ld, s, t->entries[i].dstBinding, "vkUpdateDescriptorSetWithTemplateKHR");
     if (s && t)
         apply_template(ld, s, t, data);
     resource_epoch_bump(ld);

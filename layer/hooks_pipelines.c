@@ -5,6 +5,7 @@
 
 #include "check_binding.h"
 #include "check_dispatch.h"
+#include "check_lifetime.h"
 #include "layer_hooks.h"
 #include "layer_state.h"
 
@@ -249,6 +250,9 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyPipeline(VkDevice device, VkPipe
                                                          const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
+    const struct pipeline_state *p = handle_map_get(&ld->pipelines, HANDLE(pipeline));
+    if (p != NULL)
+        lifetime_check_destroy(ld, VK_OBJECT_TYPE_PIPELINE, HANDLE(pipeline), p->id, "vkDestroyPipeline");
     pipeline_release(handle_map_take(&ld->pipelines, HANDLE(pipeline)));
     ld->dispatch.DestroyPipeline(device, pipeline, allocator);
 }

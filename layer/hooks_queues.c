@@ -8,6 +8,7 @@
 #include "check_dispatch.h"
 #include "check_hazard_submit.h"
 #include "check_host.h"
+#include "check_lifetime.h"
 #include "layer_hooks.h"
 #include "layer_state.h"
 
@@ -90,6 +91,14 @@ static struct command_buffer_state *submitted(struct layer_device *ld, VkQueue q
     return cb;
 }
 
+/* A batch to the checks that need submit time: hazards against earlier work, and the lifetime
+ * of what it uses. */
+static void submit_batch(struct layer_device *ld, VkQueue queue, const struct hazard_batch *batch)
+{
+    hazard_submit_batch(ld, queue, batch);
+    lifetime_submit_batch(ld, queue, batch);
+}
+
 /* One batch for the submit-time hazard check: its waits, command buffers and signals. Arrays
  * beyond the stack sizes are cut: a dropped wait becomes an unmatched one (a full dependency),
  * a dropped signal only hides later findings. */
@@ -130,7 +139,7 @@ static void batch_buffer(struct layer_device *ld, struct batch_builder *b, VkQue
     if (b->batch.command_buffer_count == BATCH_BUFFERS) { /* a long batch: checked in parts */
         VkFence fence = b->batch.fence;
         b->batch.fence = VK_NULL_HANDLE;
-        hazard_submit_batch(ld, queue, &b->batch);
+        submit_batch(ld, queue, &b->batch);
         b->batch.wait_count = b->batch.signal_count = b->batch.command_buffer_count = 0;
         b->batch.fence = fence;
     }
@@ -143,7 +152,7 @@ static void fence_only(struct layer_device *ld, VkQueue queue, VkFence fence)
     struct batch_builder b;
     batch_begin(&b);
     b.batch.fence = fence;
-    hazard_submit_batch(ld, queue, &b.batch);
+    submit_batch(ld, queue, &b.batch);
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkQueueSubmit(VkQueue queue, uint32_t count, const VkSubmitInfo *submits,
@@ -172,7 +181,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkQueueSubmit(VkQueue queue, uint32_t
                              ? values->pSignalSemaphoreValues[k]
                              : 0);
         b.batch.fence = i + 1 == count ? fence : VK_NULL_HANDLE;
-        hazard_submit_batch(ld, queue, &b.batch);
+        submit_batch(ld, queue, &b.batch);
     }
     if (count == 0 && fence != VK_NULL_HANDLE)
         fence_only(ld, queue, fence);
@@ -194,7 +203,7 @@ static void submitted2(struct layer_device *ld, VkQueue queue, uint32_t count, c
         for (uint32_t k = 0; k < info->signalSemaphoreInfoCount; ++k)
             batch_signal(&b, info->pSignalSemaphoreInfos[k].semaphore, info->pSignalSemaphoreInfos[k].value);
         b.batch.fence = i + 1 == count ? fence : VK_NULL_HANDLE;
-        hazard_submit_batch(ld, queue, &b.batch);
+        submit_batch(ld, queue, &b.batch);
     }
     if (count == 0 && fence != VK_NULL_HANDLE)
         fence_only(ld, queue, fence);
@@ -222,8 +231,10 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkWaitForFences(VkDevice device, uint
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.WaitForFences(device, count, fences, wait_all, timeout);
     /* with waitAll false only one is known signaled; counting all can only hide a finding */
-    for (uint32_t i = 0; result == VK_SUCCESS && i < count; ++i)
+    for (uint32_t i = 0; result == VK_SUCCESS && i < count; ++i) {
         hazard_fence_waited(ld, fences[i]);
+        lifetime_fence_waited(ld, fences[i]);
+    }
     host_report_readbacks(ld, "vkWaitForFences");
     return result;
 }
@@ -234,6 +245,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkGetFenceStatus(VkDevice device, VkF
     VkResult result = ld->dispatch.GetFenceStatus(device, fence);
     if (result == VK_SUCCESS) {
         hazard_fence_waited(ld, fence);
+        lifetime_fence_waited(ld, fence);
         host_report_readbacks(ld, "vkGetFenceStatus");
     }
     return result;
@@ -245,6 +257,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkQueueWaitIdle(VkQueue queue)
     VkResult result = ld->dispatch.QueueWaitIdle(queue);
     if (result == VK_SUCCESS) {
         hazard_queue_idle(ld, queue);
+        lifetime_queue_idle(ld, queue);
         host_report_readbacks(ld, "vkQueueWaitIdle");
     }
     return result;
@@ -256,9 +269,18 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkDeviceWaitIdle(VkDevice device)
     VkResult result = ld->dispatch.DeviceWaitIdle(device);
     if (result == VK_SUCCESS) {
         hazard_device_idle(ld);
+        lifetime_device_idle(ld);
         host_report_readbacks(ld, "vkDeviceWaitIdle");
     }
     return result;
+}
+
+/* A host wait returned: each semaphore reached its value (with VK_SEMAPHORE_WAIT_ANY_BIT only one
+ * did; counting all can only hide a finding). */
+static void semaphores_reached(struct layer_device *ld, const VkSemaphoreWaitInfo *info)
+{
+    for (uint32_t i = 0; info != NULL && i < info->semaphoreCount; ++i)
+        lifetime_semaphore_reached(ld, info->pSemaphores[i], info->pValues[i]);
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkWaitSemaphores(VkDevice device, const VkSemaphoreWaitInfo *info,
@@ -268,6 +290,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkWaitSemaphores(VkDevice device, con
     VkResult result = ld->dispatch.WaitSemaphores(device, info, timeout);
     if (result == VK_SUCCESS) {
         hazard_device_idle(ld); /* not modelled: assume everything done */
+        semaphores_reached(ld, info);
         host_report_readbacks(ld, "vkWaitSemaphores");
     }
     return result;
@@ -280,6 +303,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkWaitSemaphoresKHR(VkDevice device, 
     VkResult result = ld->dispatch.WaitSemaphoresKHR(device, info, timeout);
     if (result == VK_SUCCESS) {
         hazard_device_idle(ld);
+        semaphores_reached(ld, info);
         host_report_readbacks(ld, "vkWaitSemaphoresKHR");
     }
     return result;
@@ -292,6 +316,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkGetSemaphoreCounterValue(VkDevice d
     VkResult result = ld->dispatch.GetSemaphoreCounterValue(device, semaphore, value);
     if (result == VK_SUCCESS) {
         hazard_device_idle(ld); /* polling a timeline value: not modelled, assume done */
+        lifetime_semaphore_reached(ld, semaphore, *value);
         host_report_readbacks(ld, "vkGetSemaphoreCounterValue");
     }
     return result;
@@ -304,6 +329,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkGetSemaphoreCounterValueKHR(VkDevic
     VkResult result = ld->dispatch.GetSemaphoreCounterValueKHR(device, semaphore, value);
     if (result == VK_SUCCESS) {
         hazard_device_idle(ld);
+        lifetime_semaphore_reached(ld, semaphore, *value);
         host_report_readbacks(ld, "vkGetSemaphoreCounterValueKHR");
     }
     return result;

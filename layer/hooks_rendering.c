@@ -17,6 +17,7 @@
 
 #include "check_alias.h"
 #include "check_binding.h"
+#include "check_lifetime.h"
 #include "layer_hooks.h"
 #include "layer_state.h"
 
@@ -267,6 +268,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyRenderPass(VkDevice device, VkRe
                                                            const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
+    lifetime_check_destroy(ld, VK_OBJECT_TYPE_RENDER_PASS, HANDLE(render_pass), 0, "vkDestroyRenderPass");
     render_pass_state_free(handle_map_take(&ld->render_passes, HANDLE(render_pass)));
     ld->dispatch.DestroyRenderPass(device, render_pass, allocator);
 }
@@ -293,6 +295,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyFramebuffer(VkDevice device, VkF
                                                             const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
+    lifetime_check_destroy(ld, VK_OBJECT_TYPE_FRAMEBUFFER, HANDLE(framebuffer), 0, "vkDestroyFramebuffer");
     free(handle_map_take(&ld->framebuffers, HANDLE(framebuffer)));
     ld->dispatch.DestroyFramebuffer(device, framebuffer, allocator);
 }
@@ -427,7 +430,13 @@ static struct layer_device *begin_render_pass(VkCommandBuffer command_buffer, co
         const struct framebuffer_state *f = handle_map_get(&ld->framebuffers, HANDLE(begin->framebuffer));
         for (uint32_t i = 0; f != NULL && i < f->count; ++i)
             cb->pass_views[cb->pass_view_count++] = f->views[i];
+        if (f != NULL)
+            lifetime_note_object(cb, VK_OBJECT_TYPE_FRAMEBUFFER, HANDLE(begin->framebuffer), 0, "vkCmdBeginRenderPass");
     }
+    lifetime_note_object(cb, VK_OBJECT_TYPE_RENDER_PASS, HANDLE(begin->renderPass), 0, "vkCmdBeginRenderPass");
+    for (uint32_t i = 0; i < cb->pass_view_count; ++i)
+        if (handle_map_get(&ld->image_views, HANDLE(cb->pass_views[i])) != NULL)
+            lifetime_note_object(cb, VK_OBJECT_TYPE_IMAGE_VIEW, HANDLE(cb->pass_views[i]), 0, "vkCmdBeginRenderPass");
     const struct render_pass_state *r = handle_map_get(&ld->render_passes, HANDLE(cb->render_pass));
     if (r != NULL)
         pass_begin_operations(ld, cb, r);
@@ -617,6 +626,22 @@ static void rendering_operations(struct layer_device *ld, struct command_buffer_
         cb->rendering_store_count++;
 }
 
+/* The views a dynamic rendering renders to and resolves into, for the lifetime checks. */
+static void note_rendering_views(struct layer_device *ld, struct command_buffer_state *cb, const VkRenderingInfo *info)
+{
+    const VkRenderingAttachmentInfo *depth_stencil[2] = {info->pDepthAttachment, info->pStencilAttachment};
+    for (uint32_t i = 0; i < info->colorAttachmentCount + 2; ++i) {
+        const VkRenderingAttachmentInfo *a =
+            i < info->colorAttachmentCount ? &info->pColorAttachments[i] : depth_stencil[i - info->colorAttachmentCount];
+        if (a == NULL)
+            continue;
+        VkImageView views[2] = {a->imageView, a->resolveMode != VK_RESOLVE_MODE_NONE ? a->resolveImageView : VK_NULL_HANDLE};
+        for (int k = 0; k < 2; ++k)
+            if (views[k] != VK_NULL_HANDLE && handle_map_get(&ld->image_views, HANDLE(views[k])) != NULL)
+                lifetime_note_object(cb, VK_OBJECT_TYPE_IMAGE_VIEW, HANDLE(views[k]), 0, "vkCmdBeginRendering");
+    }
+}
+
 static struct layer_device *begin_rendering(VkCommandBuffer command_buffer, const VkRenderingInfo *info)
 {
     struct command_buffer_state *cb;
@@ -627,6 +652,7 @@ static struct layer_device *begin_rendering(VkCommandBuffer command_buffer, cons
     cb->attachment_count = 0;
     for (uint32_t i = 0; i < info->colorAttachmentCount; ++i)
         add_rendering_attachment(cb, &info->pColorAttachments[i], false);
+    note_rendering_views(ld, cb, info);
     add_rendering_attachment(cb, info->pDepthAttachment, true);
     /* the same view as depth and stencil is one attachment use */
     bool separate_stencil = info->pStencilAttachment && !(info->pDepthAttachment &&
@@ -791,6 +817,7 @@ static void drawn(struct layer_device *ld, struct command_buffer_state *cb, cons
     check_binding_command(ld, cb, &cb->graphics, call);
     struct hazard_accesses scratch;
     hazard_command(ld, cb, check_alias_command(ld, cb, &cb->graphics, fixed, call, &scratch), call);
+    lifetime_note_bound(ld, cb, &cb->graphics, call);
     cb->command_index++;
 }
 

@@ -5,6 +5,7 @@
 
 #include "check_host.h"
 #include "check_hazard_submit.h"
+#include "check_lifetime.h"
 #include "layer_hooks.h"
 #include "layer_state.h"
 
@@ -34,6 +35,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkFreeMemory(VkDevice device, VkDeviceMem
                                                     const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
+    lifetime_check_destroy(ld, VK_OBJECT_TYPE_DEVICE_MEMORY, HANDLE(memory), 0, "vkFreeMemory");
     free(handle_map_take(&ld->memories, HANDLE(memory)));
     hazard_forget_key(ld, HANDLE(memory)); /* a new allocation may get the same handle */
     ld->dispatch.FreeMemory(device, memory, allocator);
@@ -90,6 +92,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyBuffer(VkDevice device, VkBuffer
                                                        const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
+    lifetime_check_destroy(ld, VK_OBJECT_TYPE_BUFFER, HANDLE(buffer), 0, "vkDestroyBuffer");
     free(handle_map_take(&ld->buffers, HANDLE(buffer)));
     resource_epoch_bump(ld);
     ld->dispatch.DestroyBuffer(device, buffer, allocator);
@@ -163,6 +166,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyImage(VkDevice device, VkImage i
                                                       const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
+    lifetime_check_destroy(ld, VK_OBJECT_TYPE_IMAGE, HANDLE(image), 0, "vkDestroyImage");
     free(handle_map_take(&ld->images, HANDLE(image)));
     hazard_forget_key(ld, HANDLE(image)); /* a new image may get the same handle */
     resource_epoch_bump(ld);
@@ -234,9 +238,28 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyImageView(VkDevice device, VkIma
                                                           const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
+    lifetime_check_destroy(ld, VK_OBJECT_TYPE_IMAGE_VIEW, HANDLE(view), 0, "vkDestroyImageView");
     free(handle_map_take(&ld->image_views, HANDLE(view)));
     resource_epoch_bump(ld);
     ld->dispatch.DestroyImageView(device, view, allocator);
+}
+
+/* Samplers and buffer views have no state here: only the lifetime check, against the descriptors
+ * of pending work. */
+static VKAPI_ATTR void VKAPI_CALL hook_vkDestroySampler(VkDevice device, VkSampler sampler,
+                                                        const VkAllocationCallbacks *allocator)
+{
+    struct layer_device *ld = layer_device_of(device);
+    lifetime_check_destroy(ld, VK_OBJECT_TYPE_SAMPLER, HANDLE(sampler), 0, "vkDestroySampler");
+    ld->dispatch.DestroySampler(device, sampler, allocator);
+}
+
+static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyBufferView(VkDevice device, VkBufferView view,
+                                                           const VkAllocationCallbacks *allocator)
+{
+    struct layer_device *ld = layer_device_of(device);
+    lifetime_check_destroy(ld, VK_OBJECT_TYPE_BUFFER_VIEW, HANDLE(view), 0, "vkDestroyBufferView");
+    ld->dispatch.DestroyBufferView(device, view, allocator);
 }
 
 const struct layer_hook resource_hooks[] = {
@@ -245,6 +268,6 @@ const struct layer_hook resource_hooks[] = {
     LAYER_HOOK(vkBindBufferMemory),   LAYER_HOOK(vkBindBufferMemory2), LAYER_HOOK(vkBindBufferMemory2KHR),
     LAYER_HOOK(vkCreateImage),        LAYER_HOOK(vkDestroyImage),     LAYER_HOOK(vkBindImageMemory),
     LAYER_HOOK(vkBindImageMemory2),   LAYER_HOOK(vkBindImageMemory2KHR), LAYER_HOOK(vkCreateImageView),
-    LAYER_HOOK(vkDestroyImageView),
+    LAYER_HOOK(vkDestroyImageView),   LAYER_HOOK(vkDestroySampler),   LAYER_HOOK(vkDestroyBufferView),
 };
 const size_t resource_hook_count = sizeof(resource_hooks) / sizeof(resource_hooks[0]);

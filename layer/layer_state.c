@@ -2,6 +2,7 @@
 
 #include "check_alias.h"
 #include "check_hazard.h"
+#include "check_lifetime.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -227,6 +228,7 @@ void command_buffer_reset_state(struct command_buffer_state *cb)
     cb->dynamic_rendering = false;
     cb->rendering_store_count = 0;
     hazard_reset(cb);
+    lifetime_reset(cb);
 }
 
 void command_buffer_free_state(struct command_buffer_state *cb)
@@ -236,6 +238,7 @@ void command_buffer_free_state(struct command_buffer_state *cb)
     free(cb->written_buffers);
     free(cb->written_table);
     hazard_free(cb);
+    lifetime_free(cb);
     check_alias_free(&cb->compute);
     check_alias_free(&cb->graphics);
     free(cb);

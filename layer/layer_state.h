@@ -238,6 +238,7 @@ struct alias_cache; /* check_alias.c */
 /* What the per-command checks derived from one bound state, each with the key it was taken at. */
 struct bound_memos {
     struct bound_key binding_checked, writes_noted; /* check_binding, the written-buffers list */
+    struct bound_key lifetime_noted;                /* check_lifetime's notes of the bound sets */
     struct alias_cache *alias_cache;                /* check_alias's descriptor accesses (malloc'd) */
 };
 
@@ -361,6 +362,7 @@ struct command_buffer_state {
     struct hazard_access rendering_stores[MAX_ATTACHMENTS * 2];
     uint32_t rendering_store_count;
     struct hazard_tracker *hazards;  /* check_hazard.c's per-command-buffer state, created on first use */
+    struct lifetime_notes *lifetime; /* check_lifetime.c's: what the recording refers to, created on first use */
 };
 
 struct layer_device {
@@ -375,6 +377,7 @@ struct layer_device {
         semaphores, events, render_passes, framebuffers, swapchains;
     struct host_tracker *host; /* check_host.c's pending submissions, created at the first submit */
     struct hazard_queues *queue_hazards; /* check_hazard_submit.c's per-queue trackers, likewise */
+    struct lifetime_tracker *lifetime;   /* check_lifetime.c's pending batches, likewise */
     /* debug-label paths ("frame/shadows"), interned for as long as the device lives so that the
      * hazard tracker's uses can name the labels active at an earlier command; at most
      * MAX_LABEL_PATHS distinct ones (labels with frame numbers would otherwise grow it forever) */

@@ -9,6 +9,7 @@
 #include "findings.h"
 #include "check_hazard_submit.h"
 #include "check_host.h"
+#include "check_lifetime.h"
 #include "layer_hooks.h"
 #include "layer_state.h"
 
@@ -315,6 +316,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyDevice(VkDevice device, const Vk
      * references to pipelines and sets. */
     host_tracker_free(ld);
     hazard_queues_free(ld);
+    lifetime_tracker_free(ld);
     command_buffers_forgotten();
     handle_map_destroy(&ld->command_buffers, release_command_buffer_value);
     handle_map_destroy(&ld->command_pools, release_command_pool_value);

@@ -28,6 +28,17 @@ struct id_info {
     bool dynamic_index;         /* variables: some access indexes at run time */
     uint32_t stored_constant;   /* Function variables: the one constant every store puts there (0 none,
                                  * UINT32_MAX: something else too) */
+    uint32_t stored_value;      /* Function variables: the one value every store puts there (0 none,
+                                 * UINT32_MAX: stored more than one) */
+    uint32_t builtin;           /* variables: the BuiltIn decoration + 1 (0: none) */
+    uint32_t array_stride;      /* array types: the ArrayStride decoration */
+    bool is_signed;             /* integer types */
+    uint32_t defined_at;        /* instructions in functions: index + 1 of their body instruction */
+};
+
+/* An Offset member decoration: where member `member` of struct `type` lies in its block. */
+struct member_offset {
+    uint32_t type, member, offset;
 };
 
 /* Instructions inside functions, replayed after the whole module is known. */
@@ -55,6 +66,8 @@ struct parse_state {
     const struct reflect_specialization *spec;
     size_t spec_count;
     struct id_info none; /* what id() answers for an id outside the module */
+    struct member_offset *offsets;
+    size_t offset_count, offset_capacity;
 };
 
 static bool grow(void **data, size_t *capacity, size_t needed, size_t element)
@@ -119,6 +132,9 @@ static void decorate(struct parse_state *s, const uint32_t *w, uint32_t n, bool 
     const uint32_t *args = member ? w + 3 : w + 2;
     uint32_t argc = member ? (n > 3 ? n - 3 : 0) : n - 2;
     if (member) {
+        if (decoration == SpvDecorationOffset && n > 3 &&
+            grow((void **)&s->offsets, &s->offset_capacity, s->offset_count + 1, sizeof(*s->offsets)))
+            s->offsets[s->offset_count++] = (struct member_offset){w[0], w[1], w[3]};
         if (decoration == SpvDecorationNonWritable)
             t->member_non_writable++;
         t->member_count_decorated = w[1] + 1 > t->member_count_decorated ? w[1] + 1 : t->member_count_decorated;
@@ -132,7 +148,13 @@ static void decorate(struct parse_state *s, const uint32_t *w, uint32_t n, bool 
     case SpvDecorationNonReadable: t->non_readable = true; break;
     case SpvDecorationBlock: t->block = true; break;
     case SpvDecorationBufferBlock: t->buffer_block = true; break;
-    case SpvDecorationBuiltIn: if (argc && args[0] == SpvBuiltInWorkgroupSize) t->builtin_workgroup_size = true; break;
+    case SpvDecorationBuiltIn:
+        if (argc && args[0] == SpvBuiltInWorkgroupSize)
+            t->builtin_workgroup_size = true;
+        if (argc)
+            t->builtin = args[0] + 1;
+        break;
+    case SpvDecorationArrayStride: if (argc) t->array_stride = args[0]; break;
     default: break;
     }
 }
@@ -185,7 +207,8 @@ static spv_result_t on_instruction(void *user, const spv_parsed_instruction_t *i
         break;
     case SpvOpDecorate: decorate(s, w, n, false); break;
     case SpvOpMemberDecorate: decorate(s, w, n, true); break;
-    case SpvOpTypeInt: case SpvOpTypeFloat: if (r) r->count = w[1]; break; /* width */
+    case SpvOpTypeInt: if (r) { r->count = w[1]; r->is_signed = n > 2 && w[2] != 0; } break; /* width */
+    case SpvOpTypeFloat: if (r) r->count = w[1]; break;
     case SpvOpTypeBool: if (r) r->count = 32; break;
     case SpvOpTypeVector: case SpvOpTypeMatrix: if (r) { r->type = w[1]; r->count = w[2]; } break;
     case SpvOpTypeArray: if (r) { r->type = w[1]; r->count = w[2]; } break;
@@ -254,6 +277,8 @@ static spv_result_t on_instruction(void *user, const spv_parsed_instruction_t *i
             !grow((void **)&s->words, &s->word_capacity, s->word_count + inst->num_words, sizeof(uint32_t)))
             return SPV_ERROR_OUT_OF_MEMORY;
         struct body_instruction *b = &s->body[s->body_count++];
+        if (r != NULL)
+            r->defined_at = (uint32_t)s->body_count;
         b->function = s->current_function;
         b->opcode = op;
         b->at = (uint32_t)s->word_count;
@@ -585,6 +610,308 @@ static uint64_t stage_of(uint32_t model)
     }
 }
 
+/* Which value each function variable holds, for the invocation-bound tracing: every store and
+ * the initializer must put the same value there, through the variable itself (a store through an
+ * access chain into it, or a copy, makes it unknown). After the roots are known. */
+static void note_stored_values(struct parse_state *s)
+{
+    for (size_t i = 0; i < s->body_count; ++i) {
+        const struct body_instruction *b = &s->body[i];
+        const uint32_t *w = s->words + b->at;
+        uint32_t target = 0, stored = 0;
+        if (b->opcode == SpvOpStore && b->count >= 2) {
+            target = w[0];
+            stored = w[1];
+        } else if (b->opcode == SpvOpVariable && b->count >= 4) {
+            target = w[1];
+            stored = w[3];
+        } else if ((b->opcode == SpvOpCopyMemory || b->opcode == SpvOpCopyMemorySized) && b->count >= 1) {
+            target = w[0];
+        } else {
+            continue;
+        }
+        struct id_info *v = id(s, id(s, target)->root);
+        if (v->opcode != SpvOpVariable || v->storage_class != SpvStorageClassFunction)
+            continue;
+        if (id(s, target)->opcode != SpvOpVariable || stored == 0 || (v->stored_value != 0 && v->stored_value != stored))
+            v->stored_value = UINT32_MAX;
+        else
+            v->stored_value = stored;
+    }
+}
+
+/* A value that is one component of an invocation built-in: which built-in (REFLECT_BOUND_*) and
+ * dimension. Followed through casts, loads of function variables stored once, swizzles and
+ * component extraction. */
+struct invocation_component {
+    int kind; /* -1: not one */
+    uint32_t dim;
+};
+
+static int invocation_kind(struct parse_state *s, uint32_t variable)
+{
+    struct id_info *v = id(s, variable);
+    if (v->opcode != SpvOpVariable || v->storage_class != SpvStorageClassInput)
+        return -1;
+    if (v->builtin == SpvBuiltInGlobalInvocationId + 1)
+        return REFLECT_BOUND_GLOBAL_INVOCATION;
+    if (v->builtin == SpvBuiltInWorkgroupId + 1)
+        return REFLECT_BOUND_WORKGROUP;
+    return -1;
+}
+
+static struct invocation_component vector_component(struct parse_state *s, uint32_t value, uint32_t k, int depth);
+
+static bool constant_operand(struct parse_state *s, uint32_t value, uint32_t *out)
+{
+    struct id_info *c = id(s, value);
+    if (c->opcode != SpvOpConstant || !c->has_value || c->is_spec)
+        return false;
+    *out = (uint32_t)c->value;
+    return true;
+}
+
+/* The instruction that defines `value` (its operands after the result type and id), or NULL. */
+static const uint32_t *definition(struct parse_state *s, uint32_t value, uint32_t *opcode, uint32_t *count)
+{
+    uint32_t at = id(s, value)->defined_at;
+    if (at == 0 || at > s->body_count)
+        return NULL;
+    const struct body_instruction *b = &s->body[at - 1];
+    *opcode = b->opcode;
+    *count = b->count;
+    return s->words + b->at;
+}
+
+static struct invocation_component scalar_component(struct parse_state *s, uint32_t value, int depth)
+{
+    struct invocation_component none = {-1, 0};
+    uint32_t op, n;
+    const uint32_t *w = depth < 12 ? definition(s, value, &op, &n) : NULL;
+    if (w == NULL)
+        return none;
+    switch (op) {
+    case SpvOpBitcast: case SpvOpCopyObject: case SpvOpUConvert: case SpvOpSConvert:
+        return n >= 3 ? scalar_component(s, w[2], depth + 1) : none;
+    case SpvOpCompositeExtract:
+        return n == 4 ? vector_component(s, w[2], w[3], depth + 1) : none;
+    case SpvOpLoad: {
+        if (n < 3)
+            return none;
+        uint32_t pointer = w[2], pop, pn;
+        struct id_info *p = id(s, pointer);
+        if (p->opcode == SpvOpVariable) { /* a function variable stored once */
+            return p->storage_class == SpvStorageClassFunction && p->stored_value != 0 && p->stored_value != UINT32_MAX
+                       ? scalar_component(s, p->stored_value, depth + 1)
+                       : none;
+        }
+        const uint32_t *chain = definition(s, pointer, &pop, &pn);
+        uint32_t k;
+        if (chain == NULL || (pop != SpvOpAccessChain && pop != SpvOpInBoundsAccessChain) || pn != 4 ||
+            !constant_operand(s, chain[3], &k))
+            return none;
+        struct id_info *base = id(s, chain[2]);
+        int kind = invocation_kind(s, chain[2]);
+        if (kind >= 0)
+            return (struct invocation_component){kind, k};
+        if (base->opcode == SpvOpVariable && base->storage_class == SpvStorageClassFunction &&
+            base->stored_value != 0 && base->stored_value != UINT32_MAX)
+            return vector_component(s, base->stored_value, k, depth + 1);
+        return none;
+    }
+    default:
+        return none;
+    }
+}
+
+static struct invocation_component vector_component(struct parse_state *s, uint32_t value, uint32_t k, int depth)
+{
+    struct invocation_component none = {-1, 0};
+    uint32_t op, n;
+    const uint32_t *w = depth < 12 ? definition(s, value, &op, &n) : NULL;
+    if (w == NULL)
+        return none;
+    switch (op) {
+    case SpvOpBitcast: case SpvOpCopyObject: case SpvOpUConvert: case SpvOpSConvert:
+        return n >= 3 ? vector_component(s, w[2], k, depth + 1) : none;
+    case SpvOpVectorShuffle: {
+        if (n < 4 + k + 1)
+            return none;
+        uint32_t pick = w[4 + k];
+        uint32_t first_size = id(s, id(s, w[2])->type)->count;
+        if (pick == 0xFFFFFFFFu)
+            return none;
+        return pick < first_size ? vector_component(s, w[2], pick, depth + 1)
+                                 : vector_component(s, w[3], pick - first_size, depth + 1);
+    }
+    case SpvOpLoad: {
+        if (n < 3)
+            return none;
+        int kind = invocation_kind(s, w[2]);
+        if (kind >= 0)
+            return (struct invocation_component){kind, k};
+        struct id_info *p = id(s, w[2]);
+        if (p->opcode == SpvOpVariable && p->storage_class == SpvStorageClassFunction && p->stored_value != 0 &&
+            p->stored_value != UINT32_MAX)
+            return vector_component(s, p->stored_value, k, depth + 1);
+        return none;
+    }
+    default:
+        return none;
+    }
+}
+
+static bool member_offset_of(struct parse_state *s, uint32_t type, uint32_t member, uint32_t *offset)
+{
+    for (size_t i = 0; i < s->offset_count; ++i)
+        if (s->offsets[i].type == type && s->offsets[i].member == member) {
+            *offset = s->offsets[i].offset;
+            return true;
+        }
+    return false;
+}
+
+/* The byte offset in the push constant block of the element that constant indices reach from
+ * `type`; its type in *leaf. */
+static bool walk_offset(struct parse_state *s, uint32_t type, const uint32_t *indices, uint32_t count, bool ids,
+                        uint32_t *offset, uint32_t *leaf)
+{
+    uint32_t at = 0;
+    for (uint32_t i = 0; i < count; ++i) {
+        uint32_t k = indices[i];
+        if (ids && !constant_operand(s, indices[i], &k))
+            return false;
+        struct id_info *t = id(s, type);
+        uint32_t step;
+        switch (t->opcode) {
+        case SpvOpTypeStruct:
+            if (k >= t->count || !member_offset_of(s, type, k, &step))
+                return false;
+            at += step;
+            type = s->members[t->members_at + k];
+            break;
+        case SpvOpTypeArray:
+            if (t->array_stride == 0)
+                return false;
+            at += k * t->array_stride;
+            type = t->type;
+            break;
+        case SpvOpTypeVector:
+            at += k * (id(s, t->type)->count / 8);
+            type = t->type;
+            break;
+        default:
+            return false;
+        }
+    }
+    *offset = at;
+    *leaf = type;
+    return true;
+}
+
+/* A value that is a 32-bit integer of the push constant block: its offset and signedness. */
+static bool push_constant_value(struct parse_state *s, uint32_t value, uint32_t *offset, bool *is_signed, int depth)
+{
+    uint32_t op, n, leaf = 0;
+    const uint32_t *w = depth < 8 ? definition(s, value, &op, &n) : NULL;
+    if (w == NULL)
+        return false;
+    switch (op) {
+    case SpvOpCopyObject:
+        return n >= 3 && push_constant_value(s, w[2], offset, is_signed, depth + 1);
+    case SpvOpBitcast: {
+        struct id_info *t = id(s, w[0]);
+        if (n < 3 || t->opcode != SpvOpTypeInt || t->count != 32 || !push_constant_value(s, w[2], offset, is_signed, depth + 1))
+            return false;
+        *is_signed = t->is_signed; /* read as the type the comparison sees */
+        return true;
+    }
+    case SpvOpLoad: {
+        uint32_t pop, pn;
+        const uint32_t *chain = n >= 3 ? definition(s, w[2], &pop, &pn) : NULL;
+        if (chain == NULL || (pop != SpvOpAccessChain && pop != SpvOpInBoundsAccessChain) || pn < 4)
+            return false;
+        struct id_info *v = id(s, chain[2]);
+        if (v->opcode != SpvOpVariable || v->storage_class != SpvStorageClassPushConstant ||
+            !walk_offset(s, id(s, v->type)->type, chain + 3, pn - 3, true, offset, &leaf))
+            return false;
+        break;
+    }
+    case SpvOpCompositeExtract: {
+        uint32_t lop, ln;
+        const uint32_t *load = n >= 4 ? definition(s, w[2], &lop, &ln) : NULL;
+        struct id_info *v = load && lop == SpvOpLoad && ln >= 3 ? id(s, load[2]) : NULL;
+        if (v == NULL || v->opcode != SpvOpVariable || v->storage_class != SpvStorageClassPushConstant ||
+            !walk_offset(s, id(s, v->type)->type, w + 3, n - 3, false, offset, &leaf))
+            return false;
+        break;
+    }
+    default:
+        return false;
+    }
+    struct id_info *t = id(s, leaf);
+    if (t->opcode != SpvOpTypeInt || t->count != 32)
+        return false;
+    *is_signed = t->is_signed;
+    return true;
+}
+
+/* Comparisons of an invocation's ID (or workgroup ID) in one dimension with a push constant:
+ * the bound below which the shader does its work. A dimension with two different bounds has none
+ * (no guessing which one limits the work). */
+static void find_invocation_bounds(struct parse_state *s, const bool *reachable, struct reflect_result *out)
+{
+    bool conflict[3] = {false, false, false};
+    for (size_t i = 0; i < s->body_count; ++i) {
+        const struct body_instruction *b = &s->body[i];
+        if (!function_reachable(reachable, b->function) || b->count != 4)
+            continue;
+        /* lhs < rhs: `below` when the work happens for lhs below rhs; `inclusive` when up to rhs */
+        bool less, inclusive, is_signed_op;
+        switch (b->opcode) {
+        case SpvOpULessThan: less = true, inclusive = false, is_signed_op = false; break;
+        case SpvOpSLessThan: less = true, inclusive = false, is_signed_op = true; break;
+        case SpvOpULessThanEqual: less = true, inclusive = true, is_signed_op = false; break;
+        case SpvOpSLessThanEqual: less = true, inclusive = true, is_signed_op = true; break;
+        case SpvOpUGreaterThan: less = false, inclusive = false, is_signed_op = false; break;
+        case SpvOpSGreaterThan: less = false, inclusive = false, is_signed_op = true; break;
+        case SpvOpUGreaterThanEqual: less = false, inclusive = true, is_signed_op = false; break;
+        case SpvOpSGreaterThanEqual: less = false, inclusive = true, is_signed_op = true; break;
+        default: continue;
+        }
+        const uint32_t *w = s->words + b->at;
+        if (id(s, id(s, w[2])->type)->opcode != SpvOpTypeInt)
+            continue; /* a vector comparison: not traced */
+        uint32_t offset;
+        bool pc_signed;
+        struct invocation_component c = scalar_component(s, w[2], 0);
+        bool invocation_left = c.kind >= 0;
+        if (invocation_left ? !push_constant_value(s, w[3], &offset, &pc_signed, 0)
+                            : ((c = scalar_component(s, w[3], 0)).kind < 0 ||
+                               !push_constant_value(s, w[2], &offset, &pc_signed, 0)))
+            continue;
+        if (c.dim > 2)
+            continue;
+        /* with the invocation on the left: x < N and x >= N bound the work at N, x <= N and x > N at
+         * N + 1; mirrored with it on the right (N > x as x < N) */
+        bool strict_upper = invocation_left ? (less && !inclusive) || (!less && inclusive)
+                                            : (!less && !inclusive) || (less && inclusive);
+        struct reflect_bound bound = {.kind = (uint8_t)c.kind, .offset = offset, .is_signed = is_signed_op || pc_signed,
+                                      .plus_one = !strict_upper};
+        struct reflect_bound *have = &out->bounds[c.dim];
+        if (!have->present) {
+            *have = bound;
+            have->present = true;
+        } else if (have->kind != bound.kind || have->offset != bound.offset || have->plus_one != bound.plus_one ||
+                   have->is_signed != bound.is_signed) {
+            conflict[c.dim] = true;
+        }
+    }
+    for (int d = 0; d < 3; ++d)
+        if (conflict[d])
+            out->bounds[d].present = false;
+}
+
 static void collect_bindings(struct parse_state *s, struct reflect_result *out)
 {
     size_t count = 0;
@@ -667,6 +994,7 @@ void reflect_module(const uint32_t *code, size_t size_bytes, const char *entry, 
         if (reachable != NULL && bind_parameters(&s, reachable)) {
             note_stored_constants(&s);
             replay_bodies(&s, reachable, true);
+            note_stored_values(&s);
             replay_bodies(&s, reachable, false);
             out->ok = true;
             out->execution_model = s.execution_model;
@@ -692,6 +1020,8 @@ void reflect_module(const uint32_t *code, size_t size_bytes, const char *entry, 
                     out->workgroup_memory += type_size(&s, id(&s, v->type)->type, 0);
             }
             collect_bindings(&s, out);
+            if (s.execution_model == SpvExecutionModelGLCompute)
+                find_invocation_bounds(&s, reachable, out);
         }
         free(reachable);
     }
@@ -701,6 +1031,7 @@ void reflect_module(const uint32_t *code, size_t size_bytes, const char *entry, 
     free(s.members);
     free(s.words);
     free(s.body);
+    free(s.offsets);
 }
 
 void reflect_free(struct reflect_result *r)

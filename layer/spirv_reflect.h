@@ -35,6 +35,18 @@ struct reflect_binding {
     uint64_t used_stages;
 };
 
+/* A compute shader's work bound in one dimension: it compares its global invocation ID (or its
+ * workgroup ID) in that dimension with a 32-bit integer push constant, and works only below it
+ * (`plus_one`: up to and including it). */
+enum { REFLECT_BOUND_GLOBAL_INVOCATION, REFLECT_BOUND_WORKGROUP };
+struct reflect_bound {
+    bool present;
+    uint8_t kind;       /* REFLECT_BOUND_* */
+    bool is_signed;     /* compared as a signed integer */
+    bool plus_one;
+    uint32_t offset;    /* of the push constant, in bytes */
+};
+
 struct reflect_result {
     bool ok;                       /* false: the module could not be parsed or has no such entry point */
     char error[128];
@@ -44,6 +56,7 @@ struct reflect_result {
     uint64_t workgroup_memory;     /* bytes of Workgroup-storage variables the entry point uses */
     struct reflect_binding *bindings;
     size_t binding_count;
+    struct reflect_bound bounds[3]; /* per dimension x, y, z (compute shaders) */
 };
 
 /* Reflects entry point `entry` of `code`. The caller frees the result with reflect_free. */

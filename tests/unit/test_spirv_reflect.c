@@ -173,11 +173,47 @@ static void indices_through_calls(void **state)
     reflect_free(&r);
 }
 
+/* The work bound of a compute shader: a comparison of an invocation ID component with a push
+ * constant, directly or through a local variable; none for a grid-stride loop (the index is
+ * stored twice) or for shaders without such a comparison. */
+static void invocation_bounds(void **state)
+{
+    (void)state;
+    struct reflect_result r;
+    reflect_module(layer_test_spirv_bounded, layer_test_spirv_bounded_size, "main", NULL, 0, &r);
+    assert_true(r.ok);
+    assert_true(r.bounds[0].present);
+    assert_int_equal(r.bounds[0].kind, REFLECT_BOUND_GLOBAL_INVOCATION);
+    assert_int_equal(r.bounds[0].offset, 4); /* `count` follows the float `scale` */
+    assert_false(r.bounds[0].plus_one);
+    assert_false(r.bounds[0].is_signed);
+    assert_false(r.bounds[1].present);
+    assert_false(r.bounds[2].present);
+    reflect_free(&r);
+    reflect_module(layer_test_spirv_bounded_2d, layer_test_spirv_bounded_2d_size, "main", NULL, 0, &r);
+    assert_true(r.ok);
+    assert_true(r.bounds[0].present);
+    assert_int_equal(r.bounds[0].offset, 0);
+    assert_true(r.bounds[1].present);
+    assert_int_equal(r.bounds[1].offset, 4);
+    assert_false(r.bounds[2].present);
+    reflect_free(&r);
+    reflect_module(layer_test_spirv_grid_stride, layer_test_spirv_grid_stride_size, "main", NULL, 0, &r);
+    assert_true(r.ok);
+    assert_false(r.bounds[0].present);
+    reflect_free(&r);
+    reflect_module(layer_test_spirv_alias_copy, layer_test_spirv_alias_copy_size, "main", NULL, 0, &r);
+    assert_true(r.ok);
+    assert_false(r.bounds[0].present || r.bounds[1].present || r.bounds[2].present);
+    reflect_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(accesses_per_binding),
         cmocka_unit_test(indices_through_calls),
+        cmocka_unit_test(invocation_bounds),
         cmocka_unit_test(specialization_decides_sizes),
         cmocka_unit_test(limits_shader_with_local_size_ids),
         cmocka_unit_test(array_elements_and_merge),

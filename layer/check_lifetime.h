@@ -1,0 +1,69 @@
+/* Area `lifetime` (check_lifetime.c): objects destroyed, freed, reset or updated while submitted
+ * work that uses them is not known complete, and command buffers submitted after an object they
+ * refer to went away.
+ *
+ * What a recording refers to is noted as it is recorded (pipelines, descriptor sets with the
+ * pipeline that used them, render passes, framebuffers, attachment views) or taken from its
+ * hazard tracker (every buffer and image a command accessed, and their memory). Each submitted
+ * batch keeps its command buffers' references until a wait shows it complete: a fence (its batch
+ * and the earlier ones of its queue), vkQueueWaitIdle, vkDeviceWaitIdle, a host wait or a counter
+ * read of a timeline semaphore a batch signals; and a batch known complete completes the batches
+ * it waited for through semaphores. A wait the layer does not model (an event or a query read)
+ * leaves work pending: so the layer assumes completion at any host wait it cannot place, which
+ * can hide a finding, never make one. */
+#ifndef PREFLIGHT_LAYER_CHECK_LIFETIME_H
+#define PREFLIGHT_LAYER_CHECK_LIFETIME_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <vulkan/vulkan_core.h>
+
+#include "check_hazard_submit.h"
+
+struct layer_device;
+struct command_buffer_state;
+struct bound_state;
+struct set_state;
+
+/* --- record time ---------------------------------------------------------------------------- */
+/* An object the current command refers to; `id` the state's unique id for pipelines (else 0). */
+void lifetime_note_object(struct command_buffer_state *cb, VkObjectType type, uint64_t handle, uint64_t id,
+                          const char *call);
+/* A dispatch or draw: its bound pipeline and sets (once per bound state and recording). */
+void lifetime_note_bound(struct layer_device *ld, struct command_buffer_state *cb, struct bound_state *b,
+                         const char *call);
+/* vkCmdExecuteCommands: what the secondary refers to, the primary refers to. */
+void lifetime_note_executed(struct command_buffer_state *primary, const struct command_buffer_state *secondary);
+/* vkCmdBindDescriptorSets with a handle that is no live descriptor set. */
+void lifetime_check_bind_set(struct layer_device *ld, struct command_buffer_state *cb, VkDescriptorSet set,
+                             const char *call);
+void lifetime_reset(struct command_buffer_state *cb);
+void lifetime_free(struct command_buffer_state *cb);
+
+/* --- descriptor set handles, for the stale-set check ----------------------------------------- */
+void lifetime_set_freed(struct layer_device *ld, uint64_t set);
+void lifetime_set_allocated(struct layer_device *ld, uint64_t set);
+
+/* --- submit and completion ------------------------------------------------------------------ */
+void lifetime_submit_batch(struct layer_device *ld, VkQueue queue, const struct hazard_batch *batch);
+void lifetime_fence_waited(struct layer_device *ld, VkFence fence);
+void lifetime_queue_idle(struct layer_device *ld, VkQueue queue);
+void lifetime_device_idle(struct layer_device *ld);
+/* The host saw a timeline semaphore at `value` or above (a wait returned, a counter read). */
+void lifetime_semaphore_reached(struct layer_device *ld, VkSemaphore semaphore, uint64_t value);
+
+/* --- the checks at destruction, reset and update (before the call goes down) ---------------- */
+/* `id`: the state's unique id for pipelines and descriptor sets (then only that object counts,
+ * not an earlier one with a recycled handle), else 0. */
+void lifetime_check_destroy(struct layer_device *ld, VkObjectType type, uint64_t handle, uint64_t id,
+                            const char *call);
+void lifetime_check_descriptor_pool(struct layer_device *ld, VkDescriptorPool pool, bool destroy, const char *call);
+void lifetime_check_command_pool(struct layer_device *ld, VkCommandPool pool, bool destroy, const char *call);
+/* vkResetCommandBuffer, vkBeginCommandBuffer (`reset`) or vkFreeCommandBuffers. */
+void lifetime_check_command_buffer(struct layer_device *ld, VkCommandBuffer cb, bool reset, const char *call);
+/* A write or copy into `binding` of `set`. */
+void lifetime_check_update(struct layer_device *ld, const struct set_state *set, uint32_t binding, const char *call);
+
+void lifetime_tracker_free(struct layer_device *ld);
+
+#endif
