@@ -127,6 +127,8 @@ void check_binding_command(struct layer_device *ld, struct command_buffer_state 
         if (expected != NULL && (expected->flags & (VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR |
                                                     VK_DESCRIPTOR_SET_LAYOUT_CREATE_DESCRIPTOR_BUFFER_BIT_EXT)))
             continue;
+        if (set == NULL && rb->set < MAX_BOUND_SETS && (b->stale_mask >> rb->set & 1))
+            continue; /* a freed set was bound there: the lifetime check reported it */
         if (set == NULL) {
             snprintf(message, sizeof(message), "the shader uses set %u binding %u, but no descriptor set is bound at set %u "
                      "(command %u)", rb->set, rb->binding, rb->set, cb->command_index);

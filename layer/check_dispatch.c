@@ -145,6 +145,74 @@ void check_dispatch_groups(struct layer_device *ld, struct command_buffer_state 
     check_counts(ld, cb, base, count, call, "");
 }
 
+void dispatch_bounds_now(const struct command_buffer_state *cb, struct dispatch_bounds *out)
+{
+    out->present = 0;
+    const struct pipeline_state *p = cb->compute.pipeline;
+    if (p == NULL || !p->reflected || !p->shader.has_local_size)
+        return;
+    for (uint32_t d = 0; d < 3; ++d) {
+        const struct reflect_bound *b = &p->shader.bounds[d];
+        if (!b->present)
+            continue;
+        if (b->offset % 4 != 0 || b->offset + 4 > MAX_PUSH_CONSTANT_BYTES || !(cb->push_valid >> (b->offset / 4) & 1))
+            continue; /* not pushed in this recording: no value to compare with */
+        uint32_t raw;
+        memcpy(&raw, cb->push_constants + b->offset, sizeof(raw));
+        if (b->is_signed && (int32_t)raw <= 0)
+            continue; /* the shader works on no invocation */
+        out->present |= 1u << d;
+        out->kind[d] = b->kind;
+        out->offset[d] = b->offset;
+        out->value[d] = (uint64_t)raw + (b->plus_one ? 1 : 0);
+        out->local[d] = p->shader.local_size[d];
+    }
+}
+
+__attribute__((noinline)) static void report_coverage(struct layer_device *ld, struct command_buffer_state *cb,
+                                                      const struct dispatch_bounds *bounds, uint32_t d,
+                                                      uint64_t covered, uint64_t end, const char *call,
+                                                      const char *how, uint32_t command_index)
+{
+    static const char axis[3] = {'x', 'y', 'z'};
+    bool groups = bounds->kind[d] == REFLECT_BOUND_WORKGROUP;
+    uint64_t unit = groups ? 1 : bounds->local[d];
+    uint64_t needed = (bounds->value[d] + unit - 1) / unit;
+    char launched[96];
+    if (groups)
+        snprintf(launched, sizeof(launched), "%llu workgroups", (unsigned long long)covered);
+    else
+        snprintf(launched, sizeof(launched), "%llu invocations (%llu groups of local_size_%c = %u)",
+                 (unsigned long long)covered, (unsigned long long)end, axis[d], bounds->local[d]);
+    struct finding f = {.check = CHECK_DISPATCH_UNCOVERED_ELEMENTS, .call = call, .command_buffer = cb};
+    f.objects[f.object_count++] = (struct finding_object){VK_OBJECT_TYPE_COMMAND_BUFFER, HANDLE((uintptr_t)cb->handle)};
+    if (cb->compute.pipeline != NULL)
+        f.objects[f.object_count++] = (struct finding_object){VK_OBJECT_TYPE_PIPELINE, HANDLE(cb->compute.pipeline->handle)};
+    snprintf(f.message, sizeof(f.message),
+             "%s (command %u) launches %s in %c%s, but the shader works on every %s.%c below %llu (the push "
+             "constant at offset %u): %llu elements are left out; %llu groups in %c would cover them",
+             call, command_index, launched, axis[d], how, groups ? "gl_WorkGroupID" : "gl_GlobalInvocationID", axis[d],
+             (unsigned long long)bounds->value[d], bounds->offset[d],
+             (unsigned long long)(bounds->value[d] - covered), (unsigned long long)needed, axis[d]);
+    finding_report(ld->instance, ld, &f);
+}
+
+void check_dispatch_coverage(struct layer_device *ld, struct command_buffer_state *cb,
+                             const struct dispatch_bounds *bounds, const uint32_t base[3], const uint32_t count[3],
+                             const char *call, const char *how, uint32_t command_index)
+{
+    if (count[0] == 0 || count[1] == 0 || count[2] == 0)
+        return; /* no work at all: the zero-size check's business */
+    for (uint32_t d = 0; d < 3; ++d) {
+        if (!(bounds->present >> d & 1))
+            continue;
+        uint64_t end = (uint64_t)base[d] + count[d];
+        uint64_t covered = bounds->kind[d] == REFLECT_BOUND_WORKGROUP ? end : end * bounds->local[d];
+        if (covered < bounds->value[d])
+            report_coverage(ld, cb, bounds, d, covered, end, call, how, command_index);
+    }
+}
+
 void check_dispatch_indirect_at_submit(struct layer_device *ld, struct command_buffer_state *cb, VkQueue queue)
 {
     (void)queue;
@@ -168,5 +236,8 @@ void check_dispatch_indirect_at_submit(struct layer_device *ld, struct command_b
         cb->command_index = p->command_index;
         check_counts(ld, cb, base, count, "vkCmdDispatchIndirect", " read from the indirect buffer at submit");
         cb->command_index = saved;
+        if (p->bounds.present)
+            check_dispatch_coverage(ld, cb, &p->bounds, base, count, "vkCmdDispatchIndirect",
+                                    " (group count read from the indirect buffer at submit)", p->command_index);
     }
 }

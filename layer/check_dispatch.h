@@ -10,6 +10,13 @@ void check_dispatch_pipeline(struct layer_device *ld, const struct pipeline_stat
                              const char *call);
 void check_dispatch_groups(struct layer_device *ld, struct command_buffer_state *cb, const uint32_t base[3],
                            const uint32_t count[3], const char *call);
+/* The work bounds of the bound compute pipeline's shader with the values pushed so far (none
+ * present when the shader has none, or the value was not pushed in this recording). */
+void dispatch_bounds_now(const struct command_buffer_state *cb, struct dispatch_bounds *out);
+/* A dispatch whose invocations fall short of a bound (command `command_index`). */
+void check_dispatch_coverage(struct layer_device *ld, struct command_buffer_state *cb,
+                             const struct dispatch_bounds *bounds, const uint32_t base[3], const uint32_t count[3],
+                             const char *call, const char *how, uint32_t command_index);
 /* Checks the recorded indirect dispatches of `cb` as it is submitted to `queue`. */
 void check_dispatch_indirect_at_submit(struct layer_device *ld, struct command_buffer_state *cb, VkQueue queue);
 

@@ -700,8 +700,10 @@ static void report_pending(struct layer_device *ld, enum check_id check, const c
         snprintf(use, sizeof(use), " (command %u, %s%s%s%s%s)", u->note.command_index, u->note.call,
                  u->note.labels ? ", labels \"" : "", u->note.labels ? u->note.labels : "", u->note.labels ? "\"" : "",
                  how);
+    else if (how[0] != '\0')
+        snprintf(use, sizeof(use), " (%s)", how + 2); /* `how` starts with a separator */
     else
-        snprintf(use, sizeof(use), "%s", how[0] ? how + 2 : "");
+        use[0] = '\0';
     snprintf(f.message, sizeof(f.message),
              "%s %s %s while %s%s, submitted to VkQueue %p, may still use it: no wait has shown that submission "
              "complete (its fence waited, a semaphore it signals waited on the host, vkQueueWaitIdle or "

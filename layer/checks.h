@@ -24,6 +24,8 @@ enum check_severity { CHECK_ERROR, CHECK_WARNING, CHECK_ADVICE };
       "a compute shader's local size x*y*z exceeds maxComputeWorkGroupInvocations")                                  \
     X(DISPATCH_SHARED_MEMORY, "PREFLIGHT-dispatch-shared-memory", CHECK_ERROR,                                       \
       "a compute shader's workgroup (shared) memory exceeds maxComputeSharedMemorySize")                             \
+    X(DISPATCH_UNCOVERED_ELEMENTS, "PREFLIGHT-dispatch-uncovered-elements", CHECK_WARNING,                            \
+      "a dispatch launches fewer invocations in a dimension than the shader's push-constant bound in it")           \
     X(DISPATCH_TARGET_GROUP_COUNT, "PREFLIGHT-dispatch-target-group-count", CHECK_ERROR,                             \
       "a dispatch's group count exceeds maxComputeWorkGroupCount of a device in the target fleet")                   \
     X(DISPATCH_TARGET_WORKGROUP_SIZE, "PREFLIGHT-dispatch-target-workgroup-size", CHECK_ERROR,                       \

@@ -193,8 +193,12 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBindDescriptorSets(VkCommandBuffer c
             struct set_state *s = sets[i] != VK_NULL_HANDLE && b->sets[index] && b->sets[index]->handle == sets[i]
                                       ? b->sets[index] /* freeing a bound set invalidates the command buffer */
                                       : handle_map_get(&ld->descriptor_sets, HANDLE(sets[i]));
-            if (s == NULL && sets[i] != VK_NULL_HANDLE)
+            if (s == NULL && sets[i] != VK_NULL_HANDLE) {
                 lifetime_check_bind_set(ld, cb, sets[i], "vkCmdBindDescriptorSets");
+                b->stale_mask |= 1u << index;
+            } else {
+                b->stale_mask &= ~(1u << index);
+            }
             if (s != b->sets[index]) {
                 if (s)
                     STATE_RETAIN(s);
@@ -376,6 +380,10 @@ static struct layer_device *dispatched(VkCommandBuffer command_buffer, const uin
     struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb != NULL) {
         check_dispatch_groups(ld, cb, base, count, call);
+        struct dispatch_bounds bounds;
+        dispatch_bounds_now(cb, &bounds);
+        if (bounds.present)
+            check_dispatch_coverage(ld, cb, &bounds, base, count, call, "", cb->command_index);
         check_binding_command(ld, cb, &cb->compute, call);
         struct hazard_accesses scratch;
         hazard_command(ld, cb, check_alias_command(ld, cb, &cb->compute, NULL, call, &scratch), call);
@@ -409,14 +417,15 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDispatchBaseKHR(VkCommandBuffer comm
 }
 
 /* An indirect dispatch at the current command, whose arguments are checked at submit. */
-static bool add_pending_indirect(struct command_buffer_state *cb, VkBuffer buffer, VkDeviceSize offset)
+static bool add_pending_indirect(struct command_buffer_state *cb, VkBuffer buffer, VkDeviceSize offset,
+                                 const struct dispatch_bounds *bounds)
 {
     struct pending_indirect *grown =
         array_grow(cb->indirect, &cb->indirect_capacity, cb->indirect_count + 1, sizeof(*grown), 8);
     if (grown == NULL)
         return false;
     cb->indirect = grown;
-    cb->indirect[cb->indirect_count++] = (struct pending_indirect){buffer, offset, cb->command_index};
+    cb->indirect[cb->indirect_count++] = (struct pending_indirect){buffer, offset, cb->command_index, *bounds};
     return true;
 }
 
@@ -426,7 +435,9 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDispatchIndirect(VkCommandBuffer com
     struct command_buffer_state *cb;
     struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb != NULL) {
-        add_pending_indirect(cb, buffer, offset);
+        struct dispatch_bounds bounds;
+        dispatch_bounds_now(cb, &bounds);
+        add_pending_indirect(cb, buffer, offset, &bounds);
         struct alias_fixed_reads args = {1, {buffer}, {offset}, {sizeof(VkDispatchIndirectCommand)}, {"indirect buffer"}};
         check_binding_command(ld, cb, &cb->compute, "vkCmdDispatchIndirect");
         struct hazard_accesses scratch;
@@ -619,6 +630,23 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdWaitEvents2KHR(VkCommandBuffer comma
     ld->dispatch.CmdWaitEvents2KHR(command_buffer, count, events, infos);
 }
 
+/* Pushed values, for the checks that compare a dispatch with a shader's push-constant bound. */
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdPushConstants(VkCommandBuffer command_buffer, VkPipelineLayout layout,
+                                                          VkShaderStageFlags stages, uint32_t offset, uint32_t size,
+                                                          const void *values)
+{
+    struct command_buffer_state *cb;
+    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
+    if (cb != NULL && values != NULL && offset < MAX_PUSH_CONSTANT_BYTES) {
+        uint32_t end = offset + size < MAX_PUSH_CONSTANT_BYTES ? offset + size : MAX_PUSH_CONSTANT_BYTES;
+        memcpy(cb->push_constants + offset, values, end - offset);
+        for (uint32_t word = offset / 4; word < (end + 3) / 4; ++word)
+            if (word * 4 >= offset && word * 4 + 4 <= end) /* whole words only */
+                cb->push_valid |= 1ull << word;
+    } /* not counted in command_index, like the other state commands the layer does not hook */
+    ld->dispatch.CmdPushConstants(command_buffer, layout, stages, offset, size, values);
+}
+
 /* A secondary's accesses, barriers, indirect dispatches and writes become the primary's, in
  * execution order. */
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdExecuteCommands(VkCommandBuffer command_buffer, uint32_t count,
@@ -635,7 +663,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdExecuteCommands(VkCommandBuffer comm
         for (uint32_t k = 0; k < s->written_count; ++k)
             command_buffer_note_written(cb, s->written_buffers[k]);
         for (uint32_t k = 0; k < s->indirect_count; ++k) /* now at the vkCmdExecuteCommands */
-            if (!add_pending_indirect(cb, s->indirect[k].buffer, s->indirect[k].offset))
+            if (!add_pending_indirect(cb, s->indirect[k].buffer, s->indirect[k].offset, &s->indirect[k].bounds))
                 break;
     }
     if (cb)
@@ -651,5 +679,6 @@ const struct layer_hook command_hooks[] = {
     LAYER_HOOK(vkResetCommandBuffer),    LAYER_HOOK(vkCmdBindPipeline),        LAYER_HOOK(vkCmdBindDescriptorSets),
     LAYER_HOOK(vkCmdBeginDebugUtilsLabelEXT), LAYER_HOOK(vkCmdEndDebugUtilsLabelEXT), LAYER_HOOK(vkCmdDispatch),
     LAYER_HOOK(vkCmdDispatchBase),       LAYER_HOOK(vkCmdDispatchBaseKHR),     LAYER_HOOK(vkCmdDispatchIndirect),
+    LAYER_HOOK(vkCmdPushConstants),
     };
 const size_t command_hook_count = sizeof(command_hooks) / sizeof(command_hooks[0]);

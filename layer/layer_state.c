@@ -181,7 +181,7 @@ static void unbind(struct bound_state *b)
         b->sets[i] = NULL;
         b->dynamic_count[i] = 0;
     }
-    b->set_mask = b->dynamic_mask = 0;
+    b->set_mask = b->dynamic_mask = b->stale_mask = 0;
     bound_state_forget(b); /* a new recording: the written-buffers memo must not be recalled */
 }
 
@@ -195,6 +195,7 @@ void command_buffer_reset_state(struct command_buffer_state *cb)
     cb->label_depth = 0;
     cb->label_path = NULL;
     cb->command_index = 0;
+    cb->push_valid = 0;
     /* the lists keep their memory for the next recording (engines re-record the same command
      * buffers every frame: growing them again each time showed in the recording cost), unless
      * one recording made them large */

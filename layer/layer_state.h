@@ -28,6 +28,7 @@
 #define MAX_LABEL_DEPTH 16
 #define MAX_VERTEX_BINDINGS 32
 #define MAX_LABEL_PATHS 4096
+#define MAX_PUSH_CONSTANT_BYTES 256
 
 struct layer_messenger {
     VkDebugUtilsMessengerEXT handle; /* VK_NULL_HANDLE for one chained into VkInstanceCreateInfo */
@@ -264,6 +265,7 @@ struct bound_state {
     uint32_t dynamic_offsets[MAX_BOUND_SETS][MAX_DYNAMIC_PER_SET];
     uint32_t dynamic_count[MAX_BOUND_SETS];
     uint32_t set_mask, dynamic_mask; /* bit i: sets[i] is bound, dynamic_count[i] != 0 (MAX_BOUND_SETS <= 32) */
+    uint32_t stale_mask; /* bit i: the last bind at i named a set the layer does not know (freed, or never made) */
     uint32_t current; /* the slot of memos and recall of the state bound now */
     struct bound_memos memos[BOUND_RECALL];
     struct bound_recall recall[BOUND_RECALL];
@@ -279,11 +281,22 @@ static inline struct bound_memos *bound_memos_of(struct bound_state *b)
     return &b->memos[b->current];
 }
 
+/* The work bounds of a compute shader (reflect_bound) with the values pushed for a dispatch:
+ * per dimension, the count of invocations (or workgroups, `kind`) the shader works on. */
+struct dispatch_bounds {
+    uint32_t present;     /* bit d: dimension d has a bound */
+    uint8_t kind[3];      /* REFLECT_BOUND_* */
+    uint32_t offset[3];   /* of the push constant */
+    uint64_t value[3];
+    uint32_t local[3];    /* the shader's local size */
+};
+
 /* An indirect dispatch to check at submit, when its arguments can be read then. */
 struct pending_indirect {
     VkBuffer buffer;
     VkDeviceSize offset;
     uint32_t command_index;
+    struct dispatch_bounds bounds; /* as pushed when it was recorded */
 };
 
 /* An attachment the current rendering writes or reads. */
@@ -335,6 +348,8 @@ struct command_buffer_state {
     uint32_t label_depth;
     const char *label_path;          /* the labels joined with '/', interned in the device (NULL: none) */
     uint32_t command_index;          /* commands recorded so far: names a command in findings */
+    uint8_t push_constants[MAX_PUSH_CONSTANT_BYTES]; /* the bytes vkCmdPushConstants set so far */
+    uint64_t push_valid;             /* bit i: bytes [4i, 4i + 4) were pushed in this recording */
     struct pending_indirect *indirect;
     uint32_t indirect_count, indirect_capacity;
     uint64_t recording;              /* unique per recording (each begin or reset) */

@@ -4,8 +4,8 @@
  *   FINDING <pMessageIdName> <messageIdNumber> <ERROR|WARNING> objects=<n> names=<a,b> labels=<outer>/<inner>: <message>
  * Usage: layer_app SCENARIO [--enable-in-app] [--chain-messenger] [--threads N]
  * Scenarios: clean, group-count, dispatch-base, zero, workgroup-size, invocations, shared-memory,
- * indirect, indirect-gpu-written, target, stress, and the alias/binding scenarios of
- * layer_app_alias.c. */
+ * indirect, indirect-gpu-written, target, stress, the alias/binding/hazard/host scenarios of
+ * layer_app_alias.c and the lifetime and dispatch-coverage scenarios of layer_app_lifetime.c. */
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -113,8 +113,11 @@ static void create_app(struct app *a, bool enable_in_app, bool chain_messenger)
     VkPhysicalDeviceFeatures2 features = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &features13};
     if (a->properties.apiVersion >= VK_API_VERSION_1_3)
         vkGetPhysicalDeviceFeatures2(a->physical, &features);
-    VkPhysicalDeviceVulkan12Features enabled12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
-                                                  .timelineSemaphore = features12.timelineSemaphore};
+    VkPhysicalDeviceVulkan12Features enabled12 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+        .timelineSemaphore = features12.timelineSemaphore,
+        .descriptorBindingStorageBufferUpdateAfterBind = features12.descriptorBindingStorageBufferUpdateAfterBind};
+    a->update_after_bind = features12.descriptorBindingStorageBufferUpdateAfterBind;
     VkPhysicalDeviceVulkan13Features enabled13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
                                                   .synchronization2 = features13.synchronization2,
                                                   .dynamicRendering = features13.dynamicRendering,
@@ -518,7 +521,7 @@ int main(int argc, char **argv)
         scenario_indirect(&a, strcmp(s, "indirect-gpu-written") == 0);
     else if (strcmp(s, "stress") == 0)
         scenario_stress(&a, threads);
-    else if (!scenario_alias(&a, s)) {
+    else if (!scenario_alias(&a, s) && !scenario_lifetime(&a, s)) {
         fprintf(stderr, "unknown scenario %s\n", s);
         return 2;
     }

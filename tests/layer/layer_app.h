@@ -26,6 +26,7 @@ struct app {
     bool dynamic_rendering;
     bool fragment_stores; /* fragmentStoresAndAtomics enabled */
     bool headless;        /* VK_EXT_headless_surface and VK_KHR_swapchain enabled: swapchains without a window */
+    bool update_after_bind; /* descriptorBindingStorageBufferUpdateAfterBind enabled */
     uint32_t family;
     VkPhysicalDeviceProperties properties;
     VkDebugUtilsMessengerEXT messenger;
@@ -57,5 +58,7 @@ void finish(struct app *a, struct recording *r, bool submit);
 
 /* The alias and binding scenarios (layer_app_alias.c); false for an unknown name. */
 bool scenario_alias(struct app *a, const char *name);
+/* The lifetime and dispatch-coverage scenarios (layer_app_lifetime.c); false for an unknown name. */
+bool scenario_lifetime(struct app *a, const char *name);
 
 #endif

@@ -273,6 +273,49 @@ grep "^soak:" "$work/out"
 run stress --threads 4
 check "4 threads x 1000 command buffers: no finding, no crash" sh -c "grep -q 'recorded 4000 command buffers' '$work/out' && [ \$(grep -c '^FINDING' '$work/out') = 0 ] && [ \$(cat '$work/rc') = 0 ]"
 
+# --- lifetime: object lifetime against pending work (layer_app_lifetime.c) -----------------------
+# Each bug beside its correct program; every correct one is also run under Vulkan-ValidationLayers'
+# core checks, which must agree (silent), and each bug's VUID is named in docs/checks.md.
+pending_words="no wait has shown that submission complete"
+run lifetime-destroy-pending
+check "lifetime: a buffer destroyed while the submission writing it is pending (names, labels, queue)" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-lifetime-destroyed-while-pending [-0-9]* ERROR objects=3 names=particles-out,frame-cb,- .*vkDestroyBuffer destroys VkBuffer 0x[0-9a-f]* \"particles-out\" while VkCommandBuffer 0x[0-9a-f]* \"frame-cb\" (command 2, vkCmdDispatch, labels \"frame/particles\"), submitted to VkQueue 0x[0-9a-f]*, may still use it: $pending_words' '$work/out'"
+run lifetime-pool-reset-pending
+check "lifetime: a frame's descriptor pool reset before its fence (through the set)" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-lifetime-reset-while-pending .*names=frame-descriptors,frame-cb,- .*vkResetDescriptorPool resets VkDescriptorPool .*\"frame-descriptors\" while .*through VkDescriptorSet 0x[0-9a-f]* from that pool' '$work/out'"
+run lifetime-frames-early-reset
+check "lifetime: each slot's command pool reset before its fence (4 frames)" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 4 ] && [ \$(grep -c '^FINDING PREFLIGHT-lifetime-reset-while-pending .*vkResetCommandPool resets VkCommandPool .*\"frame-commands-[01]\" while VkCommandBuffer .*(a command buffer allocated from it)' '$work/out') = 4 ]"
+run lifetime-stale-set
+check "lifetime: a set kept across its pool's reset, bound in the next frame (one finding, no follow-on binding finding)" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-lifetime-stale-descriptor-set .*names=frame-cb,scene-object-set labels=frame/particles: vkCmdBindDescriptorSets (command 1) binds VkDescriptorSet 0x[0-9a-f]* \"scene-object-set\", which was freed' '$work/out'"
+VK_PREFLIGHT_VALIDATION_ACTION=abort run lifetime-stale-set-submit
+check "lifetime: a recorded set freed, then submitted (action = abort stops the program before the driver runs it)" sh -c "[ \$(cat '$work/rc') != 0 ] && [ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-lifetime-stale-descriptor-set .*VkCommandBuffer 0x[0-9a-f]* \"frame-cb\" is submitted to VkQueue .*but VkDescriptorSet 0x[0-9a-f]* \"scene-object-set\", which its command 2 (vkCmdDispatch, labels \"frame/particles\") refers to, was freed' '$work/out'"
+VK_PREFLIGHT_VALIDATION_ACTION=abort run lifetime-destroyed-after-recording
+check "lifetime: a buffer destroyed between recording and submit" sh -c "[ \$(cat '$work/rc') != 0 ] && [ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-lifetime-destroyed-after-recording .*but VkBuffer 0x[0-9a-f]* \"particles-out\", which its command 2 (vkCmdDispatch, labels \"frame/particles\") refers to, was destroyed' '$work/out'"
+run lifetime-update-pending
+check "lifetime: a set rewritten while a submission uses it" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-lifetime-updated-while-pending .*names=material-set,frame-cb,- .*vkUpdateDescriptorSets updates VkDescriptorSet .*binding 1 was created without UPDATE_AFTER_BIND' '$work/out'"
+run lifetime-begin-pending
+check "lifetime: a command buffer re-recorded while its submission runs" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-lifetime-reset-while-pending .*vkBeginCommandBuffer resets VkCommandBuffer 0x[0-9a-f]* \"frame-cb\", which is pending' '$work/out'"
+for s in lifetime-destroy-after-wait lifetime-destroy-other-pending lifetime-frames lifetime-update-after-bind lifetime-completion-chains; do
+    run $s
+    if ! skipped "$s"; then
+        check "lifetime: correct program ($s): no finding" only 0
+        TSAN_OPTIONS="$vvl_tsan" VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation:VK_LAYER_PREFLIGHT_validation \
+            timeout 120 "$app" $s >"$work/out" 2>"$work/err"
+        echo $? >"$work/rc"
+        check "lifetime: $s under Vulkan-ValidationLayers too: no message from either" sh -c "[ \$(grep -c -E '^(FINDING|OTHER)' '$work/out') = 0 ] && [ \$(cat '$work/rc') = 0 ]"
+    fi
+done
+
+# --- dispatch coverage: a push-constant bound the dispatch falls short of -----------------------
+run dispatch-uncovered
+check "dispatch coverage: 10000 particles, 156 groups of 64: 16 left out (a warning)" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-dispatch-uncovered-elements [-0-9]* WARNING objects=2 names=particles-cb,particles labels=simulate: vkCmdDispatch (command 2) launches 9984 invocations (156 groups of local_size_x = 64) in x, but the shader works on every gl_GlobalInvocationID.x below 10000 (the push constant at offset 4): 16 elements are left out; 157 groups in x would cover them' '$work/out'"
+run dispatch-uncovered-2d
+check "dispatch coverage: 100 x 50 pixels in 12 x 7 groups of 8 x 8: x short by 4, y covered" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q 'PREFLIGHT-dispatch-uncovered-elements .*launches 96 invocations (12 groups of local_size_x = 8) in x, .*below 100 (the push constant at offset 0): 4 elements are left out; 13 groups' '$work/out'"
+run dispatch-uncovered-indirect
+check "dispatch coverage: the indirect group count read at submit" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q 'PREFLIGHT-dispatch-uncovered-elements .*vkCmdDispatchIndirect (command 2) launches 9984 invocations .*(group count read from the indirect buffer at submit).*16 elements are left out' '$work/out'"
+for s in dispatch-covered dispatch-covered-2d dispatch-covered-indirect dispatch-grid-stride; do
+    run $s
+    check "dispatch coverage: covered, or no bound to trace ($s): no finding" only 0
+done
+
 # a program we did not write: vkcube (vulkan-tools) draws 30 frames into an Xvfb window (swapchain,
 # render pass, per-frame uniform buffers written by the host, fences and semaphores). Skipped for
 # sanitizer builds of the layer (vkcube is not built with the sanitizer runtime).
