@@ -14,7 +14,7 @@
 
 #define HANDLE(h) ((uint64_t)(h))
 #define LIFETIME_QUEUES 16
-#define LIFETIME_MAX_BATCHES 8192  /* pending batches kept; past that the oldest counts as complete */
+#define LIFETIME_MAX_BATCHES 1024  /* pending batches kept; past that the oldest counts as complete */
 #define FREED_SETS_MAX 65536       /* freed descriptor-set handles remembered; past that forgotten */
 
 /* Bindings whose descriptors may change or go invalid while the set is in use. */
@@ -184,21 +184,24 @@ void lifetime_note_object(struct command_buffer_state *cb, VkObjectType type, ui
     add_note(cb, &n);
 }
 
-void lifetime_note_bound(struct layer_device *ld, struct command_buffer_state *cb, struct bound_state *b,
-                         const char *call)
+void lifetime_note_sets(struct command_buffer_state *cb, struct bound_state *b, const char *call)
 {
-    if (bound_key_unchanged(&bound_memos_of(b)->lifetime_noted, b, ld))
-        return;
     struct pipeline_state *p = b->pipeline;
+    /* each set once per recording and pipeline: the set remembers the last pair it was noted for,
+     * as one word (a race between two recording threads can only make a note be taken twice, or
+     * in the rare mix of two writes be skipped: a missed finding, never a false one) */
+    uint64_t pair = (cb->recording * 0x9E3779B97F4A7C15ull) ^ ((p ? p->id : 0) * 0xBF58476D1CE4E5B9ull);
     for (uint32_t mask = b->set_mask; mask != 0; mask &= mask - 1) {
         uint32_t index = (uint32_t)__builtin_ctz(mask);
         struct set_state *s = b->sets[index];
-        if (s->handle == VK_NULL_HANDLE)
-            continue; /* a push descriptor set: it lives in the command buffer */
+        uint64_t noted_pair = (pair ^ index) | 1; /* never 0, the value of a set never noted */
+        if (__atomic_load_n(&s->lifetime_noted, __ATOMIC_RELAXED) == noted_pair || s->handle == VK_NULL_HANDLE)
+            continue; /* noted already, or a push descriptor set (it lives in the command buffer) */
         const struct lifetime_note n = {.type = VK_OBJECT_TYPE_DESCRIPTOR_SET, .handle = HANDLE(s->handle),
                                         .id = s->id, .set = s, .pipeline = p, .index = index,
                                         .command_index = cb->command_index, .call = call, .labels = cb->label_path};
         add_note(cb, &n);
+        __atomic_store_n(&s->lifetime_noted, noted_pair, __ATOMIC_RELAXED);
     }
 }
 
@@ -429,7 +432,7 @@ static void settle(struct lifetime_tracker *t)
         else
             t->pending[kept++] = t->pending[i];
     }
-    t->count = kept;
+    __atomic_store_n(&t->count, kept, __ATOMIC_RELAXED); /* read without the lock by the checks' fast path */
 }
 
 /* The batch whose signal a wait on `semaphore` (at `value`, timeline) is satisfied by, among the
@@ -518,7 +521,10 @@ void lifetime_submit_batch(struct layer_device *ld, VkQueue queue, const struct 
         struct command_buffer_state *cb = batch->command_buffers[i];
         if (cb == NULL)
             continue;
+        /* under the lock: a command buffer with SIMULTANEOUS_USE may be submitted by two threads */
+        pthread_mutex_lock(&t->lock);
         struct lifetime_refs *refs = refs_of(ld, cb);
+        pthread_mutex_unlock(&t->lock);
         if (refs == NULL)
             continue;
         uint32_t reported = 0;
@@ -565,7 +571,8 @@ void lifetime_submit_batch(struct layer_device *ld, VkQueue queue, const struct 
     struct lifetime_batch *grown = array_grow(t->pending, &t->capacity, t->count + 1, sizeof(*grown), 16);
     if (grown != NULL) {
         t->pending = grown;
-        t->pending[t->count++] = b;
+        t->pending[t->count] = b;
+        __atomic_store_n(&t->count, t->count + 1, __ATOMIC_RELAXED);
     } else {
         batch_free(&b);
     }
@@ -863,15 +870,16 @@ static void freed_rebuild(struct lifetime_tracker *t, uint32_t size, const uint6
         return;
     t->freed_sets = table;
     t->freed_size = size;
-    t->freed_count = 0;
+    uint32_t count = 0;
     for (uint32_t i = 0; i < old_size; ++i)
         if (old[i] != 0 && (skip == NULL || old[i] != *skip)) {
             uint32_t slot = freed_slot(old[i], size);
             while (table[slot] != 0)
                 slot = (slot + 1) & (size - 1);
             table[slot] = old[i];
-            t->freed_count++;
+            count++;
         }
+    __atomic_store_n(&t->freed_count, count, __ATOMIC_RELAXED); /* read without the lock at allocation */
     free(old);
 }
 
@@ -884,7 +892,8 @@ void lifetime_set_freed(struct layer_device *ld, uint64_t set)
     if (t->freed_count >= FREED_SETS_MAX) {
         free(t->freed_sets); /* forgotten: a later bind of one is no longer recognized */
         t->freed_sets = NULL;
-        t->freed_size = t->freed_count = 0;
+        t->freed_size = 0;
+        __atomic_store_n(&t->freed_count, 0, __ATOMIC_RELAXED);
     }
     if ((t->freed_count + 1) * 2 > t->freed_size)
         freed_rebuild(t, t->freed_size ? t->freed_size * 2 : 256, NULL);
@@ -894,7 +903,7 @@ void lifetime_set_freed(struct layer_device *ld, uint64_t set)
             ;
         if (t->freed_sets[slot] == 0) {
             t->freed_sets[slot] = set;
-            t->freed_count++;
+            __atomic_store_n(&t->freed_count, t->freed_count + 1, __ATOMIC_RELAXED);
         }
     }
     pthread_mutex_unlock(&t->lock);

@@ -19,6 +19,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include "check_hazard_submit.h"
+#include "layer_state.h"
 
 struct layer_device;
 struct command_buffer_state;
@@ -29,9 +30,16 @@ struct set_state;
 /* An object the current command refers to; `id` the state's unique id for pipelines (else 0). */
 void lifetime_note_object(struct command_buffer_state *cb, VkObjectType type, uint64_t handle, uint64_t id,
                           const char *call);
-/* A dispatch or draw: its bound pipeline and sets (once per bound state and recording). */
-void lifetime_note_bound(struct layer_device *ld, struct command_buffer_state *cb, struct bound_state *b,
-                         const char *call);
+/* A dispatch or draw: its bound sets with the bound pipeline (each pair once per recording). Inline:
+ * on the recording path a state bound before costs one comparison. */
+void lifetime_note_sets(struct command_buffer_state *cb, struct bound_state *b, const char *call);
+static inline void lifetime_note_bound(struct command_buffer_state *cb, struct bound_state *b, const char *call)
+{
+    if (b->serial != b->lifetime_serial) {
+        b->lifetime_serial = b->serial;
+        lifetime_note_sets(cb, b, call);
+    }
+}
 /* vkCmdExecuteCommands: what the secondary refers to, the primary refers to. */
 void lifetime_note_executed(struct command_buffer_state *primary, const struct command_buffer_state *secondary);
 /* vkCmdBindDescriptorSets with a handle that is no live descriptor set. */

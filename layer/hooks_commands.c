@@ -196,10 +196,10 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBindDescriptorSets(VkCommandBuffer c
             if (s == NULL && sets[i] != VK_NULL_HANDLE) {
                 lifetime_check_bind_set(ld, cb, sets[i], "vkCmdBindDescriptorSets");
                 b->stale_mask |= 1u << index;
-            } else {
-                b->stale_mask &= ~(1u << index);
             }
             if (s != b->sets[index]) {
+                if (s != NULL)
+                    b->stale_mask &= ~(1u << index);
                 if (s)
                     STATE_RETAIN(s);
                 set_state_release(b->sets[index]);
@@ -380,15 +380,17 @@ static struct layer_device *dispatched(VkCommandBuffer command_buffer, const uin
     struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb != NULL) {
         check_dispatch_groups(ld, cb, base, count, call);
-        struct dispatch_bounds bounds;
-        dispatch_bounds_now(cb, &bounds);
-        if (bounds.present)
-            check_dispatch_coverage(ld, cb, &bounds, base, count, call, "", cb->command_index);
+        if (cb->compute.pipeline != NULL && cb->compute.pipeline->shader.has_bounds) {
+            struct dispatch_bounds bounds;
+            dispatch_bounds_now(cb, &bounds);
+            if (bounds.present)
+                check_dispatch_coverage(ld, cb, &bounds, base, count, call, "", cb->command_index);
+        }
         check_binding_command(ld, cb, &cb->compute, call);
         struct hazard_accesses scratch;
         hazard_command(ld, cb, check_alias_command(ld, cb, &cb->compute, NULL, call, &scratch), call);
         note_shader_writes(ld, cb);
-        lifetime_note_bound(ld, cb, &cb->compute, call);
+        lifetime_note_bound(cb, &cb->compute, call);
         cb->command_index++;
     }
     return ld;
@@ -444,7 +446,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDispatchIndirect(VkCommandBuffer com
         hazard_command(ld, cb, check_alias_command(ld, cb, &cb->compute, &args, "vkCmdDispatchIndirect", &scratch),
                        "vkCmdDispatchIndirect");
         note_shader_writes(ld, cb);
-        lifetime_note_bound(ld, cb, &cb->compute, "vkCmdDispatchIndirect");
+        lifetime_note_bound(cb, &cb->compute, "vkCmdDispatchIndirect");
         cb->command_index++;
     }
     ld->dispatch.CmdDispatchIndirect(command_buffer, buffer, offset);

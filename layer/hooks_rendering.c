@@ -817,7 +817,7 @@ static void drawn(struct layer_device *ld, struct command_buffer_state *cb, cons
     check_binding_command(ld, cb, &cb->graphics, call);
     struct hazard_accesses scratch;
     hazard_command(ld, cb, check_alias_command(ld, cb, &cb->graphics, fixed, call, &scratch), call);
-    lifetime_note_bound(ld, cb, &cb->graphics, call);
+    lifetime_note_bound(cb, &cb->graphics, call);
     cb->command_index++;
 }
 

@@ -107,6 +107,8 @@ struct set_state {
     struct set_memo_key binding_clean; /* check_binding found nothing to report for this key */
     struct set_memo_key writes_noted;  /* its written buffers are in that recording's written list */
     struct alias_set_memo *alias;      /* check_alias.c: the set's descriptor accesses (malloc'd) */
+    uint64_t lifetime_noted;           /* check_lifetime.c: the (recording, pipeline) it was last noted for,
+                                        * mixed into one word (atomic, relaxed) */
 };
 
 static inline bool set_memo_key_equal(const struct set_memo_key *x, const struct set_memo_key *y)
@@ -239,7 +241,6 @@ struct alias_cache; /* check_alias.c */
 /* What the per-command checks derived from one bound state, each with the key it was taken at. */
 struct bound_memos {
     struct bound_key binding_checked, writes_noted; /* check_binding, the written-buffers list */
-    struct bound_key lifetime_noted;                /* check_lifetime's notes of the bound sets */
     struct alias_cache *alias_cache;                /* check_alias's descriptor accesses (malloc'd) */
 };
 
@@ -266,6 +267,7 @@ struct bound_state {
     uint32_t dynamic_count[MAX_BOUND_SETS];
     uint32_t set_mask, dynamic_mask; /* bit i: sets[i] is bound, dynamic_count[i] != 0 (MAX_BOUND_SETS <= 32) */
     uint32_t stale_mask; /* bit i: the last bind at i named a set the layer does not know (freed, or never made) */
+    uint64_t lifetime_serial; /* check_lifetime: the serial whose sets were last noted */
     uint32_t current; /* the slot of memos and recall of the state bound now */
     struct bound_memos memos[BOUND_RECALL];
     struct bound_recall recall[BOUND_RECALL];

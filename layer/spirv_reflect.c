@@ -907,9 +907,11 @@ static void find_invocation_bounds(struct parse_state *s, const bool *reachable,
             conflict[c.dim] = true;
         }
     }
-    for (int d = 0; d < 3; ++d)
+    for (int d = 0; d < 3; ++d) {
         if (conflict[d])
             out->bounds[d].present = false;
+        out->has_bounds |= out->bounds[d].present;
+    }
 }
 
 static void collect_bindings(struct parse_state *s, struct reflect_result *out)

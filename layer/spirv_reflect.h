@@ -57,6 +57,7 @@ struct reflect_result {
     struct reflect_binding *bindings;
     size_t binding_count;
     struct reflect_bound bounds[3]; /* per dimension x, y, z (compute shaders) */
+    bool has_bounds;                /* any of them present */
 };
 
 /* Reflects entry point `entry` of `code`. The caller frees the result with reflect_free. */
