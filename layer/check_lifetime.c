@@ -670,7 +670,7 @@ static bool set_note_holds(const struct lifetime_note *n, uint64_t handle)
             if (lb->binding != rb->binding || (lb->flags & FLEXIBLE_BINDING))
                 continue;
             for (uint32_t k = 0; k < lb->count; ++k)
-                if (s->descriptors[lb->first + k].resource == handle)
+                if (s->descriptors[lb->first + k].resource == handle || s->descriptors[lb->first + k].sampler == handle)
                     return true;
         }
     }

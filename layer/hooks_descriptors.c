@@ -267,6 +267,7 @@ static void write_one(struct layer_device *ld, struct descriptor_state *d, VkDes
     default: /* image descriptors */
         if (image) {
             d->resource = HANDLE(image->imageView);
+            d->sampler = type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER ? HANDLE(image->sampler) : 0;
             d->layout = image->imageLayout;
             resolve(ld, d, false);
         }

@@ -72,6 +72,7 @@ struct descriptor_state {
     bool written;
     VkDescriptorType type;
     uint64_t resource; /* VkBuffer, VkImageView, VkBufferView, VkSampler or VkAccelerationStructureKHR */
+    uint64_t sampler;  /* a combined image sampler's VkSampler (the lifetime checks) */
     VkDeviceSize offset, range;
     VkImageLayout layout;
     /* Resolved when written, so per-command checks need no lookups: a buffer's bytes in its

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "identity.h"
+#include "json_strict.h"
 #include "report.h"
 #include "spec_minimums.h"
 #include "verdict.h"
@@ -153,6 +154,11 @@ static cJSON *from_vulkaninfo(const cJSON *profile)
 
 cJSON *report_parse(const char *text, size_t length, const char *name, char *error, size_t size)
 {
+    char strict[256];
+    if (!json_strict_check(text, length, strict, sizeof(strict))) {
+        snprintf(error, size, "%s: malformed JSON: %s", name, strict);
+        return NULL;
+    }
     const char *end = NULL;
     cJSON *json = cJSON_ParseWithLengthOpts(text, length, &end, 0);
     if (json == NULL) {
@@ -181,7 +187,10 @@ cJSON *report_parse(const char *text, size_t length, const char *name, char *err
 
 cJSON *report_load(const char *path, char *error, size_t size)
 {
-    FILE *f = fopen(path, "rb");
+    bool standard_input = strcmp(path, "-") == 0;
+    FILE *f = standard_input ? stdin : fopen(path, "rb");
+    if (standard_input)
+        path = "(standard input)";
     if (f == NULL) {
         snprintf(error, size, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
@@ -196,7 +205,8 @@ cJSON *report_load(const char *path, char *error, size_t size)
         if (length == capacity) {
             if (capacity >= MAX_REPORT_BYTES) {
                 free(text);
-                fclose(f);
+                if (!standard_input)
+                    fclose(f);
                 snprintf(error, size, "%s: larger than %u MiB, not a report", path, MAX_REPORT_BYTES >> 20);
                 return NULL;
             }
@@ -208,7 +218,8 @@ cJSON *report_load(const char *path, char *error, size_t size)
         }
     }
     bool read_error = ferror(f) != 0;
-    fclose(f);
+    if (!standard_input)
+        fclose(f);
     if (text == NULL || read_error) {
         free(text);
         snprintf(error, size, "%s: cannot read", path);

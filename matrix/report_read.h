@@ -9,7 +9,8 @@
 #include <stddef.h>
 #include <cjson/cJSON.h>
 
-/* Reads and checks the file; NULL with `error` set on any problem. */
+/* Reads and checks the file ("-": standard input); NULL with `error` set on any problem. The text
+ * must be strict JSON (json_strict.h) before its structure is looked at. */
 cJSON *report_load(const char *path, char *error, size_t size);
 /* The same from text already in memory (`name` is used in messages). */
 cJSON *report_parse(const char *text, size_t length, const char *name, char *error, size_t size);

@@ -6,6 +6,9 @@
  *   lifetime-destroy-pending        a buffer destroyed while the submission that writes it runs
  *   lifetime-destroy-after-wait     the same after its fence (correct)
  *   lifetime-destroy-other-pending  buffers of completed work destroyed while other work runs (correct)
+ *   lifetime-destroy-kinds-pending  a sampled view, its sampler (found through the pending set's
+ *                                   descriptors), the pipeline, the set and the output's memory
+ *                                   destroyed or freed while the dispatch is pending (sampled.comp)
  *   lifetime-pool-reset-pending     a frame's descriptor pool reset before the frame's fence
  *   lifetime-frames                 two frames in flight, per-frame command and descriptor pools reset
  *                                   and transient buffers destroyed after each frame's fence (correct)
@@ -227,6 +230,109 @@ static void scenario_destroy(struct app *a, const char *name)
     vkDestroyCommandPool(a->device, cmd, NULL);
     vkDestroyDescriptorPool(a->device, pool, NULL);
     free_copy_program(&p);
+}
+
+/* lifetime-destroy-kinds-pending: five objects of other kinds, each reported once. */
+static void scenario_destroy_kinds(struct app *a)
+{
+    VkDevice d = a->device;
+    VkImageCreateInfo image_info = {.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO, .imageType = VK_IMAGE_TYPE_2D,
+                                    .format = VK_FORMAT_R32_SFLOAT, .extent = {16, 16, 1}, .mipLevels = 1,
+                                    .arrayLayers = 1, .samples = VK_SAMPLE_COUNT_1_BIT,
+                                    .tiling = VK_IMAGE_TILING_OPTIMAL, .usage = VK_IMAGE_USAGE_SAMPLED_BIT,
+                                    .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED};
+    VkImage image;
+    CHECK(vkCreateImage(d, &image_info, NULL, &image));
+    VkMemoryRequirements req;
+    vkGetImageMemoryRequirements(d, image, &req);
+    VkMemoryAllocateInfo alloc = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size,
+                                  .memoryTypeIndex = memory_type(a, req.memoryTypeBits, 0)};
+    VkDeviceMemory image_memory;
+    CHECK(vkAllocateMemory(d, &alloc, NULL, &image_memory));
+    CHECK(vkBindImageMemory(d, image, image_memory, 0));
+    VkImageViewCreateInfo view_info = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, .image = image,
+                                       .viewType = VK_IMAGE_VIEW_TYPE_2D, .format = VK_FORMAT_R32_SFLOAT,
+                                       .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}};
+    VkImageView view;
+    CHECK(vkCreateImageView(d, &view_info, NULL, &view));
+    set_name(a, VK_OBJECT_TYPE_IMAGE_VIEW, (uint64_t)view, "albedo-view");
+    VkSamplerCreateInfo sampler_info = {.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO, .magFilter = VK_FILTER_NEAREST,
+                                        .minFilter = VK_FILTER_NEAREST, .maxLod = 1};
+    VkSampler sampler;
+    CHECK(vkCreateSampler(d, &sampler_info, NULL, &sampler));
+    set_name(a, VK_OBJECT_TYPE_SAMPLER, (uint64_t)sampler, "albedo-sampler");
+    VkDescriptorSetLayoutBinding bindings[2] = {
+        {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+        {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL}};
+    VkDescriptorSetLayoutCreateInfo set_info = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+                                                .bindingCount = 2, .pBindings = bindings};
+    VkDescriptorSetLayout set_layout;
+    CHECK(vkCreateDescriptorSetLayout(d, &set_info, NULL, &set_layout));
+    VkPipelineLayoutCreateInfo layout_info = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+                                              .setLayoutCount = 1, .pSetLayouts = &set_layout};
+    VkPipelineLayout layout;
+    CHECK(vkCreatePipelineLayout(d, &layout_info, NULL, &layout));
+    VkShaderModule module;
+    VkPipeline pipeline = compute_pipeline(a, layer_test_spirv_sampled, layer_test_spirv_sampled_size, layout, &module);
+    set_name(a, VK_OBJECT_TYPE_PIPELINE, (uint64_t)pipeline, "shade");
+    VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}};
+    VkDescriptorPoolCreateInfo pool_info = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+                                            .flags = VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT, .maxSets = 1,
+                                            .poolSizeCount = 2, .pPoolSizes = sizes};
+    VkDescriptorPool pool;
+    CHECK(vkCreateDescriptorPool(d, &pool_info, NULL, &pool));
+    VkDescriptorSetAllocateInfo set_alloc = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+                                             .descriptorPool = pool, .descriptorSetCount = 1, .pSetLayouts = &set_layout};
+    VkDescriptorSet set;
+    CHECK(vkAllocateDescriptorSets(d, &set_alloc, &set));
+    set_name(a, VK_OBJECT_TYPE_DESCRIPTOR_SET, (uint64_t)set, "material-set");
+    struct buffer out = make_buffer(a, 256, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    set_name(a, VK_OBJECT_TYPE_DEVICE_MEMORY, (uint64_t)out.memory, "readback-memory");
+    VkDescriptorImageInfo image_desc = {sampler, view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+    VkDescriptorBufferInfo buffer_desc = {out.buffer, 0, VK_WHOLE_SIZE};
+    VkWriteDescriptorSet writes[2] = {
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .dstBinding = 0, .descriptorCount = 1,
+         .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, .pImageInfo = &image_desc},
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .dstBinding = 1, .descriptorCount = 1,
+         .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &buffer_desc}};
+    vkUpdateDescriptorSets(d, 2, writes, 0, NULL);
+    VkCommandPool cmd = command_pool(a, 0);
+    VkCommandBuffer cb = command_buffer(a, cmd, "shade-cb");
+    VkCommandBufferBeginInfo begin_info = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    CHECK(vkBeginCommandBuffer(cb, &begin_info));
+    VkImageMemoryBarrier to_read = {.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+                                    .dstAccessMask = VK_ACCESS_SHADER_READ_BIT,
+                                    .oldLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+                                    .newLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                                    .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                                    .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .image = image,
+                                    .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}};
+    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, NULL, 0,
+                         NULL, 1, &to_read);
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
+    vkCmdDispatch(cb, 1, 1, 1);
+    CHECK(vkEndCommandBuffer(cb));
+    VkFence fence = new_fence(a);
+    submit(a->queue, cb, fence);
+    let_gpu_finish();
+    /* the bugs: each object goes before the fence */
+    vkDestroyImageView(d, view, NULL);
+    vkDestroySampler(d, sampler, NULL);
+    vkDestroyPipeline(d, pipeline, NULL);
+    CHECK(vkFreeDescriptorSets(d, pool, 1, &set));
+    vkUnmapMemory(d, out.memory);
+    vkFreeMemory(d, out.memory, NULL);
+    wait_fence(a, fence);
+    vkDestroyBuffer(d, out.buffer, NULL);
+    vkDestroyFence(d, fence, NULL);
+    vkDestroyCommandPool(d, cmd, NULL);
+    vkDestroyDescriptorPool(d, pool, NULL);
+    vkDestroyShaderModule(d, module, NULL);
+    vkDestroyPipelineLayout(d, layout, NULL);
+    vkDestroyDescriptorSetLayout(d, set_layout, NULL);
+    vkDestroyImage(d, image, NULL);
+    vkFreeMemory(d, image_memory, NULL);
 }
 
 /* lifetime-pool-reset-pending: the frame's descriptor pool reset before its fence. */
@@ -538,7 +644,9 @@ static void scenario_coverage(struct app *a, const char *name)
 
 bool scenario_lifetime(struct app *a, const char *name)
 {
-    if (strncmp(name, "lifetime-destroy-", 17) == 0)
+    if (strcmp(name, "lifetime-destroy-kinds-pending") == 0)
+        scenario_destroy_kinds(a);
+    else if (strncmp(name, "lifetime-destroy-", 17) == 0)
         scenario_destroy(a, name);
     else if (strcmp(name, "lifetime-pool-reset-pending") == 0)
         scenario_pool_reset(a);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "json_strict.h"
 #include "report_read.h"
 #include "test_support.h"
 
@@ -83,6 +84,45 @@ static void a_missing_file_says_so(void **state)
     assert_non_null(strstr(error, "cannot open"));
 }
 
+/* What cJSON alone accepts and RFC 8259 (and Python's parser, by default or with its strict
+ * options) does not: each refused with the byte and the problem. */
+static void strict_json_only(void **state)
+{
+    (void)state;
+    expect_refused("{\"schema\": \"preflight.report/1\", \"devices\": []} trailing", "trailing garbage");
+    expect_refused("{\"schema\": \"preflight.report/1\", \"schema\": \"x\", \"devices\": []}",
+                   "the key \"schema\" appears twice");
+    /* the same key written two ways is still the same key */
+    expect_refused("{\"a\": 1, \"\\u0061\": 2}", "appears twice");
+    expect_refused("{\"schema\": \"pre\\u0000flight\"}", "NUL");
+    const char raw_nul[] = "{\"schema\": \"pre\0flight\"}";
+    char error[512] = "";
+    assert_null(report_parse(raw_nul, sizeof(raw_nul) - 1, "input.json", error, sizeof(error)));
+    assert_non_null(strstr(error, "NUL byte"));
+    expect_refused("{\"name\": \"GPU \xff\xfe\"}", "not UTF-8");
+    expect_refused("{\"name\": \"\xc0\xaf\"}", "not UTF-8"); /* an overlong '/' */
+    expect_refused("{\"name\": \"\xed\xa0\x80\"}", "not UTF-8"); /* a surrogate in UTF-8 */
+    expect_refused("{\"name\": \"\\ud800\"}", "surrogate");
+    expect_refused("{\"limit\": 1e999}", "out of range");
+    expect_refused("{\"limit\": -1e999}", "out of range");
+    expect_refused("{\"name\": \"tab\there\"}", "control character");
+    expect_refused("{\"n\": 01}", "',' or '}' expected");
+    expect_refused("[1, 2,]", "not a JSON value");
+    /* nesting past the limit names the problem, not a byte deep inside */
+    char deep[2 * (JSON_STRICT_MAX_DEPTH + 10) + 1];
+    size_t n = 0;
+    for (int i = 0; i < JSON_STRICT_MAX_DEPTH + 5; ++i)
+        deep[n++] = '[';
+    for (int i = 0; i < JSON_STRICT_MAX_DEPTH + 5; ++i)
+        deep[n++] = ']';
+    deep[n] = '\0';
+    expect_refused(deep, "too deep");
+    /* and valid text still passes the check: escapes, astral characters through surrogate pairs */
+    const char *good = "{\"a\": \"\\ud83d\\ude00 \xc3\xa9\", \"b\": [1.5e3, -0, true, null]}";
+    if (!json_strict_check(good, strlen(good), error, sizeof(error)))
+        fail_msg("valid JSON refused: %s", error);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -91,6 +131,7 @@ int main(void)
         cmocka_unit_test(malformed_and_foreign_input_is_refused),
         cmocka_unit_test(a_bad_verdict_is_named_with_its_place),
         cmocka_unit_test(a_missing_file_says_so),
+        cmocka_unit_test(strict_json_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

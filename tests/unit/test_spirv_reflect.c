@@ -205,6 +205,12 @@ static void invocation_bounds(void **state)
     reflect_module(layer_test_spirv_alias_copy, layer_test_spirv_alias_copy_size, "main", NULL, 0, &r);
     assert_true(r.ok);
     assert_false(r.bounds[0].present || r.bounds[1].present || r.bounds[2].present);
+    assert_false(r.has_bounds);
+    reflect_free(&r);
+    /* the same comparison with a uniform-buffer value: not traced (no guessing) */
+    reflect_module(layer_test_spirv_bounded_ubo, layer_test_spirv_bounded_ubo_size, "main", NULL, 0, &r);
+    assert_true(r.ok);
+    assert_false(r.has_bounds);
     reflect_free(&r);
 }
 
