@@ -1,5 +1,7 @@
 #include "report.h"
 
+#include "output_file.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,32 +37,19 @@ bool report_write(const cJSON *report, const char *path, bool pretty, char *erro
         snprintf(error, error_size, "out of memory while printing the report");
         return false;
     }
-    bool to_stdout = strcmp(path, "-") == 0;
-    /* Write to a temporary name and rename, so a reader never sees half a report. */
-    char temporary[4096];
-    FILE *out = stdout;
-    if (!to_stdout) {
-        snprintf(temporary, sizeof(temporary), "%s.partial", path);
-        out = fopen(temporary, "w");
-        if (out == NULL) {
-            snprintf(error, error_size, "cannot open %s: %s", temporary, strerror(errno));
-            free(text);
-            return false;
-        }
+    struct output_file out;
+    if (!output_open(&out, path, error, error_size)) {
+        free(text);
+        return false;
     }
-    bool ok = fputs(text, out) >= 0 && fputc('\n', out) != EOF;
-    ok = (to_stdout ? fflush(out) == 0 : fclose(out) == 0) && ok;
+    bool ok = fputs(text, out.file) >= 0 && fputc('\n', out.file) != EOF;
     free(text);
     if (!ok) {
-        snprintf(error, error_size, "cannot write %s: %s", to_stdout ? "standard output" : temporary, strerror(errno));
-        if (!to_stdout)
-            remove(temporary);
+        snprintf(error, error_size, "cannot write %s: %s", out.path[0] ? out.path : "standard output", strerror(errno));
+        output_abandon(&out);
         return false;
     }
-    if (!to_stdout && rename(temporary, path) != 0) {
-        snprintf(error, error_size, "cannot rename %s to %s: %s", temporary, path, strerror(errno));
-        remove(temporary);
+    if (!output_commit(&out, error, error_size))
         return false;
-    }
     return true;
 }

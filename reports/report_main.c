@@ -15,6 +15,7 @@
 #include "profile_export.h"
 #include "render.h"
 #include "report.h"
+#include "output_file.h"
 #include "report_read.h"
 #include "sha256.h"
 #include "upload.h"
@@ -171,37 +172,28 @@ static void free_report_list(cJSON **reports, int count)
     free(reports);
 }
 
-/* Output goes to a temporary file renamed into place, so a reader never sees half of it. */
+/* Output through output_file.h: devices, FIFOs and "-" written directly, files replaced whole. */
 struct output {
+    struct output_file o;
     FILE *file;
-    const char *path;
-    char temporary[4200];
 };
 
-static bool output_open(struct output *o, const char *path)
+static bool open_output(struct output *out, const char *path)
 {
-    o->path = path;
-    if (path == NULL || strcmp(path, "-") == 0) {
-        o->file = stdout;
-        o->path = NULL;
-        return true;
+    char error[4400];
+    if (!output_open(&out->o, path, error, sizeof(error))) {
+        fprintf(stderr, "preflight-report: %s\n", error);
+        return false;
     }
-    snprintf(o->temporary, sizeof(o->temporary), "%s.partial", path);
-    o->file = fopen(o->temporary, "w");
-    if (o->file == NULL)
-        fprintf(stderr, "preflight-report: cannot write %s: %s\n", o->temporary, strerror(errno));
-    return o->file != NULL;
+    out->file = out->o.file;
+    return true;
 }
 
-static int output_close(struct output *o)
+static int close_output(struct output *out)
 {
-    if (o->path == NULL)
-        return fflush(stdout) == 0 ? EXIT_OK : EXIT_OUTPUT;
-    bool ok = !ferror(o->file);
-    ok = fclose(o->file) == 0 && ok;
-    if (!ok || rename(o->temporary, o->path) != 0) {
-        fprintf(stderr, "preflight-report: cannot write %s: %s\n", o->path, strerror(errno));
-        remove(o->temporary);
+    char error[4400];
+    if (!output_commit(&out->o, error, sizeof(error))) {
+        fprintf(stderr, "preflight-report: %s\n", error);
         return EXIT_OUTPUT;
     }
     return EXIT_OK;
@@ -210,7 +202,7 @@ static int output_close(struct output *o)
 static int write_json(const cJSON *json, const char *path)
 {
     struct output out;
-    if (!output_open(&out, path))
+    if (!open_output(&out, path))
         return EXIT_OUTPUT;
     char *text = cJSON_Print(json);
     if (text != NULL) {
@@ -218,7 +210,7 @@ static int write_json(const cJSON *json, const char *path)
         fputc('\n', out.file);
     }
     free(text);
-    return output_close(&out);
+    return close_output(&out);
 }
 
 static int command_matrix(struct arguments *a)
@@ -238,8 +230,8 @@ static int command_matrix(struct arguments *a)
     struct matrix *m = matrix_build(reports, (size_t)a->positional_count);
     struct output out;
     int status = EXIT_OUTPUT;
-    if (m != NULL && output_open(&out, a->out)) {
-        bool color = a->color >= 0 ? a->color == 1 : (out.path == NULL && isatty(STDOUT_FILENO));
+    if (m != NULL && open_output(&out, a->out)) {
+        bool color = a->color >= 0 ? a->color == 1 : (out.file == stdout && isatty(STDOUT_FILENO));
         if (strcmp(format, "text") == 0)
             render_text(m, out.file, color, a->only_differences);
         else if (strcmp(format, "markdown") == 0)
@@ -248,7 +240,7 @@ static int command_matrix(struct arguments *a)
             render_json(m, out.file);
         else
             render_html(m, out.file);
-        status = output_close(&out);
+        status = close_output(&out);
     }
     matrix_free(m);
     free_report_list(reports, a->positional_count);
@@ -448,9 +440,9 @@ static int command_junit(struct arguments *a)
     }
     struct output out;
     int status = EXIT_OUTPUT;
-    if (output_open(&out, a->out)) {
+    if (open_output(&out, a->out)) {
         junit_write(reports, (size_t)a->positional_count, out.file);
-        status = output_close(&out);
+        status = close_output(&out);
     }
     free_report_list(reports, a->positional_count);
     return status;

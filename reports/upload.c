@@ -1,5 +1,7 @@
 #include "upload.h"
 
+#include "output_file.h"
+
 #include <curl/curl.h>
 #include <dirent.h>
 #include <errno.h>
@@ -141,22 +143,18 @@ bool spool_store(const char *dir, const char *key, const char *body, size_t leng
         snprintf(error, size, "cannot create the spool directory %s: %s", dir, strerror(errno));
         return false;
     }
-    char path[4096], temporary[4200];
+    char path[4096];
     snprintf(path, sizeof(path), "%s/%s.json", dir, key);
-    snprintf(temporary, sizeof(temporary), "%s.partial", path);
-    FILE *f = fopen(temporary, "wb");
-    if (f == NULL) {
-        snprintf(error, size, "cannot write %s: %s", temporary, strerror(errno));
+    struct output_file out; /* a unique temporary: two uploads of one report never share it */
+    if (!output_open(&out, path, error, size))
         return false;
-    }
-    bool ok = fwrite(body, 1, length, f) == length;
-    ok = fflush(f) == 0 && fsync(fileno(f)) == 0 && ok;
-    ok = fclose(f) == 0 && ok;
-    if (!ok || rename(temporary, path) != 0) {
+    if (fwrite(body, 1, length, out.file) != length) {
         snprintf(error, size, "cannot write %s: %s", path, strerror(errno));
-        remove(temporary);
+        output_abandon(&out);
         return false;
     }
+    if (!output_commit(&out, error, size))
+        return false;
     return true;
 }
 

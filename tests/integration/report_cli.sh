@@ -149,5 +149,53 @@ check "malformed requirements: exit 3 with the line" sh -c "[ \$(cat $work/rc) =
 run matrix --out /nonexistent-dir/m.txt "$h200"
 check "unwritable output: exit 4" [ "$(rc)" = 4 ]
 
+
+# --- outputs that must not destroy what is there --------------------------------------------------
+if [ "$(id -u)" = 0 ]; then
+    run matrix --format json --out /dev/null "$lavapipe"
+    check "--out /dev/null (as root): written into, still a character device" sh -c "[ \$(cat '$work/rc') = 0 ] && [ -c /dev/null ]"
+else
+    echo "skip --out /dev/null: not root (a user cannot replace /dev/null anyway)"
+fi
+mkfifo "$work/fifo"
+(cat "$work/fifo" >"$work/from-fifo") &
+reader=$!
+run matrix --format json --out "$work/fifo" "$lavapipe"
+wait $reader
+check "--out FIFO: written through the pipe, the FIFO stays a FIFO" sh -c "[ \$(cat '$work/rc') = 0 ] && [ -p '$work/fifo' ] && $python -c 'import json; json.load(open(\"$work/from-fifo\"))'"
+echo old >"$work/target.json"
+ln -s target.json "$work/link.json"
+run matrix --format json --out "$work/link.json" "$lavapipe"
+check "--out SYMLINK: the target replaced, the link kept" sh -c "[ \$(cat '$work/rc') = 0 ] && [ -L '$work/link.json' ] && $python -c 'import json; json.load(open(\"$work/target.json\"))'"
+chmod 640 "$work/target.json"
+run matrix --format json --out "$work/target.json" "$lavapipe"
+check "--out FILE: a replaced file keeps its permissions" [ "$(stat -c %a "$work/target.json")" = 640 ]
+run matrix --format json --out "$work" "$lavapipe"
+check "--out DIRECTORY: refused (exit 4), the directory untouched" sh -c "[ \$(cat '$work/rc') = 4 ] && grep -q 'it is a directory' '$work/err' && [ -d '$work' ]"
+# two writers of one file at once: each writes its own temporary, the result is one whole document
+for i in 1 2 3 4 5 6 7 8; do
+    "$tool" matrix --format json --out "$work/shared.json" $fleet >/dev/null 2>&1 &
+done
+wait
+check "--out by 8 writers at once: valid JSON, no temporary left behind" sh -c "$python -c 'import json; json.load(open(\"$work/shared.json\"))' && ! ls '$work' | grep -q 'shared.json.partial'"
+
+# --- strict input ---------------------------------------------------------------------------------
+printf '{"schema": "preflight.report/1", "devices": []} junk' >"$work/trailing.json"
+run matrix "$work/trailing.json"
+check "input with trailing garbage: refused (exit 3) with the byte" sh -c "[ \$(cat '$work/rc') = 3 ] && grep -q 'trailing.json: malformed JSON: byte 48: more after the JSON value' '$work/err'"
+$python -c "
+import json; r=json.load(open('$lavapipe')); t=json.dumps(r)
+open('$work/dupkey.json','w').write(t.replace('\"schema\": \"preflight.report/1\"', '\"schema\": \"preflight.report/1\", \"schema\": \"other\"', 1))
+r['devices'][0]['identity']['deviceName']='GPU \udcff'
+open('$work/badutf8.json','wb').write(json.dumps(r, ensure_ascii=False).encode('utf-8','surrogateescape'))
+open('$work/huge.json','w').write(t.replace('\"vendorID\": ', '\"vendorID\": 1e999, \"x\": ', 1))"
+run matrix "$work/dupkey.json"
+check "a duplicate key: refused (exit 3), the key named" sh -c "[ \$(cat '$work/rc') = 3 ] && grep -q 'the key \"schema\" appears twice' '$work/err'"
+run matrix "$work/badutf8.json"
+check "non-UTF-8 bytes: refused (exit 3)" sh -c "[ \$(cat '$work/rc') = 3 ] && grep -q 'not UTF-8' '$work/err'"
+run matrix "$work/huge.json"
+check "1e999: refused as out of range (exit 3)" sh -c "[ \$(cat '$work/rc') = 3 ] && grep -q 'out of range' '$work/err'"
+"$tool" matrix --format json - <"$lavapipe" >"$work/out" 2>"$work/err"
+check "'-' reads a report from standard input" $python -c "import json; m=json.load(open('$work/out')); assert len(m['columns'])==1"
 echo "$((checks - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ]
