@@ -76,6 +76,7 @@ static int parse_options(int argc, char **argv, struct probe_options *o)
     o->smoke = true;
     o->runner.timeout_seconds = RUNNER_DEFAULT_TIMEOUT_SECONDS;
     o->runner.progress = true;
+    bool saw_all = false, saw_device = false;
     for (int i = 1; i < argc; ++i) {
         const char *arg = argv[i];
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
@@ -86,6 +87,7 @@ static int parse_options(int argc, char **argv, struct probe_options *o)
             exit(EXIT_REPORT_WRITTEN);
         } else if (strcmp(arg, "--all") == 0) {
             o->all_devices = true;
+            saw_all = true;
         } else if (strcmp(arg, "--device") == 0 && i + 1 < argc) {
             char *end = NULL;
             errno = 0;
@@ -95,6 +97,7 @@ static int parse_options(int argc, char **argv, struct probe_options *o)
                 return EXIT_USAGE;
             }
             o->all_devices = false;
+            saw_device = true;
         } else if (strcmp(arg, "--out") == 0 && i + 1 < argc) {
             o->out_path = argv[++i];
         } else if (strcmp(arg, "--pretty") == 0) {
@@ -113,8 +116,10 @@ static int parse_options(int argc, char **argv, struct probe_options *o)
             char *end = NULL;
             errno = 0;
             o->runner.timeout_seconds = strtod(argv[++i], &end);
-            if (errno != 0 || end == argv[i] || *end != '\0' || !(o->runner.timeout_seconds > 0)) {
-                fprintf(stderr, "preflight-probe: --timeout needs a positive number of seconds, not '%s'\n", argv[i]);
+            if (errno != 0 || end == argv[i] || *end != '\0' || !(o->runner.timeout_seconds >= RUNNER_MIN_TIMEOUT_SECONDS) ||
+                !(o->runner.timeout_seconds <= RUNNER_MAX_TIMEOUT_SECONDS)) {
+                fprintf(stderr, "preflight-probe: --timeout needs a number of seconds from %g to %g, not '%s'\n",
+                        RUNNER_MIN_TIMEOUT_SECONDS, RUNNER_MAX_TIMEOUT_SECONDS, argv[i]);
                 return EXIT_USAGE;
             }
         } else {
@@ -125,6 +130,15 @@ static int parse_options(int argc, char **argv, struct probe_options *o)
             print_usage(stderr);
             return EXIT_USAGE;
         }
+    }
+    if (saw_all && saw_device) {
+        fprintf(stderr, "preflight-probe: --all and --device exclude each other\n");
+        return EXIT_USAGE;
+    }
+    if (o->runner.include != NULL && runner_count_matching(o->runner.include) == 0) {
+        fprintf(stderr, "preflight-probe: --tests '%s' matches no smoke test (--list-tests lists them)\n",
+                o->runner.include);
+        return EXIT_USAGE;
     }
     return -1;
 }
@@ -198,6 +212,7 @@ int main(int argc, char **argv)
         runner_list_tests();
         return EXIT_REPORT_WRITTEN;
     }
+    runner_install_signal_handlers();
 
     struct vulkan_instance vi;
     switch (vulkan_instance_open(&vi)) {

@@ -4,6 +4,7 @@
 #include <fnmatch.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,14 @@ bool runner_matches(const char *patterns, const char *id)
             return true;
     }
     return false;
+}
+
+size_t runner_count_matching(const char *patterns)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < smoke_test_count(); ++i)
+        n += runner_matches(patterns, smoke_test_get(i)->id);
+    return n;
 }
 
 void runner_list_tests(void)
@@ -104,6 +113,28 @@ struct child_result {
     cJSON *evidence;
 };
 
+/* The test process running now (0: none), for the signal handler: a probe stopped by SIGTERM,
+ * SIGINT or SIGHUP kills the test's process group before it goes. */
+static pid_t running_test;
+
+static void on_stop_signal(int sig)
+{
+    pid_t pid = __atomic_load_n(&running_test, __ATOMIC_RELAXED);
+    if (pid > 0)
+        kill(-pid, SIGKILL);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void runner_install_signal_handlers(void)
+{
+    struct sigaction action = {.sa_handler = on_stop_signal};
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGTERM, &action, NULL);
+    sigaction(SIGINT, &action, NULL);
+    sigaction(SIGHUP, &action, NULL);
+}
+
 /* Reads the child's answer until EOF or the deadline; decides the verdict from how it ended. */
 static void supervise(pid_t pid, int fd, double timeout_ms, struct child_result *r)
 {
@@ -138,14 +169,16 @@ static void supervise(pid_t pid, int fd, double timeout_ms, struct child_result 
         length += (size_t)n;
     }
     if (timed_out)
-        kill(pid, SIGKILL);
+        kill(-pid, SIGKILL); /* the test's whole process group: nothing it started survives */
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
+    kill(-pid, SIGKILL); /* anything the test left behind in its group */
+    __atomic_store_n(&running_test, 0, __ATOMIC_RELAXED);
     r->evidence = NULL;
     if (timed_out) {
         r->status = VERDICT_TIMEOUT;
-        snprintf(r->reason, sizeof(r->reason), "no result within %.0f s; the test process was killed", timeout_ms / 1000);
+        snprintf(r->reason, sizeof(r->reason), "no result within %g s; the test process was killed", timeout_ms / 1000);
     } else if (WIFSIGNALED(status)) {
         r->status = VERDICT_CRASHED;
         snprintf(r->reason, sizeof(r->reason), "the test process was killed by signal %d (%s)", WTERMSIG(status),
@@ -183,6 +216,7 @@ static void run_in_child(const struct smoke_test *test, const cJSON *declared, u
         snprintf(r->reason, sizeof(r->reason), "pipe failed: %s", strerror(errno));
         return;
     }
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         close(fds[0]);
@@ -192,9 +226,16 @@ static void run_in_child(const struct smoke_test *test, const cJSON *declared, u
         return;
     }
     if (pid == 0) {
+        /* its own process group, killed as one; and killed with the probe, however the probe ends */
+        setpgid(0, 0);
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent)
+            _exit(1); /* the probe ended before the line above */
         close(fds[0]);
         child_run(test, declared, device_index, fds[1]);
     }
+    setpgid(pid, pid); /* also here: no window in which the group does not exist yet */
+    __atomic_store_n(&running_test, pid, __ATOMIC_RELAXED);
     close(fds[1]);
     supervise(pid, fds[0], timeout_ms, r);
     close(fds[0]);

@@ -22,5 +22,13 @@ void runner_run_device(cJSON *device, uint32_t device_index, const struct runner
 void runner_list_tests(void);
 /* true when `id` matches one of the comma-separated patterns */
 bool runner_matches(const char *patterns, const char *id);
+/* How many tests a pattern list selects (for a usage error when none). */
+size_t runner_count_matching(const char *patterns);
+/* SIGTERM, SIGINT and SIGHUP kill the running test's process group, then end the probe as the
+ * signal would have: no test process outlives the probe (PR_SET_PDEATHSIG covers SIGKILL). */
+void runner_install_signal_handlers(void);
+/* The most a --timeout may say (a day): past it a hung test would never be killed in practice. */
+#define RUNNER_MAX_TIMEOUT_SECONDS 86400.0
+#define RUNNER_MIN_TIMEOUT_SECONDS 0.1
 
 #endif

@@ -26,13 +26,22 @@ expect "version" 0 "preflight-probe 0" -- "$probe" --version
 expect "unknown option" 2 "unknown option '--frobnicate'" -- "$probe" --frobnicate
 expect "missing value" 2 "missing value for '--out'" -- "$probe" --out
 expect "bad device index" 2 "needs a device index" -- "$probe" --device first
+expect "--tests matching nothing" 2 "matches no smoke test" -- "$probe" --tests "no.such.*" --out "$work/x.json"
+expect "--timeout inf" 2 "number of seconds from" -- "$probe" --timeout inf
+expect "--timeout 1e300" 2 "number of seconds from" -- "$probe" --timeout 1e300
+expect "--timeout 0" 2 "number of seconds from" -- "$probe" --timeout 0
+expect "--all with --device" 2 "exclude each other" -- "$probe" --all --device 0
 expect "no loader" 3 "no Vulkan loader found" -- env PREFLIGHT_VULKAN_LOADER=/nonexistent/libvulkan.so.1 "$probe"
 expect "no driver" 4 "found no driver" -- env VK_DRIVER_FILES=/nonexistent/icd.json VK_ICD_FILENAMES=/nonexistent/icd.json "$probe"
 expect "device out of range" 4 "out of range" -- "$probe" --device 99 --out "$work/r.json"
-expect "unwritable output" 1 "cannot open" -- "$probe" --out /nonexistent-dir/report.json
+expect "unwritable output" 1 "cannot write /nonexistent-dir/report.json" -- "$probe" --out /nonexistent-dir/report.json
 expect "list" 0 "^0: " -- "$probe" --list
 expect "list tests" 0 "compute.1x1" -- "$probe" --list-tests
-expect "bad timeout" 2 "positive number of seconds" -- "$probe" --timeout -3
+if [ "$(id -u)" = 0 ]; then
+    expect "--out /dev/null as root" 0 "" -- "$probe" --no-smoke --out /dev/null
+    if [ ! -c /dev/null ]; then echo "FAIL --out /dev/null replaced the device node"; failures=$((failures + 1)); fi
+fi
+expect "bad timeout" 2 "number of seconds from 0.1 to 86400" -- "$probe" --timeout -3
 expect "stdout report" 0 '"schema":"preflight.report/1"' -- "$probe" --out -
 [ ! -e /nonexistent-dir/report.json ] || { echo "FAIL a partial report was left behind"; failures=$((failures + 1)); }
 
