@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "json_path.h"
+#include "vk_json.h"
 #include "verdict.h"
 
 enum rule_kind { RULE_VERDICT, RULE_LIMIT, RULE_FEATURE, RULE_EXTENSION, RULE_SPEC_MINIMUMS };
@@ -45,6 +46,94 @@ static int split(char *line, char **words, int max)
     for (char *save = NULL, *w = strtok_r(line, " \t\r", &save); w != NULL && n < max; w = strtok_r(NULL, " \t\r", &save))
         words[n++] = w;
     return n;
+}
+
+/* Whether vk.xml knows the name a rule gives (a misspelt one is an error in the requirements, not
+ * a device failing them). "member", "limits.member" or "Struct.member". */
+static bool known_member(const char *name, bool feature)
+{
+    const char *dot = strrchr(name, '.');
+    const char *member = dot ? dot + 1 : name;
+    size_t structure_length = dot ? (size_t)(dot - name) : 0;
+    bool limits = dot != NULL && ((structure_length == 6 && strncmp(name, "limits", 6) == 0));
+    if (!feature) {
+        static const char *const top_level[] = {"apiVersion", "driverVersion", "vendorID", "deviceID", "deviceType"};
+        for (size_t i = 0; dot == NULL && i < sizeof(top_level) / sizeof(top_level[0]); ++i)
+            if (strcmp(member, top_level[i]) == 0)
+                return true;
+        for (size_t i = 0; i < vkjson_limit_count; ++i) {
+            const struct vkjson_limit *l = &vkjson_limits[i];
+            if (strcmp(l->member, member) != 0)
+                continue;
+            if (dot == NULL || (limits && strcmp(l->structure, "VkPhysicalDeviceLimits") == 0) ||
+                (strlen(l->structure) == structure_length && strncmp(l->structure, name, structure_length) == 0))
+                return true;
+        }
+        return false;
+    }
+    for (size_t i = 0; i < vkjson_feature_member_count; ++i) {
+        const struct vkjson_member *f = &vkjson_feature_members[i];
+        if (strcmp(f->member, member) == 0 &&
+            (dot == NULL || (strlen(f->structure) == structure_length && strncmp(f->structure, name, structure_length) == 0)))
+            return true;
+    }
+    return false;
+}
+
+static bool known_extension(const char *name)
+{
+    for (size_t i = 0; i < vkjson_extension_name_count; ++i)
+        if (strcmp(vkjson_extension_names[i], name) == 0)
+            return true;
+    return false;
+}
+
+/* The rule's subject checked against vk.xml (limits, features, extensions). */
+static bool subject_known(const struct rule *r, char *error, size_t size)
+{
+    if (r->kind == RULE_LIMIT && !known_member(r->subject, false)) {
+        snprintf(error, size, "line %d: '%s' is not a limit or property Vulkan defines (misspelt?)", r->line, r->subject);
+        return false;
+    }
+    if (r->kind == RULE_FEATURE && !known_member(r->subject, true)) {
+        snprintf(error, size, "line %d: '%s' is not a feature Vulkan defines (misspelt?)", r->line, r->subject);
+        return false;
+    }
+    if (r->kind == RULE_EXTENSION && !known_extension(r->subject)) {
+        snprintf(error, size, "line %d: '%s' is not an extension Vulkan defines (misspelt?)", r->line, r->subject);
+        return false;
+    }
+    return true;
+}
+
+bool gate_check_tests(const struct gate *g, const cJSON *const *devices, size_t count, char *error, size_t size)
+{
+    for (size_t i = 0; i < g->count; ++i) {
+        const struct rule *r = &g->rules[i];
+        if (r->kind != RULE_VERDICT)
+            continue;
+        bool matched = false;
+        for (size_t d = 0; d < count && !matched; ++d) {
+            const cJSON *entry;
+            cJSON_ArrayForEach(entry, cJSON_GetObjectItemCaseSensitive(devices[d], "smoke"))
+            {
+                const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(entry, "id"));
+                if (id != NULL && fnmatch(r->subject, id, 0) == 0) {
+                    matched = true;
+                    break;
+                }
+            }
+        }
+        /* devices without any smoke results (vulkaninfo input) cannot tell a misspelling */
+        bool any_smoke = false;
+        for (size_t d = 0; d < count; ++d)
+            any_smoke = any_smoke || cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(devices[d], "smoke")) > 0;
+        if (!matched && any_smoke) {
+            snprintf(error, size, "line %d: '%s' matches no smoke test of any report (misspelt?)", r->line, r->subject);
+            return false;
+        }
+    }
+    return true;
 }
 
 static bool parse_line(char *line, int number, struct rule *r, char *error, size_t size)
@@ -144,7 +233,8 @@ struct gate *gate_parse(const char *text, char *error, size_t size)
                 break;
             g->rules = rules;
         }
-        if (!parse_line(start, number, &g->rules[g->count], error, size)) {
+        if (!parse_line(start, number, &g->rules[g->count], error, size) ||
+            !subject_known(&g->rules[g->count], error, size)) {
             free(copy);
             gate_free(g);
             return NULL;

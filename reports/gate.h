@@ -20,6 +20,10 @@ struct gate;
 struct gate *gate_parse(const char *text, char *error, size_t size);
 void gate_free(struct gate *g);
 size_t gate_rule_count(const struct gate *g);
+/* The test-id rules against the smoke results of every device to be gated: a glob that matches
+ * no test anywhere is an error in the requirements (false with "line N: ..."). Limits, features
+ * and extensions are checked against vk.xml's names by gate_parse already. */
+bool gate_check_tests(const struct gate *g, const cJSON *const *devices, size_t count, char *error, size_t size);
 /* Evaluates every rule on one device; adds one string per failed rule to `failures`. */
 bool gate_evaluate(const struct gate *g, const cJSON *device, cJSON *failures);
 

@@ -18,6 +18,7 @@
 #include "output_file.h"
 #include "report_read.h"
 #include "sha256.h"
+#include "text_safe.h"
 #include "upload.h"
 
 enum report_exit {
@@ -336,6 +337,8 @@ static int command_gate(struct arguments *a)
 {
     if (a->positional_count < 2)
         return usage_error("%s", "gate needs a REQUIREMENTS file and at least one REPORT");
+    if (a->format != NULL && strcmp(a->format, "text") != 0 && strcmp(a->format, "json") != 0)
+        return usage_error("unknown format '%s' for gate (text, json)", a->format);
     char *text = read_text_file(a->positional[0]);
     if (text == NULL) {
         fprintf(stderr, "preflight-report: cannot read %s: %s\n", a->positional[0], strerror(errno));
@@ -359,33 +362,76 @@ static int command_gate(struct arguments *a)
         free(reports);
         return EXIT_BAD_INPUT;
     }
-    int failed = 0, devices = 0;
-    for (int r = 0; r < count; ++r) {
+    /* every device to be gated, for the check that each test-id rule names a test */
+    size_t device_count = 0;
+    for (int r = 0; r < count; ++r)
+        device_count += (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(reports[r], "devices"));
+    const cJSON **all = calloc(device_count + 1, sizeof(*all));
+    size_t at = 0;
+    for (int r = 0; all != NULL && r < count; ++r) {
         const cJSON *device;
-        cJSON_ArrayForEach(device, cJSON_GetObjectItemCaseSensitive(reports[r], "devices"))
-        {
-            const cJSON *identity = cJSON_GetObjectItemCaseSensitive(device, "identity");
-            cJSON *failures = cJSON_CreateArray();
-            bool ok = gate_evaluate(g, device, failures);
-            printf("%s %s (%s %s)\n", ok ? "PASS" : "FAIL",
-                   cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(identity, "deviceName")),
-                   cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(identity, "driverName")) ?: "",
-                   cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(identity, "driverVersion")));
+        cJSON_ArrayForEach(device, cJSON_GetObjectItemCaseSensitive(reports[r], "devices")) all[at++] = device;
+    }
+    if (all == NULL || !gate_check_tests(g, all, device_count, error, sizeof(error))) {
+        fprintf(stderr, "preflight-report: %s: %s\n", a->positional[0], all ? error : "out of memory");
+        free(all);
+        gate_free(g);
+        free_report_list(reports, count);
+        return all ? EXIT_BAD_INPUT : EXIT_OUTPUT;
+    }
+    const char *format = a->format ? a->format : "text";
+    bool json = strcmp(format, "json") == 0;
+    cJSON *result = cJSON_CreateObject(), *rows = cJSON_AddArrayToObject(result, "devices");
+    int failed = 0, devices = 0;
+    char safe[3][512];
+    for (size_t d = 0; d < device_count; ++d) {
+        const cJSON *identity = cJSON_GetObjectItemCaseSensitive(all[d], "identity");
+        cJSON *failures = cJSON_CreateArray();
+        bool ok = gate_evaluate(g, all[d], failures);
+        const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(identity, "deviceName"));
+        const char *driver = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(identity, "driverName"));
+        const char *version = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(identity, "driverVersion"));
+        if (json) {
+            cJSON *row = cJSON_CreateObject();
+            cJSON_AddStringToObject(row, "deviceName", name ? name : "");
+            cJSON_AddStringToObject(row, "deviceKey",
+                                    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(identity, "deviceKey")) ?: "");
+            cJSON_AddStringToObject(row, "driverName", driver ? driver : "");
+            cJSON_AddStringToObject(row, "driverVersion", version ? version : "");
+            cJSON_AddBoolToObject(row, "pass", ok);
+            cJSON_AddItemToObject(row, "failures", failures);
+            cJSON_AddItemToArray(rows, row);
+        } else {
+            printf("%s %s (%s %s)\n", ok ? "PASS" : "FAIL", text_safe(name, safe[0], sizeof(safe[0])),
+                   text_safe(driver, safe[1], sizeof(safe[1])), text_safe(version, safe[2], sizeof(safe[2])));
             const cJSON *f;
             cJSON_ArrayForEach(f, failures)
             {
-                printf("  %s\n", f->valuestring);
+                printf("  %s\n", text_safe(f->valuestring, safe[0], sizeof(safe[0])));
             }
             cJSON_Delete(failures);
-            failed += !ok;
-            ++devices;
         }
+        failed += !ok;
+        ++devices;
     }
-    printf("%d of %d devices meet the %zu requirements of %s\n", devices - failed, devices, gate_rule_count(g),
-           a->positional[0]);
+    int status = failed ? EXIT_CHECK_FAILED : EXIT_OK;
+    if (json) {
+        cJSON_AddStringToObject(result, "requirements", a->positional[0]);
+        cJSON_AddNumberToObject(result, "rules", (double)gate_rule_count(g));
+        cJSON_AddNumberToObject(result, "passed", devices - failed);
+        cJSON_AddNumberToObject(result, "total", devices);
+        int written = write_json(result, a->out);
+        if (written != EXIT_OK)
+            status = written;
+    } else {
+        printf("%d of %d devices meet the %zu requirements of %s\n", devices - failed, devices, gate_rule_count(g),
+               text_safe(a->positional[0], safe[0], sizeof(safe[0])));
+    }
+    cJSON_Delete(result);
+    free(all);
     gate_free(g);
     free_report_list(reports, count);
-    return failed ? EXIT_CHECK_FAILED : EXIT_OK;
+    return status;
 }
 
 static int command_fleet_limits(struct arguments *a)

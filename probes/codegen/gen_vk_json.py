@@ -422,6 +422,14 @@ def main():
     h.append("struct vkjson_limit { const char *structure; const char *member; const char *limittype; };")
     h.append("extern const struct vkjson_limit vkjson_limits[];")
     h.append("extern const size_t vkjson_limit_count;")
+    h.append("/* Every VkBool32 feature member (VkPhysicalDeviceFeatures and the structs chained into")
+    h.append(" * VkPhysicalDeviceFeatures2), and every extension name vk.xml knows (any platform): what a")
+    h.append(" * requirements file may name. */")
+    h.append("struct vkjson_member { const char *structure; const char *member; };")
+    h.append("extern const struct vkjson_member vkjson_feature_members[];")
+    h.append("extern const size_t vkjson_feature_member_count;")
+    h.append("extern const char *const vkjson_extension_names[];")
+    h.append("extern const size_t vkjson_extension_name_count;")
     h.append("")
     h.append("cJSON *vkjson_uint(uint64_t v);")
     h.append("cJSON *vkjson_int(int64_t v);")
@@ -478,6 +486,20 @@ def main():
                 c.append('    {"%s", "%s", "%s"},' % (struct, mem.name, mem.limittype))
     c.append("};")
     c.append("const size_t vkjson_limit_count = sizeof(vkjson_limits) / sizeof(vkjson_limits[0]);")
+    c.append("")
+    feature_structs = ["VkPhysicalDeviceFeatures"] + [name for name, _, _ in chains["VkPhysicalDeviceFeatures2"]]
+    c.append("const struct vkjson_member vkjson_feature_members[] = {")
+    for struct in feature_structs:
+        for mem, kind in gen.struct_members.get(struct) or []:
+            if kind == "bool":
+                c.append('    {"%s", "%s"},' % (struct, mem.name))
+    c.append("};")
+    c.append("const size_t vkjson_feature_member_count = sizeof(vkjson_feature_members) / sizeof(vkjson_feature_members[0]);")
+    c.append("const char *const vkjson_extension_names[] = {")
+    for name in sorted(e.get("name") for e in reg.root.find("extensions").findall("extension")):
+        c.append('    "%s",' % name)
+    c.append("};")
+    c.append("const size_t vkjson_extension_name_count = sizeof(vkjson_extension_names) / sizeof(vkjson_extension_names[0]);")
     c.append("")
     c.append("const struct vkjson_format vkjson_formats[] = {")
     for n, v, providers in formats:

@@ -197,5 +197,35 @@ run matrix "$work/huge.json"
 check "1e999: refused as out of range (exit 3)" sh -c "[ \$(cat '$work/rc') = 3 ] && grep -q 'out of range' '$work/err'"
 "$tool" matrix --format json - <"$lavapipe" >"$work/out" 2>"$work/err"
 check "'-' reads a report from standard input" $python -c "import json; m=json.load(open('$work/out')); assert len(m['columns'])==1"
+
+# --- gate: a misspelt name is an error in the requirements (exit 3), not a failing device ---------
+for rule in "maxComputeSharedMemorySise >= 16384|is not a limit or property Vulkan defines" \
+            "feature shaderInt46|is not a feature Vulkan defines" \
+            "extension VK_KHR_dynamic_rendring|is not an extension Vulkan defines" \
+            "compute.1x1x1 must pass|matches no smoke test of any report"; do
+    printf 'compute.1x1 must pass\n%s\n' "${rule%%|*}" >"$work/req.txt"
+    run gate "$work/req.txt" "$lavapipe"
+    check "gate: '${rule%%|*}': exit 3, line 2 named" sh -c "[ \$(cat '$work/rc') = 3 ] && grep -q 'req.txt: line 2: .*${rule#*|}' '$work/err'"
+done
+printf 'VkPhysicalDeviceVulkan11Properties.maxMultiviewViewCount >= 6\nfeature VkPhysicalDeviceVulkan12Features.timelineSemaphore\nlimits.maxComputeSharedMemorySize >= 16384\n' >"$work/req.txt"
+run gate "$work/req.txt" "$lavapipe"
+check "gate: struct-qualified names Vulkan defines are accepted" [ "$(rc)" = 0 ]
+run gate --format json "$fixtures/release-gate.txt" "$lavapipe" "$h200"
+check "gate --format json: per device pass and failures, totals, exit 1" sh -c "[ \$(cat '$work/rc') = 1 ] && $python -c \"
+import json; g=json.load(open('$work/out'))
+assert g['total']==2 and g['passed']==1, g
+h=[d for d in g['devices'] if not d['pass']][0]
+assert any('ray_query.triangle is unsupported' in f for f in h['failures']), h\""
+$python -c "
+import json; r=json.load(open('$lavapipe'))
+r['devices'][0]['identity']['deviceName']='evil \u001b]0;owned\u0007 \u001b[2J gpu'
+for t in r['devices'][0]['smoke']:
+    if t['id']=='compute.1x1': t['status']='fail'; t['reason']='bad \u001b[31mred\u001b[0m'
+for c in r['devices'][0]['capabilities']:
+    if c['id']=='compute.1x1': c['verified']='fail'
+json.dump(r, open('$work/escapes.json','w'))"
+printf 'compute.1x1 must pass\n' >"$work/req.txt"
+run gate "$work/req.txt" "$work/escapes.json"
+check "gate: terminal escapes in a device name or reason are shown as '?'" sh -c "[ \$(cat '$work/rc') = 1 ] && ! grep -q \$(printf '\033') '$work/out' && grep -q 'FAIL evil ?\]0;owned? ?\[2J gpu' '$work/out' && grep -q 'bad ?\[31mred?\[0m' '$work/out'"
 echo "$((checks - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ]
