@@ -56,7 +56,20 @@ static bool check_smoke(const cJSON *smoke, const char *place, char *error, size
     return true;
 }
 
-static bool check_capabilities(const cJSON *rows, const char *place, char *error, size_t size)
+/* The smoke result of test `id` on the device, or NULL. */
+static const cJSON *smoke_entry(const cJSON *smoke, const char *id)
+{
+    const cJSON *entry;
+    cJSON_ArrayForEach(entry, smoke)
+    {
+        const char *entry_id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(entry, "id"));
+        if (entry_id != NULL && strcmp(entry_id, id) == 0)
+            return entry;
+    }
+    return NULL;
+}
+
+static bool check_capabilities(const cJSON *rows, const cJSON *smoke, const char *place, char *error, size_t size)
 {
     int i = 0;
     const cJSON *row;
@@ -72,6 +85,20 @@ static bool check_capabilities(const cJSON *rows, const char *place, char *error
         enum verdict v;
         if (!cJSON_IsNull(verified) && !(cJSON_IsString(verified) && verdict_parse(verified->valuestring, &v)))
             return fail(error, size, "%s.verified: %s", where, "neither a verdict nor null");
+        /* one source of truth: a row's verdict is its test's smoke verdict (the matrix shows the
+         * row, diff and gate read the smoke result; a hand-edited report must not split them) */
+        const cJSON *tests = cJSON_GetObjectItemCaseSensitive(row, "tests");
+        if (cJSON_IsString(verified) && cJSON_GetArraySize(tests) == 1 && cJSON_IsString(cJSON_GetArrayItem(tests, 0))) {
+            const char *test = cJSON_GetArrayItem(tests, 0)->valuestring;
+            const cJSON *entry = smoke_entry(smoke, test);
+            const char *status = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(entry, "status"));
+            if (status == NULL || strcmp(status, verified->valuestring) != 0) {
+                char detail[400];
+                snprintf(detail, sizeof(detail), "'%.40s', but the smoke result of %.100s is %s%.40s%s (an inconsistent report)",
+                         verified->valuestring, test, status ? "'" : "", status ? status : "missing", status ? "'" : "");
+                return fail(error, size, "%s.verified: %s", where, detail);
+            }
+        }
     }
     return true;
 }
@@ -119,7 +146,8 @@ bool report_check(const cJSON *report, char *error, size_t size)
                      cJSON_IsObject, "not an object", "declared.properties", error, size))
             return false;
         if (!check_smoke(cJSON_GetObjectItemCaseSensitive(device, "smoke"), place, error, size) ||
-            !check_capabilities(cJSON_GetObjectItemCaseSensitive(device, "capabilities"), place, error, size))
+            !check_capabilities(cJSON_GetObjectItemCaseSensitive(device, "capabilities"),
+                                cJSON_GetObjectItemCaseSensitive(device, "smoke"), place, error, size))
             return false;
     }
     return true;

@@ -51,6 +51,9 @@ d["declared"]["features"]["VkPhysicalDeviceFeatures"]["shaderInt64"] = False
 for s in d["smoke"]:
     if s["id"] == "vrs.pipeline.2x2":
         s["status"] = "not_applied"
+for c in d["capabilities"]:  # the matrix row says the same as the smoke result
+    if c["id"] == "vrs.pipeline.2x2":
+        c["verified"] = "not_applied"
 d["identity"]["driverVersion"] = "590.1.0.0"
 json.dump(r, open(sys.argv[2], "w"))
 PY
@@ -227,5 +230,16 @@ json.dump(r, open('$work/escapes.json','w'))"
 printf 'compute.1x1 must pass\n' >"$work/req.txt"
 run gate "$work/req.txt" "$work/escapes.json"
 check "gate: terminal escapes in a device name or reason are shown as '?'" sh -c "[ \$(cat '$work/rc') = 1 ] && ! grep -q \$(printf '\033') '$work/out' && grep -q 'FAIL evil ?\]0;owned? ?\[2J gpu' '$work/out' && grep -q 'bad ?\[31mred?\[0m' '$work/out'"
+
+# --- one source of truth: a matrix row and its smoke result must agree ----------------------------
+$python -c "
+import json; r=json.load(open('$lavapipe'))
+for c in r['devices'][0]['capabilities']:
+    if c['id']=='compute.1x1': c['verified']='pass'
+for t in r['devices'][0]['smoke']:
+    if t['id']=='compute.1x1': t['status']='not_applied'
+json.dump(r, open('$work/split.json','w'))"
+run matrix "$work/split.json"
+check "a report whose matrix row and smoke result disagree: refused (exit 3), the place named" sh -c "[ \$(cat '$work/rc') = 3 ] && grep -q \"split.json: devices\[0\].capabilities\[[0-9]*\].verified: 'pass', but the smoke result of compute.1x1 is 'not_applied' (an inconsistent report)\" '$work/err'"
 echo "$((checks - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ]

@@ -9,7 +9,10 @@
 #include <cmocka.h>
 
 #include "json_strict.h"
+#include "report.h"
 #include "report_read.h"
+#include <stdlib.h>
+#include <unistd.h>
 #include "test_support.h"
 
 static void expect_refused(const char *text, const char *message_part)
@@ -123,6 +126,33 @@ static void strict_json_only(void **state)
         fail_msg("valid JSON refused: %s", error);
 }
 
+/* Whatever bytes a driver puts in its strings, the report written is strict JSON (U+FFFD in place). */
+static void written_reports_are_valid_utf8(void **state)
+{
+    (void)state;
+    cJSON *r = report_new("test");
+    cJSON *device = cJSON_CreateObject();
+    cJSON_AddStringToObject(device, "deviceName", "GPU \xff\xfe end \xe2\x82");
+    cJSON_AddStringToObject(device, "ok", "caf\xc3\xa9");
+    cJSON_AddItemToArray(report_devices(r), device);
+    char path[] = "/tmp/preflight-utf8-XXXXXX", error[512];
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_true(report_write(r, path, false, error, sizeof(error)));
+    cJSON_Delete(r);
+    FILE *f = fopen(path, "rb");
+    char text[4096];
+    size_t n = fread(text, 1, sizeof(text) - 1, f);
+    fclose(f);
+    unlink(path);
+    text[n] = '\0';
+    if (!json_strict_check(text, n, error, sizeof(error)))
+        fail_msg("the written report is not strict JSON: %s", error);
+    assert_non_null(strstr(text, "GPU \xef\xbf\xbd\xef\xbf\xbd end \xef\xbf\xbd\xef\xbf\xbd"));
+    assert_non_null(strstr(text, "caf\xc3\xa9"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -132,6 +162,7 @@ int main(void)
         cmocka_unit_test(a_bad_verdict_is_named_with_its_place),
         cmocka_unit_test(a_missing_file_says_so),
         cmocka_unit_test(strict_json_only),
+        cmocka_unit_test(written_reports_are_valid_utf8),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
