@@ -23,6 +23,8 @@ static void add(struct diff *d, const char *kind, const char *what, const char *
     snprintf(c->before, sizeof(c->before), "%s", before);
     snprintf(c->after, sizeof(c->after), "%s", after);
     c->regression = regression;
+    c->flags = false;
+    c->lost[0] = c->gained[0] = c->reason[0] = '\0';
     d->regressions += regression;
 }
 
@@ -71,6 +73,38 @@ static bool flags_lost(const cJSON *before, const cJSON *after)
             return true;
     }
     return false;
+}
+
+/* The names in `from` missing from `other`, '|'-joined into `out`. */
+static void missing_bits(const cJSON *from, const cJSON *other, char *out, size_t size)
+{
+    size_t at = 0;
+    out[0] = '\0';
+    const cJSON *bit;
+    cJSON_ArrayForEach(bit, from)
+    {
+        if (!cJSON_IsString(bit))
+            continue;
+        bool kept = false;
+        const cJSON *o;
+        cJSON_ArrayForEach(o, other)
+        {
+            kept = kept || (cJSON_IsString(o) && strcmp(o->valuestring, bit->valuestring) == 0);
+        }
+        if (!kept && at < size)
+            at += (size_t)snprintf(out + at, size - at, "%s%s", at ? "|" : "", bit->valuestring);
+    }
+}
+
+/* The last change added, as a flag change: its lost and gained bits. */
+static void note_flags(struct diff *d, const cJSON *before, const cJSON *after)
+{
+    if (d->count == 0)
+        return;
+    struct diff_change *c = &d->changes[d->count - 1];
+    c->flags = true;
+    missing_bits(before, after, c->lost, sizeof(c->lost));
+    missing_bits(after, before, c->gained, sizeof(c->gained));
 }
 
 static bool is_flag_array(const cJSON *v)
@@ -137,6 +171,8 @@ static void compare_values(struct diff *d, const char *structure, const char *me
     value_text(after, a, sizeof(a));
     bool worse = after == NULL || got_worse(limit_type(structure, member), before, after, index);
     add(d, "limit", path, b, a, worse);
+    if (is_flag_array(before) && (after == NULL || is_flag_array(after)))
+        note_flags(d, before, after);
 }
 
 static void compare_properties(struct diff *d, const cJSON *before, const cJSON *after)
@@ -259,6 +295,7 @@ static void compare_formats(struct diff *d, const cJSON *before, const cJSON *af
                 value_text(member, b, sizeof(b));
                 value_text(a, n, sizeof(n));
                 add(d, "format", path, b, n, lost);
+                note_flags(d, member, a);
             }
         }
     }
@@ -293,6 +330,9 @@ static void compare_smoke(struct diff *d, const cJSON *before, const cJSON *afte
          * a verdict on the device, so pass -> skipped is reported but is no regression. */
         bool regression = strcmp(was, "pass") == 0 && strcmp(now, "skipped") != 0;
         add(d, "smoke", id, was, now, regression);
+        const char *reason = other ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(other, "reason")) : NULL;
+        if (reason != NULL && d->count > 0)
+            snprintf(d->changes[d->count - 1].reason, sizeof(d->changes[0].reason), "%s", reason);
     }
 }
 

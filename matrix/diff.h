@@ -16,6 +16,11 @@ struct diff_change {
     char before[128];
     char after[128];
     bool regression;
+    /* flag sets (limits and format features): the bits lost and gained, '|'-joined, in full (the
+     * before/after texts may be cut); "" when none or not a flag set */
+    char lost[1024], gained[1024];
+    bool flags;
+    char reason[384]; /* smoke: the new verdict's reason ("" when none) */
 };
 
 struct diff {

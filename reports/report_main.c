@@ -254,14 +254,71 @@ static const char *device_key(const cJSON *device)
         cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(device, "identity"), "deviceKey"));
 }
 
+/* One change as the text output shows it: flag sets by the bits lost and gained, verdicts with
+ * the new verdict's reason. */
+static void print_change(const struct diff_change *c)
+{
+    char what[512], before[512], after[512], bits[2200], reason[512];
+    text_safe(c->what, what, sizeof(what));
+    if (c->flags) {
+        char lost[1100], gained[1100];
+        snprintf(bits, sizeof(bits), "%s%s%s%s", c->lost[0] ? "lost " : "", text_safe(c->lost, lost, sizeof(lost)),
+                 c->lost[0] && c->gained[0] ? "; " : "",
+                 c->gained[0] ? "gained " : "");
+        size_t at = strlen(bits);
+        snprintf(bits + at, sizeof(bits) - at, "%s", c->gained[0] ? text_safe(c->gained, gained, sizeof(gained)) : "");
+        printf("  %-10s %-12s %s: %s\n", c->regression ? "REGRESSION" : "changed", c->kind, what,
+               bits[0] ? bits : "(the same bits)");
+        return;
+    }
+    printf("  %-10s %-12s %s: %s -> %s%s%s%s\n", c->regression ? "REGRESSION" : "changed", c->kind, what,
+           text_safe(c->before, before, sizeof(before)), text_safe(c->after, after, sizeof(after)),
+           c->reason[0] ? " (" : "", text_safe(c->reason, reason, sizeof(reason)), c->reason[0] ? ")" : "");
+}
+
+static cJSON *bits_array(const char *joined)
+{
+    cJSON *array = cJSON_CreateArray();
+    char copy[1024];
+    snprintf(copy, sizeof(copy), "%s", joined);
+    char *save = NULL;
+    for (char *bit = strtok_r(copy, "|", &save); bit != NULL; bit = strtok_r(NULL, "|", &save))
+        cJSON_AddItemToArray(array, cJSON_CreateString(bit));
+    return array;
+}
+
+static cJSON *change_json(const struct diff_change *c)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "kind", c->kind);
+    cJSON_AddStringToObject(o, "what", c->what);
+    cJSON_AddBoolToObject(o, "regression", c->regression);
+    if (c->flags) {
+        cJSON_AddItemToObject(o, "lost", bits_array(c->lost));
+        cJSON_AddItemToObject(o, "gained", bits_array(c->gained));
+    } else {
+        cJSON_AddStringToObject(o, "before", c->before);
+        cJSON_AddStringToObject(o, "after", c->after);
+    }
+    if (c->reason[0] != '\0')
+        cJSON_AddStringToObject(o, "reason", c->reason);
+    return o;
+}
+
 static int command_diff(struct arguments *a)
 {
     if (a->positional_count != 2)
         return usage_error("%s", "diff needs exactly two reports: OLD NEW");
+    if (a->format != NULL && strcmp(a->format, "text") != 0 && strcmp(a->format, "json") != 0)
+        return usage_error("unknown format '%s' for diff (text, json)", a->format);
+    bool json = a->format != NULL && strcmp(a->format, "json") == 0;
     cJSON *reports[2];
     if (!load_reports(a->positional, 2, reports))
         return EXIT_BAD_INPUT;
+    cJSON *result = cJSON_CreateObject(), *devices = cJSON_AddArrayToObject(result, "devices");
+    cJSON *unpaired = cJSON_AddArrayToObject(result, "not_in_new");
     int status = EXIT_OK, paired = 0;
+    char key[2][256];
     const cJSON *before;
     cJSON_ArrayForEach(before, cJSON_GetObjectItemCaseSensitive(reports[0], "devices"))
     {
@@ -274,27 +331,52 @@ static int command_diff(struct arguments *a)
         if (after == NULL && a->force && cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(reports[1], "devices")) == 1)
             after = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(reports[1], "devices"), 0);
         if (after == NULL) {
-            printf("device %s: not in %s\n", device_key(before), a->positional[1]);
+            if (json)
+                cJSON_AddItemToArray(unpaired, cJSON_CreateString(device_key(before)));
+            else
+                printf("device %s: not in %s\n", text_safe(device_key(before), key[0], sizeof(key[0])),
+                       text_safe(a->positional[1], key[1], sizeof(key[1])));
             continue;
         }
         ++paired;
         struct diff d;
         diff_devices(before, after, &d);
-        printf("device %s -> %s\n", device_key(before), device_key(after));
+        cJSON *device = NULL, *changes = NULL;
+        if (json) {
+            device = cJSON_CreateObject();
+            cJSON_AddStringToObject(device, "before", device_key(before));
+            cJSON_AddStringToObject(device, "after", device_key(after));
+            changes = cJSON_AddArrayToObject(device, "changes");
+            cJSON_AddNumberToObject(device, "regressions", (double)d.regressions);
+            cJSON_AddNumberToObject(device, "other_changes", (double)(d.count - d.regressions));
+            cJSON_AddItemToArray(devices, device);
+        } else {
+            printf("device %s -> %s\n", text_safe(device_key(before), key[0], sizeof(key[0])),
+                   text_safe(device_key(after), key[1], sizeof(key[1])));
+        }
         for (int pass = 0; pass < 2; ++pass) { /* regressions first */
             for (size_t i = 0; i < d.count; ++i) {
                 const struct diff_change *c = &d.changes[i];
                 if (c->regression != (pass == 0))
                     continue;
-                printf("  %-10s %-12s %s: %s -> %s\n", c->regression ? "REGRESSION" : "changed", c->kind, c->what,
-                       c->before, c->after);
+                if (json)
+                    cJSON_AddItemToArray(changes, change_json(c));
+                else
+                    print_change(c);
             }
         }
-        printf("  %zu regressions, %zu other changes\n", d.regressions, d.count - d.regressions);
+        if (!json)
+            printf("  %zu regressions, %zu other changes\n", d.regressions, d.count - d.regressions);
         if (d.regressions > 0)
             status = EXIT_CHECK_FAILED;
         diff_free(&d);
     }
+    if (json && paired > 0) {
+        int written = write_json(result, a->out);
+        if (written != EXIT_OK)
+            status = written;
+    }
+    cJSON_Delete(result);
     if (paired == 0) {
         fprintf(stderr, "preflight-report: the two reports share no device (deviceKey); --force compares the "
                         "first device of OLD with the only device of NEW\n");

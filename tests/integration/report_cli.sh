@@ -241,5 +241,28 @@ for t in r['devices'][0]['smoke']:
 json.dump(r, open('$work/split.json','w'))"
 run matrix "$work/split.json"
 check "a report whose matrix row and smoke result disagree: refused (exit 3), the place named" sh -c "[ \$(cat '$work/rc') = 3 ] && grep -q \"split.json: devices\[0\].capabilities\[[0-9]*\].verified: 'pass', but the smoke result of compute.1x1 is 'not_applied' (an inconsistent report)\" '$work/err'"
+
+# --- diff: flag sets by the bits lost and gained, in full; the reason of a new verdict; json -------
+$python -c "
+import json; r=json.load(open('$h200')); d=r['devices'][0]
+f=d['declared']['formats']['VK_FORMAT_B8G8R8A8_UNORM']['VkFormatProperties']
+f['optimalTilingFeatures']=[b for b in f['optimalTilingFeatures'] if b!='VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT']+['VK_FORMAT_FEATURE_VIDEO_DECODE_OUTPUT_BIT_KHR']
+for t in d['smoke']:
+    if t['id']=='vrs.pipeline.2x2': t['status']='not_applied'; t['reason']='the histogram shows 1x1 shading everywhere'
+for c in d['capabilities']:
+    if c['id']=='vrs.pipeline.2x2': c['verified']='not_applied'
+json.dump(r, open('$work/h200-bits.json','w'))"
+run diff "$h200" "$work/h200-bits.json"
+check "diff: a lost format feature bit named in full beside the bit gained" grep -q "REGRESSION format .*VK_FORMAT_B8G8R8A8_UNORM.VkFormatProperties.optimalTilingFeatures: lost VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT; gained VK_FORMAT_FEATURE_VIDEO_DECODE_OUTPUT_BIT_KHR$" "$work/out"
+check "diff: a verdict change with the new verdict's reason" grep -q "REGRESSION smoke .*vrs.pipeline.2x2: pass -> not_applied (the histogram shows 1x1 shading everywhere)" "$work/out"
+run diff --format json "$h200" "$work/h200-bits.json"
+check "diff --format json: changes with lost/gained arrays and reasons, exit 1" sh -c "[ \$(cat '$work/rc') = 1 ] && $python -c \"
+import json; d=json.load(open('$work/out'))['devices'][0]
+f=[c for c in d['changes'] if c['kind']=='format'][0]
+assert f['lost']==['VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT'] and f['gained']==['VK_FORMAT_FEATURE_VIDEO_DECODE_OUTPUT_BIT_KHR'] and f['regression'], f
+s=[c for c in d['changes'] if c['kind']=='smoke'][0]
+assert s['reason']=='the histogram shows 1x1 shading everywhere' and d['regressions']==2, d\""
+run diff --format yaml "$h200" "$h200"
+check "diff --format yaml: a usage error (exit 2)" [ "$(rc)" = 2 ]
 echo "$((checks - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ]
