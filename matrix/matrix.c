@@ -104,6 +104,31 @@ static void add_device(struct row_builder *b, const cJSON *device, size_t column
         cell->kind = MATRIX_CELL_CAPABILITY;
         cell->declared = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row_json, "declared"));
         snprintf(cell->verified, sizeof(cell->verified), "%s", text_of(row_json, "verified"));
+        /* the smoke result behind the verdict: its reason and evidence, for the reader of a cell */
+        const cJSON *tests = cJSON_GetObjectItemCaseSensitive(row_json, "tests");
+        const char *test = cJSON_GetStringValue(cJSON_GetArrayItem(tests, 0));
+        const cJSON *entry;
+        cJSON_ArrayForEach(entry, cJSON_GetObjectItemCaseSensitive(device, "smoke"))
+        {
+            if (test == NULL || strcmp(text_of(entry, "id"), test) != 0)
+                continue;
+            snprintf(cell->reason, sizeof(cell->reason), "%s", text_of(entry, "reason"));
+            const cJSON *evidence = cJSON_GetObjectItemCaseSensitive(entry, "evidence");
+            char *printed = cJSON_GetArraySize(evidence) > 0 ? cJSON_PrintUnformatted(evidence) : NULL;
+            if (printed != NULL) {
+                size_t n = strlen(printed);
+                if (n >= sizeof(cell->evidence)) { /* cut on a character boundary, marked */
+                    n = sizeof(cell->evidence) - 5;
+                    while (n > 0 && ((unsigned char)printed[n] & 0xC0) == 0x80)
+                        --n;
+                    snprintf(cell->evidence, sizeof(cell->evidence), "%.*s \xe2\x80\xa6", (int)n, printed);
+                } else {
+                    snprintf(cell->evidence, sizeof(cell->evidence), "%s", printed);
+                }
+            }
+            free(printed);
+            break;
+        }
     }
     for (size_t i = 0; i < sizeof(key_extensions) / sizeof(key_extensions[0]); ++i) {
         struct matrix_row *row = row_for(b, "extensions", key_extensions[i]);
@@ -169,6 +194,10 @@ struct matrix *matrix_build(cJSON *const *reports, size_t report_count)
                      matrix_vendor_name(cJSON_IsNumber(vendor) ? (unsigned)vendor->valuedouble : 0));
             const char *source = text_of(device, "source");
             snprintf(c->source, sizeof(c->source), "%s", *source ? source : "probe");
+            snprintf(c->created, sizeof(c->created), "%s", text_of(reports[r], "created"));
+            snprintf(c->host, sizeof(c->host), "%s", text_of(identity, "host"));
+            snprintf(c->os, sizeof(c->os), "%s", text_of(identity, "os"));
+            snprintf(c->kernel, sizeof(c->kernel), "%s", text_of(identity, "kernel"));
             add_device(&builder, device, column);
             ++column;
         }

@@ -22,6 +22,8 @@ struct matrix_cell {
     bool declared;
     char verified[16]; /* a verdict name, or "" where no test ran */
     char value[48];
+    char reason[192];   /* capabilities: the smoke result's reason ("" when none) */
+    char evidence[320]; /* capabilities: the smoke result's evidence, compact JSON cut to fit (a summary) */
 };
 
 struct matrix_row {
@@ -37,6 +39,10 @@ struct matrix_column {
     char driver[96];  /* "NVIDIA 580.159.4.0" */
     char vendor[32];  /* "NVIDIA", "Mesa", ... from the vendor ID */
     char source[32];  /* "probe" or "vulkaninfo" */
+    char created[32]; /* the report's date */
+    char host[96];    /* identity.host, when the report names it */
+    char os[96];
+    char kernel[96];
 };
 
 struct matrix {

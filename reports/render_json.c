@@ -14,6 +14,10 @@ cJSON *render_matrix_json(const struct matrix *m)
         cJSON_AddStringToObject(col, "driver", m->columns[c].driver);
         cJSON_AddStringToObject(col, "vendor", m->columns[c].vendor);
         cJSON_AddStringToObject(col, "source", m->columns[c].source);
+        cJSON_AddStringToObject(col, "created", m->columns[c].created);
+        cJSON_AddStringToObject(col, "host", m->columns[c].host);
+        cJSON_AddStringToObject(col, "os", m->columns[c].os);
+        cJSON_AddStringToObject(col, "kernel", m->columns[c].kernel);
         cJSON_AddItemToArray(columns, col);
     }
     cJSON *rows = cJSON_AddArrayToObject(root, "rows");
@@ -33,6 +37,10 @@ cJSON *render_matrix_json(const struct matrix *m)
                     cJSON_AddStringToObject(j, "verified", cell->verified);
                 else
                     cJSON_AddNullToObject(j, "verified");
+                if (cell->reason[0])
+                    cJSON_AddStringToObject(j, "reason", cell->reason);
+                if (cell->evidence[0])
+                    cJSON_AddStringToObject(j, "evidence", cell->evidence);
             } else if (cell->kind == MATRIX_CELL_VALUE) {
                 cJSON_AddStringToObject(j, "value", cell->value);
             }

@@ -31,6 +31,8 @@ packages=(
     # with, OpenGL programs for zink, vkd3d demos, ffmpeg, mpv and GStreamer with their Vulkan paths
     libvkfft-dev glslang-dev piglit glmark2-x11 glmark2-es2-x11 mesa-utils mesa-utils-bin vkd3d-demos
     ffmpeg mpv gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-bad
+    # the HTML matrix is checked in a real headless browser (tests/browser)
+    chromium
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -34,7 +34,7 @@ check "matrix json: three columns, the vulkaninfo one declared-only" py "
 import json; m=json.load(open('$work/matrix.json'))
 assert [c['source'] for c in m['columns']]==['probe','probe','vulkaninfo'], m['columns']
 row=[r for r in m['rows'] if r['id']=='compute.1x1'][0]
-assert row['cells'][0]=={'declared':True,'verified':'pass'} and row['cells'][2]=={}, row"
+assert row['cells'][0]['declared'] is True and row['cells'][0]['verified']=='pass' and row['cells'][2]=={}, row"
 run matrix --format html --out "$work/matrix.html" "$lavapipe" "$h200"
 check "matrix html: one self-contained page with the data inline" py "
 import json,re; page=open('$work/matrix.html').read()
@@ -264,5 +264,15 @@ s=[c for c in d['changes'] if c['kind']=='smoke'][0]
 assert s['reason']=='the histogram shows 1x1 shading everywhere' and d['regressions']==2, d\""
 run diff --format yaml "$h200" "$h200"
 check "diff --format yaml: a usage error (exit 2)" [ "$(rc)" = 2 ]
+
+# --- the text matrix: device names in full above numbered columns ---------------------------------
+$python -c "
+import json
+for n,name in ((1,'NVIDIA GeForce RTX 4090 Laptop GPU'),(2,'NVIDIA GeForce RTX 4080 Laptop GPU')):
+    r=json.load(open('$h200')); r['devices'][0]['identity']['deviceName']=name
+    r['devices'][0]['identity']['deviceKey']='10de-%04d-nvidia' % n
+    json.dump(r, open('$work/rtx%d.json' % n,'w'))"
+run matrix --no-color "$work/rtx1.json" "$work/rtx2.json"
+check "matrix text: names that differ past the cell width are printed in full, columns numbered" sh -c "grep -q '^\[1\] NVIDIA GeForce RTX 4090 Laptop GPU, ' '$work/out' && grep -q '^\[2\] NVIDIA GeForce RTX 4080 Laptop GPU, ' '$work/out' && grep -q '^  capability  *\[1\] NVIDIA' '$work/out'"
 echo "$((checks - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ]
