@@ -27,6 +27,7 @@ enum report_exit {
     EXIT_USAGE = 2,
     EXIT_BAD_INPUT = 3,    /* unreadable, malformed or wrong-schema input */
     EXIT_OUTPUT = 4,       /* the output could not be written */
+    EXIT_LOST = 5,         /* upload: a report neither delivered nor spooled */
 };
 
 static const char usage_text[] =
@@ -34,9 +35,9 @@ static const char usage_text[] =
     "\n"
     "  matrix [--format text|markdown|json|html] [--out FILE] [--only-differences] [--color|--no-color] REPORT...\n"
     "         the feature matrix: a column per device, declared beside verified per capability\n"
-    "  diff [--force] OLD NEW\n"
+    "  diff [--format text|json] [--out FILE] [--force] OLD NEW\n"
     "         what changed between two reports of the same device; exit 1 on a regression\n"
-    "  gate REQUIREMENTS REPORT...\n"
+    "  gate [--format text|json] [--out FILE] REQUIREMENTS REPORT...\n"
     "         evaluate a requirements file per device; exit 1 if a device fails\n"
     "  fleet-limits [--out FILE] REPORT...\n"
     "         the most restrictive limits and features over the devices (the layer's target limits)\n"
@@ -45,13 +46,15 @@ static const char usage_text[] =
     "  junit [--out FILE] REPORT...\n"
     "         smoke results as JUnit XML\n"
     "  upload --url URL [--token-file F] [--spool DIR] [--timeout S] [--retries N] [--backoff-ms N]\n"
-    "         [--ca-file F] [--flush] [REPORT...]\n"
+    "         [--deadline S] [--ca-file F] [--flush] [--spool-list] [--spool-drop KEY|all] [REPORT...]\n"
     "         POST reports to a dashboard; what cannot be delivered is spooled; --flush resends the spool.\n"
     "         The token comes from --token-file or PREFLIGHT_UPLOAD_TOKEN and is never printed.\n"
     "\n"
-    "A REPORT is a preflight.report/1 file or a `vulkaninfo --json` file (declared capabilities only).\n"
+    "preflight-report COMMAND --help describes one command. A REPORT is a preflight.report/1 file or a\n"
+    "`vulkaninfo --json` file (declared capabilities only); '-' reads one from standard input.\n"
     "Exit codes: 0 success, 1 the check failed (regression, failed gate, reports left in the spool),\n"
-    "2 bad usage, 3 invalid input (unreadable, malformed or wrong-schema file), 4 output not written.\n";
+    "2 bad usage, 3 invalid input (unreadable, malformed or wrong-schema file), 4 output not written,\n"
+    "5 a report could be neither delivered nor spooled (it is lost unless you act).\n";
 
 static int usage_error(const char *format, const char *detail)
 {
@@ -65,10 +68,10 @@ static int usage_error(const char *format, const char *detail)
 struct arguments {
     const char *out;
     const char *format;
-    const char *url, *token_file, *spool, *ca_file;
-    double timeout;
+    const char *url, *token_file, *spool, *ca_file, *spool_drop;
+    double timeout, deadline;
     long retries, backoff_ms, device;
-    bool only_differences, force, flush;
+    bool only_differences, force, flush, spool_list;
     int color; /* -1 auto */
     const char **positional; /* into argv: every one, however many (a fleet is any size) */
     int positional_count;
@@ -82,7 +85,47 @@ static bool parse_number(const char *text, double *out)
     return errno == 0 && end != text && *end == '\0';
 }
 
-static int parse_arguments(int argc, char **argv, struct arguments *a)
+/* Each option: its name, whether it takes a value, and the commands it belongs to (bits). */
+enum {
+    FOR_MATRIX = 1, FOR_DIFF = 2, FOR_GATE = 4, FOR_FLEET = 8, FOR_PROFILE = 16, FOR_JUNIT = 32, FOR_UPLOAD = 64,
+};
+static const struct option_spec {
+    const char *name;
+    bool value;
+    unsigned commands;
+} option_table[] = {
+    {"--out", true, FOR_MATRIX | FOR_DIFF | FOR_GATE | FOR_FLEET | FOR_PROFILE | FOR_JUNIT},
+    {"--format", true, FOR_MATRIX | FOR_DIFF | FOR_GATE},
+    {"--only-differences", false, FOR_MATRIX},
+    {"--color", false, FOR_MATRIX},
+    {"--no-color", false, FOR_MATRIX},
+    {"--force", false, FOR_DIFF},
+    {"--device", true, FOR_PROFILE},
+    {"--url", true, FOR_UPLOAD},
+    {"--token-file", true, FOR_UPLOAD},
+    {"--spool", true, FOR_UPLOAD},
+    {"--ca-file", true, FOR_UPLOAD},
+    {"--timeout", true, FOR_UPLOAD},
+    {"--retries", true, FOR_UPLOAD},
+    {"--backoff-ms", true, FOR_UPLOAD},
+    {"--deadline", true, FOR_UPLOAD},
+    {"--flush", false, FOR_UPLOAD},
+    {"--spool-list", false, FOR_UPLOAD},
+    {"--spool-drop", true, FOR_UPLOAD},
+};
+
+/* A whole number in [min, max] (no fraction, no exponent tricks past the bound). */
+static bool parse_whole(const char *text, long min, long max, long *out)
+{
+    double number;
+    if (!parse_number(text, &number) || number != (double)(long long)number || number < (double)min ||
+        number > (double)max)
+        return false;
+    *out = (long)number;
+    return true;
+}
+
+static int parse_arguments(int argc, char **argv, struct arguments *a, const char *command, unsigned command_bit)
 {
     memset(a, 0, sizeof(*a));
     a->positional = calloc((size_t)argc + 1, sizeof(*a->positional));
@@ -92,53 +135,74 @@ static int parse_arguments(int argc, char **argv, struct arguments *a)
     a->timeout = 30;
     a->retries = 3;
     a->backoff_ms = 500;
+    a->deadline = 600;
     for (int i = 0; i < argc; ++i) {
         const char *arg = argv[i];
-        const char *value = i + 1 < argc ? argv[i + 1] : NULL;
-        double number = 0;
-        if (strcmp(arg, "--out") == 0 || strcmp(arg, "--format") == 0 || strcmp(arg, "--url") == 0 ||
-            strcmp(arg, "--token-file") == 0 || strcmp(arg, "--spool") == 0 || strcmp(arg, "--ca-file") == 0 ||
-            strcmp(arg, "--timeout") == 0 || strcmp(arg, "--retries") == 0 || strcmp(arg, "--backoff-ms") == 0 ||
-            strcmp(arg, "--device") == 0) {
-            if (value == NULL)
+        if (arg[0] != '-' || arg[1] != '-' || strcmp(arg, "-") == 0) {
+            a->positional[a->positional_count++] = arg;
+            continue;
+        }
+        const struct option_spec *spec = NULL;
+        for (size_t k = 0; k < sizeof(option_table) / sizeof(option_table[0]); ++k)
+            if (strcmp(option_table[k].name, arg) == 0)
+                spec = &option_table[k];
+        if (spec == NULL)
+            return usage_error("unknown option '%s'", arg);
+        if (!(spec->commands & command_bit)) {
+            char detail[160];
+            snprintf(detail, sizeof(detail), "'%s' is not an option of %s", arg, command);
+            return usage_error("%s", detail);
+        }
+        const char *value = NULL;
+        if (spec->value) {
+            if (i + 1 >= argc)
                 return usage_error("missing value for %s", arg);
-            ++i;
-            if (strcmp(arg, "--out") == 0)
-                a->out = value;
-            else if (strcmp(arg, "--format") == 0)
-                a->format = value;
-            else if (strcmp(arg, "--url") == 0)
-                a->url = value;
-            else if (strcmp(arg, "--token-file") == 0)
-                a->token_file = value;
-            else if (strcmp(arg, "--spool") == 0)
-                a->spool = value;
-            else if (strcmp(arg, "--ca-file") == 0)
-                a->ca_file = value;
-            else if (!parse_number(value, &number) || number < 0)
-                return usage_error("%s needs a non-negative number", arg);
-            else if (strcmp(arg, "--timeout") == 0)
-                a->timeout = number;
-            else if (strcmp(arg, "--retries") == 0)
-                a->retries = (long)number;
-            else if (strcmp(arg, "--backoff-ms") == 0)
-                a->backoff_ms = (long)number;
-            else
-                a->device = (long)number;
+            value = argv[++i];
+        }
+        double number = 0;
+        if (strcmp(arg, "--out") == 0) {
+            a->out = value;
+        } else if (strcmp(arg, "--format") == 0) {
+            a->format = value;
+        } else if (strcmp(arg, "--url") == 0) {
+            a->url = value;
+        } else if (strcmp(arg, "--token-file") == 0) {
+            a->token_file = value;
+        } else if (strcmp(arg, "--spool") == 0) {
+            a->spool = value;
+        } else if (strcmp(arg, "--ca-file") == 0) {
+            a->ca_file = value;
+        } else if (strcmp(arg, "--spool-drop") == 0) {
+            a->spool_drop = value;
+        } else if (strcmp(arg, "--timeout") == 0) {
+            if (!parse_number(value, &number) || !(number > 0) || !(number <= UPLOAD_MAX_TIMEOUT_SECONDS))
+                return usage_error("--timeout needs seconds, more than 0 and at most 3600, not '%s'", value);
+            a->timeout = number;
+        } else if (strcmp(arg, "--deadline") == 0) {
+            if (!parse_number(value, &number) || !(number > 0) || !(number <= UPLOAD_MAX_DEADLINE_SECONDS))
+                return usage_error("--deadline needs seconds, more than 0 and at most 86400, not '%s'", value);
+            a->deadline = number;
+        } else if (strcmp(arg, "--retries") == 0) {
+            if (!parse_whole(value, 0, UPLOAD_MAX_RETRIES, &a->retries))
+                return usage_error("--retries needs a whole number from 0 to 100, not '%s'", value);
+        } else if (strcmp(arg, "--backoff-ms") == 0) {
+            if (!parse_whole(value, 0, UPLOAD_MAX_BACKOFF_MS, &a->backoff_ms))
+                return usage_error("--backoff-ms needs a whole number of milliseconds from 0 to 30000, not '%s'", value);
+        } else if (strcmp(arg, "--device") == 0) {
+            if (!parse_whole(value, 0, 1L << 30, &a->device))
+                return usage_error("--device needs a device index (0, 1, ...), not '%s'", value);
         } else if (strcmp(arg, "--only-differences") == 0) {
             a->only_differences = true;
         } else if (strcmp(arg, "--force") == 0) {
             a->force = true;
         } else if (strcmp(arg, "--flush") == 0) {
             a->flush = true;
+        } else if (strcmp(arg, "--spool-list") == 0) {
+            a->spool_list = true;
         } else if (strcmp(arg, "--color") == 0) {
             a->color = 1;
         } else if (strcmp(arg, "--no-color") == 0) {
             a->color = 0;
-        } else if (arg[0] == '-' && arg[1] == '-') {
-            return usage_error("unknown option '%s'", arg);
-        } else {
-            a->positional[a->positional_count++] = arg;
         }
     }
     return -1;
@@ -577,51 +641,106 @@ static int command_junit(struct arguments *a)
 }
 
 /* The first line of the token file, or PREFLIGHT_UPLOAD_TOKEN; NULL for none. */
-static bool read_token(const char *path, char *token, size_t size)
+/* The token from --token-file (its trailing whitespace trimmed) or PREFLIGHT_UPLOAD_TOKEN (none:
+ * ""). A token with control characters (a CR/LF would end the Authorization header and start
+ * another) or an empty one given is refused. The token is never printed. */
+static int read_token(const char *path, char *token, size_t size)
 {
     token[0] = '\0';
+    const char *from = path ? path : "PREFLIGHT_UPLOAD_TOKEN";
     if (path == NULL) {
         const char *env = getenv("PREFLIGHT_UPLOAD_TOKEN");
-        if (env != NULL)
-            snprintf(token, size, "%s", env);
-        return true;
+        if (env == NULL)
+            return EXIT_OK;
+        if (strlen(env) >= size) {
+            fprintf(stderr, "preflight-report: the token in PREFLIGHT_UPLOAD_TOKEN is longer than %zu bytes\n", size - 1);
+            return EXIT_USAGE;
+        }
+        snprintf(token, size, "%s", env);
+    } else {
+        FILE *f = fopen(path, "r");
+        if (f == NULL) {
+            fprintf(stderr, "preflight-report: cannot read the token file %s: %s\n", path, strerror(errno));
+            return EXIT_BAD_INPUT;
+        }
+        size_t n = fread(token, 1, size - 1, f);
+        bool more = fgetc(f) != EOF;
+        fclose(f);
+        token[n] = '\0';
+        if (more) {
+            fprintf(stderr, "preflight-report: the token file %s is longer than %zu bytes\n", path, size - 1);
+            return EXIT_BAD_INPUT;
+        }
+        while (n > 0 && (token[n - 1] == '\n' || token[n - 1] == '\r' || token[n - 1] == ' ' || token[n - 1] == '\t'))
+            token[--n] = '\0';
     }
-    FILE *f = fopen(path, "r");
-    if (f == NULL)
-        return false;
-    if (fgets(token, (int)size, f) == NULL)
-        token[0] = '\0';
-    fclose(f);
-    token[strcspn(token, "\r\n")] = '\0';
-    return true;
+    if (token[0] == '\0') {
+        fprintf(stderr, "preflight-report: the token from %s is empty\n", from);
+        return path ? EXIT_BAD_INPUT : EXIT_USAGE;
+    }
+    for (const unsigned char *c = (const unsigned char *)token; *c; ++c)
+        if (*c < 0x20 || *c == 0x7F) {
+            fprintf(stderr, "preflight-report: the token from %s holds a control character (a line break?); "
+                            "refused, not sent\n", from);
+            memset(token, 0, size);
+            return path ? EXIT_BAD_INPUT : EXIT_USAGE;
+        }
+    return EXIT_OK;
 }
 
 static int command_upload(struct arguments *a)
 {
-    if (a->url == NULL)
-        return usage_error("%s", "upload needs --url URL");
-    if (!a->flush && a->positional_count == 0)
-        return usage_error("%s", "upload needs REPORT files, or --flush");
-    char token[4096], spool[4096];
-    if (!read_token(a->token_file, token, sizeof(token))) {
-        fprintf(stderr, "preflight-report: cannot read the token file %s: %s\n", a->token_file, strerror(errno));
-        return EXIT_BAD_INPUT;
-    }
+    char spool[4096];
     if (a->spool)
         snprintf(spool, sizeof(spool), "%s", a->spool);
     else
         spool_default_dir(spool, sizeof(spool));
+    if (a->spool_list || a->spool_drop != NULL) { /* the spool alone: no server involved */
+        if (a->url != NULL || a->flush || a->positional_count > 0 || (a->spool_list && a->spool_drop != NULL))
+            return usage_error("%s", "--spool-list and --spool-drop go alone (with --spool)");
+        if (a->spool_list) {
+            int n = spool_list(spool);
+            fprintf(stderr, "spool %s: %d report(s)\n", spool, n);
+            return EXIT_OK;
+        }
+        char error[512];
+        int dropped = 0;
+        if (!spool_drop(spool, a->spool_drop, &dropped, error, sizeof(error))) {
+            fprintf(stderr, "preflight-report: %s\n", error);
+            return EXIT_BAD_INPUT;
+        }
+        fprintf(stderr, "spool %s: %d report(s) dropped\n", spool, dropped);
+        return EXIT_OK;
+    }
+    if (a->url == NULL)
+        return usage_error("%s", "upload needs --url URL");
+    if (!a->flush && a->positional_count == 0)
+        return usage_error("%s", "upload needs REPORT files, or --flush");
+    char url_error[256];
+    if (!upload_url_valid(a->url, url_error, sizeof(url_error)))
+        return usage_error("%s", url_error);
+    if (a->ca_file != NULL && access(a->ca_file, R_OK) != 0) {
+        char detail[4300];
+        snprintf(detail, sizeof(detail), "--ca-file %.4000s: %s", a->ca_file, strerror(errno));
+        return usage_error("%s", detail);
+    }
+    char token[4096];
+    int token_status = read_token(a->token_file, token, sizeof(token));
+    if (token_status != EXIT_OK)
+        return token_status;
     struct upload_options o = {
         .url = a->url,
         .token = token[0] ? token : NULL,
         .spool_dir = spool,
         .ca_file = a->ca_file,
-        .timeout_seconds = a->timeout > 0 ? a->timeout : 30,
+        .timeout_seconds = a->timeout,
         .retries = (int)a->retries,
         .backoff_ms = a->backoff_ms,
+        .deadline_ms = upload_now_ms() + a->deadline * 1000.0,
+        .progress = true,
     };
     curl_global_init(CURL_GLOBAL_DEFAULT);
-    int left = 0, status = EXIT_OK;
+    int left = 0, lost = 0, status = EXIT_OK;
     for (int i = 0; i < a->positional_count; ++i) {
         char *body = read_text_file(a->positional[i]);
         char error[1024];
@@ -633,27 +752,33 @@ static int command_upload(struct arguments *a)
             continue;
         }
         cJSON_Delete(report);
-        char key[65], message[256];
+        char key[65], message[1024];
         size_t length = strlen(body);
         sha256_hex(body, length, key);
         enum upload_outcome outcome = upload_send(&o, body, length, key, message, sizeof(message));
         fprintf(stderr, "%s: %s\n", a->positional[i], message);
-        if (outcome == UPLOAD_FAILED) {
-            if (spool_store(spool, key, body, length, error, sizeof(error)))
-                fprintf(stderr, "%s: kept in %s/%s.json for `upload --flush`\n", a->positional[i], spool, key);
-            else
-                fprintf(stderr, "preflight-report: %s\n", error);
-            ++left;
+        if (outcome == UPLOAD_FAILED || outcome == UPLOAD_REFUSED) {
+            if (spool_store(spool, key, body, length, error, sizeof(error))) {
+                fprintf(stderr, "%s: kept in %s/%s.json for `upload --flush`%s\n", a->positional[i], spool, key,
+                        outcome == UPLOAD_REFUSED ? " (refused for good: fix the cause, or `upload --spool-drop KEY`)" : "");
+                ++left;
+            } else {
+                fprintf(stderr, "preflight-report: %s\n%s: NOT DELIVERED AND NOT SPOOLED: the report exists only "
+                                "in %s now\n", error, a->positional[i], a->positional[i]);
+                ++lost;
+            }
         }
         free(body);
     }
     if (a->flush) {
-        int delivered = 0;
-        left += spool_flush(&o, &delivered);
-        fprintf(stderr, "spool %s: %d delivered, %d left\n", spool, delivered, left);
+        int delivered = 0, remaining = spool_flush(&o, &delivered);
+        left += remaining;
+        fprintf(stderr, "spool %s: %d delivered, %d left\n", spool, delivered, remaining);
     }
     memset(token, 0, sizeof(token));
     curl_global_cleanup();
+    if (lost > 0)
+        return EXIT_LOST;
     if (status != EXIT_OK)
         return status;
     return left ? EXIT_CHECK_FAILED : EXIT_OK;
@@ -672,16 +797,71 @@ int main(int argc, char **argv)
     static const struct {
         const char *name;
         int (*run)(struct arguments *);
+        unsigned bit;
+        const char *help;
     } commands[] = {
-        {"matrix", command_matrix}, {"diff", command_diff}, {"gate", command_gate},
-        {"fleet-limits", command_fleet_limits}, {"profile", command_profile}, {"junit", command_junit},
-        {"upload", command_upload},
+        {"matrix", command_matrix, FOR_MATRIX,
+         "usage: preflight-report matrix [--format text|markdown|json|html] [--out FILE] [--only-differences]\n"
+         "                               [--color|--no-color] REPORT...\n"
+         "The feature matrix: a column per device of every report, a row per capability, each cell what the\n"
+         "device declares beside what a GPU test verified; rows that differ between devices are marked.\n"
+         "  --format F          text (default, device names in full above numbered columns), markdown, json, html\n"
+         "                      (one self-contained page: filters, sorting, reasons and evidence as tooltips)\n"
+         "  --out FILE          write there ('-': standard output, the default)\n"
+         "  --only-differences  only the rows that differ\n"
+         "  --color, --no-color color the verdicts (default: when standard output is a terminal)\n"},
+        {"diff", command_diff, FOR_DIFF,
+         "usage: preflight-report diff [--format text|json] [--out FILE] [--force] OLD NEW\n"
+         "What changed between two reports of the same devices (by deviceKey): extensions, features, limits\n"
+         "(flag sets by the bits lost and gained), formats, smoke verdicts (with the new reason) and\n"
+         "spec-minimum violations. Exit 1 when something got worse.\n"
+         "  --format F  text (default) or json\n"
+         "  --force     compare the first device of OLD with the only device of NEW even if their keys differ\n"},
+        {"gate", command_gate, FOR_GATE,
+         "usage: preflight-report gate [--format text|json] [--out FILE] REQUIREMENTS REPORT...\n"
+         "Evaluates a requirements file (docs/report-tool.md) on every device; exit 1 if one fails, exit 3\n"
+         "if the requirements are malformed or name a limit, feature, extension or test that does not exist.\n"
+         "  --format F  text (default) or json\n"},
+        {"fleet-limits", command_fleet_limits, FOR_FLEET,
+         "usage: preflight-report fleet-limits [--out FILE] REPORT...\n"
+         "The most restrictive value of each limit and feature over every device (preflight.fleet-limits/1),\n"
+         "with the devices that set it: the layer's target_limits setting reads it.\n"},
+        {"profile", command_profile, FOR_PROFILE,
+         "usage: preflight-report profile [--device N] [--out FILE] REPORT\n"
+         "One device's declared capabilities as a Vulkan Profiles JSON document.\n"
+         "  --device N  the device's index in the report (default 0)\n"},
+        {"junit", command_junit, FOR_JUNIT,
+         "usage: preflight-report junit [--out FILE] REPORT...\n"
+         "Smoke results as JUnit XML: a test suite per device, a test case per smoke test.\n"},
+        {"upload", command_upload, FOR_UPLOAD,
+         "usage: preflight-report upload --url URL [--token-file F] [--spool DIR] [--timeout S] [--retries N]\n"
+         "                               [--backoff-ms N] [--deadline S] [--ca-file F] [--flush] REPORT...\n"
+         "       preflight-report upload [--spool DIR] --spool-list | --spool-drop KEY|all\n"
+         "POSTs reports to a dashboard (docs/upload-http.md); what is not delivered is kept in the spool.\n"
+         "  --url URL         http:// or https:// endpoint\n"
+         "  --token-file F    the bearer token (trailing whitespace trimmed); else PREFLIGHT_UPLOAD_TOKEN\n"
+         "  --spool DIR       the spool (default $PREFLIGHT_SPOOL, else ~/.cache/preflight/spool)\n"
+         "  --timeout S       per request, up to 3600 (default 30)\n"
+         "  --retries N       retries of a failed attempt, 0 to 100 (default 3)\n"
+         "  --backoff-ms N    the first wait, doubled per retry up to 30000 ms (default 500)\n"
+         "  --deadline S      no attempt starts after S seconds; the rest is spooled (default 600)\n"
+         "  --ca-file F       the CA certificates to verify the server with (must be readable)\n"
+         "  --flush           also resend the spooled reports (each checked first)\n"
+         "  --spool-list      list the spooled reports (key, size, date, devices)\n"
+         "  --spool-drop K    delete the spooled report K (or 'all'): for one the server refuses for good\n"
+         "Exit: 0 all delivered, 1 some left in the spool, 2 usage, 3 invalid report, 5 a report lost\n"
+         "(neither delivered nor spooled).\n"},
     };
     for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); ++i) {
         if (strcmp(argv[1], commands[i].name) != 0)
             continue;
+        for (int k = 2; k < argc; ++k)
+            if (strcmp(argv[k], "--help") == 0 || strcmp(argv[k], "-h") == 0) {
+                fputs(commands[i].help, stdout);
+                return EXIT_OK;
+            }
         struct arguments a;
-        int status = parse_arguments(argc - 2, argv + 2, &a);
+        int status = parse_arguments(argc - 2, argv + 2, &a, commands[i].name, commands[i].bit);
         if (status < 0)
             status = commands[i].run(&a);
         free(a.positional);

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "report_read.h"
 #include "sha256.h"
 
 static size_t discard_body(char *data, size_t size, size_t count, void *user)
@@ -19,6 +20,32 @@ static size_t discard_body(char *data, size_t size, size_t count, void *user)
     (void)data;
     (void)user;
     return size * count;
+}
+
+double upload_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
+}
+
+bool upload_url_valid(const char *url, char *error, size_t size)
+{
+    if (strncmp(url, "http://", 7) != 0 && strncmp(url, "https://", 8) != 0) {
+        snprintf(error, size, "--url must start with http:// or https://");
+        return false;
+    }
+    CURLU *u = curl_url();
+    CURLUcode code = u ? curl_url_set(u, CURLUPART_URL, url, 0) : CURLUE_OUT_OF_MEMORY;
+    char *host = NULL;
+    if (code == CURLUE_OK)
+        code = curl_url_get(u, CURLUPART_HOST, &host, 0);
+    bool ok = code == CURLUE_OK && host != NULL && host[0] != '\0';
+    if (!ok)
+        snprintf(error, size, "--url is not a valid URL (%s)", u ? curl_url_strerror(code) : "out of memory");
+    curl_free(host);
+    curl_url_cleanup(u);
+    return ok;
 }
 
 static void sleep_ms(long ms)
@@ -91,8 +118,16 @@ enum upload_outcome upload_send(const struct upload_options *o, const char *body
     long delay = o->backoff_ms;
     for (int try = 0; try <= o->retries; ++try) {
         if (try > 0) {
+            if (o->deadline_ms > 0 && upload_now_ms() + (double)delay >= o->deadline_ms) {
+                size_t at = strlen(message);
+                snprintf(message + at, size - at, "; the --deadline passed, no further attempt");
+                return UPLOAD_FAILED;
+            }
+            if (o->progress)
+                fprintf(stderr, "  attempt %d of %d: %s; retrying in %.1f s\n", try, o->retries + 1, message,
+                        (double)delay / 1000.0);
             sleep_ms(delay);
-            delay *= 2;
+            delay = delay * 2 < UPLOAD_MAX_BACKOFF_MS ? delay * 2 : UPLOAD_MAX_BACKOFF_MS;
         }
         CURLcode code;
         long status = attempt(o, body, length, key, &code);
@@ -106,11 +141,11 @@ enum upload_outcome upload_send(const struct upload_options *o, const char *body
         }
         if (code == CURLE_OK && (status == 401 || status == 403)) {
             snprintf(message, size, "the server refused the token (HTTP %ld); not retried", status);
-            return UPLOAD_FAILED;
+            return UPLOAD_REFUSED;
         }
         if (code == CURLE_OK && !retryable_status(status)) {
             snprintf(message, size, "the server refused the report (HTTP %ld); not retried", status);
-            return UPLOAD_FAILED;
+            return UPLOAD_REFUSED;
         }
         if (code != CURLE_OK)
             snprintf(message, size, "%s after %d attempt(s)", curl_easy_strerror(code), try + 1);
@@ -195,12 +230,26 @@ int spool_flush(const struct upload_options *o, int *delivered)
             ++remaining;
             continue;
         }
-        char key[65], message[256];
+        char key[65], message[1024];
         sha256_hex(body, length, key);
+        /* only what was spooled, unchanged: its name is its hash, and it is still a valid report */
+        cJSON *report = NULL;
+        if (strncmp(key, entry->d_name, 64) != 0) {
+            fprintf(stderr, "%s: its content does not match its name (changed since it was spooled); not sent "
+                            "(upload --spool-drop %.64s)\n", entry->d_name, entry->d_name);
+        } else if ((report = report_parse(body, length, entry->d_name, message, sizeof(message))) == NULL) {
+            fprintf(stderr, "%s; not sent (upload --spool-drop %.64s)\n", message, entry->d_name);
+        }
+        if (report == NULL) {
+            free(body);
+            ++remaining;
+            continue;
+        }
+        cJSON_Delete(report);
         enum upload_outcome outcome = upload_send(o, body, length, key, message, sizeof(message));
         free(body);
         fprintf(stderr, "%s: %s\n", entry->d_name, message);
-        if (outcome == UPLOAD_FAILED) {
+        if (outcome == UPLOAD_FAILED || outcome == UPLOAD_REFUSED) {
             ++remaining;
         } else if (remove(path) == 0) {
             ++*delivered;
@@ -208,6 +257,76 @@ int spool_flush(const struct upload_options *o, int *delivered)
     }
     closedir(dir);
     return remaining;
+}
+
+static bool spooled_name(const char *name)
+{
+    return strlen(name) == 64 + 5 && strcmp(name + 64, ".json") == 0;
+}
+
+int spool_list(const char *dir_path)
+{
+    DIR *dir = opendir(dir_path);
+    if (dir == NULL)
+        return 0;
+    int count = 0;
+    struct dirent *entry;
+    while ((entry = readdir(dir)) != NULL) {
+        if (!spooled_name(entry->d_name))
+            continue;
+        char path[4200], date[32] = "?", devices[512] = "";
+        snprintf(path, sizeof(path), "%s/%s", dir_path, entry->d_name);
+        struct stat st;
+        long long bytes = stat(path, &st) == 0 ? (long long)st.st_size : -1;
+        if (bytes >= 0)
+            strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&st.st_mtime));
+        size_t length = 0;
+        char *body = read_file(path, &length), error[256];
+        cJSON *report = body ? report_parse(body, length, entry->d_name, error, sizeof(error)) : NULL;
+        const cJSON *device;
+        size_t at = 0;
+        cJSON_ArrayForEach(device, cJSON_GetObjectItemCaseSensitive(report, "devices"))
+        {
+            const char *name = cJSON_GetStringValue(
+                cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(device, "identity"), "deviceKey"));
+            if (name != NULL && at < sizeof(devices))
+                at += (size_t)snprintf(devices + at, sizeof(devices) - at, "%s%s", at ? "," : "", name);
+        }
+        printf("%.64s %10lld bytes  %s  %s\n", entry->d_name, bytes, date, report ? devices : "(not a valid report)");
+        cJSON_Delete(report);
+        free(body);
+        ++count;
+    }
+    closedir(dir);
+    return count;
+}
+
+bool spool_drop(const char *dir_path, const char *key, int *dropped, char *error, size_t size)
+{
+    *dropped = 0;
+    bool all = strcmp(key, "all") == 0;
+    if (!all && (strlen(key) != 64 || strspn(key, "0123456789abcdef") != 64)) {
+        snprintf(error, size, "'%.80s' is not a spooled report's key (64 hex digits, as --spool-list shows) or 'all'", key);
+        return false;
+    }
+    DIR *dir = opendir(dir_path);
+    if (dir != NULL) {
+        struct dirent *entry;
+        while ((entry = readdir(dir)) != NULL) {
+            if (!spooled_name(entry->d_name) || (!all && strncmp(entry->d_name, key, 64) != 0))
+                continue;
+            char path[4200];
+            snprintf(path, sizeof(path), "%s/%s", dir_path, entry->d_name);
+            if (remove(path) == 0)
+                ++*dropped;
+        }
+        closedir(dir);
+    }
+    if (!all && *dropped == 0) {
+        snprintf(error, size, "no spooled report %s in %s", key, dir_path);
+        return false;
+    }
+    return true;
 }
 
 void spool_default_dir(char *out, size_t size)

@@ -11,6 +11,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* Bounds of the numbers a user gives (report_main.c refuses others as usage errors). */
+#define UPLOAD_MAX_RETRIES 100
+#define UPLOAD_MAX_BACKOFF_MS 30000L    /* no wait between attempts is longer (the doubling stops there) */
+#define UPLOAD_MAX_TIMEOUT_SECONDS 3600.0
+#define UPLOAD_MAX_DEADLINE_SECONDS 86400.0
+
 struct upload_options {
     const char *url;
     const char *token;      /* NULL: no Authorization header */
@@ -18,14 +24,23 @@ struct upload_options {
     const char *ca_file;    /* NULL: the system's CA store */
     double timeout_seconds; /* per request */
     int retries;            /* attempts after the first, for retryable failures */
-    long backoff_ms;        /* the first wait; doubled before each further attempt */
+    long backoff_ms;        /* the first wait; doubled before each further attempt, up to UPLOAD_MAX_BACKOFF_MS */
+    double deadline_ms;     /* CLOCK_MONOTONIC milliseconds past which no attempt starts (0: none) */
+    bool progress;          /* a line on stderr before each retry */
 };
 
 enum upload_outcome {
     UPLOAD_DELIVERED,       /* 2xx */
     UPLOAD_ALREADY_THERE,   /* 409: the dashboard has this key */
-    UPLOAD_FAILED,          /* retries exhausted, or refused: the caller spools it */
+    UPLOAD_FAILED,          /* retries exhausted or the deadline passed: the caller spools it */
+    UPLOAD_REFUSED,         /* refused for good (401/403 token, 400/413 and other 4xx): spooled too,
+                             * to be fixed and flushed or dropped (--spool-list, --spool-drop) */
 };
+
+/* CLOCK_MONOTONIC in milliseconds, for deadlines. */
+double upload_now_ms(void);
+/* Whether `url` is an absolute http:// or https:// URL libcurl can parse. */
+bool upload_url_valid(const char *url, char *error, size_t size);
 
 /* Sends one body; `message` says what happened (HTTP status, curl error, attempts). */
 enum upload_outcome upload_send(const struct upload_options *o, const char *body, size_t length, const char *key,
@@ -33,8 +48,13 @@ enum upload_outcome upload_send(const struct upload_options *o, const char *body
 
 /* The spool: one file per undelivered report, named <key>.json, written atomically. */
 bool spool_store(const char *dir, const char *key, const char *body, size_t length, char *error, size_t size);
-/* Sends every spooled report; removes each one delivered. Returns how many remain. */
+/* Sends every spooled report that is still a valid report with its key as its name; removes
+ * each one delivered. Returns how many remain. */
 int spool_flush(const struct upload_options *o, int *delivered);
+/* Prints the spooled reports (key, bytes, date, devices) on stdout; returns how many. */
+int spool_list(const char *dir);
+/* Removes the spooled report `key` ("all": every one); false with `error` when there is none. */
+bool spool_drop(const char *dir, const char *key, int *dropped, char *error, size_t size);
 /* The default spool: $PREFLIGHT_SPOOL, else $XDG_CACHE_HOME/preflight/spool, else ~/.cache/preflight/spool */
 void spool_default_dir(char *out, size_t size);
 

@@ -93,8 +93,58 @@ echo '{"schema": "preflight.report/1", "devices": [' >"$work/broken.json"
 upload --url "$url" "$work/broken.json"
 check "malformed report: exit 3, nothing sent" [ "$(rc)" = 3 ]
 upload --url "ftp://127.0.0.1/x" --retries 0 "$report"
-check "a non-HTTP URL is refused" [ "$(rc)" = 1 ]
+check "a non-HTTP URL: a usage error (exit 2), nothing spooled" sh -c "[ \$(cat '$work/rc') = 2 ] && [ \$(ls '$work/spool'/*.json 2>/dev/null | wc -l) = 0 ]"
 rm -f "$work/spool"/*.json
+
+# --- every number, URL, file and token checked before anything is sent --------------------------
+for bad in "--retries 2147483648" "--retries 1.5" "--backoff-ms 1e300" "--backoff-ms -1" "--timeout inf" "--timeout 0" \
+           "--deadline 1e300" "--url http://" "--url not-a-url" "--ca-file $work/no-such-ca.pem"; do
+    upload --url "$url" $bad "$report"
+    check "upload $bad: a usage error (exit 2), nothing sent or spooled" sh -c "[ \$(cat '$work/rc') = 2 ] && [ \$(ls '$work/spool'/*.json 2>/dev/null | wc -l) = 0 ]"
+done
+upload --url "$url" --format json "$report"
+check "upload --format: not an option of upload (exit 2)" sh -c "[ \$(cat '$work/rc') = 2 ] && grep -q \"'--format' is not an option of upload\" '$work/out'"
+start_server --token right-token
+PREFLIGHT_UPLOAD_TOKEN=$(printf 'right-token\r\nX-Injected: yes') "$tool" upload --spool "$work/spool" --url "$url" "$report" >"$work/out" 2>&1
+echo $? >"$work/rc"
+check "a token with CR/LF: refused (exit 2), nothing sent, the token not printed" sh -c "[ \$(cat '$work/rc') = 2 ] && [ \$(cat '$work/state.json' 2>/dev/null | $python -c 'import json,sys; print(json.load(sys.stdin)[\"requests\"])' 2>/dev/null || echo 0) = 0 ] && ! grep -q 'right-token' '$work/out' && grep -q 'control character' '$work/out'"
+PREFLIGHT_UPLOAD_TOKEN= "$tool" upload --spool "$work/spool" --url "$url" "$report" >"$work/out" 2>&1
+check "an empty token: refused (exit 2)" [ "$?" = 2 ]
+printf 'right-token  \n\n' >"$work/token"
+upload --url "$url" --token-file "$work/token" "$report"
+check "a token file's trailing whitespace is trimmed: accepted" sh -c "[ \$(cat '$work/rc') = 0 ] && [ \$($python -c \"import json; print(len(json.load(open('$work/state.json'))['stored']))\") = 1 ]"
+
+# --- the spool: checked before sending, listed, dropped ------------------------------------------
+mkdir -p "$work/spool"
+printf 'not json at all' >"$work/notjson"
+key=$(sha256sum "$work/notjson" | cut -c1-64)
+cp "$work/notjson" "$work/spool/$key.json"
+cp "$report" "$work/spool/0000000000000000000000000000000000000000000000000000000000000000.json"
+start_server
+upload --url "$url" --flush
+check "flush: an invalid spooled file and one not matching its name are not sent, both left" sh -c "[ \$(cat '$work/rc') = 1 ] && [ \$($python -c \"import json; print(json.load(open('$work/state.json'))['requests'])\") = 0 ] && grep -q 'not sent (upload --spool-drop $key)' '$work/out' && grep -q 'does not match its name' '$work/out' && [ \$(ls '$work/spool'/*.json | wc -l) = 2 ]"
+"$tool" upload --spool "$work/spool" --spool-list >"$work/out" 2>"$work/err"; echo $? >"$work/rc"
+check "--spool-list: each spooled report with its key, size and what it holds" sh -c "[ \$(cat '$work/rc') = 0 ] && grep -q '^$key  *15 bytes .*(not a valid report)' '$work/out' && [ \$(wc -l <'$work/out') = 2 ]"
+"$tool" upload --spool "$work/spool" --spool-drop "$key" >"$work/out" 2>&1; echo $? >"$work/rc"
+check "--spool-drop KEY: that one gone, the other kept" sh -c "[ \$(cat '$work/rc') = 0 ] && [ ! -e '$work/spool/$key.json' ] && [ \$(ls '$work/spool'/*.json | wc -l) = 1 ]"
+"$tool" upload --spool "$work/spool" --spool-drop 1234 >"$work/out" 2>&1
+check "--spool-drop with a bad key: exit 3" [ "$?" = 3 ]
+"$tool" upload --spool "$work/spool" --spool-drop all >"$work/out" 2>&1; echo $? >"$work/rc"
+check "--spool-drop all: the spool is empty" sh -c "[ \$(cat '$work/rc') = 0 ] && [ \$(ls '$work/spool'/*.json 2>/dev/null | wc -l) = 0 ]"
+
+# --- a hanging server: the deadline bounds the run, progress is printed, the backoff is capped ---
+start_server --delay 30
+started=$(date +%s)
+upload --url "$url" --timeout 1 --retries 100 --backoff-ms 200 --deadline 4 "$report"
+took=$(( $(date +%s) - started ))
+check "a hanging server with 100 retries: the --deadline of 4 s ends it (took ${took} s), spooled, exit 1" sh -c "[ \$(cat '$work/rc') = 1 ] && [ $took -le 8 ] && [ \$(ls '$work/spool'/*.json | wc -l) = 1 ] && grep -q 'the --deadline passed' '$work/out'"
+check "retries print their progress" grep -q "attempt 1 of 101: .*; retrying in 0.2 s" "$work/out"
+rm -f "$work/spool"/*.json
+
+# --- a report that can be neither delivered nor spooled has its own exit code -------------------
+kill $server_pid 2>/dev/null; wait $server_pid 2>/dev/null
+"$tool" upload --spool /proc/preflight-no-spool --retries 0 --url "http://127.0.0.1:9/reports" "$report" >"$work/out" 2>&1; echo $? >"$work/rc"
+check "not delivered and not spoolable: exit 5, said plainly" sh -c "[ \$(cat '$work/rc') = 5 ] && grep -q 'NOT DELIVERED AND NOT SPOOLED' '$work/out'"
 
 echo "$((checks - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ]
