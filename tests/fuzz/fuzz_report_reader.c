@@ -112,6 +112,63 @@ static uint8_t *read_all(const char *path, size_t *size)
     return data;
 }
 
+/* A fleet: 1000 reports at once through matrix, fleet limits and gate, each a mutation of the
+ * corpus's small report that the reader still accepts (names, limits and verdicts vary). Every
+ * accepted report must become a column: nothing may be capped. */
+static int fleet_case(const char *corpus)
+{
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/small-report.json", corpus);
+    size_t size = 0;
+    uint8_t *original = read_all(path, &size);
+    if (original == NULL) {
+        fprintf(stderr, "fleet case: cannot read %s\n", path);
+        return 1;
+    }
+    enum { FLEET = 1000 };
+    cJSON **reports = calloc(FLEET, sizeof(*reports));
+    size_t capacity = size * 2 + 64, count = 0;
+    uint8_t *work = malloc(capacity);
+    char error[512];
+    for (long attempt = 0; reports != NULL && work != NULL && count < FLEET && attempt < FLEET * 50; ++attempt) {
+        size_t n = size;
+        memcpy(work, original, size);
+        if (attempt % 3 != 0) /* a third unchanged, the rest mutated */
+            mutate(work, &n, capacity);
+        cJSON *r = report_parse((const char *)work, n, "fleet", error, sizeof(error));
+        if (r != NULL)
+            reports[count++] = r;
+    }
+    int failed = 0;
+    if (count != FLEET) {
+        fprintf(stderr, "fleet case: only %zu reports accepted\n", count);
+        failed = 1;
+    }
+    struct matrix *m = matrix_build(reports, count);
+    size_t devices = 0;
+    for (size_t i = 0; i < count; ++i)
+        devices += (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(reports[i], "devices"));
+    if (m == NULL || m->column_count != devices) {
+        fprintf(stderr, "fleet case: the matrix has %zu columns for %zu devices\n", m ? m->column_count : 0, devices);
+        failed = 1;
+    }
+    matrix_free(m);
+    cJSON *limits = fleet_limits_build(reports, count);
+    if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(limits, "devices")) != (int)devices) {
+        fprintf(stderr, "fleet case: fleet limits name %d devices of %zu\n",
+                cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(limits, "devices")), devices);
+        failed = 1;
+    }
+    cJSON_Delete(limits);
+    for (size_t i = 0; i < count; ++i)
+        cJSON_Delete(reports[i]);
+    free(reports);
+    free(work);
+    free(original);
+    printf("fleet case: %zu reports, %zu devices in one matrix and one fleet-limits document\n", count, devices);
+    return failed;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -154,6 +211,7 @@ int main(int argc, char **argv)
     }
     closedir(dir);
     printf("%d corpus files, %ld inputs, no crash\n", files, runs);
-    return files > 0 ? 0 : 1;
+    int fleet = fleet_case(argv[1]);
+    return files > 0 && fleet == 0 ? 0 : 1;
 }
 #endif

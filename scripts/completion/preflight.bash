@@ -1,0 +1,62 @@
+# bash completion for preflight-probe and preflight-report (installed to
+# share/bash-completion/completions; or `source scripts/completion/preflight.bash`).
+
+_preflight_probe()
+{
+    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+    case $prev in
+    --out) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --device | --timeout) COMPREPLY=(); return ;;
+    --tests | --skip)
+        local ids
+        ids=$(preflight-probe --list-tests 2>/dev/null | awk '{print $1}')
+        COMPREPLY=($(compgen -W "$ids" -- "$cur"))
+        return
+        ;;
+    esac
+    COMPREPLY=($(compgen -W "--device --all --out --pretty --list --tests --skip --timeout --no-smoke --list-tests --help --version" -- "$cur"))
+}
+
+_preflight_report_options()
+{
+    case $1 in
+    matrix) echo "--format --out --only-differences --color --no-color --help" ;;
+    diff) echo "--format --out --force --help" ;;
+    gate) echo "--format --out --help" ;;
+    fleet-limits) echo "--out --help" ;;
+    profile) echo "--device --out --help" ;;
+    junit) echo "--out --help" ;;
+    upload) echo "--url --token-file --spool --timeout --retries --backoff-ms --deadline --ca-file --flush --spool-list --spool-drop --help" ;;
+    esac
+}
+
+_preflight_report()
+{
+    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+    local commands="matrix diff gate fleet-limits profile junit upload"
+    if [ "$COMP_CWORD" -eq 1 ]; then
+        COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
+        return
+    fi
+    local command=${COMP_WORDS[1]}
+    case $prev in
+    --format)
+        case $command in
+        matrix) COMPREPLY=($(compgen -W "text markdown json html" -- "$cur")) ;;
+        *) COMPREPLY=($(compgen -W "text json" -- "$cur")) ;;
+        esac
+        return
+        ;;
+    --out | --token-file | --ca-file) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --spool) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+    --url | --timeout | --retries | --backoff-ms | --deadline | --device | --spool-drop) COMPREPLY=(); return ;;
+    esac
+    if [[ $cur == -* ]]; then
+        COMPREPLY=($(compgen -W "$(_preflight_report_options "$command")" -- "$cur"))
+    else
+        COMPREPLY=($(compgen -f -- "$cur"))
+    fi
+}
+
+complete -F _preflight_probe preflight-probe
+complete -F _preflight_report preflight-report
