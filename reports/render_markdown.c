@@ -1,10 +1,14 @@
 #include "render.h"
 
+/* A table cell: '|' escaped, control characters (a line break would end the row; an escape
+ * sequence would reach a terminal) as '?'. */
 static void escape_cell(FILE *out, const char *text)
 {
     for (; *text; ++text) {
         if (*text == '|')
             fputs("\\|", out);
+        else if ((unsigned char)*text < 0x20 || *text == 0x7F)
+            fputc('?', out);
         else
             fputc(*text, out);
     }
@@ -30,7 +34,11 @@ void render_markdown(const struct matrix *m, FILE *out, bool only_differences)
             continue;
         /* rows that differ between devices are bold */
         const char *mark = row->differs ? "**" : "";
-        fprintf(out, "| %s | %s%s%s |", row->group, mark, row->id, mark);
+        fputs("| ", out);
+        escape_cell(out, row->group);
+        fprintf(out, " | %s", mark);
+        escape_cell(out, row->id);
+        fprintf(out, "%s |", mark);
         for (size_t c = 0; c < m->column_count; ++c) {
             char text[64];
             matrix_cell_text(&row->cells[c], text, sizeof(text));

@@ -75,12 +75,16 @@ void render_text(const struct matrix *m, FILE *out, bool color, bool only_differ
             continue;
         if (strcmp(group, row->group) != 0) {
             group = row->group;
-            fprintf(out, "%s[%s]%s\n", color ? "\033[1m" : "", group, color ? "\033[0m" : "");
+            fprintf(out, "%s[%s]%s\n", color ? "\033[1m" : "", text_safe(group, safe[0], sizeof(safe[0])),
+                    color ? "\033[0m" : "");
         }
-        fprintf(out, "%c %-*.*s", row->differs ? '*' : ' ', ID_WIDTH, ID_WIDTH, row->id);
+        fputc(row->differs ? '*' : ' ', out);
+        fputc(' ', out);
+        print_clipped(out, text_safe(row->id, safe[0], sizeof(safe[0])), ID_WIDTH);
         for (size_t c = 0; c < m->column_count; ++c) {
-            char text[64];
-            matrix_cell_text(&row->cells[c], text, sizeof(text));
+            char raw[64], text[64];
+            matrix_cell_text(&row->cells[c], raw, sizeof(raw));
+            text_safe(raw, text, sizeof(text));
             const char *start = color ? verdict_color(&row->cells[c]) : "";
             fprintf(out, " %s", start);
             print_clipped(out, text, CELL_WIDTH);
