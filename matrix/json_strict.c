@@ -11,6 +11,10 @@ struct scan {
     size_t length, at;
     char *error;
     size_t size;
+    /* decoded object keys of the objects open now, one buffer for the whole check (a malloc per
+     * key made the allocator the cost of large fleets) */
+    char *pool;
+    size_t pool_used, pool_capacity;
 };
 
 static bool refuse(struct scan *s, const char *problem)
@@ -236,16 +240,17 @@ static bool literal(struct scan *s, const char *word)
 }
 
 struct key {
-    char *bytes;
-    size_t length;
-    size_t at; /* where it starts, for the message */
+    size_t offset, length; /* in the scan's pool */
+    size_t at;             /* where it starts in the text, for the message */
 };
+
+static const char *sort_pool; /* qsort has no context argument: the pool the keys point into */
 
 static int compare_keys(const void *x, const void *y)
 {
     const struct key *a = x, *b = y;
     size_t n = a->length < b->length ? a->length : b->length;
-    int c = memcmp(a->bytes, b->bytes, n);
+    int c = memcmp(sort_pool + a->offset, sort_pool + b->offset, n);
     if (c != 0)
         return c;
     return a->length < b->length ? -1 : a->length > b->length;
@@ -256,8 +261,8 @@ static bool value(struct scan *s, int depth);
 static bool object(struct scan *s, int depth)
 {
     s->at++; /* { */
-    struct key *keys = NULL;
-    size_t count = 0, capacity = 0;
+    struct key small[16], *keys = small;
+    size_t count = 0, capacity = 16, pool_mark = s->pool_used;
     bool ok = true;
     skip_space(s);
     if (s->at < s->length && s->text[s->at] == '}') {
@@ -273,26 +278,37 @@ static bool object(struct scan *s, int depth)
         size_t key_at = s->at, needed;
         struct scan probe = *s;
         if (!string(&probe, NULL, 0, &needed)) { /* the size first, then the bytes */
-            *s = probe;
+            s->at = probe.at;
             ok = false;
             break;
         }
         if (count == capacity) {
-            capacity = capacity ? capacity * 2 : 16;
-            struct key *grown = realloc(keys, capacity * sizeof(*keys));
+            struct key *grown = malloc(capacity * 2 * sizeof(*keys));
             if (grown == NULL) {
                 ok = refuse(s, "out of memory");
                 break;
             }
+            memcpy(grown, keys, count * sizeof(*keys));
+            if (keys != small)
+                free(keys);
             keys = grown;
+            capacity *= 2;
         }
-        char *bytes = malloc(needed ? needed : 1);
-        if (bytes == NULL) {
-            ok = refuse(s, "out of memory");
-            break;
+        if (s->pool_used + needed > s->pool_capacity) {
+            size_t grown_capacity = s->pool_capacity ? s->pool_capacity : 4096;
+            while (grown_capacity < s->pool_used + needed)
+                grown_capacity *= 2;
+            char *grown = realloc(s->pool, grown_capacity);
+            if (grown == NULL) {
+                ok = refuse(s, "out of memory");
+                break;
+            }
+            s->pool = grown;
+            s->pool_capacity = grown_capacity;
         }
-        string(s, bytes, needed, &needed);
-        keys[count++] = (struct key){bytes, needed, key_at};
+        string(s, s->pool + s->pool_used, needed, &needed);
+        keys[count++] = (struct key){s->pool_used, needed, key_at};
+        s->pool_used += needed;
         skip_space(s);
         if (s->at >= s->length || s->text[s->at] != ':') {
             ok = refuse(s, "':' expected after an object key");
@@ -316,20 +332,21 @@ static bool object(struct scan *s, int depth)
         break;
     }
     if (ok && count > 1) {
+        sort_pool = s->pool;
         qsort(keys, count, sizeof(*keys), compare_keys);
         for (size_t i = 1; i < count && ok; ++i)
             if (compare_keys(&keys[i - 1], &keys[i]) == 0) {
                 size_t later = keys[i].at > keys[i - 1].at ? keys[i].at : keys[i - 1].at;
                 char problem[200];
                 snprintf(problem, sizeof(problem), "the key \"%.*s\" appears twice in one object",
-                         (int)(keys[i].length < 80 ? keys[i].length : 80), keys[i].bytes);
+                         (int)(keys[i].length < 80 ? keys[i].length : 80), s->pool + keys[i].offset);
                 s->at = later;
                 ok = refuse(s, problem);
             }
     }
-    for (size_t i = 0; i < count; ++i)
-        free(keys[i].bytes);
-    free(keys);
+    if (keys != small)
+        free(keys);
+    s->pool_used = pool_mark; /* this object's keys are done with */
     return ok;
 }
 
@@ -381,11 +398,11 @@ static bool value(struct scan *s, int depth)
 
 bool json_strict_check(const char *text, size_t length, char *error, size_t size)
 {
-    struct scan s = {(const unsigned char *)text, length, 0, error, size};
-    if (!value(&s, 1))
-        return false;
+    struct scan s = {(const unsigned char *)text, length, 0, error, size, NULL, 0, 0};
+    bool ok = value(&s, 1);
     skip_space(&s);
-    if (s.at != s.length)
-        return refuse(&s, "more after the JSON value (trailing garbage)");
-    return true;
+    if (ok && s.at != s.length)
+        ok = refuse(&s, "more after the JSON value (trailing garbage)");
+    free(s.pool);
+    return ok;
 }
