@@ -296,7 +296,8 @@ static struct lifetime_refs *refs_of(struct layer_device *ld, struct command_buf
     if (r == NULL)
         return NULL;
     r->refs = 1;
-    memcpy(r->notes, ns->notes, ns->count * sizeof(r->notes[0]));
+    if (ns->count > 0) /* notes is NULL before the first note */
+        memcpy(r->notes, ns->notes, ns->count * sizeof(r->notes[0]));
     for (uint32_t i = 0; i < ns->count; ++i) { /* the refs hold their own references */
         if (r->notes[i].set)
             STATE_RETAIN(r->notes[i].set);
