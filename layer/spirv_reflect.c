@@ -408,22 +408,33 @@ static void index_element(struct parse_state *s, const uint32_t *w, uint32_t n, 
 
 /* Which constant each function variable is set to, for constant_index: every store and the
  * initializer must put the same constant there. */
+/* A body instruction that writes memory through a pointer: the pointer, and the value written
+ * (0 when not one value: a copy). False for other instructions. Function variables' initializers
+ * count as writes. */
+static bool write_of(const struct parse_state *s, const struct body_instruction *b, uint32_t *target,
+                     uint32_t *stored)
+{
+    const uint32_t *w = s->words + b->at;
+    *target = *stored = 0;
+    if (b->opcode == SpvOpStore && b->count >= 2) {
+        *target = w[0];
+        *stored = w[1];
+    } else if (b->opcode == SpvOpVariable && b->count >= 4) {
+        *target = w[1];
+        *stored = w[3];
+    } else if ((b->opcode == SpvOpCopyMemory || b->opcode == SpvOpCopyMemorySized) && b->count >= 1) {
+        *target = w[0];
+    }
+    return *target != 0;
+}
+
 static void note_stored_constants(struct parse_state *s)
 {
     for (size_t i = 0; i < s->body_count; ++i) {
-        const struct body_instruction *b = &s->body[i];
-        const uint32_t *w = s->words + b->at;
-        uint32_t target = 0, stored = 0;
-        if (b->opcode == SpvOpStore && b->count >= 2) {
-            target = w[0];
-            stored = w[1];
-        } else if (b->opcode == SpvOpVariable && b->count >= 4) {
-            target = w[1];
-            stored = w[3];
-        } else if ((b->opcode == SpvOpCopyMemory || b->opcode == SpvOpCopyMemorySized) && b->count >= 1) {
-            target = w[0];
-        }
-        struct id_info *v = target ? id(s, target) : NULL;
+        uint32_t target, stored;
+        if (!write_of(s, &s->body[i], &target, &stored))
+            continue;
+        struct id_info *v = id(s, target);
         if (v == NULL || v->opcode != SpvOpVariable || v->storage_class != SpvStorageClassFunction)
             continue;
         struct id_info *c = id(s, stored);
@@ -616,20 +627,9 @@ static uint64_t stage_of(uint32_t model)
 static void note_stored_values(struct parse_state *s)
 {
     for (size_t i = 0; i < s->body_count; ++i) {
-        const struct body_instruction *b = &s->body[i];
-        const uint32_t *w = s->words + b->at;
-        uint32_t target = 0, stored = 0;
-        if (b->opcode == SpvOpStore && b->count >= 2) {
-            target = w[0];
-            stored = w[1];
-        } else if (b->opcode == SpvOpVariable && b->count >= 4) {
-            target = w[1];
-            stored = w[3];
-        } else if ((b->opcode == SpvOpCopyMemory || b->opcode == SpvOpCopyMemorySized) && b->count >= 1) {
-            target = w[0];
-        } else {
+        uint32_t target, stored;
+        if (!write_of(s, &s->body[i], &target, &stored))
             continue;
-        }
         struct id_info *v = id(s, id(s, target)->root);
         if (v->opcode != SpvOpVariable || v->storage_class != SpvStorageClassFunction)
             continue;
