@@ -696,6 +696,22 @@ static bool refs_use(const struct lifetime_refs *refs, VkObjectType type, uint64
     return false;
 }
 
+/* The first pending command buffer that uses the object, found under the tracker's lock. */
+static struct pending_user pending_use_of(struct lifetime_tracker *t, VkObjectType type, uint64_t handle, uint64_t id)
+{
+    struct pending_user u = {0};
+    pthread_mutex_lock(&t->lock);
+    for (uint32_t i = 0; i < t->count && !u.found; ++i)
+        for (uint32_t k = 0; k < t->pending[i].cb_count && !u.found; ++k)
+            if (refs_use(t->pending[i].cbs[k].refs, type, handle, id, &u.note)) {
+                u.found = true;
+                u.queue = t->queues[t->pending[i].queue];
+                u.command_buffer = t->pending[i].cbs[k].handle;
+            }
+    pthread_mutex_unlock(&t->lock);
+    return u;
+}
+
 static void report_pending(struct layer_device *ld, enum check_id check, const char *call, VkObjectType type,
                            uint64_t handle, const char *verb, const struct pending_user *u, const char *how)
 {
@@ -733,16 +749,7 @@ void lifetime_check_destroy(struct layer_device *ld, VkObjectType type, uint64_t
     struct lifetime_tracker *t = tracker_of(ld, false);
     if (t == NULL || handle == 0 || __atomic_load_n(&t->count, __ATOMIC_RELAXED) == 0)
         return;
-    struct pending_user u = {0};
-    pthread_mutex_lock(&t->lock);
-    for (uint32_t i = 0; i < t->count && !u.found; ++i)
-        for (uint32_t k = 0; k < t->pending[i].cb_count && !u.found; ++k)
-            if (refs_use(t->pending[i].cbs[k].refs, type, handle, id, &u.note)) {
-                u.found = true;
-                u.queue = t->queues[t->pending[i].queue];
-                u.command_buffer = t->pending[i].cbs[k].handle;
-            }
-    pthread_mutex_unlock(&t->lock);
+    struct pending_user u = pending_use_of(t, type, handle, id);
     if (u.found)
         report_pending(ld, CHECK_LIFETIME_DESTROYED_WHILE_PENDING, call, type, handle, destroy_verb(call), &u, "");
 }
@@ -835,17 +842,7 @@ void lifetime_check_update(struct layer_device *ld, const struct set_state *set,
     for (uint32_t b = 0; b < set->layout->binding_count; ++b)
         if (set->layout->bindings[b].binding == binding && (set->layout->bindings[b].flags & UPDATABLE_BINDING))
             return; /* update after bind, or unused while pending: allowed */
-    struct pending_user u = {0};
-    pthread_mutex_lock(&t->lock);
-    for (uint32_t i = 0; i < t->count && !u.found; ++i)
-        for (uint32_t k = 0; k < t->pending[i].cb_count && !u.found; ++k)
-            if (refs_use(t->pending[i].cbs[k].refs, VK_OBJECT_TYPE_DESCRIPTOR_SET, HANDLE(set->handle), set->id,
-                         &u.note)) {
-                u.found = true;
-                u.queue = t->queues[t->pending[i].queue];
-                u.command_buffer = t->pending[i].cbs[k].handle;
-            }
-    pthread_mutex_unlock(&t->lock);
+    struct pending_user u = pending_use_of(t, VK_OBJECT_TYPE_DESCRIPTOR_SET, HANDLE(set->handle), set->id);
     if (!u.found)
         return;
     char how[96];
