@@ -149,7 +149,7 @@ void dispatch_bounds_now(const struct command_buffer_state *cb, struct dispatch_
 {
     out->present = 0;
     const struct pipeline_state *p = cb->compute.pipeline;
-    if (p == NULL || !p->reflected || !p->shader.has_local_size)
+    if (p == NULL || !p->reflected || !p->shader.has_local_size || !p->shader.has_bounds)
         return;
     for (uint32_t d = 0; d < 3; ++d) {
         const struct reflect_bound *b = &p->shader.bounds[d];

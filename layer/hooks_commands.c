@@ -640,11 +640,11 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdPushConstants(VkCommandBuffer comman
     struct command_buffer_state *cb;
     struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb != NULL && values != NULL && offset < MAX_PUSH_CONSTANT_BYTES) {
-        uint32_t end = offset + size < MAX_PUSH_CONSTANT_BYTES ? offset + size : MAX_PUSH_CONSTANT_BYTES;
+        /* (a size past the block, even one that would wrap offset + size, is cut at its end) */
+        uint32_t end = size < MAX_PUSH_CONSTANT_BYTES - offset ? offset + size : MAX_PUSH_CONSTANT_BYTES;
         memcpy(cb->push_constants + offset, values, end - offset);
-        for (uint32_t word = offset / 4; word < (end + 3) / 4; ++word)
-            if (word * 4 >= offset && word * 4 + 4 <= end) /* whole words only */
-                cb->push_valid |= 1ull << word;
+        for (uint32_t word = (offset + 3) / 4; word < end / 4; ++word) /* the whole words written */
+            cb->push_valid |= 1ull << word;
     } /* not counted in command_index, like the other state commands the layer does not hook */
     ld->dispatch.CmdPushConstants(command_buffer, layout, stages, offset, size, values);
 }
