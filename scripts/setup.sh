@@ -33,6 +33,9 @@ packages=(
     ffmpeg mpv gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-bad
     # the HTML matrix is checked in a real headless browser (tests/browser)
     chromium
+    # preflight-dashboard: HTTP(S), the embedded SQLite database, PostgreSQL (client, and the server
+    # its tests start)
+    libmicrohttpd-dev libgnutls28-dev libsqlite3-dev sqlite3 libpq-dev postgresql
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,195 @@
+/* preflight-dashboard: the command line (serve, token, import). docs/dashboard.md describes it. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "html.h"
+#include "ingest.h"
+#include "report.h"
+#include "schema.h"
+#include "server.h"
+#include "tokens.h"
+
+static const char usage_text[] =
+    "usage: preflight-dashboard COMMAND --db FILE|postgresql://... [options]\n"
+    "  serve [--listen ADDR:PORT] [--public-read] [--tls-cert F --tls-key F] [--quiet]\n"
+    "                          serve pages, API and uploads (default listen 127.0.0.1:8470)\n"
+    "  token add NAME          create an upload/read token; prints it once\n"
+    "  token list              names, creation dates, revocations\n"
+    "  token revoke NAME       the token stops working at once\n"
+    "  import REPORT...        store reports without HTTP (each once, like an upload)\n"
+    "  --db may also come from $PREFLIGHT_DASHBOARD_DB.\n"
+    "  --help, --version\n";
+
+static int usage_error(const char *message, const char *detail)
+{
+    fprintf(stderr, "preflight-dashboard: ");
+    fprintf(stderr, message, detail);
+    fprintf(stderr, "\n%s", usage_text);
+    return 2;
+}
+
+static struct db *open_database(const char *target)
+{
+    char error[512];
+    struct db *db = db_open(target, error, sizeof(error));
+    if (db == NULL || !schema_prepare(db, NULL, error, sizeof(error))) {
+        fprintf(stderr, "preflight-dashboard: %s\n", error);
+        db_close(db);
+        return NULL;
+    }
+    return db;
+}
+
+static char *read_whole(const char *path, size_t *length, char *error, size_t size)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (f == NULL) {
+        snprintf(error, size, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct buf b = {0};
+    char chunk[65536];
+    size_t n;
+    bool too_large = false;
+    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+        if (b.length + n > INGEST_MAX_BODY) {
+            too_large = true;
+            break;
+        }
+        buf_add_bytes(&b, chunk, n);
+    }
+    bool read_error = ferror(f);
+    if (f != stdin)
+        fclose(f);
+    if (too_large || read_error || b.failed) {
+        snprintf(error, size, "%s: %s", path, too_large ? "larger than 16 MiB (the upload limit)" : read_error ? "read error" : "out of memory");
+        buf_free(&b);
+        return NULL;
+    }
+    if (b.data == NULL)
+        buf_add(&b, "");
+    *length = b.length;
+    return b.data;
+}
+
+static int command_import(struct db *db, int count, char **paths)
+{
+    if (count == 0)
+        return usage_error("%s", "import needs at least one REPORT");
+    int stored = 0, duplicates = 0, refused = 0;
+    for (int i = 0; i < count; ++i) {
+        char error[768];
+        size_t length = 0;
+        char *body = read_whole(paths[i], &length, error, sizeof(error));
+        if (body == NULL) {
+            fprintf(stderr, "preflight-dashboard: %s\n", error);
+            ++refused;
+            continue;
+        }
+        const struct ingest_source source = {"import", paths[i]};
+        int64_t id = 0;
+        enum ingest_status status = ingest_report(db, body, length, NULL, &source, &id, error, sizeof(error));
+        free(body);
+        if (status == INGEST_STORED) {
+            printf("%s: stored as report %lld\n", paths[i], (long long)id);
+            ++stored;
+        } else if (status == INGEST_DUPLICATE) {
+            printf("%s: already stored (report %lld)\n", paths[i], (long long)id);
+            ++duplicates;
+        } else {
+            fprintf(stderr, "preflight-dashboard: %s: %s\n", paths[i], error);
+            ++refused;
+            if (status == INGEST_FAILED)
+                break;
+        }
+    }
+    fprintf(stderr, "preflight-dashboard: import: %d stored, %d already there, %d refused\n", stored, duplicates, refused);
+    return refused ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        fputs(usage_text, stdout);
+        return 0;
+    }
+    if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
+        printf("preflight-dashboard %s (schema %d)\n", PREFLIGHT_VERSION, SCHEMA_VERSION);
+        return 0;
+    }
+    if (argc < 2)
+        return usage_error("%s", "a COMMAND is needed");
+    const char *command = argv[1];
+    bool serve = strcmp(command, "serve") == 0, token = strcmp(command, "token") == 0, import = strcmp(command, "import") == 0;
+    if (!serve && !token && !import)
+        return usage_error("unknown command '%s'", command);
+    struct server_options o = {0};
+    o.database = getenv("PREFLIGHT_DASHBOARD_DB");
+    char **positional = calloc((size_t)argc, sizeof(*positional));
+    int positionals = 0;
+    if (positional == NULL)
+        return 1;
+    for (int i = 2; i < argc; ++i) {
+        const char *a = argv[i];
+        bool has_value = i + 1 < argc;
+        if (strcmp(a, "--db") == 0 && has_value)
+            o.database = argv[++i];
+        else if (serve && strcmp(a, "--listen") == 0 && has_value)
+            o.listen = argv[++i];
+        else if (serve && strcmp(a, "--tls-cert") == 0 && has_value)
+            o.tls_cert = argv[++i];
+        else if (serve && strcmp(a, "--tls-key") == 0 && has_value)
+            o.tls_key = argv[++i];
+        else if (serve && strcmp(a, "--public-read") == 0)
+            o.public_read = true;
+        else if (serve && strcmp(a, "--quiet") == 0)
+            o.quiet = true;
+        else if (strcmp(a, "--help") == 0) {
+            fputs(usage_text, stdout);
+            free(positional);
+            return 0;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            free(positional);
+            return usage_error(has_value || strncmp(a, "--", 2) != 0 ? "unknown option '%s' for this command" : "option '%s' needs a value (or is unknown)", a);
+        } else
+            positional[positionals++] = argv[i];
+    }
+    int status;
+    if (o.database == NULL || *o.database == '\0') {
+        status = usage_error("%s", "--db FILE|postgresql://... is needed");
+    } else if (serve) {
+        status = positionals ? usage_error("serve takes no argument '%s'", positional[0]) : server_run(&o);
+    } else {
+        struct db *db = open_database(o.database);
+        if (db == NULL) {
+            status = 1;
+        } else if (import) {
+            status = command_import(db, positionals, positional);
+        } else {
+            char error[512];
+            const char *action = positionals ? positional[0] : "";
+            if (strcmp(action, "add") == 0 && positionals == 2) {
+                char text[TOKEN_TEXT_SIZE];
+                status = token_add(db, positional[1], text, error, sizeof(error)) ? 0 : 1;
+                if (status == 0)
+                    printf("%s\n", text);
+            } else if (strcmp(action, "list") == 0 && positionals == 1) {
+                status = token_list(db, error, sizeof(error)) ? 0 : 1;
+            } else if (strcmp(action, "revoke") == 0 && positionals == 2) {
+                status = token_revoke(db, positional[1], error, sizeof(error)) ? 0 : 1;
+                if (status == 0)
+                    fprintf(stderr, "preflight-dashboard: token '%s' revoked\n", positional[1]);
+            } else {
+                error[0] = '\0';
+                status = usage_error("%s", "token add NAME | token list | token revoke NAME");
+            }
+            if (status == 1)
+                fprintf(stderr, "preflight-dashboard: %s\n", error);
+        }
+        db_close(db);
+    }
+    free(positional);
+    return status;
+}

@@ -1,0 +1,329 @@
+#include "ingest.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "items.h"
+#include "matrix.h"
+#include "report_read.h"
+#include "sha256.h"
+#include "tokens.h"
+#include "verdict.h"
+
+/* The stored body: deflated (reports are repetitive JSON: about a tenth of the bytes). */
+static unsigned char *deflate_body(const char *body, size_t length, size_t *out_length)
+{
+    uLongf bound = compressBound((uLong)length);
+    unsigned char *out = malloc(bound);
+    if (out == NULL)
+        return NULL;
+    if (compress2(out, &bound, (const Bytef *)body, (uLong)length, 3) != Z_OK) {
+        free(out);
+        return NULL;
+    }
+    *out_length = bound;
+    return out;
+}
+
+char *ingest_load_body(struct db *db, int64_t id, size_t *length)
+{
+    const struct db_param param = DB_INT(id);
+    struct db_result *r = db_query(db, "SELECT body, body_bytes FROM reports WHERE id = ?", &param, 1);
+    char *body = NULL;
+    if (r != NULL && db_result_rows(r) == 1) {
+        size_t stored;
+        const void *bytes = db_result_blob(r, 0, 0, &stored);
+        uLongf size = (uLongf)db_result_int(r, 0, 1);
+        body = malloc(size + 1);
+        if (body != NULL && uncompress((Bytef *)body, &size, bytes, (uLong)stored) == Z_OK) {
+            body[size] = '\0';
+            *length = size;
+        } else {
+            free(body);
+            body = NULL;
+        }
+    }
+    db_result_free(r);
+    return body;
+}
+
+static const char *text_of(const cJSON *object, const char *key)
+{
+    const char *s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(object, key));
+    return s ? s : "";
+}
+
+static int64_t int_of(const cJSON *object, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(object, key);
+    return cJSON_IsNumber(v) ? (int64_t)v->valuedouble : 0;
+}
+
+/* One device entry's identity, as the listings keep it. */
+struct entry_identity {
+    const char *key, *name, *vendor, *type, *driver_name, *driver_id, *driver_version, *api_version, *os, *kernel;
+    int64_t vendor_id, device_id, driver_raw, api_raw;
+    int passed, failed, violations;
+};
+
+static void identity_of(const cJSON *device, struct entry_identity *e)
+{
+    const cJSON *identity = cJSON_GetObjectItemCaseSensitive(device, "identity");
+    e->key = text_of(identity, "deviceKey");
+    e->name = text_of(identity, "deviceName");
+    e->vendor_id = int_of(identity, "vendorID");
+    e->vendor = matrix_vendor_name((unsigned)e->vendor_id);
+    e->device_id = int_of(identity, "deviceID");
+    e->type = text_of(identity, "deviceType");
+    e->driver_name = text_of(identity, "driverName");
+    e->driver_id = text_of(identity, "driverID");
+    e->driver_version = text_of(identity, "driverVersion");
+    e->driver_raw = int_of(identity, "driverVersionRaw");
+    e->api_version = text_of(identity, "apiVersion");
+    e->api_raw = int_of(identity, "apiVersionRaw");
+    e->os = text_of(identity, "os");
+    e->kernel = text_of(identity, "kernel");
+    e->passed = e->failed = 0;
+    const cJSON *test;
+    cJSON_ArrayForEach(test, cJSON_GetObjectItemCaseSensitive(device, "smoke"))
+    {
+        const char *status = text_of(test, "status");
+        e->passed += strcmp(status, "pass") == 0;
+        e->failed += items_verdict_failing(status);
+    }
+    e->violations = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(device, "spec_minimums"));
+}
+
+/* What one device contributes to an item's counts. */
+struct contribution {
+    int devices, declared, verified, failed;
+};
+
+static struct contribution contribution_of(bool declared, const char *verdict)
+{
+    struct contribution c = {1, declared, strcmp(verdict, "pass") == 0, declared && items_verdict_failing(verdict)};
+    return c;
+}
+
+static bool add_counts(struct db *db, const char *kind, const char *name, struct contribution plus, struct contribution minus)
+{
+    struct contribution d = {plus.devices - minus.devices, plus.declared - minus.declared,
+                             plus.verified - minus.verified, plus.failed - minus.failed};
+    if (!d.devices && !d.declared && !d.verified && !d.failed)
+        return true;
+    const struct db_param p[] = {DB_TEXT(kind), DB_TEXT(name), DB_INT(d.devices), DB_INT(d.declared), DB_INT(d.verified), DB_INT(d.failed)};
+    return db_exec(db,
+                   "INSERT INTO item_counts (kind, name, devices, declared, verified, failed) VALUES (?, ?, ?, ?, ?, ?) "
+                   "ON CONFLICT (kind, name) DO UPDATE SET devices = item_counts.devices + excluded.devices, "
+                   "declared = item_counts.declared + excluded.declared, verified = item_counts.verified + excluded.verified, "
+                   "failed = item_counts.failed + excluded.failed",
+                   p, 6);
+}
+
+static bool note_first_seen(struct db *db, const char *key, const struct item *it, const struct entry_identity *e)
+{
+    const struct db_param p[] = {DB_TEXT(key), DB_TEXT(it->kind), DB_TEXT(it->name), DB_INT(e->driver_raw), DB_TEXT(e->driver_version)};
+    return db_exec(db,
+                   "INSERT INTO first_seen (device_key, kind, name, driver_raw, driver_version) VALUES (?, ?, ?, ?, ?) "
+                   "ON CONFLICT (device_key, kind, name) DO UPDATE SET driver_raw = excluded.driver_raw, "
+                   "driver_version = excluded.driver_version WHERE excluded.driver_raw < first_seen.driver_raw",
+                   p, 5);
+}
+
+static bool write_current(struct db *db, const char *key, const struct item *it, bool update)
+{
+    const struct db_param p[] = {DB_INT(it->declared), DB_TEXT(it->verdict), DB_TEXT(it->value),
+                                 isnan(it->number) ? DB_NULL : DB_REAL(it->number), DB_TEXT(key), DB_TEXT(it->kind), DB_TEXT(it->name)};
+    if (update)
+        return db_exec(db, "UPDATE current_items SET declared = ?, verdict = ?, value = ?, number = ? "
+                           "WHERE device_key = ? AND kind = ? AND name = ?", p, 7);
+    return db_exec(db, "INSERT INTO current_items (declared, verdict, value, number, device_key, kind, name) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?)", p, 7);
+}
+
+/* The device's newest state becomes `now`: only the items that changed are written. */
+static bool replace_current(struct db *db, const char *key, const struct item_list *now, const struct entry_identity *e)
+{
+    const struct db_param k = DB_TEXT(key);
+    struct db_result *r = db_query(db, "SELECT kind, name, declared, verdict, value FROM current_items WHERE device_key = ?", &k, 1);
+    if (r == NULL)
+        return false;
+    struct item_list before = {0};
+    bool ok = true;
+    for (size_t i = 0; ok && i < db_result_rows(r); ++i)
+        ok = items_add(&before, db_result_text(r, i, 0), db_result_text(r, i, 1), db_result_int(r, i, 2) != 0,
+                       db_result_text(r, i, 3), db_result_text(r, i, 4), NAN);
+    db_result_free(r);
+    items_sort(&before);
+    static const struct contribution none = {0, 0, 0, 0};
+    size_t a = 0, b = 0;
+    while (ok && (a < before.count || b < now->count)) {
+        int order = a == before.count ? 1 : b == now->count ? -1 : items_compare(&before.items[a], &now->items[b]);
+        if (order < 0) { /* gone */
+            const struct item *old = &before.items[a++];
+            const struct db_param p[] = {DB_TEXT(key), DB_TEXT(old->kind), DB_TEXT(old->name)};
+            ok = db_exec(db, "DELETE FROM current_items WHERE device_key = ? AND kind = ? AND name = ?", p, 3) &&
+                 add_counts(db, old->kind, old->name, none, contribution_of(old->declared, old->verdict));
+        } else if (order > 0) { /* new */
+            const struct item *it = &now->items[b++];
+            ok = write_current(db, key, it, false) && add_counts(db, it->kind, it->name, contribution_of(it->declared, it->verdict), none) &&
+                 (!it->declared || note_first_seen(db, key, it, e));
+        } else {
+            const struct item *old = &before.items[a++], *it = &now->items[b++];
+            if (old->declared == it->declared && strcmp(old->verdict, it->verdict) == 0 && strcmp(old->value, it->value) == 0)
+                continue;
+            ok = write_current(db, key, it, true) &&
+                 add_counts(db, it->kind, it->name, contribution_of(it->declared, it->verdict), contribution_of(old->declared, old->verdict)) &&
+                 (!it->declared || old->declared || note_first_seen(db, key, it, e));
+        }
+    }
+    items_free(&before);
+    return ok;
+}
+
+static bool store_device(struct db *db, int64_t report_id, int index, const cJSON *device, const char *host,
+                         const char *uploaded, char *message, size_t size)
+{
+    struct entry_identity e;
+    identity_of(device, &e);
+    struct item_list items = {0};
+    if (!items_from_device(device, &items)) {
+        snprintf(message, size, "out of memory");
+        return false;
+    }
+    const struct db_param entry[] = {
+        DB_INT(report_id), DB_INT(index), DB_TEXT(e.key), DB_TEXT(e.name), DB_TEXT(e.vendor), DB_INT(e.vendor_id),
+        DB_INT(e.device_id), DB_TEXT(e.type), DB_TEXT(e.driver_name), DB_TEXT(e.driver_id), DB_TEXT(e.driver_version),
+        DB_INT(e.driver_raw), DB_TEXT(e.api_version), DB_TEXT(e.os), DB_TEXT(e.kernel), DB_TEXT(host), DB_TEXT(uploaded),
+        DB_INT(e.passed), DB_INT(e.failed), DB_INT(e.violations)};
+    struct db_result *r = db_query(db,
+                                   "INSERT INTO entries (report_id, device_index, device_key, device_name, vendor, vendor_id, "
+                                   "device_id, device_type, driver_name, driver_id, driver_version, driver_raw, api_version, os, "
+                                   "kernel, host, uploaded, tests_passed, tests_failed, spec_violations) "
+                                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                                   entry, 20);
+    bool ok = r != NULL && db_result_rows(r) == 1;
+    int64_t entry_id = ok ? db_result_int(r, 0, 0) : 0;
+    db_result_free(r);
+    const struct db_param k = DB_TEXT(e.key);
+    r = ok ? db_query(db, "SELECT newest_driver_raw FROM devices WHERE device_key = ?", &k, 1) : NULL;
+    ok = r != NULL;
+    bool known = ok && db_result_rows(r) == 1;
+    /* the newest report of a device: the highest driver version, and of those the latest upload */
+    bool newest = !known || e.driver_raw >= db_result_int(r, 0, 0);
+    db_result_free(r);
+    const struct db_param d[] = {DB_INT(entry_id), DB_TEXT(uploaded), DB_TEXT(e.vendor), DB_TEXT(e.name), DB_TEXT(e.type),
+                                 DB_TEXT(e.driver_name), DB_TEXT(e.driver_version), DB_INT(e.driver_raw), DB_TEXT(e.os),
+                                 DB_TEXT(e.api_version), DB_INT(e.api_raw), DB_TEXT(e.key)};
+    if (ok && !known)
+        ok = db_exec(db, "INSERT INTO devices (current_entry, first_upload, last_upload, vendor, device_name, device_type, "
+                         "driver_name, newest_driver, newest_driver_raw, os, api_version, api_raw, device_key, reports) "
+                         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
+                     (const struct db_param[]){d[0], d[1], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8], d[9], d[10], d[11]}, 13);
+    else if (ok && newest)
+        ok = db_exec(db, "UPDATE devices SET current_entry = ?, last_upload = ?, vendor = ?, device_name = ?, device_type = ?, "
+                         "driver_name = ?, newest_driver = ?, newest_driver_raw = ?, os = ?, api_version = ?, api_raw = ?, "
+                         "reports = reports + 1 WHERE device_key = ?", d, 12);
+    else if (ok)
+        ok = db_exec(db, "UPDATE devices SET last_upload = ?, reports = reports + 1 WHERE device_key = ?",
+                     (const struct db_param[]){d[1], d[11]}, 2);
+    if (ok && newest) {
+        ok = replace_current(db, e.key, &items, &e);
+    } else if (ok) { /* an older driver: it may only lower the first versions */
+        for (size_t i = 0; ok && i < items.count; ++i)
+            if (items.items[i].declared)
+                ok = note_first_seen(db, e.key, &items.items[i], &e);
+    }
+    items_free(&items);
+    if (!ok)
+        snprintf(message, size, "database: %s", db_error(db));
+    return ok;
+}
+
+enum ingest_status ingest_report(struct db *db, const char *body, size_t length, const char *key,
+                                 const struct ingest_source *source, int64_t *report_id, char *message, size_t size)
+{
+    char computed[65];
+    if (key == NULL) {
+        sha256_hex(body, length, computed);
+        key = computed;
+    }
+    char error[512];
+    cJSON *report = report_parse(body, length, "report", error, sizeof(error));
+    if (report == NULL) {
+        snprintf(message, size, "%s", error);
+        return INGEST_INVALID;
+    }
+    const cJSON *devices = cJSON_GetObjectItemCaseSensitive(report, "devices");
+    for (int i = 0; i < cJSON_GetArraySize(devices); ++i) {
+        const cJSON *identity = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(devices, i), "identity");
+        if (!*text_of(identity, "deviceKey")) {
+            snprintf(message, size, "report: devices[%d].identity.deviceKey: missing (a vulkaninfo document is not a report; "
+                                    "probe the device with preflight-probe)", i);
+            cJSON_Delete(report);
+            return INGEST_INVALID;
+        }
+    }
+    size_t stored_length = 0;
+    unsigned char *stored = deflate_body(body, length, &stored_length);
+    if (stored == NULL) {
+        snprintf(message, size, "out of memory");
+        cJSON_Delete(report);
+        return INGEST_FAILED;
+    }
+    char uploaded[32];
+    utc_now(uploaded);
+    const char *host = text_of(report, "host");
+    enum ingest_status status = INGEST_FAILED;
+    if (!db_begin_write(db)) {
+        snprintf(message, size, "database: %s", db_error(db));
+        goto done;
+    }
+    const struct db_param p[] = {DB_TEXT(key), DB_BLOB(stored, stored_length), DB_INT(length), DB_TEXT(uploaded),
+                                 DB_TEXT(source->token_name), DB_TEXT(source->peer), DB_TEXT(host),
+                                 DB_TEXT(text_of(report, "created")), DB_TEXT(text_of(report, "generator")),
+                                 DB_INT(cJSON_GetArraySize(devices))};
+    struct db_result *r = db_query(db,
+                                   "INSERT INTO reports (idempotency_key, body, body_bytes, uploaded, token, peer, host, created, "
+                                   "generator, devices) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                                   "ON CONFLICT (idempotency_key) DO NOTHING RETURNING id",
+                                   p, 10);
+    if (r == NULL) {
+        snprintf(message, size, "database: %s", db_error(db));
+        db_rollback(db);
+        goto done;
+    }
+    if (db_result_rows(r) == 0) { /* stored before */
+        db_result_free(r);
+        db_rollback(db);
+        const struct db_param k = DB_TEXT(key);
+        r = db_query(db, "SELECT id FROM reports WHERE idempotency_key = ?", &k, 1);
+        *report_id = db_result_rows(r) ? db_result_int(r, 0, 0) : 0;
+        db_result_free(r);
+        snprintf(message, size, "a report with Idempotency-Key %s is stored already (report %lld)", key, (long long)*report_id);
+        status = INGEST_DUPLICATE;
+        goto done;
+    }
+    *report_id = db_result_int(r, 0, 0);
+    db_result_free(r);
+    bool ok = true;
+    for (int i = 0; ok && i < cJSON_GetArraySize(devices); ++i)
+        ok = store_device(db, *report_id, i, cJSON_GetArrayItem(devices, i), host, uploaded, message, size);
+    if (ok && !db_commit(db)) {
+        snprintf(message, size, "database: %s", db_error(db));
+        ok = false;
+    }
+    if (!ok) {
+        db_rollback(db);
+        goto done;
+    }
+    snprintf(message, size, "stored as report %lld", (long long)*report_id);
+    status = INGEST_STORED;
+done:
+    free(stored);
+    cJSON_Delete(report);
+    return status;
+}

@@ -1,0 +1,36 @@
+/* Storing one uploaded report: checked by the report reader, then the bytes and everything the
+ * pages need from them (entries, the devices' newest state, coverage counts, first driver
+ * versions) written in one transaction, so that a process killed at any moment leaves the whole
+ * report or nothing. The SHA-256 of the bytes is the report's identity: a second delivery of the
+ * same bytes is recognised and not stored again, also when both arrive at once. */
+#ifndef PREFLIGHT_DASHBOARD_INGEST_H
+#define PREFLIGHT_DASHBOARD_INGEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "db.h"
+
+#define INGEST_MAX_BODY (16u * 1024u * 1024u) /* bytes; larger uploads are refused (413) */
+
+enum ingest_status {
+    INGEST_STORED,
+    INGEST_DUPLICATE, /* a report with these bytes is stored already */
+    INGEST_INVALID,   /* the report reader refused it; `message` says why */
+    INGEST_FAILED,    /* the database failed; nothing was stored */
+};
+
+struct ingest_source {
+    const char *token_name; /* who uploaded ("import" for the import command) */
+    const char *peer;       /* the client's address, or the file imported */
+};
+
+/* `key`: the SHA-256 hex of the body (computed when NULL). `report_id` gets the stored report's id
+ * (or the existing one for a duplicate). */
+enum ingest_status ingest_report(struct db *db, const char *body, size_t length, const char *key,
+                                 const struct ingest_source *source, int64_t *report_id, char *message, size_t size);
+
+/* The stored bytes of report `id` (malloc'd, `length` set); NULL when there is none. */
+char *ingest_load_body(struct db *db, int64_t id, size_t *length);
+
+#endif
