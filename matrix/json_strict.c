@@ -244,7 +244,7 @@ struct key {
     size_t at;             /* where it starts in the text, for the message */
 };
 
-static const char *sort_pool; /* qsort has no context argument: the pool the keys point into */
+static _Thread_local const char *sort_pool; /* qsort has no context argument: the pool the keys point into */
 
 static int compare_keys(const void *x, const void *y)
 {

@@ -195,7 +195,9 @@ struct matrix *matrix_build(cJSON *const *reports, size_t report_count)
             const char *source = text_of(device, "source");
             snprintf(c->source, sizeof(c->source), "%s", *source ? source : "probe");
             snprintf(c->created, sizeof(c->created), "%s", text_of(reports[r], "created"));
-            snprintf(c->host, sizeof(c->host), "%s", text_of(identity, "host"));
+            /* the machine: the report's "host" (preflight-probe --host-label) */
+            const char *host = text_of(reports[r], "host");
+            snprintf(c->host, sizeof(c->host), "%s", *host ? host : text_of(identity, "host"));
             snprintf(c->os, sizeof(c->os), "%s", text_of(identity, "os"));
             snprintf(c->kernel, sizeof(c->kernel), "%s", text_of(identity, "kernel"));
             add_device(&builder, device, column);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 static void os_pretty_name(char *out, size_t size, const char *fallback)
 {
@@ -41,4 +42,28 @@ void host_info_add(cJSON *identity)
     snprintf(kernel, sizeof(kernel), "%s %s %s", uts.sysname, uts.release, uts.machine);
     cJSON_AddStringToObject(identity, "os", os);
     cJSON_AddStringToObject(identity, "kernel", kernel);
+}
+
+bool host_label_valid(const char *label)
+{
+    size_t n = strlen(label);
+    if (n == 0 || n > 255)
+        return false;
+    for (size_t i = 0; i < n; ++i)
+        if ((unsigned char)label[i] < 0x20 || label[i] == 0x7f)
+            return false;
+    return true;
+}
+
+void host_name(const char *label, char *out, size_t size)
+{
+    if (label != NULL) {
+        snprintf(out, size, "%s", label);
+        return;
+    }
+    char name[256] = "";
+    if (gethostname(name, sizeof(name) - 1) != 0 || name[0] == '\0')
+        snprintf(name, sizeof(name), "unknown");
+    name[sizeof(name) - 1] = '\0';
+    snprintf(out, size, "%s", name);
 }

@@ -35,13 +35,14 @@ struct probe_options {
     bool list_only;
     bool list_tests;
     bool smoke;
+    const char *host_label; /* NULL: the machine's host name */
     struct runner_options runner;
 };
 
 static void print_usage(FILE *to)
 {
     fputs("usage: preflight-probe [--device N | --all] [--out FILE | --out -] [--pretty] [--list]\n"
-          "                       [--tests PATTERNS] [--skip PATTERNS] [--timeout S] [--no-smoke] [--list-tests]\n"
+          "                       [--host-label NAME] [--tests PATTERNS] [--skip PATTERNS] [--timeout S] [--no-smoke] [--list-tests]\n"
           "\n"
           "Records what each Vulkan device declares (extensions, features, properties, formats,\n"
           "queue families, memory) and runs GPU smoke tests whose results are read back, as a\n"
@@ -53,6 +54,8 @@ static void print_usage(FILE *to)
           "               Default: preflight-report-<device keys>.json in the current directory\n"
           "  --pretty     indent the JSON\n"
           "  --list       list the devices and exit\n"
+          "  --host-label NAME  the machine's name in the report (default: its host name), so that\n"
+          "               farm machines with the same GPU stay apart on a dashboard\n"
           "  --tests P    run only the smoke tests matching P (comma-separated globs: 'compute.*')\n"
           "  --skip P     do not run the smoke tests matching P (reported as skipped)\n"
           "  --timeout S  watchdog per smoke test, in seconds (default 60)\n"
@@ -100,6 +103,12 @@ static int parse_options(int argc, char **argv, struct probe_options *o)
             saw_device = true;
         } else if (strcmp(arg, "--out") == 0 && i + 1 < argc) {
             o->out_path = argv[++i];
+        } else if (strcmp(arg, "--host-label") == 0 && i + 1 < argc) {
+            o->host_label = argv[++i];
+            if (!host_label_valid(o->host_label)) {
+                fprintf(stderr, "preflight-probe: --host-label needs 1 to 255 printable characters, not '%s'\n", o->host_label);
+                return EXIT_USAGE;
+            }
         } else if (strcmp(arg, "--pretty") == 0) {
             o->pretty = true;
         } else if (strcmp(arg, "--list") == 0) {
@@ -125,7 +134,7 @@ static int parse_options(int argc, char **argv, struct probe_options *o)
         } else {
             bool missing_value = strcmp(arg, "--device") == 0 || strcmp(arg, "--out") == 0 ||
                                  strcmp(arg, "--tests") == 0 || strcmp(arg, "--skip") == 0 ||
-                                 strcmp(arg, "--timeout") == 0;
+                                 strcmp(arg, "--timeout") == 0 || strcmp(arg, "--host-label") == 0;
             fprintf(stderr, "preflight-probe: %s '%s'\n", missing_value ? "missing value for" : "unknown option", arg);
             print_usage(stderr);
             return EXIT_USAGE;
@@ -257,6 +266,9 @@ int main(int argc, char **argv)
     char loader[32];
     identity_format_api_version(vi.loader_version, loader, sizeof(loader));
     cJSON_AddStringToObject(report, "loaderVersion", loader);
+    char host[256];
+    host_name(options.host_label, host, sizeof(host));
+    cJSON_AddStringToObject(report, "host", host);
     for (uint32_t i = 0; i < vi.device_count; ++i) {
         if (!options.all_devices && (long)i != options.device_index)
             continue;

@@ -152,7 +152,9 @@ int main(int argc, char **argv)
             return 0;
         } else if (a[0] == '-' && a[1] != '\0') {
             free(positional);
-            return usage_error(has_value || strncmp(a, "--", 2) != 0 ? "unknown option '%s' for this command" : "option '%s' needs a value (or is unknown)", a);
+            bool takes_value = strcmp(a, "--db") == 0 || strcmp(a, "--listen") == 0 || strcmp(a, "--tls-cert") == 0 ||
+                               strcmp(a, "--tls-key") == 0;
+            return usage_error(takes_value && !has_value ? "option '%s' needs a value" : "unknown option '%s' for this command", a);
         } else
             positional[positionals++] = argv[i];
     }

@@ -35,7 +35,9 @@ struct server {
 struct request {
     bool upload;
     struct buf body;
-    bool too_large;
+    bool checked;     /* the upload's token and key were looked at */
+    int refusal;      /* the status an upload gets instead of being stored (0: none) */
+    const char *refusal_text;
     double started;
     int answered; /* a response is queued already */
     struct MHD_PostProcessor *post;
@@ -286,8 +288,6 @@ static bool hex64(const char *text)
 
 static enum MHD_Result finish_upload(struct server *s, struct MHD_Connection *c, struct request *r, const char *token_name)
 {
-    if (r->too_large)
-        return send_message(c, 413, "the report is larger than 16 MiB", false, NULL);
     const char *key = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Idempotency-Key");
     char hash[65];
     sha256_hex(r->body.data ? r->body.data : "", r->body.length, hash);
@@ -395,40 +395,38 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     if (r->upload) {
         if (now_seconds() - r->started > REQUEST_DEADLINE_SECONDS)
             return MHD_NO; /* a client that trickles its body does not hold a thread for ever */
-        if (r->body.length == 0 && !r->too_large && r->body.data == NULL) {
-            /* first call with the headers: who is it, and is the key well formed */
+        if (!r->checked) {
+            /* the headers are all there: who is it, and is the key well formed. A refusal is sent
+             * once the body has been read (and dropped): answering in the middle of an upload
+             * makes the client's socket reset, and the client would not see the answer. */
+            r->checked = true;
             char name[TOKEN_NAME_MAX + 1];
             enum token_status status = authenticate(s, c, name);
             const char *key = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Idempotency-Key");
-            int code = status == TOKEN_VALID ? 0 : status == TOKEN_REVOKED ? 403 : status == TOKEN_ERROR ? 503 : 401;
-            const char *why = status == TOKEN_REVOKED ? "the token was revoked"
+            r->refusal = status == TOKEN_VALID ? 0 : status == TOKEN_REVOKED ? 403 : status == TOKEN_ERROR ? 503 : 401;
+            r->refusal_text = status == TOKEN_REVOKED ? "the token was revoked"
                               : status == TOKEN_ERROR ? "the database is not reachable"
                                                       : "uploading needs a token (Authorization: Bearer)";
-            if (code == 0 && !hex64(key)) {
-                code = 400;
-                why = "Idempotency-Key must be the SHA-256 of the body, 64 lowercase hex digits";
+            if (r->refusal == 0 && !hex64(key)) {
+                r->refusal = 400;
+                r->refusal_text = "Idempotency-Key must be the SHA-256 of the body, 64 lowercase hex digits";
             }
-            if (code != 0) {
-                r->answered = 1;
-                *upload_data_size = 0;
-                return send_message(c, code, why, false, NULL);
-            }
-            snprintf(r->login_token, sizeof(r->login_token), "%s", name); /* the token's name, for the record */
-            buf_add(&r->body, "");
-            r->body.length = 0;
+            snprintf(r->login_token, sizeof(r->login_token), "%s", status == TOKEN_VALID ? name : "");
         }
         if (*upload_data_size > 0) {
-            if (r->body.length + *upload_data_size > INGEST_MAX_BODY) {
-                r->too_large = true;
-                r->answered = 1;
-                *upload_data_size = 0;
-                return send_message(c, 413, "the report is larger than 16 MiB", false, NULL);
+            if (r->refusal == 0 && r->body.length + *upload_data_size > INGEST_MAX_BODY) {
+                r->refusal = 413;
+                r->refusal_text = "the report is larger than 16 MiB";
+                buf_free(&r->body);
             }
-            buf_add_bytes(&r->body, upload_data, *upload_data_size);
+            if (r->refusal == 0)
+                buf_add_bytes(&r->body, upload_data, *upload_data_size);
             *upload_data_size = 0;
             return r->body.failed ? MHD_NO : MHD_YES;
         }
         r->answered = 1;
+        if (r->refusal != 0)
+            return send_message(c, r->refusal, r->refusal_text, false, NULL);
         return finish_upload(s, c, r, r->login_token);
     }
     if (*upload_data_size > 0) { /* a body where none belongs */

@@ -189,6 +189,8 @@ void view_devices(struct db *db, const struct query_args *q, struct view_respons
     cJSON_AddNumberToObject(out->model, "total", db_result_rows(r) ? (double)db_result_int(r, 0, 12) : 0);
     cJSON_AddNumberToObject(out->model, "page", (double)page);
     cJSON_AddNumberToObject(out->model, "page_rows", PAGE_ROWS);
+    const char *group = query_get(q, "group");
+    cJSON_AddBoolToObject(out->model, "grouped", group != NULL && strcmp(group, "1") == 0);
     cJSON *list = cJSON_AddArrayToObject(out->model, "devices");
     for (size_t i = 0; i < db_result_rows(r); ++i) {
         cJSON *d = cJSON_CreateObject();

@@ -45,6 +45,7 @@ static void foot(struct buf *b, const char *nonce)
                "document.querySelectorAll('input[data-filter]').forEach(function(box){box.addEventListener('input',function(){"
                "var q=box.value.toLowerCase();document.querySelectorAll(box.dataset.filter).forEach(function(el){"
                "el.style.display=el.innerText.toLowerCase().indexOf(q)<0?'none':'';});});});"
+               "document.body.dataset.ready='1';"
                "</script></body></html>");
 }
 
@@ -116,13 +117,17 @@ static void page_devices(const cJSON *m, const char *query, struct buf *b)
     const cJSON *devices = cJSON_GetObjectItemCaseSensitive(m, "devices");
     buf_printf(b, "<h1>Devices</h1><p>%.0f devices", num(m, "total"));
     if (num(m, "total") > cJSON_GetArraySize(devices))
-        buf_printf(b, " (page %.0f shows %d; <a href=\"?page=%.0f\">next page</a>)", num(m, "page"), cJSON_GetArraySize(devices),
-                   num(m, "page") + 1);
+    {
+        buf_printf(b, " (page %.0f shows %d; <a href=\"?page=%.0f&amp;", num(m, "page"), cJSON_GetArraySize(devices), num(m, "page") + 1);
+        buf_escape(b, query);
+        buf_add(b, "\">next page</a>)");
+    }
     buf_add(b, "</p>");
     filter_form(b, m, "/", true);
-    bool grouped = query && strstr(query, "group=1") != NULL;
-    buf_printf(b, "<p><a href=\"/?group=%d\">%s</a></p>", grouped ? 0 : 1,
-               grouped ? "show as one table" : "group by vendor, then driver, then GPU");
+    bool grouped = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "grouped"));
+    buf_printf(b, "<p><a href=\"/?group=%d%s", grouped ? 0 : 1, query && *query ? "&amp;" : "");
+    buf_escape(b, query);
+    buf_printf(b, "\">%s</a></p>", grouped ? "show as one table" : "group by vendor, then driver, then GPU");
     const cJSON *d;
     if (grouped) {
         char vendor[128] = "\x01", driver[128] = "\x01";

@@ -14,7 +14,7 @@ _preflight_probe()
         return
         ;;
     esac
-    COMPREPLY=($(compgen -W "--device --all --out --pretty --list --tests --skip --timeout --no-smoke --list-tests --help --version" -- "$cur"))
+    COMPREPLY=($(compgen -W "--device --all --out --pretty --host-label --list --tests --skip --timeout --no-smoke --list-tests --help --version" -- "$cur"))
 }
 
 _preflight_report_options()

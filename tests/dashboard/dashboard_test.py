@@ -1,0 +1,476 @@
+#!/usr/bin/env python3
+"""preflight-dashboard against a real database (a SQLite file, or a PostgreSQL server this test
+starts) and the real upload client: the upload contract (stored, 409 duplicate, 401/403 tokens,
+413, 422 with the reader's message, 400 for a wrong key), a flaky proxy in front, 50 concurrent
+uploads with duplicates, a server killed with SIGKILL in a burst of uploads and restarted, every
+page and API endpoint, escaping of hostile report strings, read access by token, and the command
+line's errors. Prints ok/FAIL per check; exits 1 on any failure."""
+import argparse
+import concurrent.futures
+import hashlib
+import http.client
+import http.server
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from postgres_server import PostgresServer  # noqa: E402
+
+checks = failures = 0
+
+
+def check(name, condition, detail=""):
+    global checks, failures
+    checks += 1
+    if condition:
+        print("ok   " + name)
+    else:
+        failures += 1
+        print("FAIL " + name + (" (%s)" % (detail,) if detail != "" else ""))
+
+
+class Dashboard:
+    def __init__(self, binary, db, work, public_read=False, port=0, extra=()):
+        self.binary, self.db, self.work = binary, db, work
+        args = [binary, "serve", "--db", db, "--listen", "127.0.0.1:%d" % port, "--quiet"]
+        if public_read:
+            args.append("--public-read")
+        args += list(extra)
+        self.log = open(os.path.join(work, "serve.log"), "a")
+        self.process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=self.log, text=True)
+        line = self.process.stdout.readline()
+        found = re.search(r"listening on (http://127\.0\.0\.1:(\d+)/)", line)
+        if not found:
+            raise RuntimeError("the dashboard did not start: %r" % line)
+        self.url, self.port = found.group(1), int(found.group(2))
+
+    def stop(self, sig=signal.SIGTERM):
+        self.process.send_signal(sig)
+        self.process.wait(timeout=30)
+        self.log.close()
+
+
+def request(port, method, path, body=None, headers=None, timeout=30):
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        connection.request(method, path, body=body, headers=headers or {})
+        response = connection.getresponse()
+        return response.status, dict(response.getheaders()), response.read()
+    finally:
+        connection.close()
+
+
+def post_report(port, body, token, key=None):
+    headers = {"Content-Type": "application/json", "Idempotency-Key": key or hashlib.sha256(body).hexdigest()}
+    if token:
+        headers["Authorization"] = "Bearer " + token
+    return request(port, "POST", "/api/v1/reports", body, headers)
+
+
+class FlakyProxy(http.server.ThreadingHTTPServer):
+    """In front of the dashboard: answers the first `fail` requests 503, then forwards one and drops
+    its response (the client never learns it was stored), then forwards the rest."""
+
+    def __init__(self, upstream, fail):
+        self.upstream, self.fail, self.seen, self.lock = upstream, fail, 0, threading.Lock()
+        super().__init__(("127.0.0.1", 0), FlakyHandler)
+
+
+class FlakyHandler(http.server.BaseHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        with self.server.lock:
+            self.server.seen += 1
+            n = self.server.seen
+        if n <= self.server.fail:
+            self.send_response(503)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        headers = {k: v for k, v in self.headers.items() if k.lower() in ("content-type", "idempotency-key", "authorization")}
+        status, _, answer = request(self.server.upstream, "POST", self.path, body, headers)
+        if n == self.server.fail + 1:  # stored upstream, but the response is lost
+            self.close_connection = True
+            self.connection.shutdown(socket.SHUT_RDWR)
+            return
+        self.send_response(status)
+        self.send_header("Content-Length", str(len(answer)))
+        self.end_headers()
+        self.wfile.write(answer)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--dashboard", required=True)
+    parser.add_argument("--report-tool", required=True)
+    parser.add_argument("--fixtures", required=True)
+    parser.add_argument("--synth", required=True)
+    parser.add_argument("--backend", choices=["sqlite", "postgres"], required=True)
+    a = parser.parse_args()
+    work = tempfile.mkdtemp(prefix="preflight-dashboard-test-")
+    postgres = None
+    dashboards = []
+    try:
+        if a.backend == "postgres":
+            postgres = PostgresServer()
+            db = postgres.url
+        else:
+            db = os.path.join(work, "dashboard.db")
+
+        def sql(statement):
+            if postgres:
+                return postgres.psql(statement)
+            with sqlite3.connect(db) as c:
+                return "\n".join("|".join(str(v) for v in row) for row in c.execute(statement))
+
+        run = lambda *args, **kw: subprocess.run([a.dashboard, *args], capture_output=True, text=True, **kw)
+        lavapipe = os.path.join(a.fixtures, "probe-lavapipe.report.json")
+        nvidia = os.path.join(a.fixtures, "probe-nvidia-h200.report.json")
+        synth = os.path.join(work, "synth")
+        subprocess.run([sys.executable, a.synth, "--from", nvidia, "--from", lavapipe, "--count", "160", "--devices", "8",
+                        "--versions", "3", "--out", synth], check=True)
+        synthesized = sorted(os.path.join(synth, f) for f in os.listdir(synth))
+
+        # ---- the command line ----
+        r = run("token", "add", "farm-a", "--db", db)
+        check("token add prints a token once", r.returncode == 0 and re.fullmatch(r"pft_[0-9a-f]{64}\n", r.stdout), r.stderr)
+        token = r.stdout.strip()
+        token_file = os.path.join(work, "token")
+        open(token_file, "w").write(token + "\n")
+        check("the token is stored hashed, not as given", token not in sql("SELECT hash FROM tokens") and
+              hashlib.sha256(token.encode()).hexdigest() in sql("SELECT hash FROM tokens"))
+        r = run("token", "add", "farm-a", "--db", db)
+        check("token add of an existing name: exit 1 with a message", r.returncode == 1 and "exists already" in r.stderr, r.stderr)
+        revoked = run("token", "add", "old-farm", "--db", db).stdout.strip()
+        r = run("token", "revoke", "old-farm", "--db", db)
+        check("token revoke: exit 0", r.returncode == 0, r.stderr)
+        r = run("token", "list", "--db", db)
+        check("token list names both, the revoked one as revoked",
+              "farm-a" in r.stdout and re.search(r"old-farm\t\S+\trevoked ", r.stdout) and token not in r.stdout, r.stdout)
+        r = run("token", "add", "bad name!", "--db", db)
+        check("token add of a bad name: exit 1", r.returncode == 1 and "token name" in r.stderr, r.stderr)
+        r = run("serve", "--db", db, "--frobnicate")
+        check("an unknown option: exit 2 with usage", r.returncode == 2 and "unknown option" in r.stderr, r.stderr)
+        r = run("serve")
+        check("no --db: exit 2", r.returncode == 2 and "--db" in r.stderr, r.stderr)
+        r = run("serve", "--db", db, "--listen", "nonsense")
+        check("a bad --listen: exit 2", r.returncode == 2 and "ADDR:PORT" in r.stderr, r.stderr)
+        r = run("token", "list", "--db", "postgresql://nobody@127.0.0.1:1/none")
+        check("an unreachable PostgreSQL: exit 1 with the driver's message", r.returncode == 1 and "postgresql" in r.stderr, r.stderr)
+        r = run("import", "--db", db, os.path.join(a.fixtures, "invalid-report.json"))
+        check("import of an invalid report: exit 1 with the reader's message", r.returncode == 1 and "invalid-report.json" in r.stderr, r.stderr)
+
+        server = Dashboard(a.dashboard, db, work)
+        dashboards.append(server)
+        upload_url = server.url + "api/v1/reports"
+        spool = os.path.join(work, "spool")
+
+        def upload(*reports, url=upload_url, token_path=token_file, extra=()):
+            args = [a.report_tool, "upload", "--url", url, "--spool", spool, "--backoff-ms", "50", "--retries", "4", *extra]
+            if token_path:
+                args += ["--token-file", token_path]
+            return subprocess.run(args + list(reports), capture_output=True, text=True)
+
+        def api(path, token_value=token):
+            status, headers, body = request(server.port, "GET", path, headers={"Authorization": "Bearer " + token_value})
+            return status, headers, body
+
+        def stored_reports():
+            return int(sql("SELECT COUNT(*) FROM reports"))
+
+        # ---- ingest contract ----
+        r = upload(lavapipe)
+        check("upload through preflight-report: exit 0", r.returncode == 0, r.stdout + r.stderr)
+        check("stored once", stored_reports() == 1)
+        r = upload(lavapipe)
+        check("the same report again: exit 0 (409 is done)", r.returncode == 0, r.stdout + r.stderr)
+        check("still stored once", stored_reports() == 1)
+        body = open(nvidia, "rb").read()
+        status, _, answer = post_report(server.port, body, token)
+        check("POST of a new report: 201 with its id", status == 201 and json.loads(answer)["status"] == "stored", (status, answer))
+        status, _, _ = post_report(server.port, body, token)
+        check("POST of a known key: 409", status == 409, status)
+        status, _, _ = post_report(server.port, body, None)
+        check("no token: 401", status == 401, status)
+        status, _, _ = post_report(server.port, body, "pft_" + "0" * 64)
+        check("an unknown token: 401", status == 401, status)
+        status, _, _ = post_report(server.port, body, revoked)
+        check("a revoked token: 403", status == 403, status)
+        status, _, _ = post_report(server.port, body, token, key="0" * 64)
+        check("an Idempotency-Key that is not the body's SHA-256: 400", status == 400, status)
+        status, _, _ = post_report(server.port, body, token, key="not-hex")
+        check("a malformed Idempotency-Key: 400", status == 400, status)
+        # over 16 MiB, announced: refused before the body is sent (the client waits for 100-continue)
+        announced = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+        announced.sendall(("POST /api/v1/reports HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\nIdempotency-Key: %s\r\n"
+                           "Content-Length: %d\r\nExpect: 100-continue\r\n\r\n" % (token, "0" * 64, 16 * 1024 * 1024 + 1)).encode())
+        answer = announced.recv(200)
+        announced.close()
+        check("a body announced over 16 MiB: 413 before it is sent", answer.startswith(b"HTTP/1.1 413"), answer[:40])
+        big = b" " * (16 * 1024 * 1024 + 1)
+        status, _, _ = post_report(server.port, (big[i:i + 65536] for i in range(0, len(big), 65536)), token,
+                                   key=hashlib.sha256(big).hexdigest())
+        check("a chunked body over 16 MiB: 413", status == 413, status)
+        invalid = open(os.path.join(a.fixtures, "invalid-report.json"), "rb").read()
+        status, _, answer = post_report(server.port, invalid, token)
+        check("a report the reader refuses: 422 with the reader's message", status == 422 and b"report" in answer, (status, answer[:200]))
+        status, _, answer = post_report(server.port, b'{"schema": "preflight.report/1", "devices": [', token)
+        check("malformed JSON: 422", status == 422, (status, answer[:200]))
+        check("nothing of the refused uploads was stored", stored_reports() == 2)
+        bad_token = os.path.join(work, "bad-token")
+        open(bad_token, "w").write("pft_" + "1" * 64)
+        r = upload(synthesized[0], token_path=bad_token)
+        check("the client with a wrong token: exit 1, report spooled", r.returncode == 1 and os.listdir(spool), r.stdout + r.stderr)
+        r = upload(url=upload_url, extra=["--flush"])
+        check("flush with the right token delivers the spooled report", r.returncode == 0 and not [f for f in os.listdir(spool) if f.endswith(".json")],
+              r.stdout + r.stderr)
+        check("... stored once", stored_reports() == 3)
+
+        # ---- a flaky proxy: 503 twice, then the response of a stored report is lost ----
+        proxy = FlakyProxy(server.port, fail=2)
+        threading.Thread(target=proxy.serve_forever, daemon=True).start()
+        r = upload(synthesized[1], url="http://127.0.0.1:%d/api/v1/reports" % proxy.server_address[1])
+        proxy.shutdown()
+        check("through the flaky proxy: delivered (exit 0)", r.returncode == 0, r.stdout + r.stderr)
+        check("through the flaky proxy: 4 requests, stored once", proxy.seen == 4 and stored_reports() == 4, (proxy.seen, stored_reports()))
+
+        # ---- 50 concurrent uploads, duplicates among them ----
+        bodies = [open(p, "rb").read() for p in synthesized[2:27]]  # 25 distinct
+        with concurrent.futures.ThreadPoolExecutor(50) as pool:
+            statuses = list(pool.map(lambda b: post_report(server.port, b, token)[0], bodies + bodies))
+        check("50 concurrent uploads: each answered 201 or 409", all(s in (201, 409) for s in statuses), statuses)
+        check("50 concurrent uploads of 25 reports: 25 stored, 25 duplicates",
+              statuses.count(201) == 25 and statuses.count(409) == 25 and stored_reports() == 29, (statuses.count(201), stored_reports()))
+
+        # ---- SIGKILL in a burst, restart, retry: nothing half-stored, each once ----
+        burst = synthesized[27:87]
+        port = server.port
+        client = subprocess.Popen([a.report_tool, "upload", "--url", upload_url, "--spool", spool, "--token-file", token_file,
+                                   "--retries", "0", *burst], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(0.4)
+        server.stop(signal.SIGKILL)
+        client.wait(timeout=120)
+        dashboards.remove(server)
+        killed_at = stored_reports()
+        half = int(sql("SELECT COUNT(*) FROM reports r WHERE NOT EXISTS (SELECT 1 FROM entries e WHERE e.report_id = r.id)"))
+        check("killed mid-burst: some but not all stored", 29 < killed_at < 89, killed_at)
+        check("killed mid-burst: no report without its entries", half == 0, half)
+        server = Dashboard(a.dashboard, db, work, port=port)
+        dashboards.append(server)
+        r = upload(*burst)  # the client retries everything; what is there answers 409
+        check("after the restart, the retry delivers the rest", r.returncode == 0, r.stdout[-400:] + r.stderr[-400:])
+        check("every report of the burst stored exactly once", stored_reports() == 89 and
+              int(sql("SELECT COUNT(DISTINCT idempotency_key) FROM reports")) == 89, stored_reports())
+        counts = sql("SELECT COUNT(*) FROM current_items")
+        devices = int(sql("SELECT COUNT(*) FROM devices"))
+        check("per-device state is consistent: one current entry per device", devices == int(sql("SELECT COUNT(DISTINCT device_key) FROM entries")), devices)
+        mismatch = sql("SELECT COUNT(*) FROM item_counts k WHERE k.devices <> (SELECT COUNT(*) FROM current_items c WHERE c.kind = k.kind AND c.name = k.name)")
+        check("coverage counts equal a recount of the devices' items", mismatch == "0" and int(counts) > 0, mismatch)
+
+        # ---- the rest of the synthesized fleet, by import ----
+        r = run("import", "--db", db, *synthesized[87:])
+        check("import of 73 reports: exit 0", r.returncode == 0 and "73 stored" in r.stderr, r.stderr[-300:])
+        hostile = json.load(open(lavapipe))
+        hostile["devices"][0]["identity"]["deviceName"] = "<script>alert(1)</script>"
+        hostile["devices"][0]["identity"]["deviceKey"] = "10005-0bad-mesa_llvmpipe"
+        hostile["host"] = "\"><img src=x onerror=alert(2)>"
+        hostile["devices"][0]["smoke"][0]["reason"] = "</td><script>alert(3)</script>"
+        hostile_path = os.path.join(work, "hostile.json")
+        json.dump(hostile, open(hostile_path, "w"))
+        r = upload(hostile_path)
+        check("a report with hostile strings is accepted", r.returncode == 0, r.stderr)
+        hostile_id = sql("SELECT MAX(id) FROM reports")
+
+        # ---- read access ----
+        status, headers, page = request(server.port, "GET", "/")
+        check("reading without a token: 401 and the sign-in form", status == 401 and b'action="/login"' in page, status)
+        status, _, _ = request(server.port, "GET", "/api/v1/devices")
+        check("the API without a token: 401", status == 401, status)
+        status, _, _ = api("/api/v1/devices", revoked)
+        check("the API with a revoked token: 403", status == 403, status)
+        status, headers, _ = request(server.port, "POST", "/login", "token=" + urllib.parse.quote(token),
+                                     {"Content-Type": "application/x-www-form-urlencoded"})
+        cookie = headers.get("Set-Cookie", "")
+        check("signing in sets an HttpOnly cookie and redirects", status == 303 and "HttpOnly" in cookie and token in cookie, (status, cookie))
+        status, _, _ = request(server.port, "GET", "/", headers={"Cookie": cookie.split(";")[0]})
+        check("the cookie reads the pages", status == 200, status)
+        status, _, _ = request(server.port, "GET", "/healthz")
+        check("/healthz answers without a token", status == 200, status)
+
+        # ---- every page and API endpoint ----
+        status, headers, page = api("/")
+        csp = headers.get("Content-Security-Policy", "")
+        check("devices page: 200 with a CSP that allows no external source", status == 200 and "default-src 'none'" in csp and "script-src 'nonce-" in csp, csp)
+        text = page.decode()
+        check("devices page: the hostile device name is text", "&lt;script&gt;alert(1)&lt;/script&gt;" in text and "<script>alert(1)" not in text)
+        nonce = re.search(r"'nonce-([0-9a-f]+)'", csp).group(1)
+        scripts = re.findall(r"<script([^>]*)>", text)
+        check("every script on the page carries the response's nonce", scripts and all(('nonce="%s"' % nonce) in s for s in scripts), scripts)
+        status, _, body = api("/api/v1/devices")
+        listing = json.loads(body)
+        check("API devices: one row per deviceKey", status == 200 and listing["total"] == devices + 1 == len(listing["devices"]),
+              (listing.get("total"), devices))
+        nv = next(d for d in listing["devices"] if d["vendor"] == "NVIDIA")
+        check("API devices: reports counted and newest driver named", nv["reports"] >= 1 and nv["newestDriver"], nv)
+        status, _, body = api("/api/v1/devices?vendor=NVIDIA&exclude_cpu=1")
+        filtered = json.loads(body)
+        check("devices filtered by vendor and without CPU devices", status == 200 and filtered["total"] > 0 and
+              all(d["vendor"] == "NVIDIA" for d in filtered["devices"]), filtered.get("total"))
+        status, _, body = api("/api/v1/devices?exclude_cpu=1")
+        check("excluding CPU devices drops every lavapipe", all("CPU" not in d["deviceType"] for d in json.loads(body)["devices"]))
+        status, _, body = api("/api/v1/devices?q=%23%33")
+        check("search by name ('#3')", status == 200 and all("#3" in d["deviceName"] for d in json.loads(body)["devices"]) and json.loads(body)["total"] >= 1)
+        status, _, page = api("/?group=1")
+        check("devices grouped by vendor, then driver", status == 200 and page.count(b'class="vendor"') == 2 and b'class="driver"' in page)
+        status, _, body = api("/api/v1/devices?since=2999-01-01")
+        check("uploaded since a future date: none", json.loads(body)["total"] == 0)
+
+        regressed_key = json.load(open(synthesized[0]))["devices"][0]["identity"]["deviceKey"]  # device 0: regresses on its newest driver
+        status, _, body = api("/api/v1/devices/" + regressed_key)
+        history = json.loads(body)
+        check("device history: its reports across driver versions and machines",
+              status == 200 and history["driverVersions"] == 3 and len({e["host"] for e in history["entries"]}) > 1, history.get("driverVersions"))
+        newest = history["transitions"][0]
+        check("device history: the newest driver change has regressions, listed first",
+              newest["regressions"] > 0 and newest["changes"][0]["regression"], newest["regressions"])
+        status, _, page = api("/devices/" + regressed_key)
+        check("device page highlights the regression", status == 200 and b'class="transition regression"' in page)
+        status, _, _ = api("/devices/no-such-device")
+        check("an unknown device: 404", status == 404, status)
+
+        first_id = sql("SELECT MIN(id) FROM reports")
+        status, _, body = api("/api/v1/reports/" + first_id)
+        report_model = json.loads(body)
+        check("report: identity, smoke verdicts and declared groups", status == 200 and report_model["devices"][0]["identity"]["deviceKey"]
+              and report_model["devices"][0]["smoke"] and len(report_model["devices"][0]["declared"]) > 10)
+        check("report: upload time, token name and machine kept", report_model["token"] == "farm-a" and report_model["uploaded"] and report_model["peer"] == "127.0.0.1",
+              (report_model.get("token"), report_model.get("peer")))
+        status, headers, raw = api("/reports/%s/report.json" % first_id)
+        check("report download: the exact bytes uploaded", status == 200 and raw == open(lavapipe, "rb").read() and "attachment" in headers.get("Content-Disposition", ""))
+        status, _, raw = api("/reports/%s/profile.json?device=0" % first_id)
+        check("report download: a Vulkan Profiles document", status == 200 and "capabilities" in json.loads(raw) and "$schema" in json.loads(raw))
+        status, _, raw = api("/reports/%s/junit.xml" % first_id)
+        check("report download: JUnit", status == 200 and raw.startswith(b"<?xml") and b"<testsuite" in raw)
+        status, _, page = api("/reports/" + hostile_id)
+        text = page.decode()
+        check("report page: hostile host and reason are text", "&lt;/td&gt;&lt;script&gt;alert(3)" in text and "<script>alert(3)" not in text
+              and "<img src=x" not in text)
+        for path in ["/reports/0", "/reports/abc", "/reports/99999999", "/reports/1/../../etc/passwd", "/capabilities/..%2F..%2Fetc",
+                     "/reports/%s/../../../etc/passwd" % first_id, "/nope"]:
+            status, _, _ = api(path)
+            check("no such page: %s → 404" % path, status == 404, status)
+
+        ids = sql("SELECT id FROM reports ORDER BY id LIMIT 10").split()
+        status, _, body = api("/api/v1/compare?" + "&".join("r=" + i for i in ids))
+        compared = json.loads(body)
+        check("compare 10 reports: 10 columns", status == 200 and len(compared["columns"]) == 10, len(compared.get("columns", [])))
+        status, _, page = api("/compare?differ=1&" + "&".join("r=" + i for i in ids))
+        check("compare page, only rows that differ", status == 200 and page.count(b"<tr") - 1 == sum(1 for row in compared["rows"] if row["differs"]))
+        status, _, _ = api("/api/v1/compare?r=x")
+        check("compare with a bad id: 400", status == 400, status)
+
+        status, _, body = api("/api/v1/capabilities")
+        coverage = json.loads(body)
+        items = {i["id"]: i for i in coverage["items"]}
+        check("coverage lists every kind", {i["kind"] for i in coverage["items"]} == {"capability", "test", "extension", "feature", "limit", "format"})
+        swap = items.get("extension:VK_KHR_swapchain")
+        check("coverage: shares of distinct devices", swap and swap["declaredShare"] == swap["devicesDeclaring"] / coverage["devices"], swap)
+        failing = [i for i in coverage["items"] if i["kind"] == "test" and i["devicesDeclaredFailing"] > 0]
+        check("coverage: tests that devices declare but fail", failing, "")
+        status, _, body = api("/api/v1/capabilities/" + urllib.parse.quote(failing[0]["id"]))
+        detail = json.loads(body)
+        check("capability page: the devices that declare it but fail it", status == 200 and len(detail["declaredButFailing"]) == failing[0]["devicesDeclaredFailing"])
+        status, _, body = api("/api/v1/capabilities/extension:VK_EXT_synthetic_feature_2")
+        detail = json.loads(body)
+        check("capability: devices lacking it and the first driver that has it",
+              detail["lacking"] and all(d.get("firstDriver") for d in detail["declaring"]) and detail["declaring"], detail.get("devicesDeclaring"))
+        status, _, body = api("/api/v1/capabilities/limit:maxComputeSharedMemorySize")
+        detail = json.loads(body)
+        check("limit: the distribution of values over devices", [b["value"] for b in detail["distribution"]] == ["32768", "49152", "65536", "81920"]
+              and sum(b["devices"] for b in detail["distribution"]) == detail["devicesDeclaring"], detail.get("distribution"))
+        status, _, page = api("/capabilities/limit:maxComputeSharedMemorySize")
+        check("limit page draws the distribution as SVG", status == 200 and b'<svg class="distribution"' in page)
+        status, _, body = api("/api/v1/capabilities/format:VK_FORMAT_R8G8B8A8_UNORM")
+        check("format: per-feature shares", status == 200 and any(f["feature"] == "VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT" and f["share"] > 0.9
+                                                                    for f in json.loads(body)["formatFeatures"]))
+        status, _, body = api("/api/v1/capabilities?vendor=NVIDIA&kind=extension")
+        nvonly = json.loads(body)
+        check("coverage filtered by vendor counts only those devices", status == 200 and nvonly["devices"] == filtered["total"] and
+              all(i["kind"] == "extension" for i in nvonly["items"]))
+        status, _, page = api("/capabilities?kind=extension")
+        check("coverage page draws share bars", status == 200 and b'<svg class="bar"' in page)
+        status, _, _ = api("/api/v1/capabilities/nonsense:thing")
+        check("an unknown capability kind: 404", status == 404, status)
+
+        requirements = "compute.* pass\nmaxComputeSharedMemorySize >= 49152\n"
+        status, _, body = api("/api/v1/fleet?exclude_cpu=1&requirements=" + urllib.parse.quote(requirements))
+        fleet = json.loads(body)
+        check("fleet gate: pass/fail per device with reasons", status == 200 and 0 < fleet["passing"] < fleet["devices"] and
+              all(m["failures"] for m in fleet["members"] if not m["pass"]), (fleet.get("passing"), fleet.get("devices")))
+        status, _, _ = api("/api/v1/fleet?requirements=" + urllib.parse.quote("frobnicate the thing"))
+        check("fleet gate with a malformed requirement: 400", status == 400, status)
+        status, _, raw = api("/fleet/limits.json?vendor=NVIDIA")
+        limits = json.loads(raw)
+        check("fleet limits download for the layer", status == 200 and limits["schema"] == "preflight.fleet-limits/1" and
+              next(v["value"] for k, v in limits["limits"].items() if k.endswith("maxComputeSharedMemorySize")) == 32768, limits.get("schema"))
+        status, _, raw = api("/fleet/profiles.json?exclude_cpu=1")
+        profile = json.loads(raw)
+        extensions = profile["capabilities"]["device"]["extensions"]
+        check("fleet Vulkan Profiles: the intersection", status == 200 and "VK_KHR_swapchain" in extensions and
+              not any(e.startswith("VK_EXT_synthetic_feature_") for e in extensions), len(extensions))
+        status, _, page = api("/fleet?exclude_cpu=1&requirements=" + urllib.parse.quote(requirements))
+        check("fleet page shows the gate", status == 200 and b'class="gate"' in page)
+        status, _, _ = api("/fleet/limits.json?vendor=nobody")
+        check("fleet download of an empty set: 404", status == 404, status)
+
+        status, _, _ = request(server.port, "DELETE", "/", headers={"Authorization": "Bearer " + token})
+        check("another method: 405", status == 405, status)
+
+        # ---- a slow client holds only its own connection ----
+        slow = socket.create_connection(("127.0.0.1", server.port))
+        slow.sendall(b"POST /api/v1/reports HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n")
+        started = time.time()
+        status, _, _ = api("/api/v1/devices")
+        check("a slow client does not block the others", status == 200 and time.time() - started < 5, time.time() - started)
+        slow.close()
+
+        server.stop()
+        dashboards.remove(server)
+        # ---- schema versions ----
+        sql_update = "UPDATE meta SET value = '99' WHERE key = 'schema_version'"
+        if postgres:
+            postgres.psql(sql_update)
+        else:
+            with sqlite3.connect(db) as c:
+                c.execute(sql_update)
+        r = run("serve", "--db", db, "--listen", "127.0.0.1:0")
+        check("a database from a newer dashboard is refused", r.returncode == 1 and "schema version 99" in r.stderr, r.stderr)
+    finally:
+        for d in dashboards:
+            try:
+                d.stop(signal.SIGKILL)
+            except Exception:
+                pass
+        if postgres:
+            postgres.stop()
+        shutil.rmtree(work, ignore_errors=True)
+    print("%d passed, %d failed" % (checks - failures, failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
