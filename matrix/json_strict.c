@@ -128,6 +128,17 @@ static bool string(struct scan *s, char *out, size_t room, size_t *used)
     *used = 0;
     s->at++; /* the quote */
     for (;;) {
+        /* a run of plain ASCII (most of a report): checked and copied at once */
+        size_t run = s->at;
+        while (run < s->length && s->text[run] >= 0x20 && s->text[run] < 0x80 && s->text[run] != '"' && s->text[run] != '\\')
+            ++run;
+        if (run > s->at) {
+            size_t n = run - s->at;
+            if (out != NULL && *used + n <= room)
+                memcpy(out + *used, s->text + s->at, n);
+            *used += n;
+            s->at = run;
+        }
         if (s->at >= s->length)
             return refuse(s, "string not closed");
         unsigned char c = s->text[s->at];

@@ -1,4 +1,4 @@
-/* SHA-256 (FIPS 180-4), for the idempotency key of an upload: the same report content always
+/* SHA-256 (FIPS 180-4, computed by GnuTLS), for the idempotency key of an upload: the same report content always
  * gets the same key, so a dashboard can drop a second delivery of it. */
 #ifndef PREFLIGHT_REPORTS_SHA256_H
 #define PREFLIGHT_REPORTS_SHA256_H

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Synthesises preflight.report/1 documents from real probe reports, for the dashboard's tests and
-benchmark: report i belongs to device i % devices, driver version (i // devices) % versions and
-machine i // (devices * versions). Devices differ in identity and in a few limits; newer drivers
+benchmark: report i belongs to device i % devices, machine (i // devices) % hosts and driver version
+(i // (devices * hosts)) % versions: a driver reaches every machine of the farm before the next
+one comes, as in a farm that upgrades. Devices differ in identity and in a few limits; newer drivers
 gain an extension, and on some devices a newer driver loses one and fails a smoke test, so that
 histories have regressions. Deterministic for the same arguments."""
 import argparse
@@ -15,10 +16,10 @@ def vk_version(major, minor, patch):
     return (major << 22) | (minor << 12) | patch
 
 
-def make(base, i, devices, versions, base_index):
+def make(base, i, devices, versions, hosts):
     d = i % devices
-    v = (i // devices) % versions
-    h = i // (devices * versions)
+    h = (i // devices) % hosts
+    v = (i // (devices * hosts)) % versions
     report = copy.deepcopy(base)
     report["created"] = "2026-%02d-%02dT%02d:%02d:00Z" % (1 + (i // 40000) % 12, 1 + (i // 1440) % 28, (i // 60) % 24, i % 60)
     report["host"] = "farm-%03d" % h
@@ -68,6 +69,7 @@ def main():
     parser.add_argument("--start", type=int, default=0)
     parser.add_argument("--devices", type=int, default=1000)
     parser.add_argument("--versions", type=int, default=10)
+    parser.add_argument("--hosts", type=int, default=10)
     parser.add_argument("--out", required=True, help="directory for report-<i>.json")
     args = parser.parse_args()
     bases = []
@@ -79,7 +81,7 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     for i in range(args.start, args.start + args.count):
         d = i % args.devices
-        report = make(bases[d % len(bases)], i, args.devices, args.versions, d % len(bases))
+        report = make(bases[d % len(bases)], i, args.devices, args.versions, args.hosts)
         with open(os.path.join(args.out, "report-%07d.json" % i), "w") as f:
             json.dump(report, f, separators=(",", ":"))
     return 0

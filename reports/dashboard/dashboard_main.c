@@ -1,5 +1,7 @@
 /* preflight-dashboard: the command line (serve, token, import). docs/dashboard.md describes it. */
 #include <errno.h>
+#include <pthread.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +20,9 @@ static const char usage_text[] =
     "  token add NAME          create an upload/read token; prints it once\n"
     "  token list              names, creation dates, revocations\n"
     "  token revoke NAME       the token stops working at once\n"
-    "  import REPORT...        store reports without HTTP (each once, like an upload)\n"
+    "  import [--jobs N] REPORT...\n"
+    "                          store reports without HTTP (each once, like an upload); N threads\n"
+    "                          check and compress them (default: the number of CPUs)\n"
     "  --db may also come from $PREFLIGHT_DASHBOARD_DB.\n"
     "  --help, --version\n";
 
@@ -74,38 +78,117 @@ static char *read_whole(const char *path, size_t *length, char *error, size_t si
     return b.data;
 }
 
-static int command_import(struct db *db, int count, char **paths)
+/* Import on several cores: workers read, check, extract and compress the reports in any order;
+ * the main thread stores them in the order given (one writer, as the database wants), never more
+ * than a small window ahead of it, so memory stays bounded on any number of files. */
+struct import_slot {
+    struct ingest_prepared *prepared;
+    enum ingest_status status;
+    char message[768];
+    bool ready;
+};
+
+struct import_work {
+    char **paths;
+    int count, next, stored, window;
+    struct import_slot *slots;
+    pthread_mutex_t lock;
+    pthread_cond_t ready, progressed;
+};
+
+static void *import_worker(void *argument)
+{
+    struct import_work *w = argument;
+    for (;;) {
+        pthread_mutex_lock(&w->lock);
+        while (w->next < w->count && w->next >= w->stored + w->window)
+            pthread_cond_wait(&w->progressed, &w->lock);
+        if (w->next >= w->count) {
+            pthread_mutex_unlock(&w->lock);
+            return NULL;
+        }
+        int i = w->next++;
+        pthread_mutex_unlock(&w->lock);
+        struct import_slot *slot = &w->slots[i];
+        size_t length = 0;
+        char *body = read_whole(w->paths[i], &length, slot->message, sizeof(slot->message));
+        slot->status = INGEST_INVALID;
+        if (body != NULL)
+            slot->prepared = ingest_prepare(body, length, NULL, &slot->status, slot->message, sizeof(slot->message));
+        free(body);
+        pthread_mutex_lock(&w->lock);
+        slot->ready = true;
+        pthread_cond_broadcast(&w->ready);
+        pthread_mutex_unlock(&w->lock);
+    }
+}
+
+static int command_import(struct db *db, int count, char **paths, long jobs)
 {
     if (count == 0)
         return usage_error("%s", "import needs at least one REPORT");
-    int stored = 0, duplicates = 0, refused = 0;
-    for (int i = 0; i < count; ++i) {
-        char error[768];
-        size_t length = 0;
-        char *body = read_whole(paths[i], &length, error, sizeof(error));
-        if (body == NULL) {
-            fprintf(stderr, "preflight-dashboard: %s\n", error);
-            ++refused;
-            continue;
-        }
-        const struct ingest_source source = {"import", paths[i]};
-        int64_t id = 0;
-        enum ingest_status status = ingest_report(db, body, length, NULL, &source, &id, error, sizeof(error));
-        free(body);
-        if (status == INGEST_STORED) {
-            printf("%s: stored as report %lld\n", paths[i], (long long)id);
-            ++stored;
-        } else if (status == INGEST_DUPLICATE) {
-            printf("%s: already stored (report %lld)\n", paths[i], (long long)id);
-            ++duplicates;
-        } else {
-            fprintf(stderr, "preflight-dashboard: %s: %s\n", paths[i], error);
-            ++refused;
-            if (status == INGEST_FAILED)
-                break;
-        }
+    struct import_work w = {.paths = paths, .count = count, .window = (int)jobs * 4};
+    w.slots = calloc((size_t)count, sizeof(*w.slots));
+    pthread_t *threads = calloc((size_t)jobs, sizeof(*threads));
+    if (w.slots == NULL || threads == NULL) {
+        fprintf(stderr, "preflight-dashboard: out of memory\n");
+        free(w.slots);
+        free(threads);
+        return 1;
     }
-    fprintf(stderr, "preflight-dashboard: import: %d stored, %d already there, %d refused\n", stored, duplicates, refused);
+    pthread_mutex_init(&w.lock, NULL);
+    pthread_cond_init(&w.ready, NULL);
+    pthread_cond_init(&w.progressed, NULL);
+    long started = 0;
+    for (; started < jobs; ++started)
+        if (pthread_create(&threads[started], NULL, import_worker, &w) != 0)
+            break;
+    if (started == 0)
+        import_worker(&w); /* no thread could start: do it here */
+    int stored = 0, duplicates = 0, refused = 0, i = 0;
+    bool database_failed = false;
+    for (; i < count && !database_failed; ++i) {
+        struct import_slot *slot = &w.slots[i];
+        pthread_mutex_lock(&w.lock);
+        while (!slot->ready)
+            pthread_cond_wait(&w.ready, &w.lock);
+        pthread_mutex_unlock(&w.lock);
+        if (slot->prepared != NULL) {
+            const struct ingest_source source = {"import", paths[i]};
+            int64_t id = 0;
+            slot->status = ingest_store(db, slot->prepared, &source, &id, slot->message, sizeof(slot->message));
+            if (slot->status == INGEST_STORED)
+                printf("%s: stored as report %lld\n", paths[i], (long long)id);
+            else if (slot->status == INGEST_DUPLICATE)
+                printf("%s: already stored (report %lld)\n", paths[i], (long long)id);
+        }
+        stored += slot->status == INGEST_STORED;
+        duplicates += slot->status == INGEST_DUPLICATE;
+        if (slot->status == INGEST_INVALID || slot->status == INGEST_FAILED) {
+            fprintf(stderr, "preflight-dashboard: %s: %s\n", paths[i], slot->message);
+            ++refused;
+            database_failed = slot->status == INGEST_FAILED && slot->prepared != NULL;
+        }
+        ingest_prepared_free(slot->prepared);
+        slot->prepared = NULL;
+        pthread_mutex_lock(&w.lock);
+        w.stored = i + 1;
+        if (database_failed)
+            w.next = w.count; /* the workers stop */
+        pthread_cond_broadcast(&w.progressed);
+        pthread_mutex_unlock(&w.lock);
+    }
+    for (long t = 0; t < started; ++t)
+        pthread_join(threads[t], NULL);
+    for (int rest = i; rest < count; ++rest)
+        ingest_prepared_free(w.slots[rest].prepared);
+    pthread_mutex_destroy(&w.lock);
+    pthread_cond_destroy(&w.ready);
+    pthread_cond_destroy(&w.progressed);
+    free(w.slots);
+    free(threads);
+    fprintf(stderr, "preflight-dashboard: import: %d stored, %d already there, %d refused%s\n", stored, duplicates, refused,
+            database_failed ? " (stopped: the database failed)" : "");
     return refused ? 1 : 0;
 }
 
@@ -129,6 +212,8 @@ int main(int argc, char **argv)
     o.database = getenv("PREFLIGHT_DASHBOARD_DB");
     char **positional = calloc((size_t)argc, sizeof(*positional));
     int positionals = 0;
+    long jobs = sysconf(_SC_NPROCESSORS_ONLN);
+    jobs = jobs < 1 ? 1 : jobs > 16 ? 16 : jobs;
     if (positional == NULL)
         return 1;
     for (int i = 2; i < argc; ++i) {
@@ -144,7 +229,14 @@ int main(int argc, char **argv)
             o.tls_key = argv[++i];
         else if (serve && strcmp(a, "--public-read") == 0)
             o.public_read = true;
-        else if (serve && strcmp(a, "--quiet") == 0)
+        else if (import && strcmp(a, "--jobs") == 0 && has_value) {
+            char *end = NULL;
+            jobs = strtol(argv[++i], &end, 10);
+            if (end == argv[i] || *end != '\0' || jobs < 1 || jobs > 64) {
+                free(positional);
+                return usage_error("--jobs needs a number from 1 to 64, not '%s'", argv[i]);
+            }
+        } else if (serve && strcmp(a, "--quiet") == 0)
             o.quiet = true;
         else if (strcmp(a, "--help") == 0) {
             fputs(usage_text, stdout);
@@ -153,7 +245,7 @@ int main(int argc, char **argv)
         } else if (a[0] == '-' && a[1] != '\0') {
             free(positional);
             bool takes_value = strcmp(a, "--db") == 0 || strcmp(a, "--listen") == 0 || strcmp(a, "--tls-cert") == 0 ||
-                               strcmp(a, "--tls-key") == 0;
+                               strcmp(a, "--tls-key") == 0 || strcmp(a, "--jobs") == 0;
             return usage_error(takes_value && !has_value ? "option '%s' needs a value" : "unknown option '%s' for this command", a);
         } else
             positional[positionals++] = argv[i];
@@ -168,7 +260,7 @@ int main(int argc, char **argv)
         if (db == NULL) {
             status = 1;
         } else if (import) {
-            status = command_import(db, positionals, positional);
+            status = command_import(db, positionals, positional, jobs);
         } else {
             char error[512];
             const char *action = positionals ? positional[0] : "";

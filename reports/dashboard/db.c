@@ -111,6 +111,28 @@ struct db_cell *db_result_add_row(struct db_result *r, size_t columns)
     return row;
 }
 
+bool db_result_set_cell(struct db_result *r, struct db_cell *cell, const void *data, size_t length)
+{
+    if (r->arena_used + length + 1 > r->arena_capacity) {
+        size_t capacity = r->arena_capacity ? r->arena_capacity : 4096;
+        while (capacity < r->arena_used + length + 1)
+            capacity *= 2;
+        char *arena = realloc(r->arena, capacity);
+        if (arena == NULL)
+            return false;
+        r->arena = arena;
+        r->arena_capacity = capacity;
+    }
+    if (length > 0)
+        memcpy(r->arena + r->arena_used, data, length);
+    r->arena[r->arena_used + length] = '\0';
+    cell->present = true;
+    cell->offset = r->arena_used;
+    cell->length = length;
+    r->arena_used += length + 1;
+    return true;
+}
+
 size_t db_result_rows(const struct db_result *r) { return r ? r->rows : 0; }
 size_t db_result_columns(const struct db_result *r) { return r ? r->columns : 0; }
 
@@ -124,13 +146,13 @@ static const struct db_cell *cell(const struct db_result *r, size_t row, size_t 
 bool db_result_null(const struct db_result *r, size_t row, size_t column)
 {
     const struct db_cell *c = cell(r, row, column);
-    return c == NULL || c->data == NULL;
+    return c == NULL || !c->present;
 }
 
 const char *db_result_text(const struct db_result *r, size_t row, size_t column)
 {
     const struct db_cell *c = cell(r, row, column);
-    return c && c->data ? c->data : "";
+    return c && c->present ? r->arena + c->offset : "";
 }
 
 int64_t db_result_int(const struct db_result *r, size_t row, size_t column)
@@ -146,16 +168,15 @@ double db_result_real(const struct db_result *r, size_t row, size_t column)
 const void *db_result_blob(const struct db_result *r, size_t row, size_t column, size_t *length)
 {
     const struct db_cell *c = cell(r, row, column);
-    *length = c && c->data ? c->length : 0;
-    return c && c->data ? c->data : "";
+    *length = c && c->present ? c->length : 0;
+    return c && c->present ? r->arena + c->offset : "";
 }
 
 void db_result_free(struct db_result *r)
 {
     if (r == NULL)
         return;
-    for (size_t i = 0; i < r->rows * r->columns; ++i)
-        free(r->cells[i].data);
+    free(r->arena);
     free(r->cells);
     free(r);
 }

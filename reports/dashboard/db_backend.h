@@ -5,13 +5,16 @@
 #include "db.h"
 
 struct db_cell {
-    char *data; /* zero-terminated copy (blobs too, for safety); NULL for SQL NULL */
+    bool present;  /* false: SQL NULL */
+    size_t offset; /* of the zero-terminated copy (blobs too) in the result's arena */
     size_t length;
 };
 
 struct db_result {
     size_t rows, columns, capacity;
     struct db_cell *cells; /* rows * columns */
+    char *arena;           /* every cell's bytes, one allocation for the whole result */
+    size_t arena_used, arena_capacity;
 };
 
 struct db_backend_ops {
@@ -34,6 +37,8 @@ struct db {
 
 /* Adds one row of `columns` cells to `r` (the cells are set by the caller); NULL when out of memory. */
 struct db_cell *db_result_add_row(struct db_result *r, size_t columns);
+/* Copies a cell's bytes into the result; false when out of memory. */
+bool db_result_set_cell(struct db_result *r, struct db_cell *cell, const void *data, size_t length);
 void db_set_error(struct db *db, bool duplicate, const char *format, ...) __attribute__((format(printf, 3, 4)));
 
 bool db_sqlite_open(struct db *db, const char *path);

@@ -107,14 +107,9 @@ static bool copy_rows(const PGresult *result, struct db_result *out)
                     return false;
                 value = (const char *)decoded;
             }
-            row[c].data = malloc(length + 1);
-            if (row[c].data != NULL) {
-                memcpy(row[c].data, value, length);
-                row[c].data[length] = '\0';
-                row[c].length = length;
-            }
+            bool copied = db_result_set_cell(out, &row[c], value, length);
             PQfreemem(decoded);
-            if (row[c].data == NULL)
+            if (!copied)
                 return false;
         }
     }

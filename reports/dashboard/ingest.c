@@ -20,7 +20,7 @@ static unsigned char *deflate_body(const char *body, size_t length, size_t *out_
     unsigned char *out = malloc(bound);
     if (out == NULL)
         return NULL;
-    if (compress2(out, &bound, (const Bytef *)body, (uLong)length, 3) != Z_OK) {
+    if (compress2(out, &bound, (const Bytef *)body, (uLong)length, 1) != Z_OK) {
         free(out);
         return NULL;
     }
@@ -69,23 +69,24 @@ struct entry_identity {
     int passed, failed, violations;
 };
 
-static void identity_of(const cJSON *device, struct entry_identity *e)
+/* The strings are copied into `keep` (the device's item list), so that the parsed report can go. */
+static void identity_of(const cJSON *device, struct entry_identity *e, struct item_list *keep)
 {
     const cJSON *identity = cJSON_GetObjectItemCaseSensitive(device, "identity");
-    e->key = text_of(identity, "deviceKey");
-    e->name = text_of(identity, "deviceName");
+    e->key = items_keep_text(keep, text_of(identity, "deviceKey"));
+    e->name = items_keep_text(keep, text_of(identity, "deviceName"));
     e->vendor_id = int_of(identity, "vendorID");
     e->vendor = matrix_vendor_name((unsigned)e->vendor_id);
     e->device_id = int_of(identity, "deviceID");
-    e->type = text_of(identity, "deviceType");
-    e->driver_name = text_of(identity, "driverName");
-    e->driver_id = text_of(identity, "driverID");
-    e->driver_version = text_of(identity, "driverVersion");
+    e->type = items_keep_text(keep, text_of(identity, "deviceType"));
+    e->driver_name = items_keep_text(keep, text_of(identity, "driverName"));
+    e->driver_id = items_keep_text(keep, text_of(identity, "driverID"));
+    e->driver_version = items_keep_text(keep, text_of(identity, "driverVersion"));
     e->driver_raw = int_of(identity, "driverVersionRaw");
-    e->api_version = text_of(identity, "apiVersion");
+    e->api_version = items_keep_text(keep, text_of(identity, "apiVersion"));
     e->api_raw = int_of(identity, "apiVersionRaw");
-    e->os = text_of(identity, "os");
-    e->kernel = text_of(identity, "kernel");
+    e->os = items_keep_text(keep, text_of(identity, "os"));
+    e->kernel = items_keep_text(keep, text_of(identity, "kernel"));
     e->passed = e->failed = 0;
     const cJSON *test;
     cJSON_ArrayForEach(test, cJSON_GetObjectItemCaseSensitive(device, "smoke"))
@@ -144,6 +145,25 @@ static bool write_current(struct db *db, const char *key, const struct item *it,
                        "VALUES (?, ?, ?, ?, ?, ?, ?)", p, 7);
 }
 
+/* A row of current_items as read back, pointing into the query's result. */
+struct current_row {
+    const char *kind, *name, *verdict, *value;
+    bool declared;
+};
+
+static int compare_rows(const void *a, const void *b)
+{
+    const struct current_row *x = a, *y = b;
+    int k = strcmp(x->kind, y->kind);
+    return k ? k : strcmp(x->name, y->name);
+}
+
+static int compare_row_item(const struct current_row *row, const struct item *it)
+{
+    int k = strcmp(row->kind, it->kind);
+    return k ? k : strcmp(row->name, it->name);
+}
+
 /* The device's newest state becomes `now`: only the items that changed are written. */
 static bool replace_current(struct db *db, const char *key, const struct item_list *now, const struct entry_identity *e)
 {
@@ -151,19 +171,24 @@ static bool replace_current(struct db *db, const char *key, const struct item_li
     struct db_result *r = db_query(db, "SELECT kind, name, declared, verdict, value FROM current_items WHERE device_key = ?", &k, 1);
     if (r == NULL)
         return false;
-    struct item_list before = {0};
-    bool ok = true;
-    for (size_t i = 0; ok && i < db_result_rows(r); ++i)
-        ok = items_add(&before, db_result_text(r, i, 0), db_result_text(r, i, 1), db_result_int(r, i, 2) != 0,
-                       db_result_text(r, i, 3), db_result_text(r, i, 4), NAN);
-    db_result_free(r);
-    items_sort(&before);
+    size_t count = db_result_rows(r);
+    struct current_row *before = calloc(count + 1, sizeof(*before));
+    if (before == NULL) {
+        db_result_free(r);
+        return false;
+    }
+    for (size_t i = 0; i < count; ++i)
+        before[i] = (struct current_row){db_result_text(r, i, 0), db_result_text(r, i, 1), db_result_text(r, i, 3),
+                                         db_result_text(r, i, 4), db_result_int(r, i, 2) != 0};
+    /* sorted here: the engines' collations need not order text as strcmp does */
+    qsort(before, count, sizeof(*before), compare_rows);
     static const struct contribution none = {0, 0, 0, 0};
+    bool ok = true;
     size_t a = 0, b = 0;
-    while (ok && (a < before.count || b < now->count)) {
-        int order = a == before.count ? 1 : b == now->count ? -1 : items_compare(&before.items[a], &now->items[b]);
+    while (ok && (a < count || b < now->count)) {
+        int order = a == count ? 1 : b == now->count ? -1 : compare_row_item(&before[a], &now->items[b]);
         if (order < 0) { /* gone */
-            const struct item *old = &before.items[a++];
+            const struct current_row *old = &before[a++];
             const struct db_param p[] = {DB_TEXT(key), DB_TEXT(old->kind), DB_TEXT(old->name)};
             ok = db_exec(db, "DELETE FROM current_items WHERE device_key = ? AND kind = ? AND name = ?", p, 3) &&
                  add_counts(db, old->kind, old->name, none, contribution_of(old->declared, old->verdict));
@@ -172,7 +197,8 @@ static bool replace_current(struct db *db, const char *key, const struct item_li
             ok = write_current(db, key, it, false) && add_counts(db, it->kind, it->name, contribution_of(it->declared, it->verdict), none) &&
                  (!it->declared || note_first_seen(db, key, it, e));
         } else {
-            const struct item *old = &before.items[a++], *it = &now->items[b++];
+            const struct current_row *old = &before[a++];
+            const struct item *it = &now->items[b++];
             if (old->declared == it->declared && strcmp(old->verdict, it->verdict) == 0 && strcmp(old->value, it->value) == 0)
                 continue;
             ok = write_current(db, key, it, true) &&
@@ -180,20 +206,16 @@ static bool replace_current(struct db *db, const char *key, const struct item_li
                  (!it->declared || old->declared || note_first_seen(db, key, it, e));
         }
     }
-    items_free(&before);
+    free(before);
+    db_result_free(r);
     return ok;
 }
 
-static bool store_device(struct db *db, int64_t report_id, int index, const cJSON *device, const char *host,
-                         const char *uploaded, char *message, size_t size)
+static bool store_device(struct db *db, int64_t report_id, int index, const struct entry_identity *identity,
+                         const struct item_list *prepared, const char *host, const char *uploaded, char *message, size_t size)
 {
-    struct entry_identity e;
-    identity_of(device, &e);
-    struct item_list items = {0};
-    if (!items_from_device(device, &items)) {
-        snprintf(message, size, "out of memory");
-        return false;
-    }
+    const struct entry_identity e = *identity;
+    const struct item_list items = *prepared;
     const struct db_param entry[] = {
         DB_INT(report_id), DB_INT(index), DB_TEXT(e.key), DB_TEXT(e.name), DB_TEXT(e.vendor), DB_INT(e.vendor_id),
         DB_INT(e.device_id), DB_TEXT(e.type), DB_TEXT(e.driver_name), DB_TEXT(e.driver_id), DB_TEXT(e.driver_version),
@@ -237,10 +259,152 @@ static bool store_device(struct db *db, int64_t report_id, int index, const cJSO
             if (items.items[i].declared)
                 ok = note_first_seen(db, e.key, &items.items[i], &e);
     }
-    items_free(&items);
     if (!ok)
         snprintf(message, size, "database: %s", db_error(db));
     return ok;
+}
+
+/* Everything the store needs, taken out of the parsed report (which the preparing thread frees:
+ * memory goes back to the allocator arena it came from). */
+struct ingest_prepared {
+    char key[65];
+    struct item_list texts; /* holds the report's strings */
+    const char *created, *generator, *host;
+    struct item_list *items; /* per device */
+    struct entry_identity *identities;
+    int devices;
+    unsigned char *stored; /* the deflated body */
+    size_t stored_length, length;
+};
+
+void ingest_prepared_free(struct ingest_prepared *p)
+{
+    if (p == NULL)
+        return;
+    for (int i = 0; p->items && i < p->devices; ++i)
+        items_free(&p->items[i]);
+    free(p->items);
+    free(p->identities);
+    items_free(&p->texts);
+    free(p->stored);
+    free(p);
+}
+
+struct ingest_prepared *ingest_prepare(const char *body, size_t length, const char *key, enum ingest_status *status,
+                                       char *message, size_t size)
+{
+    struct ingest_prepared *p = calloc(1, sizeof(*p));
+    *status = INGEST_FAILED;
+    if (p == NULL) {
+        snprintf(message, size, "out of memory");
+        return NULL;
+    }
+    if (key == NULL)
+        sha256_hex(body, length, p->key);
+    else
+        snprintf(p->key, sizeof(p->key), "%s", key);
+    char error[512];
+    cJSON *report = report_parse(body, length, "report", error, sizeof(error));
+    if (report == NULL) {
+        snprintf(message, size, "%s", error);
+        *status = INGEST_INVALID;
+        ingest_prepared_free(p);
+        return NULL;
+    }
+    const cJSON *devices = cJSON_GetObjectItemCaseSensitive(report, "devices");
+    p->devices = cJSON_GetArraySize(devices);
+    for (int i = 0; i < p->devices; ++i) {
+        const cJSON *identity = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(devices, i), "identity");
+        if (!*text_of(identity, "deviceKey")) {
+            snprintf(message, size, "report: devices[%d].identity.deviceKey: missing (a vulkaninfo document is not a report; "
+                                    "probe the device with preflight-probe)", i);
+            *status = INGEST_INVALID;
+            cJSON_Delete(report);
+            ingest_prepared_free(p);
+            return NULL;
+        }
+    }
+    p->items = calloc((size_t)p->devices + 1, sizeof(*p->items));
+    p->identities = calloc((size_t)p->devices + 1, sizeof(*p->identities));
+    bool ok = p->items != NULL && p->identities != NULL;
+    int index = 0;
+    const cJSON *device;
+    cJSON_ArrayForEach(device, devices)
+    {
+        if (!ok)
+            break;
+        ok = items_from_device(device, &p->items[index]);
+        if (ok)
+            identity_of(device, &p->identities[index], &p->items[index]);
+        ++index;
+    }
+    p->created = items_keep_text(&p->texts, text_of(report, "created"));
+    const cJSON *generator = cJSON_GetObjectItemCaseSensitive(report, "generator");
+    char generator_text[256];
+    snprintf(generator_text, sizeof(generator_text), "%s %s", text_of(generator, "name"), text_of(generator, "version"));
+    p->generator = items_keep_text(&p->texts, generator_text);
+    p->host = items_keep_text(&p->texts, text_of(report, "host"));
+    cJSON_Delete(report);
+    ok = ok && p->created && p->generator && p->host;
+    p->stored = ok ? deflate_body(body, length, &p->stored_length) : NULL;
+    p->length = length;
+    if (p->stored == NULL) {
+        snprintf(message, size, "out of memory");
+        ingest_prepared_free(p);
+        return NULL;
+    }
+    return p;
+}
+
+enum ingest_status ingest_store(struct db *db, const struct ingest_prepared *p, const struct ingest_source *source,
+                                int64_t *report_id, char *message, size_t size)
+{
+    char uploaded[32];
+    utc_now(uploaded);
+    const char *host = p->host;
+    if (!db_begin_write(db)) {
+        snprintf(message, size, "database: %s", db_error(db));
+        return INGEST_FAILED;
+    }
+    const struct db_param params[] = {DB_TEXT(p->key), DB_BLOB(p->stored, p->stored_length), DB_INT(p->length), DB_TEXT(uploaded),
+                                      DB_TEXT(source->token_name), DB_TEXT(source->peer), DB_TEXT(host),
+                                      DB_TEXT(p->created), DB_TEXT(p->generator),
+                                      DB_INT(p->devices)};
+    struct db_result *r = db_query(db,
+                                   "INSERT INTO reports (idempotency_key, body, body_bytes, uploaded, token, peer, host, created, "
+                                   "generator, devices) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                                   "ON CONFLICT (idempotency_key) DO NOTHING RETURNING id",
+                                   params, 10);
+    if (r == NULL) {
+        snprintf(message, size, "database: %s", db_error(db));
+        db_rollback(db);
+        return INGEST_FAILED;
+    }
+    if (db_result_rows(r) == 0) { /* stored meanwhile, by another upload of the same bytes */
+        db_result_free(r);
+        db_rollback(db);
+        const struct db_param k = DB_TEXT(p->key);
+        r = db_query(db, "SELECT id FROM reports WHERE idempotency_key = ?", &k, 1);
+        *report_id = db_result_rows(r) ? db_result_int(r, 0, 0) : 0;
+        db_result_free(r);
+        snprintf(message, size, "a report with Idempotency-Key %s is stored already (report %lld)", p->key, (long long)*report_id);
+        return INGEST_DUPLICATE;
+    }
+    *report_id = db_result_int(r, 0, 0);
+    db_result_free(r);
+    bool ok = true;
+    for (int i = 0; ok && i < p->devices; ++i)
+        ok = store_device(db, *report_id, i, &p->identities[i], &p->items[i], host, uploaded, message, size);
+    if (ok && !db_commit(db)) {
+        snprintf(message, size, "database: %s", db_error(db));
+        ok = false;
+    }
+    if (!ok) {
+        db_rollback(db);
+        return INGEST_FAILED;
+    }
+    snprintf(message, size, "stored as report %lld", (long long)*report_id);
+    return INGEST_STORED;
 }
 
 enum ingest_status ingest_report(struct db *db, const char *body, size_t length, const char *key,
@@ -251,79 +415,21 @@ enum ingest_status ingest_report(struct db *db, const char *body, size_t length,
         sha256_hex(body, length, computed);
         key = computed;
     }
-    char error[512];
-    cJSON *report = report_parse(body, length, "report", error, sizeof(error));
-    if (report == NULL) {
-        snprintf(message, size, "%s", error);
-        return INGEST_INVALID;
-    }
-    const cJSON *devices = cJSON_GetObjectItemCaseSensitive(report, "devices");
-    for (int i = 0; i < cJSON_GetArraySize(devices); ++i) {
-        const cJSON *identity = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(devices, i), "identity");
-        if (!*text_of(identity, "deviceKey")) {
-            snprintf(message, size, "report: devices[%d].identity.deviceKey: missing (a vulkaninfo document is not a report; "
-                                    "probe the device with preflight-probe)", i);
-            cJSON_Delete(report);
-            return INGEST_INVALID;
-        }
-    }
-    size_t stored_length = 0;
-    unsigned char *stored = deflate_body(body, length, &stored_length);
-    if (stored == NULL) {
-        snprintf(message, size, "out of memory");
-        cJSON_Delete(report);
-        return INGEST_FAILED;
-    }
-    char uploaded[32];
-    utc_now(uploaded);
-    const char *host = text_of(report, "host");
-    enum ingest_status status = INGEST_FAILED;
-    if (!db_begin_write(db)) {
-        snprintf(message, size, "database: %s", db_error(db));
-        goto done;
-    }
-    const struct db_param p[] = {DB_TEXT(key), DB_BLOB(stored, stored_length), DB_INT(length), DB_TEXT(uploaded),
-                                 DB_TEXT(source->token_name), DB_TEXT(source->peer), DB_TEXT(host),
-                                 DB_TEXT(text_of(report, "created")), DB_TEXT(text_of(report, "generator")),
-                                 DB_INT(cJSON_GetArraySize(devices))};
-    struct db_result *r = db_query(db,
-                                   "INSERT INTO reports (idempotency_key, body, body_bytes, uploaded, token, peer, host, created, "
-                                   "generator, devices) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                                   "ON CONFLICT (idempotency_key) DO NOTHING RETURNING id",
-                                   p, 10);
-    if (r == NULL) {
-        snprintf(message, size, "database: %s", db_error(db));
-        db_rollback(db);
-        goto done;
-    }
-    if (db_result_rows(r) == 0) { /* stored before */
-        db_result_free(r);
-        db_rollback(db);
-        const struct db_param k = DB_TEXT(key);
-        r = db_query(db, "SELECT id FROM reports WHERE idempotency_key = ?", &k, 1);
-        *report_id = db_result_rows(r) ? db_result_int(r, 0, 0) : 0;
-        db_result_free(r);
+    /* a known key answers at once: a retry or a second upload costs one indexed lookup */
+    const struct db_param known_key = DB_TEXT(key);
+    struct db_result *known = db_query(db, "SELECT id FROM reports WHERE idempotency_key = ?", &known_key, 1);
+    if (known != NULL && db_result_rows(known) == 1) {
+        *report_id = db_result_int(known, 0, 0);
+        db_result_free(known);
         snprintf(message, size, "a report with Idempotency-Key %s is stored already (report %lld)", key, (long long)*report_id);
-        status = INGEST_DUPLICATE;
-        goto done;
+        return INGEST_DUPLICATE;
     }
-    *report_id = db_result_int(r, 0, 0);
-    db_result_free(r);
-    bool ok = true;
-    for (int i = 0; ok && i < cJSON_GetArraySize(devices); ++i)
-        ok = store_device(db, *report_id, i, cJSON_GetArrayItem(devices, i), host, uploaded, message, size);
-    if (ok && !db_commit(db)) {
-        snprintf(message, size, "database: %s", db_error(db));
-        ok = false;
-    }
-    if (!ok) {
-        db_rollback(db);
-        goto done;
-    }
-    snprintf(message, size, "stored as report %lld", (long long)*report_id);
-    status = INGEST_STORED;
-done:
-    free(stored);
-    cJSON_Delete(report);
+    db_result_free(known);
+    enum ingest_status status;
+    struct ingest_prepared *p = ingest_prepare(body, length, key, &status, message, size);
+    if (p == NULL)
+        return status;
+    status = ingest_store(db, p, source, report_id, message, size);
+    ingest_prepared_free(p);
     return status;
 }

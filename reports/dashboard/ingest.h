@@ -30,6 +30,15 @@ struct ingest_source {
 enum ingest_status ingest_report(struct db *db, const char *body, size_t length, const char *key,
                                  const struct ingest_source *source, int64_t *report_id, char *message, size_t size);
 
+/* The same in two steps, for loading many reports on several cores: the checking, extraction
+ * and compression (no database; any thread), then the storing (one transaction). */
+struct ingest_prepared;
+struct ingest_prepared *ingest_prepare(const char *body, size_t length, const char *key, enum ingest_status *status,
+                                       char *message, size_t size);
+enum ingest_status ingest_store(struct db *db, const struct ingest_prepared *prepared, const struct ingest_source *source,
+                                int64_t *report_id, char *message, size_t size);
+void ingest_prepared_free(struct ingest_prepared *prepared);
+
 /* The stored bytes of report `id` (malloc'd, `length` set); NULL when there is none. */
 char *ingest_load_body(struct db *db, int64_t id, size_t *length);
 

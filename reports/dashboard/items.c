@@ -27,6 +27,39 @@ bool items_verdict_failing(const char *verdict)
            v == VERDICT_DEVICE_LOST;
 }
 
+struct item_text_block {
+    struct item_text_block *next;
+    size_t used, capacity;
+    char text[];
+};
+
+/* A copy of `text` in the list's blocks (they never move, so the pointers stay valid). */
+static char *keep_text(struct item_list *list, const char *text)
+{
+    size_t n = strlen(text) + 1;
+    struct item_text_block *b = list->blocks;
+    if (b == NULL || b->used + n > b->capacity) {
+        size_t capacity = n > 65536 ? n : 65536;
+        struct item_text_block *fresh = malloc(sizeof(*fresh) + capacity);
+        if (fresh == NULL)
+            return NULL;
+        fresh->used = 0;
+        fresh->capacity = capacity;
+        if (b != NULL && n > 65536) { /* an outsized text: behind the current block, which stays in use */
+            fresh->next = b->next;
+            b->next = fresh;
+        } else {
+            fresh->next = b;
+            list->blocks = fresh;
+        }
+        b = fresh;
+    }
+    char *copy = b->text + b->used;
+    memcpy(copy, text, n);
+    b->used += n;
+    return copy;
+}
+
 bool items_add(struct item_list *list, const char *kind, const char *name, bool declared, const char *verdict,
                const char *value, double number)
 {
@@ -42,15 +75,12 @@ bool items_add(struct item_list *list, const char *kind, const char *name, bool 
     memset(it, 0, sizeof(*it));
     snprintf(it->kind, sizeof(it->kind), "%s", kind);
     snprintf(it->verdict, sizeof(it->verdict), "%s", verdict ? verdict : "");
-    it->name = strdup(name);
-    it->value = strdup(value ? value : "");
+    it->name = keep_text(list, name);
+    it->value = keep_text(list, value ? value : "");
     it->declared = declared;
     it->number = number;
-    if (it->name == NULL || it->value == NULL) {
-        free(it->name);
-        free(it->value);
+    if (it->name == NULL || it->value == NULL)
         return false;
-    }
     ++list->count;
     return true;
 }
@@ -79,8 +109,6 @@ void items_sort(struct item_list *list)
         struct item *it = &list->items[i];
         if (kept > 0 && items_compare(&list->items[kept - 1], it) == 0) {
             list->items[kept - 1].declared |= it->declared;
-            free(it->name);
-            free(it->value);
             continue;
         }
         list->items[kept++] = *it;
@@ -90,9 +118,10 @@ void items_sort(struct item_list *list)
 
 void items_free(struct item_list *list)
 {
-    for (size_t i = 0; i < list->count; ++i) {
-        free(list->items[i].name);
-        free(list->items[i].value);
+    while (list->blocks != NULL) {
+        struct item_text_block *next = list->blocks->next;
+        free(list->blocks);
+        list->blocks = next;
     }
     free(list->items);
     memset(list, 0, sizeof(*list));
@@ -143,16 +172,21 @@ static bool add_declared(const cJSON *declared, struct item_list *out)
                 return false;
         }
     }
+    const cJSON *properties = cJSON_GetObjectItemCaseSensitive(declared, "properties");
+    const char *structure = NULL;
+    const cJSON *block = NULL;
     for (size_t i = 0; i < vkjson_limit_count; ++i) {
         const struct vkjson_limit *limit = &vkjson_limits[i];
-        char path[256];
-        if (strcmp(limit->structure, "VkPhysicalDeviceLimits") == 0)
-            snprintf(path, sizeof(path), "properties/VkPhysicalDeviceProperties/limits/%s", limit->member);
-        else if (strcmp(limit->structure, "VkPhysicalDeviceSparseProperties") == 0)
-            snprintf(path, sizeof(path), "properties/VkPhysicalDeviceProperties/sparseProperties/%s", limit->member);
-        else
-            snprintf(path, sizeof(path), "properties/%s/%s", limit->structure, limit->member);
-        const cJSON *value = json_path_get(declared, path);
+        if (structure == NULL || strcmp(structure, limit->structure) != 0) { /* the table lists a struct's limits together */
+            structure = limit->structure;
+            if (strcmp(structure, "VkPhysicalDeviceLimits") == 0)
+                block = json_path_get(properties, "VkPhysicalDeviceProperties/limits");
+            else if (strcmp(structure, "VkPhysicalDeviceSparseProperties") == 0)
+                block = json_path_get(properties, "VkPhysicalDeviceProperties/sparseProperties");
+            else
+                block = cJSON_GetObjectItemCaseSensitive(properties, structure);
+        }
+        const cJSON *value = block ? cJSON_GetObjectItemCaseSensitive(block, limit->member) : NULL;
         if (value == NULL)
             continue;
         bool ok;
@@ -193,3 +227,5 @@ bool items_from_device(const cJSON *device, struct item_list *out)
     items_sort(out);
     return true;
 }
+
+const char *items_keep_text(struct item_list *list, const char *text) { return keep_text(list, text ? text : ""); }

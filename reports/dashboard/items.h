@@ -20,9 +20,12 @@ struct item {
     double number;   /* a numeric limit's value; NAN otherwise */
 };
 
+struct item_text_block; /* the names and values live in a few large blocks, not a malloc each */
+
 struct item_list {
     struct item *items;
     size_t count, capacity;
+    struct item_text_block *blocks;
 };
 
 /* Every item of one device entry (`device` = one element of devices[]), sorted by kind then name,
@@ -30,6 +33,8 @@ struct item_list {
 bool items_from_device(const cJSON *device, struct item_list *out);
 bool items_add(struct item_list *list, const char *kind, const char *name, bool declared, const char *verdict,
                const char *value, double number);
+/* A copy of `text` that lives as long as the list (for strings that go with its items). */
+const char *items_keep_text(struct item_list *list, const char *text);
 /* Sorts and merges duplicates (a feature declared by two structs is declared if either says so). */
 void items_sort(struct item_list *list);
 void items_free(struct item_list *list);

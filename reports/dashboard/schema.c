@@ -4,8 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Statements of one migration step. "%ID%" and "%BLOB%" are the two words the engines spell
- * differently; everything else is SQL both accept. */
+/* Statements of one migration step. "%ID%", "%BLOB%" and "%WITHOUT_ROWID%" (SQLite's clustered
+ * tables, for the per-item rows keyed by text) are what the engines spell differently; everything
+ * else is SQL both accept. */
 static const char *const version_1[] = {
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE tokens (name TEXT PRIMARY KEY, hash TEXT NOT NULL UNIQUE, created TEXT NOT NULL, revoked TEXT)",
@@ -33,15 +34,15 @@ static const char *const version_1[] = {
      * and test: the coverage pages read these rows by item, never the reports */
     "CREATE TABLE current_items (device_key TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, "
     "declared INTEGER NOT NULL, verdict TEXT NOT NULL, value TEXT NOT NULL, number DOUBLE PRECISION, "
-    "PRIMARY KEY (device_key, kind, name))",
+    "PRIMARY KEY (device_key, kind, name))%WITHOUT_ROWID%",
     "CREATE INDEX current_items_item ON current_items (kind, name)",
     /* the lowest driver version of each device that declared an item */
     "CREATE TABLE first_seen (device_key TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, "
-    "driver_raw BIGINT NOT NULL, driver_version TEXT NOT NULL, PRIMARY KEY (device_key, kind, name))",
+    "driver_raw BIGINT NOT NULL, driver_version TEXT NOT NULL, PRIMARY KEY (device_key, kind, name))%WITHOUT_ROWID%",
     "CREATE INDEX first_seen_item ON first_seen (kind, name)",
     /* per item, over the devices' newest entries: kept up to date at ingest */
     "CREATE TABLE item_counts (kind TEXT NOT NULL, name TEXT NOT NULL, devices INTEGER NOT NULL, "
-    "declared INTEGER NOT NULL, verified INTEGER NOT NULL, failed INTEGER NOT NULL, PRIMARY KEY (kind, name))",
+    "declared INTEGER NOT NULL, verified INTEGER NOT NULL, failed INTEGER NOT NULL, PRIMARY KEY (kind, name))%WITHOUT_ROWID%",
     NULL,
 };
 
@@ -59,6 +60,9 @@ static char *spell(enum db_backend backend, const char *statement)
         if (strncmp(s, "%ID%", 4) == 0) {
             o += (size_t)sprintf(out + o, "%s", id);
             s += 4;
+        } else if (strncmp(s, "%WITHOUT_ROWID%", 15) == 0) {
+            o += (size_t)sprintf(out + o, "%s", backend == DB_SQLITE ? " WITHOUT ROWID" : "");
+            s += 15;
         } else if (strncmp(s, "%BLOB%", 6) == 0) {
             o += (size_t)sprintf(out + o, "%s", blob);
             s += 6;

@@ -142,7 +142,7 @@ def main():
         nvidia = os.path.join(a.fixtures, "probe-nvidia-h200.report.json")
         synth = os.path.join(work, "synth")
         subprocess.run([sys.executable, a.synth, "--from", nvidia, "--from", lavapipe, "--count", "160", "--devices", "8",
-                        "--versions", "3", "--out", synth], check=True)
+                        "--versions", "3", "--hosts", "2", "--out", synth], check=True)
         synthesized = sorted(os.path.join(synth, f) for f in os.listdir(synth))
 
         # ---- the command line ----

@@ -14,7 +14,7 @@ work=$(mktemp -d)
 server_pid=
 trap 'kill $server_pid 2>/dev/null; rm -rf "$work"' EXIT
 python3 "$synth" --from "$fixtures/probe-nvidia-h200.report.json" --from "$fixtures/probe-lavapipe.report.json" \
-    --count 48 --devices 6 --versions 4 --out "$work/synth" || exit 1
+    --count 48 --devices 6 --versions 4 --hosts 2 --out "$work/synth" || exit 1
 python3 - "$fixtures/probe-lavapipe.report.json" "$work/hostile.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
