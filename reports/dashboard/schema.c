@@ -31,15 +31,15 @@ static const char *const version_1[] = {
     "CREATE INDEX devices_grouping ON devices (vendor, driver_name, device_name)",
     "CREATE INDEX devices_last_upload ON devices (last_upload)",
     /* what each device's newest entry says of every capability, extension, feature, limit, format
-     * and test: the coverage pages read these rows by item, never the reports */
+     * and test: the coverage pages read these rows (a device's rows lie together: one key prefix),
+     * never the reports. No index by item: a page about one item visits each device of the set
+     * by key, which costs less than keeping a second index of every row at ingest. */
     "CREATE TABLE current_items (device_key TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, "
     "declared INTEGER NOT NULL, verdict TEXT NOT NULL, value TEXT NOT NULL, number DOUBLE PRECISION, "
     "PRIMARY KEY (device_key, kind, name))%WITHOUT_ROWID%",
-    "CREATE INDEX current_items_item ON current_items (kind, name)",
     /* the lowest driver version of each device that declared an item */
     "CREATE TABLE first_seen (device_key TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, "
     "driver_raw BIGINT NOT NULL, driver_version TEXT NOT NULL, PRIMARY KEY (device_key, kind, name))%WITHOUT_ROWID%",
-    "CREATE INDEX first_seen_item ON first_seen (kind, name)",
     /* per item, over the devices' newest entries: kept up to date at ingest */
     "CREATE TABLE item_counts (kind TEXT NOT NULL, name TEXT NOT NULL, devices INTEGER NOT NULL, "
     "declared INTEGER NOT NULL, verified INTEGER NOT NULL, failed INTEGER NOT NULL, PRIMARY KEY (kind, name))%WITHOUT_ROWID%",

@@ -644,13 +644,17 @@ static void add_distribution(cJSON *model, struct db_result *r, size_t value_col
 {
     /* value → number of devices, in numeric order when the values are numbers */
     cJSON *distribution = cJSON_AddArrayToObject(model, "distribution");
-    size_t rows = db_result_rows(r);
+    size_t rows = db_result_rows(r), reporting = 0;
     double *numbers = calloc(rows + 1, sizeof(*numbers));
     size_t n = 0;
-    for (size_t i = 0; numbers && i < rows; ++i)
+    for (size_t i = 0; numbers && i < rows; ++i) {
+        if (db_result_null(r, i, value_column))
+            continue; /* a device that does not report it */
+        ++reporting;
         if (!db_result_null(r, i, number_column))
             numbers[n++] = db_result_real(r, i, number_column);
-    if (numbers && n == rows && n > 0) {
+    }
+    if (numbers && n == reporting && n > 0) {
         qsort(numbers, n, sizeof(*numbers), compare_numbers);
         for (size_t i = 0; i < n;) {
             size_t j = i;
@@ -666,6 +670,8 @@ static void add_distribution(cJSON *model, struct db_result *r, size_t value_col
         }
     } else { /* texts (flag sets, arrays): grouped by the text */
         for (size_t i = 0; i < rows; ++i) {
+            if (db_result_null(r, i, value_column))
+                continue;
             const char *value = db_result_text(r, i, value_column);
             cJSON *bucket = NULL, *b;
             cJSON_ArrayForEach(b, distribution) if (strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(b, "value")), value) == 0) bucket = b;
@@ -687,6 +693,8 @@ static void add_format_bits(cJSON *model, struct db_result *r, size_t value_colu
     /* per tiling and bit: how many devices' newest reports declare it */
     cJSON *bits = cJSON_CreateObject();
     for (size_t i = 0; i < db_result_rows(r); ++i) {
+        if (db_result_null(r, i, value_column))
+            continue;
         cJSON *value = cJSON_Parse(db_result_text(r, i, value_column));
         const cJSON *tiling, *bit;
         cJSON_ArrayForEach(tiling, value)
@@ -796,19 +804,11 @@ void view_capability(struct db *db, const char *id, const struct query_args *q, 
     cJSON_AddNumberToObject(out->model, "devicesVerified", (double)verified);
     add_share(out->model, "declaredShare", declared, devices);
     add_share(out->model, "verifiedShare", verified, devices);
-    /* values: only of the devices that report the item */
-    struct db_result *reported = NULL;
-    if (strcmp(kind, "limit") == 0 || strcmp(kind, "format") == 0) {
-        buf_printf(&sql, "SELECT c.value, c.number FROM current_items c JOIN devices d ON d.device_key = c.device_key "
-                         "WHERE c.kind = ? AND c.name = ?%s", f.where.data);
-        reported = db_query_dynamic(db, sql.data, params, 2 + f.count);
-        buf_free(&sql);
-        if (reported && strcmp(kind, "limit") == 0)
-            add_distribution(out->model, reported, 0, 1);
-        else if (reported)
-            add_format_bits(out->model, reported, 0, devices);
-        db_result_free(reported);
-    }
+    /* values: of the devices that report the item (the rows above with a value) */
+    if (strcmp(kind, "limit") == 0)
+        add_distribution(out->model, r, 6, 7);
+    else if (strcmp(kind, "format") == 0)
+        add_format_bits(out->model, r, 6, devices);
     db_result_free(r);
     out->status = 200;
     filter_free(&f);

@@ -1,4 +1,4 @@
-# bash completion for preflight-probe and preflight-report (installed to
+# bash completion for preflight-probe, preflight-report and preflight-dashboard (installed to
 # share/bash-completion/completions; or `source scripts/completion/preflight.bash`).
 
 _preflight_probe()
@@ -60,3 +60,28 @@ _preflight_report()
 
 complete -F _preflight_probe preflight-probe
 complete -F _preflight_report preflight-report
+
+_preflight_dashboard()
+{
+    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+    if [ "$COMP_CWORD" -eq 1 ]; then
+        COMPREPLY=($(compgen -W "serve token import --help --version" -- "$cur"))
+        return
+    fi
+    local command=${COMP_WORDS[1]}
+    case $prev in
+    --db | --tls-cert | --tls-key) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --listen | --jobs) COMPREPLY=(); return ;;
+    token) COMPREPLY=($(compgen -W "add list revoke" -- "$cur")); return ;;
+    esac
+    if [[ $cur == -* ]]; then
+        case $command in
+        serve) COMPREPLY=($(compgen -W "--db --listen --public-read --tls-cert --tls-key --quiet --help" -- "$cur")) ;;
+        import) COMPREPLY=($(compgen -W "--db --jobs --help" -- "$cur")) ;;
+        *) COMPREPLY=($(compgen -W "--db --help" -- "$cur")) ;;
+        esac
+    else
+        COMPREPLY=($(compgen -f -- "$cur"))
+    fi
+}
+complete -F _preflight_dashboard preflight-dashboard

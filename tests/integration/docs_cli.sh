@@ -5,6 +5,7 @@
 set -u
 probe=$(realpath "$1")
 report=$(realpath "$2")
+dashboard=$(realpath "$3")
 root=$(cd "$(dirname "$0")/../.." && pwd)
 failures=0
 checks=0
@@ -19,7 +20,7 @@ done
 options_of() { grep -o -- '--[a-z][a-z-]*' | sort -u; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-for page in preflight-probe.1 preflight-report.1; do # the pages as a reader sees them
+for page in preflight-probe.1 preflight-report.1 preflight-dashboard.1; do # the pages as a reader sees them
     groff -man -Tascii "$root/docs/man/$page" 2>/dev/null | sed 's/.\x08//g' >"$work/$page.txt"
 done
 probe_options=$("$probe" --help | options_of)
@@ -46,6 +47,17 @@ done
 check "completion: upload does not offer --format" sh -c "! echo ' $(complete_words preflight-report upload --) ' | grep -q -- ' --format '"
 check "completion: matrix --format offers the four formats" [ "$(complete_words preflight-report matrix --format '')" = "text markdown json html" ]
 check "per-command help: preflight-report matrix --help (exit 0, its own usage)" sh -c "'$report' matrix --help | grep -q '^usage: preflight-report matrix'"
+dashboard_options=$("$dashboard" --help | options_of)
+missing=""
+for o in $dashboard_options; do grep -q -- "$o" "$work/preflight-dashboard.1.txt" || missing="$missing $o"; done
+check "every preflight-dashboard --help option is in preflight-dashboard.1${missing:+ (missing:$missing)}" [ -z "$missing" ]
+completer=_preflight_dashboard
+check "completion: preflight-dashboard se offers serve" [ "$(complete_words preflight-dashboard se)" = "serve" ]
+check "completion: preflight-dashboard token offers add list revoke" [ "$(complete_words preflight-dashboard token '')" = "add list revoke" ]
+for o in --db --listen --public-read --tls-cert --tls-key --quiet; do
+    check "completion of preflight-dashboard serve knows $o" sh -c "echo ' $(complete_words preflight-dashboard serve --) ' | grep -q -- ' $o '"
+done
+check "completion of preflight-dashboard import knows --jobs" sh -c "echo ' $(complete_words preflight-dashboard import --) ' | grep -q -- ' --jobs '"
 check "docs/probe.md no longer calls preflight-report 'to come'" sh -c "! grep -qi 'to come' '$root/docs/probe.md'"
 echo "$((checks - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ]
