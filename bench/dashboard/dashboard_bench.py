@@ -2,12 +2,15 @@
 """preflight-dashboard at scale, on this machine: synthesises N reports from the two real
 fixtures (synth_reports.py: 1000 devices on 10 machines, 10 driver versions rolled out in turn), loads them with
 `preflight-dashboard import` in batches, uploads a further sample over HTTP with the real
-client (two clients at once), then measures p50/p95 latency of the pages the issue names at that
+client (two clients at once) and another from 4 connections without the client's own checks,
+then measures p50/p95 latency of the pages the issue names at that
 size, and the database bytes per report. SQLite and/or PostgreSQL. Prints a Markdown table.
 
   python3 bench/dashboard/dashboard_bench.py --build build [--reports 100000] [--backend sqlite|postgres|both]
 """
 import argparse
+import concurrent.futures
+import hashlib
 import http.client
 import json
 import os
@@ -49,6 +52,15 @@ def get(port, path):
     if r.status != 200:
         raise RuntimeError("%s: %d %s" % (path, r.status, body[:200]))
     return (time.perf_counter() - started) * 1000.0
+
+
+def post(port, body, token):
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    c.request("POST", "/api/v1/reports", body=body, headers={"Content-Type": "application/json", "Authorization": "Bearer " + token,
+                                                               "Idempotency-Key": hashlib.sha256(body).hexdigest()})
+    status = c.getresponse().status
+    c.close()
+    return status
 
 
 def percentile(values, p):
@@ -95,6 +107,15 @@ def run_backend(backend, a, work):
         if any(codes):
             raise RuntimeError("upload exit codes %s" % codes)
         result["http_rate"] = len(files) / (time.perf_counter() - t)
+        # the server alone: 4 connections posting reports synthesised beforehand, no client-side check
+        raw = synth(batch_dir, a.reports + a.http_sample, a.http_sample, a.devices, a.versions)
+        bodies = [open(f, "rb").read() for f in raw]
+        t = time.perf_counter()
+        with concurrent.futures.ThreadPoolExecutor(4) as pool:
+            statuses = list(pool.map(lambda b: post(port, b, token), bodies))
+        if any(s != 201 for s in statuses):
+            raise RuntimeError("raw uploads: %s" % sorted(set(statuses)))
+        result["raw_rate"] = len(bodies) / (time.perf_counter() - t)
         key = json.load(open(files[0]))["devices"][0]["identity"]["deviceKey"]
         ids = json.loads(urlget(port, "/api/v1/devices?q=%23" + "7"))["devices"][:10]
         compare = "/compare?" + "&".join("r=%d" % d["newestReport"] for d in ids)
@@ -116,7 +137,7 @@ def run_backend(backend, a, work):
         with sqlite3.connect(db) as c:
             c.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         size = os.path.getsize(db)
-    result["bytes_per_report"] = size / (a.reports + a.http_sample)
+    result["bytes_per_report"] = size / (a.reports + 2 * a.http_sample)
     return result
 
 
@@ -145,10 +166,11 @@ def main():
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print("| %s |" % " | ".join(["measure"] + [r["backend"] for r in results]))
-    print("|%s" % "---|" * (len(results) + 1))
-    print("| reports stored | %s |" % " | ".join("%d" % (r["reports"] + a.http_sample) for r in results))
+    print("|" + "---|" * (len(results) + 1))
+    print("| reports stored | %s |" % " | ".join("%d" % (r["reports"] + 2 * a.http_sample) for r in results))
     print("| ingest through `import` (reports/s) | %s |" % " | ".join("%.0f" % r["import_rate"] for r in results))
-    print("| ingest over HTTP, 2 clients (reports/s) | %s |" % " | ".join("%.0f" % r["http_rate"] for r in results))
+    print("| ingest over HTTP, 2 `preflight-report upload` clients (reports/s) | %s |" % " | ".join("%.0f" % r["http_rate"] for r in results))
+    print("| ingest over HTTP, 4 connections posting (reports/s) | %s |" % " | ".join("%.0f" % r["raw_rate"] for r in results))
     for name in results[0]["latency"]:
         print("| %s p50 / p95 (ms) | %s |" % (name, " | ".join("%.1f / %.1f" % r["latency"][name] for r in results)))
     print("| database bytes per report | %s |" % " | ".join("%.0f" % r["bytes_per_report"] for r in results))

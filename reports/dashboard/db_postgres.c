@@ -116,10 +116,28 @@ static bool copy_rows(const PGresult *result, struct db_result *out)
     return true;
 }
 
+/* A connection the server dropped (a restart, a failover) is opened again before the next statement;
+ * its prepared statements went with it. */
+static bool ensure_connected(struct db *db, struct postgres_impl *p)
+{
+    if (PQstatus(p->connection) == CONNECTION_OK)
+        return true;
+    PQreset(p->connection);
+    memset(p->cache, 0, sizeof(p->cache));
+    if (PQstatus(p->connection) != CONNECTION_OK) {
+        set_error(db, p->connection, NULL);
+        return false;
+    }
+    PQsetErrorVerbosity(p->connection, PQERRORS_TERSE);
+    return true;
+}
+
 static bool run(struct db *db, const char *sql, bool cache, const struct db_param *params, int count,
                 struct db_result *out)
 {
     struct postgres_impl *p = db->impl;
+    if (!ensure_connected(db, p))
+        return false;
     const char **values = calloc((size_t)count + 1, sizeof(*values));
     int *lengths = calloc((size_t)count + 1, sizeof(*lengths));
     int *formats = calloc((size_t)count + 1, sizeof(*formats));
@@ -147,9 +165,14 @@ static bool run(struct db *db, const char *sql, bool cache, const struct db_para
             break;
         }
     }
-    if (ok) {
+    /* outside a transaction, a statement that failed because the connection was lost is sent
+     * once more on a new connection (inside one, the transaction is gone: the caller's error) */
+    for (int attempt = 0; ok && attempt < 2; ++attempt) {
+        bool idle = PQtransactionStatus(p->connection) == PQTRANS_IDLE;
         const char *name = cache ? prepared_name(db, p, sql, count) : "";
         if (name == NULL) {
+            if (idle && attempt == 0 && PQstatus(p->connection) != CONNECTION_OK && ensure_connected(db, p))
+                continue; /* the PREPARE found the connection gone */
             ok = false;
         } else if (*name) {
             result = PQexecPrepared(p->connection, name, count, values, lengths, formats, 0);
@@ -158,7 +181,13 @@ static bool run(struct db *db, const char *sql, bool cache, const struct db_para
             result = text ? PQexecParams(p->connection, text, count, NULL, values, lengths, formats, 0) : NULL;
             free(text);
         }
+        if (!ok || !idle || attempt > 0 || PQstatus(p->connection) == CONNECTION_OK)
+            break;
+        PQclear(result);
+        result = NULL;
+        ok = ensure_connected(db, p);
     }
+
     if (ok) {
         ExecStatusType status = PQresultStatus(result);
         ok = status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK;

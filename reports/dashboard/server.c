@@ -42,7 +42,12 @@ struct request {
     int answered; /* a response is queued already */
     struct MHD_PostProcessor *post;
     char login_token[TOKEN_TEXT_SIZE + 8];
+    char method[8], path[160]; /* for the access log: the path only, never the query or a header */
 };
+
+/* The status of the response this connection's thread queued last: for the access log (the
+ * completion callback runs on the same thread, a thread per connection). */
+static _Thread_local int queued_status;
 
 static double now_seconds(void)
 {
@@ -78,6 +83,7 @@ static enum MHD_Result send_bytes(struct MHD_Connection *c, int status, const ch
     }
     enum MHD_Result r = MHD_queue_response(c, (unsigned)status, response);
     MHD_destroy_response(response);
+    queued_status = status;
     return r;
 }
 
@@ -339,6 +345,11 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         if (r == NULL)
             return MHD_NO;
         r->started = now_seconds();
+        snprintf(r->method, sizeof(r->method), "%s", method);
+        snprintf(r->path, sizeof(r->path), "%s", url);
+        for (char *p = r->path; *p; ++p) /* no control characters into the log */
+            if ((unsigned char)*p < 0x20 || *p == 0x7f)
+                *p = '?';
         *context = r;
         if (post && strcmp(url, "/login") == 0) {
             r->post = MHD_create_post_processor(c, 1024, login_field, r);
@@ -390,6 +401,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         security_headers(response, nonce);
         enum MHD_Result result = MHD_queue_response(c, 303, response);
         MHD_destroy_response(response);
+        queued_status = 303;
         return result;
     }
     if (r->upload) {
@@ -459,8 +471,8 @@ static void completed(void *cls, struct MHD_Connection *c, void **context, enum 
         return;
     if (!s->quiet) {
         /* no query strings and no headers: nothing secret goes to the log */
-        fprintf(stderr, "preflight-dashboard: request done in %.1f ms%s\n", (now_seconds() - r->started) * 1000.0,
-                code == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" : " (connection ended early)");
+        fprintf(stderr, "preflight-dashboard: %s %s %d %.1f ms%s\n", r->method, r->path, queued_status,
+                (now_seconds() - r->started) * 1000.0, code == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" : " (connection ended early)");
     }
     if (r->post)
         MHD_destroy_post_processor(r->post);

@@ -9,6 +9,7 @@ import argparse
 import concurrent.futures
 import hashlib
 import http.client
+import ssl
 import http.server
 import json
 import os
@@ -50,7 +51,7 @@ class Dashboard:
         self.log = open(os.path.join(work, "serve.log"), "a")
         self.process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=self.log, text=True)
         line = self.process.stdout.readline()
-        found = re.search(r"listening on (http://127\.0\.0\.1:(\d+)/)", line)
+        found = re.search(r"listening on (https?://127\.0\.0\.1:(\d+)/)", line)
         if not found:
             raise RuntimeError("the dashboard did not start: %r" % line)
         self.url, self.port = found.group(1), int(found.group(2))
@@ -261,7 +262,10 @@ def main():
         port = server.port
         client = subprocess.Popen([a.report_tool, "upload", "--url", upload_url, "--spool", spool, "--token-file", token_file,
                                    "--retries", "0", *burst], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(0.4)
+        for _ in range(600):  # kill it once the burst is under way (the first of it stored)
+            if stored_reports() > 29:
+                break
+            time.sleep(0.05)
         server.stop(signal.SIGKILL)
         client.wait(timeout=120)
         dashboards.remove(server)
@@ -437,6 +441,18 @@ def main():
         status, _, _ = api("/fleet/limits.json?vendor=nobody")
         check("fleet download of an empty set: 404", status == 404, status)
 
+        if postgres:  # the database restarts under a running dashboard: it reconnects, nothing fails
+            postgres.restart()
+            status, _, body = api("/api/v1/devices")
+            check("after a PostgreSQL restart, the next page works", status == 200 and json.loads(body)["total"] > 0, status)
+            after_restart = json.load(open(lavapipe))
+            after_restart["host"] = "after-restart"
+            restart_path = os.path.join(work, "after-restart.json")
+            json.dump(after_restart, open(restart_path, "w"))
+            r = upload(restart_path)
+            check("after a PostgreSQL restart, an upload is stored", r.returncode == 0 and "after-restart" in sql("SELECT host FROM reports"),
+                  r.stdout + r.stderr)
+
         status, _, _ = request(server.port, "DELETE", "/", headers={"Authorization": "Bearer " + token})
         check("another method: 405", status == 405, status)
 
@@ -450,6 +466,44 @@ def main():
 
         server.stop()
         dashboards.remove(server)
+
+        # ---- HTTPS, built in ----
+        cert, key = os.path.join(work, "cert.pem"), os.path.join(work, "key.pem")
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1",
+                        "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"], check=True, capture_output=True)
+        tls = Dashboard(a.dashboard, db, work, extra=["--tls-cert", cert, "--tls-key", key])
+        dashboards.append(tls)
+        check("with --tls-cert/--tls-key it serves https", tls.url.startswith("https://"), tls.url)
+        tls_url = tls.url + "api/v1/reports"
+        fresh = json.load(open(lavapipe))
+        fresh["host"] = "tls-farm"
+        fresh_path = os.path.join(work, "fresh.json")
+        json.dump(fresh, open(fresh_path, "w"))
+        before_tls = stored_reports()
+        r = upload(fresh_path, url=tls_url, extra=["--ca-file", cert])
+        r2 = subprocess.run([a.report_tool, "upload", "--url", tls_url, "--spool", spool, "--token-file", token_file, "--retries", "0",
+                             hostile_path], capture_output=True, text=True)
+        check("upload over HTTPS, the certificate verified with --ca-file", r.returncode == 0 and stored_reports() == before_tls + 1,
+              r.stdout + r.stderr)
+        check("upload over HTTPS without trusting the certificate: refused by the client", r2.returncode != 0, r2.stdout)
+        context = ssl.create_default_context(cafile=cert)
+        connection = http.client.HTTPSConnection("127.0.0.1", tls.port, context=context, timeout=30)
+        connection.request("GET", "/api/v1/devices", headers={"Authorization": "Bearer " + token})
+        response = connection.getresponse()
+        check("pages over HTTPS", response.status == 200 and json.loads(response.read())["total"] > 0, response.status)
+        connection.close()
+        connection = http.client.HTTPSConnection("127.0.0.1", tls.port, context=context, timeout=30)
+        connection.request("POST", "/login", body="token=" + urllib.parse.quote(token),
+                           headers={"Content-Type": "application/x-www-form-urlencoded"})
+        response = connection.getresponse()
+        check("signing in over HTTPS sets a Secure cookie", response.status == 303 and "Secure" in (response.getheader("Set-Cookie") or ""),
+              response.getheader("Set-Cookie"))
+        connection.close()
+        tls.stop()
+        dashboards.remove(tls)
+        r = run("serve", "--db", db, "--listen", "127.0.0.1:0", "--tls-cert", cert)
+        check("--tls-cert without --tls-key: exit 2", r.returncode == 2 and "--tls-key" in r.stderr, r.stderr)
+
         # ---- schema versions ----
         sql_update = "UPDATE meta SET value = '99' WHERE key = 'schema_version'"
         if postgres:

@@ -40,6 +40,10 @@ class PostgresServer:
         self._run([_bin("createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U", "preflight", "dashboard"])
         self.url = "postgresql://preflight@127.0.0.1:%d/dashboard" % self.port
 
+    def restart(self):
+        """A restart as a failover or an upgrade does it: every client connection is cut."""
+        self._run([_bin("pg_ctl"), "-D", self.data, "-m", "fast", "-w", "-t", "60", "restart"])
+
     def _run(self, command):
         if self.user:
             command = ["runuser", "-u", self.user, "--"] + command
