@@ -2,7 +2,8 @@
 # The test command: installs what is missing, builds with warnings as errors, runs every test
 # (cmocka unit tests and integration tests against the real loader and lavapipe), then does the
 # same in an AddressSanitizer/UndefinedBehaviorSanitizer build, then runs the layer's tests
-# (4 threads recording 4000 command buffers among them) in a ThreadSanitizer build.
+# (4 threads recording 4000 command buffers among them) and the dashboard's (a thread per
+# connection, 50 concurrent uploads, import on every core) in a ThreadSanitizer build.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
@@ -21,8 +22,8 @@ export LSAN_OPTIONS="suppressions=$root/tests/lsan.supp:print_suppressions=0"
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1"
 (cd "$root/build-asan" && ctest --output-on-failure --timeout 900)
 
-echo "== build with ThreadSanitizer and test the layer's threading"
+echo "== build with ThreadSanitizer and test the layer's and the dashboard's threading"
 "$root/scripts/build.sh" "$root/build-tsan" -DPREFLIGHT_WERROR=ON -DPREFLIGHT_TSAN=ON
 unset LSAN_OPTIONS ASAN_OPTIONS
 export TSAN_OPTIONS="halt_on_error=1 suppressions=$root/tests/layer/tsan-driver.supp"
-(cd "$root/build-tsan" && ctest --output-on-failure --timeout 900 -R 'layer\.|unit\.handle_map')
+(cd "$root/build-tsan" && ctest --output-on-failure --timeout 900 -R 'layer\.|unit\.handle_map|dashboard\.(sqlite|postgres)')
