@@ -109,40 +109,111 @@ static struct contribution contribution_of(bool declared, const char *verdict)
     return c;
 }
 
-static bool add_counts(struct db *db, const char *kind, const char *name, struct contribution plus, struct contribution minus)
+/* Rows written by one multi-row statement, up to BATCH_ROWS at a time: a device seen for the first
+ * time writes some 1200 rows of each kind, and one statement per row is one round trip each on
+ * PostgreSQL. The rows' texts must stay valid until the flush. */
+#define BATCH_ROWS 100
+#define BATCH_COLUMNS 7
+
+struct batch {
+    const char *single;      /* the statement for one row: SQLite runs it prepared once, row by row (faster there) */
+    const char *head, *tail; /* "INSERT ... VALUES", " ON CONFLICT ..." */
+    int columns, rows;
+    struct db_param params[BATCH_ROWS * BATCH_COLUMNS];
+};
+
+static bool batch_flush(struct db *db, struct batch *b)
+{
+    if (b->rows == 0)
+        return true;
+    size_t row_text = (size_t)b->columns * 3 + 4;
+    size_t size = strlen(b->head) + strlen(b->tail) + (size_t)b->rows * row_text + 1;
+    char *sql = malloc(size);
+    if (sql == NULL)
+        return false;
+    size_t o = (size_t)sprintf(sql, "%s", b->head);
+    for (int r = 0; r < b->rows; ++r) {
+        o += (size_t)sprintf(sql + o, "%s(", r ? ", " : " ");
+        for (int c = 0; c < b->columns; ++c)
+            o += (size_t)sprintf(sql + o, c ? ", ?" : "?");
+        sql[o++] = ')';
+    }
+    sprintf(sql + o, "%s", b->tail);
+    bool ok = db_exec_dynamic(db, sql, b->params, b->rows * b->columns);
+    free(sql);
+    b->rows = 0;
+    return ok;
+}
+
+static bool batch_add(struct db *db, struct batch *b, const struct db_param *row)
+{
+    if (db_backend(db) == DB_SQLITE)
+        return db_exec(db, b->single, row, b->columns);
+    memcpy(&b->params[b->rows * b->columns], row, sizeof(*row) * (size_t)b->columns);
+    return ++b->rows < BATCH_ROWS || batch_flush(db, b);
+}
+
+/* The three kinds of rows a device's new state writes. */
+struct device_writes {
+    struct batch current, counts, first_seen;
+};
+
+static void device_writes_init(struct device_writes *w)
+{
+    w->current = (struct batch){.single = "INSERT INTO current_items (declared, verdict, value, number, device_key, kind, name) "
+                                          "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                .head = "INSERT INTO current_items (declared, verdict, value, number, device_key, kind, name) VALUES",
+                                .tail = "", .columns = 7};
+    w->counts = (struct batch){.single = "INSERT INTO item_counts (kind, name, devices, declared, verified, failed) VALUES (?, ?, ?, ?, ?, ?) "
+                                         "ON CONFLICT (kind, name) DO UPDATE SET devices = item_counts.devices + excluded.devices, "
+                                         "declared = item_counts.declared + excluded.declared, "
+                                         "verified = item_counts.verified + excluded.verified, failed = item_counts.failed + excluded.failed",
+                               .head = "INSERT INTO item_counts (kind, name, devices, declared, verified, failed) VALUES",
+                               .tail = " ON CONFLICT (kind, name) DO UPDATE SET devices = item_counts.devices + excluded.devices, "
+                                       "declared = item_counts.declared + excluded.declared, "
+                                       "verified = item_counts.verified + excluded.verified, failed = item_counts.failed + excluded.failed",
+                               .columns = 6};
+    w->first_seen = (struct batch){.single = "INSERT INTO first_seen (device_key, kind, name, driver_raw, driver_version) "
+                                             "VALUES (?, ?, ?, ?, ?) ON CONFLICT (device_key, kind, name) DO UPDATE SET "
+                                             "driver_raw = excluded.driver_raw, driver_version = excluded.driver_version "
+                                             "WHERE excluded.driver_raw < first_seen.driver_raw",
+                                   .head = "INSERT INTO first_seen (device_key, kind, name, driver_raw, driver_version) VALUES",
+                                   .tail = " ON CONFLICT (device_key, kind, name) DO UPDATE SET driver_raw = excluded.driver_raw, "
+                                           "driver_version = excluded.driver_version WHERE excluded.driver_raw < first_seen.driver_raw",
+                                   .columns = 5};
+}
+
+static bool device_writes_flush(struct db *db, struct device_writes *w)
+{
+    return batch_flush(db, &w->current) && batch_flush(db, &w->counts) && batch_flush(db, &w->first_seen);
+}
+
+static bool add_counts(struct db *db, struct device_writes *w, const char *kind, const char *name, struct contribution plus,
+                       struct contribution minus)
 {
     struct contribution d = {plus.devices - minus.devices, plus.declared - minus.declared,
                              plus.verified - minus.verified, plus.failed - minus.failed};
     if (!d.devices && !d.declared && !d.verified && !d.failed)
         return true;
     const struct db_param p[] = {DB_TEXT(kind), DB_TEXT(name), DB_INT(d.devices), DB_INT(d.declared), DB_INT(d.verified), DB_INT(d.failed)};
-    return db_exec(db,
-                   "INSERT INTO item_counts (kind, name, devices, declared, verified, failed) VALUES (?, ?, ?, ?, ?, ?) "
-                   "ON CONFLICT (kind, name) DO UPDATE SET devices = item_counts.devices + excluded.devices, "
-                   "declared = item_counts.declared + excluded.declared, verified = item_counts.verified + excluded.verified, "
-                   "failed = item_counts.failed + excluded.failed",
-                   p, 6);
+    return batch_add(db, &w->counts, p);
 }
 
-static bool note_first_seen(struct db *db, const char *key, const struct item *it, const struct entry_identity *e)
+static bool note_first_seen(struct db *db, struct device_writes *w, const char *key, const struct item *it,
+                            const struct entry_identity *e)
 {
     const struct db_param p[] = {DB_TEXT(key), DB_TEXT(it->kind), DB_TEXT(it->name), DB_INT(e->driver_raw), DB_TEXT(e->driver_version)};
-    return db_exec(db,
-                   "INSERT INTO first_seen (device_key, kind, name, driver_raw, driver_version) VALUES (?, ?, ?, ?, ?) "
-                   "ON CONFLICT (device_key, kind, name) DO UPDATE SET driver_raw = excluded.driver_raw, "
-                   "driver_version = excluded.driver_version WHERE excluded.driver_raw < first_seen.driver_raw",
-                   p, 5);
+    return batch_add(db, &w->first_seen, p);
 }
 
-static bool write_current(struct db *db, const char *key, const struct item *it, bool update)
+static bool write_current(struct db *db, struct device_writes *w, const char *key, const struct item *it, bool update)
 {
     const struct db_param p[] = {DB_INT(it->declared), DB_TEXT(it->verdict), DB_TEXT(it->value),
                                  isnan(it->number) ? DB_NULL : DB_REAL(it->number), DB_TEXT(key), DB_TEXT(it->kind), DB_TEXT(it->name)};
     if (update)
         return db_exec(db, "UPDATE current_items SET declared = ?, verdict = ?, value = ?, number = ? "
                            "WHERE device_key = ? AND kind = ? AND name = ?", p, 7);
-    return db_exec(db, "INSERT INTO current_items (declared, verdict, value, number, device_key, kind, name) "
-                       "VALUES (?, ?, ?, ?, ?, ?, ?)", p, 7);
+    return batch_add(db, &w->current, p);
 }
 
 /* A row of current_items as read back, pointing into the query's result. */
@@ -183,7 +254,10 @@ static bool replace_current(struct db *db, const char *key, const struct item_li
     /* sorted here: the engines' collations need not order text as strcmp does */
     qsort(before, count, sizeof(*before), compare_rows);
     static const struct contribution none = {0, 0, 0, 0};
-    bool ok = true;
+    struct device_writes *w = malloc(sizeof(*w));
+    bool ok = w != NULL;
+    if (w != NULL)
+        device_writes_init(w);
     size_t a = 0, b = 0;
     while (ok && (a < count || b < now->count)) {
         int order = a == count ? 1 : b == now->count ? -1 : compare_row_item(&before[a], &now->items[b]);
@@ -191,21 +265,25 @@ static bool replace_current(struct db *db, const char *key, const struct item_li
             const struct current_row *old = &before[a++];
             const struct db_param p[] = {DB_TEXT(key), DB_TEXT(old->kind), DB_TEXT(old->name)};
             ok = db_exec(db, "DELETE FROM current_items WHERE device_key = ? AND kind = ? AND name = ?", p, 3) &&
-                 add_counts(db, old->kind, old->name, none, contribution_of(old->declared, old->verdict));
+                 add_counts(db, w, old->kind, old->name, none, contribution_of(old->declared, old->verdict));
         } else if (order > 0) { /* new */
             const struct item *it = &now->items[b++];
-            ok = write_current(db, key, it, false) && add_counts(db, it->kind, it->name, contribution_of(it->declared, it->verdict), none) &&
-                 (!it->declared || note_first_seen(db, key, it, e));
+            ok = write_current(db, w, key, it, false) &&
+                 add_counts(db, w, it->kind, it->name, contribution_of(it->declared, it->verdict), none) &&
+                 (!it->declared || note_first_seen(db, w, key, it, e));
         } else {
             const struct current_row *old = &before[a++];
             const struct item *it = &now->items[b++];
             if (old->declared == it->declared && strcmp(old->verdict, it->verdict) == 0 && strcmp(old->value, it->value) == 0)
                 continue;
-            ok = write_current(db, key, it, true) &&
-                 add_counts(db, it->kind, it->name, contribution_of(it->declared, it->verdict), contribution_of(old->declared, old->verdict)) &&
-                 (!it->declared || old->declared || note_first_seen(db, key, it, e));
+            ok = write_current(db, w, key, it, true) &&
+                 add_counts(db, w, it->kind, it->name, contribution_of(it->declared, it->verdict),
+                            contribution_of(old->declared, old->verdict)) &&
+                 (!it->declared || old->declared || note_first_seen(db, w, key, it, e));
         }
     }
+    ok = ok && device_writes_flush(db, w);
+    free(w);
     free(before);
     db_result_free(r);
     return ok;
@@ -255,9 +333,15 @@ static bool store_device(struct db *db, int64_t report_id, int index, const stru
     if (ok && newest) {
         ok = replace_current(db, e.key, &items, &e);
     } else if (ok) { /* an older driver: it may only lower the first versions */
+        struct device_writes *w = malloc(sizeof(*w));
+        ok = w != NULL;
+        if (w != NULL)
+            device_writes_init(w);
         for (size_t i = 0; ok && i < items.count; ++i)
             if (items.items[i].declared)
-                ok = note_first_seen(db, e.key, &items.items[i], &e);
+                ok = note_first_seen(db, w, e.key, &items.items[i], &e);
+        ok = ok && device_writes_flush(db, w);
+        free(w);
     }
     if (!ok)
         snprintf(message, size, "database: %s", db_error(db));

@@ -451,9 +451,13 @@ static void page_capabilities(const cJSON *m, const char *query, struct buf *b)
         buf_add(b, "</td><td>");
         capability_link(b, str(it, "id"), query);
         buf_escape(b, str(it, "name"));
-        buf_printf(b, "</a></td><td>%.1f%% (%.0f)</td><td>%.1f%% (%.0f)</td><td%s>%.0f</td><td>", num(it, "declaredShare") * 100,
-                   num(it, "devicesDeclaring"), num(it, "verifiedShare") * 100, num(it, "devicesVerified"),
-                   num(it, "devicesDeclaredFailing") > 0 ? " class=\"fail\"" : "", num(it, "devicesDeclaredFailing"));
+        bool smoke = strcmp(str(it, "kind"), "capability") == 0 || strcmp(str(it, "kind"), "test") == 0;
+        buf_printf(b, "</a></td><td>%.1f%% (%.0f)</td>", num(it, "declaredShare") * 100, num(it, "devicesDeclaring"));
+        if (smoke)
+            buf_printf(b, "<td>%.1f%% (%.0f)</td><td%s>%.0f</td><td>", num(it, "verifiedShare") * 100, num(it, "devicesVerified"),
+                       num(it, "devicesDeclaredFailing") > 0 ? " class=\"fail\"" : "", num(it, "devicesDeclaredFailing"));
+        else
+            buf_add(b, "<td class=\"muted\">declared only</td><td class=\"muted\">-</td><td>");
         char label[64];
         snprintf(label, sizeof(label), "%.1f%% declare", num(it, "declaredShare") * 100);
         svg_share_bar(b, num(it, "declaredShare"), num(it, "verifiedShare"), label);
@@ -462,13 +466,14 @@ static void page_capabilities(const cJSON *m, const char *query, struct buf *b)
     buf_add(b, "</tbody></table>");
 }
 
-static void device_list(struct buf *b, const cJSON *list, const char *title, const char *css_class, bool values)
+static void device_list(struct buf *b, const cJSON *list, const char *title, const char *css_class, bool values, bool verdicts)
 {
     buf_printf(b, "<h2>%s (%d)</h2>", title, cJSON_GetArraySize(list));
     if (cJSON_GetArraySize(list) == 0)
         return;
-    buf_printf(b, "<table class=\"sortable %s\"><thead><tr><th>vendor</th><th>device</th><th>newest driver</th><th>verdict</th>"
-                  "%s<th>first driver with it</th></tr></thead><tbody>", css_class, values ? "<th>value</th>" : "");
+    buf_printf(b, "<table class=\"sortable %s\"><thead><tr><th>vendor</th><th>device</th><th>newest driver</th>%s"
+                  "%s<th>first driver with it</th></tr></thead><tbody>", css_class, verdicts ? "<th>verdict</th>" : "",
+               values ? "<th>value</th>" : "");
     const cJSON *d;
     cJSON_ArrayForEach(d, list)
     {
@@ -479,7 +484,8 @@ static void device_list(struct buf *b, const cJSON *list, const char *title, con
         buf_printf(b, "</td><td><a href=\"/reports/%.0f\">", num(d, "newestReport"));
         buf_escape(b, str(d, "newestDriver"));
         buf_add(b, "</a></td>");
-        verdict_cell(b, str(d, "verdict"));
+        if (verdicts)
+            verdict_cell(b, str(d, "verdict"));
         if (values) {
             buf_add(b, "<td><code>");
             buf_escape(b, str(d, "value"));
@@ -498,8 +504,13 @@ static void page_capability(const cJSON *m, struct buf *b)
     buf_escape(b, str(m, "kind"));
     buf_add(b, " ");
     buf_escape(b, str(m, "name"));
-    buf_printf(b, "</h1><p>%.0f of %.0f devices declare it (%.1f%%), %.0f verified working (%.1f%%).</p>", num(m, "devicesDeclaring"),
-               num(m, "devices"), num(m, "declaredShare") * 100, num(m, "devicesVerified"), num(m, "verifiedShare") * 100);
+    /* only smoke capabilities and tests have a verdict; the rest is what drivers declare */
+    bool smoke = strcmp(str(m, "kind"), "capability") == 0 || strcmp(str(m, "kind"), "test") == 0;
+    buf_printf(b, "</h1><p>%.0f of %.0f devices declare it (%.1f%%)", num(m, "devicesDeclaring"), num(m, "devices"),
+               num(m, "declaredShare") * 100);
+    if (smoke)
+        buf_printf(b, ", %.0f verified working (%.1f%%)", num(m, "devicesVerified"), num(m, "verifiedShare") * 100);
+    buf_add(b, ".</p>");
     svg_share_bar(b, num(m, "declaredShare"), num(m, "verifiedShare"), "share of devices");
     const cJSON *distribution = cJSON_GetObjectItemCaseSensitive(m, "distribution");
     if (distribution) {
@@ -539,9 +550,10 @@ static void page_capability(const cJSON *m, struct buf *b)
         buf_add(b, "</tbody></table>");
     }
     bool values = strcmp(str(m, "kind"), "limit") == 0 || strcmp(str(m, "kind"), "extension") == 0;
-    device_list(b, cJSON_GetObjectItemCaseSensitive(m, "declaredButFailing"), "Declare it but fail it", "failing", values);
-    device_list(b, cJSON_GetObjectItemCaseSensitive(m, "declaring"), "Declare it", "declaring", values);
-    device_list(b, cJSON_GetObjectItemCaseSensitive(m, "lacking"), "Lack it", "lacking", values);
+    if (smoke)
+        device_list(b, cJSON_GetObjectItemCaseSensitive(m, "declaredButFailing"), "Declare it but fail it", "failing", values, true);
+    device_list(b, cJSON_GetObjectItemCaseSensitive(m, "declaring"), "Declare it", "declaring", values, smoke);
+    device_list(b, cJSON_GetObjectItemCaseSensitive(m, "lacking"), "Lack it", "lacking", values, smoke);
 }
 
 /* ---- fleet ---- */
