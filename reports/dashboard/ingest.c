@@ -491,6 +491,19 @@ enum ingest_status ingest_store(struct db *db, const struct ingest_prepared *p, 
     return INGEST_STORED;
 }
 
+bool ingest_known(struct db *db, const char *key, int64_t *report_id, char *message, size_t size)
+{
+    const struct db_param known_key = DB_TEXT(key);
+    struct db_result *known = db_query(db, "SELECT id FROM reports WHERE idempotency_key = ?", &known_key, 1);
+    bool found = known != NULL && db_result_rows(known) == 1;
+    if (found) {
+        *report_id = db_result_int(known, 0, 0);
+        snprintf(message, size, "a report with Idempotency-Key %s is stored already (report %lld)", key, (long long)*report_id);
+    }
+    db_result_free(known);
+    return found;
+}
+
 enum ingest_status ingest_report(struct db *db, const char *body, size_t length, const char *key,
                                  const struct ingest_source *source, int64_t *report_id, char *message, size_t size)
 {
@@ -499,16 +512,8 @@ enum ingest_status ingest_report(struct db *db, const char *body, size_t length,
         sha256_hex(body, length, computed);
         key = computed;
     }
-    /* a known key answers at once: a retry or a second upload costs one indexed lookup */
-    const struct db_param known_key = DB_TEXT(key);
-    struct db_result *known = db_query(db, "SELECT id FROM reports WHERE idempotency_key = ?", &known_key, 1);
-    if (known != NULL && db_result_rows(known) == 1) {
-        *report_id = db_result_int(known, 0, 0);
-        db_result_free(known);
-        snprintf(message, size, "a report with Idempotency-Key %s is stored already (report %lld)", key, (long long)*report_id);
+    if (ingest_known(db, key, report_id, message, size))
         return INGEST_DUPLICATE;
-    }
-    db_result_free(known);
     enum ingest_status status;
     struct ingest_prepared *p = ingest_prepare(body, length, key, &status, message, size);
     if (p == NULL)

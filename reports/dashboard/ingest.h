@@ -6,6 +6,7 @@
 #ifndef PREFLIGHT_DASHBOARD_INGEST_H
 #define PREFLIGHT_DASHBOARD_INGEST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -38,6 +39,8 @@ struct ingest_prepared *ingest_prepare(const char *body, size_t length, const ch
 enum ingest_status ingest_store(struct db *db, const struct ingest_prepared *prepared, const struct ingest_source *source,
                                 int64_t *report_id, char *message, size_t size);
 void ingest_prepared_free(struct ingest_prepared *prepared);
+/* Whether a report with this key is stored (a retry or a second upload answers at once). */
+bool ingest_known(struct db *db, const char *key, int64_t *report_id, char *message, size_t size);
 
 /* The stored bytes of report `id` (malloc'd, `length` set); NULL when there is none. */
 char *ingest_load_body(struct db *db, int64_t id, size_t *length);

@@ -29,6 +29,7 @@
 
 struct server {
     struct db_pool *pool;
+    pthread_mutex_t write_lock; /* one ingest transaction at a time in this process */
     bool public_read, tls, quiet;
 };
 
@@ -160,8 +161,10 @@ static enum MHD_Result collect_arg(void *cls, enum MHD_ValueKind kind, const cha
 {
     (void)kind;
     struct query_args *q = cls;
-    if (q->count == QUERY_MAX_ARGS)
+    if (q->count == QUERY_MAX_ARGS) {
+        q->overflow = true;
         return MHD_NO;
+    }
     q->keys[q->count] = key;
     q->values[q->count++] = value ? value : "";
     return MHD_YES;
@@ -253,6 +256,11 @@ static enum MHD_Result serve_read(struct server *s, struct MHD_Connection *c, co
     }
     struct query_args q = {0};
     MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, collect_arg, &q);
+    if (q.overflow) {
+        char text[96];
+        snprintf(text, sizeof(text), "more than %d query arguments", QUERY_MAX_ARGS);
+        return send_message(c, 400, text, !api, nonce);
+    }
     struct view_response out = {0};
     struct db *db = db_pool_take(s->pool);
     bool snapshot = db_begin_read(db);
@@ -304,7 +312,19 @@ static enum MHD_Result finish_upload(struct server *s, struct MHD_Connection *c,
     const struct ingest_source source = {token_name, peer};
     int64_t id = 0;
     struct db *db = db_pool_take(s->pool);
-    enum ingest_status status = ingest_report(db, r->body.data ? r->body.data : "", r->body.length, hash, &source, &id, message, sizeof(message));
+    enum ingest_status status = INGEST_DUPLICATE;
+    if (!ingest_known(db, hash, &id, message, sizeof(message))) {
+        /* checked and extracted on this connection's thread, stored one at a time: writers of one
+         * process queue on a mutex instead of polling the database's lock */
+        struct ingest_prepared *p = ingest_prepare(r->body.data ? r->body.data : "", r->body.length, hash, &status, message,
+                                                   sizeof(message));
+        if (p != NULL) {
+            pthread_mutex_lock(&s->write_lock);
+            status = ingest_store(db, p, &source, &id, message, sizeof(message));
+            pthread_mutex_unlock(&s->write_lock);
+            ingest_prepared_free(p);
+        }
+    }
     db_pool_give(s->pool, db);
     if (status == INGEST_INVALID)
         return send_message(c, 422, message, false, NULL);
@@ -353,7 +373,10 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         *context = r;
         if (post && strcmp(url, "/login") == 0) {
             r->post = MHD_create_post_processor(c, 1024, login_field, r);
-            return r->post ? MHD_YES : send_message(c, 400, "a sign-in is a form (application/x-www-form-urlencoded)", true, "none");
+            if (r->post != NULL)
+                return MHD_YES;
+            r->answered = 1;
+            return send_message(c, 400, "a sign-in is a form (application/x-www-form-urlencoded)", true, "none");
         }
         if (post && strcmp(url, "/api/v1/reports") == 0) {
             r->upload = true;
@@ -508,7 +531,7 @@ int server_run(const struct server_options *o)
     if (from > 0 && from < SCHEMA_VERSION)
         fprintf(stderr, "preflight-dashboard: migrated the database from schema version %d to %d\n", from, SCHEMA_VERSION);
     db_close(db);
-    struct server s = {.public_read = o->public_read, .quiet = o->quiet};
+    struct server s = {.public_read = o->public_read, .quiet = o->quiet, .write_lock = PTHREAD_MUTEX_INITIALIZER};
     s.pool = db_pool_open(o->database, DB_CONNECTIONS, error, sizeof(error));
     if (s.pool == NULL) {
         fprintf(stderr, "preflight-dashboard: %s\n", error);

@@ -4,16 +4,18 @@
 #ifndef PREFLIGHT_DASHBOARD_VIEWS_H
 #define PREFLIGHT_DASHBOARD_VIEWS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cjson/cJSON.h>
 
 #include "db.h"
 
-#define QUERY_MAX_ARGS 64
+#define QUERY_MAX_ARGS 256 /* more is refused (400), never cut short */
 
 struct query_args {
     size_t count;
+    bool overflow; /* there were more than QUERY_MAX_ARGS */
     const char *keys[QUERY_MAX_ARGS];
     const char *values[QUERY_MAX_ARGS];
 };

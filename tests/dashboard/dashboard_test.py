@@ -384,6 +384,10 @@ def main():
         check("compare 10 reports: 10 columns", status == 200 and len(compared["columns"]) == 10, len(compared.get("columns", [])))
         status, _, page = api("/compare?differ=1&" + "&".join("r=" + i for i in ids))
         check("compare page, only rows that differ", status == 200 and page.count(b"<tr") - 1 == sum(1 for row in compared["rows"] if row["differs"]))
+        status, _, _ = api("/api/v1/compare?" + "&".join("r=" + ids[0] for _ in range(300)))
+        check("compare with more query arguments than the limit: 400, not a shorter compare", status == 400, status)
+        status, _, _ = request(server.port, "POST", "/login", "{}", {"Content-Type": "application/json"})
+        check("a sign-in that is not a form: 400", status == 400, status)
         status, _, _ = api("/api/v1/compare?r=x")
         check("compare with a bad id: 400", status == 400, status)
 
