@@ -460,6 +460,13 @@ def main():
         status, _, _ = request(server.port, "DELETE", "/", headers={"Authorization": "Bearer " + token})
         check("another method: 405", status == 405, status)
 
+        vulkaninfo = open(os.path.join(a.fixtures, "vulkaninfo-nvidia-h200.json"), "rb").read()
+        status, _, answer = post_report(server.port, vulkaninfo, token)
+        stored_id = json.loads(answer).get("id") if status == 201 else None
+        status_page, _, body = api("/api/v1/reports/%s" % stored_id) if stored_id else (0, {}, b"{}")
+        check("a vulkaninfo --json document is stored as one declared-only device", status == 201 and status_page == 200 and
+              not json.loads(body)["devices"][0]["smoke"], (status, status_page))
+
         # ---- a slow client holds only its own connection ----
         slow = socket.create_connection(("127.0.0.1", server.port))
         slow.sendall(b"POST /api/v1/reports HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n")
