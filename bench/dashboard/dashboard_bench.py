@@ -97,7 +97,8 @@ def run_backend(backend, a, work):
                               stdout=subprocess.PIPE, text=True)
     port = int(re.search(r":(\d+)/", server.stdout.readline()).group(1))
     try:
-        files = synth(batch_dir, a.reports, a.http_sample, a.devices, a.versions)
+        # the uploads continue the rollout: the next driver version (index a.reports starts it), as a farm's new reports do
+        files = synth(batch_dir, a.reports, a.http_sample, a.devices, a.versions + 1)
         halves = [files[0::2], files[1::2]]
         t = time.perf_counter()
         clients = [subprocess.Popen([client, "upload", "--url", "http://127.0.0.1:%d/api/v1/reports" % port, "--token-file", token_file,
@@ -109,7 +110,7 @@ def run_backend(backend, a, work):
         result["http_rate"] = len(files) / (time.perf_counter() - t)
         # the server alone: 4 connections posting reports synthesised beforehand, no client-side check
         key = json.load(open(files[0]))["devices"][0]["identity"]["deviceKey"]
-        raw = synth(os.path.join(work, "raw"), a.reports + a.http_sample, a.http_sample, a.devices, a.versions)
+        raw = synth(os.path.join(work, "raw"), a.reports + a.http_sample, a.http_sample, a.devices, a.versions + 1)
         bodies = [open(f, "rb").read() for f in raw]
         t = time.perf_counter()
         with concurrent.futures.ThreadPoolExecutor(4) as pool:
