@@ -7,6 +7,7 @@ probe=$(realpath "$1")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
+passes=0
 
 expect() { # expect NAME WANTED_EXIT PATTERN_ON_STDERR -- COMMAND...
     local name="$1" wanted="$2" pattern="$3"
@@ -18,6 +19,7 @@ expect() { # expect NAME WANTED_EXIT PATTERN_ON_STDERR -- COMMAND...
         failures=$((failures + 1))
     else
         echo "ok   $name (exit $got)"
+        passes=$((passes + 1))
     fi
 }
 
@@ -35,6 +37,13 @@ expect "no loader" 3 "no Vulkan loader found" -- env PREFLIGHT_VULKAN_LOADER=/no
 expect "no driver" 4 "found no driver" -- env VK_DRIVER_FILES=/nonexistent/icd.json VK_ICD_FILENAMES=/nonexistent/icd.json "$probe"
 expect "device out of range" 4 "out of range" -- "$probe" --device 99 --out "$work/r.json"
 expect "unwritable output" 1 "cannot write /nonexistent-dir/report.json" -- "$probe" --out /nonexistent-dir/report.json
+expect "empty --host-label" 2 "host-label needs 1 to 255" -- "$probe" --host-label "" --no-smoke --out "$work/h.json"
+expect "--host-label in the report" 0 "" -- "$probe" --no-smoke --host-label "farm-07" --out "$work/h.json"
+if grep -q '"host":"farm-07"' "$work/h.json"; then echo "ok   --host-label is the report's host"; passes=$((passes + 1)); else
+    echo "FAIL --host-label is not the report's host"; failures=$((failures + 1)); fi
+expect "default host" 0 "" -- "$probe" --no-smoke --out "$work/h2.json"
+if grep -q "\"host\":\"$(hostname)\"" "$work/h2.json"; then echo "ok   the host name is the report's host by default"; passes=$((passes + 1)); else
+    echo "FAIL the report's host is not the host name"; failures=$((failures + 1)); fi
 expect "list" 0 "^0: " -- "$probe" --list
 expect "list tests" 0 "compute.1x1" -- "$probe" --list-tests
 if [ "$(id -u)" = 0 ]; then
@@ -47,9 +56,9 @@ expect "stdout report" 0 '"schema":"preflight.report/1"' -- "$probe" --out -
 
 (cd "$work" && "$probe" >/dev/null 2>&1)
 if ls "$work"/preflight-report-*.json >/dev/null 2>&1; then
-    echo "ok   default output file: $(basename "$work"/preflight-report-*.json)"
+    echo "ok   default output file: $(basename "$work"/preflight-report-*.json)"; passes=$((passes + 1))
 else
     echo "FAIL default output file was not written"; failures=$((failures + 1))
 fi
-echo "$((14 - failures)) passed, $failures failed"
+echo "$passes passed, $failures failed"
 [ "$failures" -eq 0 ]
