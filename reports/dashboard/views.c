@@ -212,6 +212,23 @@ void view_devices(struct db *db, const struct query_args *q, struct view_respons
     filter_free(&f);
 }
 
+/* One row that must exist: NULL with `out` set to 500 (the database failed) or 404 (no such row). */
+static struct db_result *query_one(struct db *db, const char *sql, const struct db_param *param, struct view_response *out,
+                                   const char *not_found, const char *what)
+{
+    struct db_result *r = db_query(db, sql, param, 1);
+    if (r == NULL) {
+        db_failed(out, db);
+        return NULL;
+    }
+    if (db_result_rows(r) == 0) {
+        db_result_free(r);
+        fail(out, 404, not_found, what);
+        return NULL;
+    }
+    return r;
+}
+
 /* ---- 2. one report ---- */
 
 static cJSON *load_report(struct db *db, int64_t id, struct view_response *out)
@@ -267,17 +284,10 @@ void view_report(struct db *db, const char *id_text, struct view_response *out)
         return;
     }
     const struct db_param p = DB_INT(id);
-    struct db_result *r = db_query(db, "SELECT uploaded, token, peer, host, created, generator, body_bytes, idempotency_key "
-                                       "FROM reports WHERE id = ?", &p, 1);
-    if (r == NULL) {
-        db_failed(out, db);
+    struct db_result *r = query_one(db, "SELECT uploaded, token, peer, host, created, generator, body_bytes, idempotency_key "
+                                        "FROM reports WHERE id = ?", &p, out, "no report %s", id_text);
+    if (r == NULL)
         return;
-    }
-    if (db_result_rows(r) == 0) {
-        db_result_free(r);
-        fail(out, 404, "no report %s", id_text);
-        return;
-    }
     cJSON *report = load_report(db, id, out);
     if (report == NULL) {
         db_result_free(r);
@@ -408,17 +418,11 @@ static cJSON *change_json(const struct diff_change *c)
 void view_device_history(struct db *db, const char *device_key, const struct query_args *q, struct view_response *out)
 {
     const struct db_param p = DB_TEXT(device_key);
-    struct db_result *d = db_query(db, "SELECT vendor, device_name, device_type, driver_name, newest_driver, reports, "
-                                       "first_upload, last_upload FROM devices WHERE device_key = ?", &p, 1);
-    if (d == NULL) {
-        db_failed(out, db);
+    struct db_result *d = query_one(db, "SELECT vendor, device_name, device_type, driver_name, newest_driver, reports, "
+                                        "first_upload, last_upload FROM devices WHERE device_key = ?", &p, out,
+                                    "no device '%.80s'", device_key);
+    if (d == NULL)
         return;
-    }
-    if (db_result_rows(d) == 0) {
-        db_result_free(d);
-        fail(out, 404, "no device '%.80s'", device_key);
-        return;
-    }
     struct db_result *r = db_query(db, "SELECT e.id, e.report_id, e.device_index, e.driver_version, e.driver_raw, e.host, e.os, "
                                        "e.kernel, e.uploaded, e.tests_passed, e.tests_failed, e.spec_violations, r.token, r.peer "
                                        "FROM entries e JOIN reports r ON r.id = e.report_id WHERE e.device_key = ? "
