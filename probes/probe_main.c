@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "declared.h"
 #include "host_info.h"
@@ -42,7 +44,8 @@ struct probe_options {
 static void print_usage(FILE *to)
 {
     fputs("usage: preflight-probe [--device N | --all] [--out FILE | --out -] [--pretty] [--list]\n"
-          "                       [--host-label NAME] [--tests PATTERNS] [--skip PATTERNS] [--timeout S] [--no-smoke] [--list-tests]\n"
+          "                       [--host-label NAME] [--tests PATTERNS] [--skip PATTERNS] [--timeout S] [--jobs N]\n"
+          "                       [--artifacts DIR] [--no-smoke] [--list-tests]\n"
           "\n"
           "Records what each Vulkan device declares (extensions, features, properties, formats,\n"
           "queue families, memory) and runs GPU smoke tests whose results are read back, as a\n"
@@ -59,6 +62,10 @@ static void print_usage(FILE *to)
           "  --tests P    run only the smoke tests matching P (comma-separated globs: 'compute.*')\n"
           "  --skip P     do not run the smoke tests matching P (reported as skipped)\n"
           "  --timeout S  watchdog per smoke test, in seconds (default 60)\n"
+          "  --jobs N     run smoke tests in up to N worker processes at once, 1 to 64 (default: the\n"
+          "               CPUs, at most 4); tests that measure GPU time always run alone\n"
+          "  --artifacts DIR  write the images tests read back (PNG) into DIR, named in the\n"
+          "               evidence with their SHA-256; DIR is created if missing\n"
           "  --no-smoke   record the declared capabilities only\n"
           "  --list-tests list the smoke tests and exit\n"
           "  --help       show this text\n"
@@ -79,6 +86,7 @@ static int parse_options(int argc, char **argv, struct probe_options *o)
     o->smoke = true;
     o->runner.timeout_seconds = RUNNER_DEFAULT_TIMEOUT_SECONDS;
     o->runner.progress = true;
+    o->runner.jobs = runner_default_jobs();
     bool saw_all = false, saw_device = false;
     for (int i = 1; i < argc; ++i) {
         const char *arg = argv[i];
@@ -121,6 +129,22 @@ static int parse_options(int argc, char **argv, struct probe_options *o)
             o->runner.include = argv[++i];
         } else if (strcmp(arg, "--skip") == 0 && i + 1 < argc) {
             o->runner.exclude = argv[++i];
+        } else if (strcmp(arg, "--jobs") == 0 && i + 1 < argc) {
+            char *end = NULL;
+            errno = 0;
+            long jobs = strtol(argv[++i], &end, 10);
+            if (errno != 0 || end == argv[i] || *end != '\0' || jobs < 1 || jobs > RUNNER_MAX_JOBS) {
+                fprintf(stderr, "preflight-probe: --jobs needs a number of workers from 1 to %d, not '%s'\n",
+                        RUNNER_MAX_JOBS, argv[i]);
+                return EXIT_USAGE;
+            }
+            o->runner.jobs = (unsigned)jobs;
+        } else if (strcmp(arg, "--artifacts") == 0 && i + 1 < argc) {
+            o->runner.artifacts_dir = argv[++i];
+            if (o->runner.artifacts_dir[0] == '\0') {
+                fprintf(stderr, "preflight-probe: --artifacts needs a directory\n");
+                return EXIT_USAGE;
+            }
         } else if (strcmp(arg, "--timeout") == 0 && i + 1 < argc) {
             char *end = NULL;
             errno = 0;
@@ -134,7 +158,8 @@ static int parse_options(int argc, char **argv, struct probe_options *o)
         } else {
             bool missing_value = strcmp(arg, "--device") == 0 || strcmp(arg, "--out") == 0 ||
                                  strcmp(arg, "--tests") == 0 || strcmp(arg, "--skip") == 0 ||
-                                 strcmp(arg, "--timeout") == 0 || strcmp(arg, "--host-label") == 0;
+                                 strcmp(arg, "--timeout") == 0 || strcmp(arg, "--host-label") == 0 ||
+                                 strcmp(arg, "--jobs") == 0 || strcmp(arg, "--artifacts") == 0;
             fprintf(stderr, "preflight-probe: %s '%s'\n", missing_value ? "missing value for" : "unknown option", arg);
             print_usage(stderr);
             return EXIT_USAGE;
@@ -150,6 +175,34 @@ static int parse_options(int argc, char **argv, struct probe_options *o)
         return EXIT_USAGE;
     }
     return -1;
+}
+
+/* --artifacts DIR: created with its parents if missing; it must be a writable directory. */
+static bool make_directory(const char *path)
+{
+    char partial[4096];
+    if (snprintf(partial, sizeof(partial), "%s", path) >= (int)sizeof(partial)) {
+        fprintf(stderr, "preflight-probe: --artifacts path is too long\n");
+        return false;
+    }
+    for (char *at = partial + 1;; ++at) {
+        bool end = *at == '\0';
+        if (*at == '/' || end) {
+            *at = '\0';
+            if (mkdir(partial, 0777) != 0 && errno != EEXIST) {
+                fprintf(stderr, "preflight-probe: cannot create %s: %s\n", partial, strerror(errno));
+                return false;
+            }
+            if (end)
+                break;
+            *at = '/';
+        }
+    }
+    if (access(path, W_OK | X_OK) != 0) {
+        fprintf(stderr, "preflight-probe: --artifacts %s: %s\n", path, strerror(errno));
+        return false;
+    }
+    return true;
 }
 
 static void list_devices(const struct vulkan_instance *vi)
@@ -222,6 +275,8 @@ int main(int argc, char **argv)
         return EXIT_REPORT_WRITTEN;
     }
     runner_install_signal_handlers();
+    if (options.smoke && options.runner.artifacts_dir != NULL && !make_directory(options.runner.artifacts_dir))
+        return EXIT_OUTPUT_FAILED;
 
     struct vulkan_instance vi;
     switch (vulkan_instance_open(&vi)) {

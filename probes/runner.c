@@ -4,16 +4,14 @@
 #include <fnmatch.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "smoke.h"
-#include "vulkan_instance.h"
+#include "worker.h"
 
 bool runner_matches(const char *patterns, const char *id)
 {
@@ -52,76 +50,15 @@ static double now_ms(void)
     return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
 }
 
-static enum smoke_fault fault_for(const char *id)
-{
-#ifdef PREFLIGHT_FAULT_INJECTION
-    /* Test builds only: PREFLIGHT_FAULT="compute.buffer=crash,compute.barrier=hang,compute.1x1=wrong" */
-    const char *spec = getenv("PREFLIGHT_FAULT");
-    size_t length = strlen(id);
-    for (const char *at = spec; at != NULL && *at != '\0';) {
-        if (strncmp(at, id, length) == 0 && at[length] == '=') {
-            const char *kind = at + length + 1;
-            if (strncmp(kind, "crash", 5) == 0)
-                return SMOKE_FAULT_CRASH;
-            if (strncmp(kind, "hang", 4) == 0)
-                return SMOKE_FAULT_HANG;
-            if (strncmp(kind, "wrong", 5) == 0)
-                return SMOKE_FAULT_WRONG_RESULT;
-        }
-        at = strchr(at, ',');
-        at = at ? at + 1 : NULL;
-    }
-#else
-    (void)id;
-#endif
-    return SMOKE_FAULT_NONE;
-}
-
-/* In the child: a fresh instance, the test, its outcome as JSON on `fd`. */
-static void child_run(const struct smoke_test *test, const cJSON *declared, uint32_t device_index, int fd)
-{
-    /* Anything the driver or a validation layer prints must not land in a report on stdout. */
-    dup2(STDERR_FILENO, STDOUT_FILENO);
-    struct smoke_outcome outcome = {.status = VERDICT_FAIL};
-    struct vulkan_instance vi;
-    if (vulkan_instance_open(&vi) != VULKAN_INSTANCE_OK || device_index >= vi.device_count) {
-        outcome.evidence = cJSON_CreateObject();
-        smoke_set(&outcome, VERDICT_FAIL, "the test process could not reach the device (%s)",
-                  vulkan_result_name(vi.last_result));
-    } else {
-        smoke_run(test, declared, vi.instance, vi.devices[device_index],
-                  vulkan_effective_version(&vi, vi.devices[device_index]), fault_for(test->id), &outcome);
-    }
-    vulkan_instance_close(&vi);
-    cJSON *result = cJSON_CreateObject();
-    cJSON_AddStringToObject(result, "status", verdict_name(outcome.status));
-    cJSON_AddStringToObject(result, "reason", outcome.reason);
-    cJSON_AddItemToObject(result, "evidence", outcome.evidence);
-    char *text = cJSON_PrintUnformatted(result);
-    for (size_t done = 0, length = text ? strlen(text) : 0; done < length;) {
-        ssize_t n = write(fd, text + done, length - done);
-        if (n <= 0)
-            break;
-        done += (size_t)n;
-    }
-    _exit(0);
-}
-
-struct child_result {
-    enum verdict status;
-    char reason[512];
-    cJSON *evidence;
-};
-
-/* The test process running now (0: none), for the signal handler: a probe stopped by SIGTERM,
- * SIGINT or SIGHUP kills the test's process group before it goes. */
-static pid_t running_test;
-
+/* The stop-signal handler: kills every worker's process group, then ends the probe as the signal
+ * would have. */
 static void on_stop_signal(int sig)
 {
-    pid_t pid = __atomic_load_n(&running_test, __ATOMIC_RELAXED);
-    if (pid > 0)
-        kill(-pid, SIGKILL);
+    for (size_t i = 0; i < WORKER_MAX; ++i) {
+        pid_t pid = __atomic_load_n(&worker_pids[i], __ATOMIC_RELAXED);
+        if (pid > 0)
+            kill(-pid, SIGKILL);
+    }
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -133,112 +70,17 @@ void runner_install_signal_handlers(void)
     sigaction(SIGTERM, &action, NULL);
     sigaction(SIGINT, &action, NULL);
     sigaction(SIGHUP, &action, NULL);
+    /* a worker that dies leaves its command pipe without a reader: that is a verdict, not a reason
+     * for the probe to die */
+    signal(SIGPIPE, SIG_IGN);
 }
 
-/* Reads the child's answer until EOF or the deadline; decides the verdict from how it ended. */
-static void supervise(pid_t pid, int fd, double timeout_ms, struct child_result *r)
+unsigned runner_default_jobs(void)
 {
-    size_t capacity = 1 << 16, length = 0;
-    char *text = malloc(capacity);
-    double deadline = now_ms() + timeout_ms;
-    bool timed_out = false;
-    while (text != NULL) {
-        double left = deadline - now_ms();
-        if (left <= 0) {
-            timed_out = true;
-            break;
-        }
-        struct pollfd pfd = {.fd = fd, .events = POLLIN};
-        int ready = poll(&pfd, 1, left > 1000 ? 1000 : (int)left + 1);
-        if (ready < 0 && errno != EINTR)
-            break;
-        if (ready <= 0)
-            continue;
-        if (length + 4096 > capacity) {
-            char *bigger = realloc(text, capacity * 2);
-            if (bigger == NULL)
-                break;
-            text = bigger;
-            capacity *= 2;
-        }
-        ssize_t n = read(fd, text + length, capacity - length - 1);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break; /* EOF: the child finished or died */
-        length += (size_t)n;
-    }
-    if (timed_out)
-        kill(-pid, SIGKILL); /* the test's whole process group: nothing it started survives */
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    kill(-pid, SIGKILL); /* anything the test left behind in its group */
-    __atomic_store_n(&running_test, 0, __ATOMIC_RELAXED);
-    r->evidence = NULL;
-    if (timed_out) {
-        r->status = VERDICT_TIMEOUT;
-        snprintf(r->reason, sizeof(r->reason), "no result within %g s; the test process was killed", timeout_ms / 1000);
-    } else if (WIFSIGNALED(status)) {
-        r->status = VERDICT_CRASHED;
-        snprintf(r->reason, sizeof(r->reason), "the test process was killed by signal %d (%s)", WTERMSIG(status),
-                 strsignal(WTERMSIG(status)));
-    } else {
-        cJSON *answer = NULL;
-        if (text != NULL) {
-            text[length] = '\0';
-            answer = cJSON_Parse(text);
-        }
-        enum verdict parsed;
-        const char *status_name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(answer, "status"));
-        if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && status_name != NULL && verdict_parse(status_name, &parsed)) {
-            r->status = parsed;
-            snprintf(r->reason, sizeof(r->reason), "%s",
-                     cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(answer, "reason")) ?: "");
-            r->evidence = cJSON_DetachItemFromObjectCaseSensitive(answer, "evidence");
-        } else {
-            r->status = VERDICT_CRASHED;
-            snprintf(r->reason, sizeof(r->reason), "the test process exited with status %d without a result",
-                     WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-        }
-        cJSON_Delete(answer);
-    }
-    free(text);
-}
-
-static void run_in_child(const struct smoke_test *test, const cJSON *declared, uint32_t device_index,
-                         double timeout_ms, struct child_result *r)
-{
-    int fds[2];
-    fflush(NULL);
-    if (pipe(fds) != 0) {
-        r->status = VERDICT_CRASHED;
-        snprintf(r->reason, sizeof(r->reason), "pipe failed: %s", strerror(errno));
-        return;
-    }
-    pid_t parent = getpid();
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(fds[0]);
-        close(fds[1]);
-        r->status = VERDICT_CRASHED;
-        snprintf(r->reason, sizeof(r->reason), "fork failed: %s", strerror(errno));
-        return;
-    }
-    if (pid == 0) {
-        /* its own process group, killed as one; and killed with the probe, however the probe ends */
-        setpgid(0, 0);
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (getppid() != parent)
-            _exit(1); /* the probe ended before the line above */
-        close(fds[0]);
-        child_run(test, declared, device_index, fds[1]);
-    }
-    setpgid(pid, pid); /* also here: no window in which the group does not exist yet */
-    __atomic_store_n(&running_test, pid, __ATOMIC_RELAXED);
-    close(fds[1]);
-    supervise(pid, fds[0], timeout_ms, r);
-    close(fds[0]);
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cpus < 1)
+        return 1;
+    return cpus > RUNNER_DEFAULT_MAX_JOBS ? RUNNER_DEFAULT_MAX_JOBS : (unsigned)cpus;
 }
 
 /* A matrix row: the declared column beside the verified one, never merged. */
@@ -256,44 +98,209 @@ static cJSON *capability_row(const struct smoke_test *test, bool declared, const
     return row;
 }
 
+/* true (and `r` says why) when the test is not run: not selected, skipped or not declared. */
+static bool not_run(const struct smoke_test *test, bool is_declared, const char *missing,
+                    const struct runner_options *options, struct worker_result *r)
+{
+    if (options->include != NULL && !runner_matches(options->include, test->id)) {
+        r->status = VERDICT_SKIPPED;
+        snprintf(r->reason, sizeof(r->reason), "not selected by --tests %s", options->include);
+    } else if (options->exclude != NULL && runner_matches(options->exclude, test->id)) {
+        r->status = VERDICT_SKIPPED;
+        snprintf(r->reason, sizeof(r->reason), "skipped by --skip %s", options->exclude);
+    } else if (!is_declared) {
+        /* never run what the device does not declare */
+        r->status = VERDICT_UNSUPPORTED;
+        snprintf(r->reason, sizeof(r->reason), "%s", missing);
+    } else {
+        return false;
+    }
+    return true;
+}
+
+/* One test's place in the run. */
+struct slot {
+    struct worker_result result;
+    double started_ms, duration_ms;
+    bool runs, done;
+};
+
+/* A worker and the test it runs now (SIZE_MAX: idle). */
+struct lane {
+    struct worker worker;
+    size_t test;
+    double deadline_ms;
+};
+
+static void finish(struct slot *slots, struct lane *lane, const struct worker_result *r, double now,
+                   const struct runner_options *options, uint32_t device_index)
+{
+    struct slot *slot = &slots[lane->test];
+    slot->result = *r;
+    slot->duration_ms = now - slot->started_ms;
+    slot->done = true;
+    if (options->progress)
+        fprintf(stderr, "  GPU%u %-32s %-12s %8.1f ms%s%s\n", device_index, smoke_test_get(lane->test)->id,
+                verdict_name(r->status), slot->duration_ms, r->reason[0] ? "  " : "", r->reason);
+    lane->test = SIZE_MAX;
+}
+
+/* Runs the selected tests on `jobs` workers. Tests that measure GPU time run last, one at a time
+ * with no other test running, so that no other process's work lands inside their timings. */
+static unsigned schedule(struct slot *slots, size_t count, const struct worker_context *context,
+                         const struct runner_options *options)
+{
+    unsigned started = 0; /* worker processes, for the summary line */
+    size_t order[count], queued = 0;
+    for (int alone = 0; alone < 2; ++alone)
+        for (size_t i = 0; i < count; ++i)
+            if (slots[i].runs && ((smoke_test_get(i)->flags & SMOKE_RUNS_ALONE) != 0) == alone)
+                order[queued++] = i;
+    unsigned jobs = options->jobs ? options->jobs : 1;
+    if (jobs > queued)
+        jobs = queued ? (unsigned)queued : 1;
+    struct lane lanes[WORKER_MAX];
+    for (unsigned j = 0; j < jobs; ++j)
+        lanes[j] = (struct lane){.test = SIZE_MAX};
+    size_t next = 0;
+    double timeout_ms = options->timeout_seconds * 1000.0;
+    for (;;) {
+        unsigned busy = 0;
+        for (unsigned j = 0; j < jobs; ++j)
+            busy += lanes[j].test != SIZE_MAX;
+        /* hand out work */
+        for (unsigned j = 0; j < jobs && next < queued; ++j) {
+            struct lane *lane = &lanes[j];
+            if (lane->test != SIZE_MAX)
+                continue;
+            bool alone = (smoke_test_get(order[next])->flags & SMOKE_RUNS_ALONE) != 0;
+            if (alone && busy > 0)
+                break;
+            size_t test = order[next++];
+            slots[test].started_ms = now_ms();
+            lane->test = test;
+            lane->deadline_ms = slots[test].started_ms + timeout_ms;
+            ++busy;
+            char error[256];
+            bool fresh = lane->worker.pid == 0;
+            if (fresh && worker_start(&lane->worker, context, error, sizeof(error)))
+                ++started;
+            if (lane->worker.pid == 0 || !worker_send(&lane->worker, test)) {
+                struct worker_result r = {.status = VERDICT_CRASHED};
+                snprintf(r.reason, sizeof(r.reason), "the test process could not be started or reached: %s",
+                         lane->worker.pid == 0 && fresh ? error : strerror(errno));
+                worker_kill(&lane->worker);
+                finish(slots, lane, &r, now_ms(), options, context->device_index);
+                --busy;
+            }
+            if (alone)
+                break;
+        }
+        if (busy == 0 && next >= queued)
+            break;
+        /* wait for answers, or the nearest deadline */
+        struct pollfd fds[WORKER_MAX];
+        unsigned lane_of[WORKER_MAX], polled = 0;
+        double nearest = now_ms() + 1000.0;
+        for (unsigned j = 0; j < jobs; ++j) {
+            if (lanes[j].test == SIZE_MAX)
+                continue;
+            fds[polled] = (struct pollfd){.fd = lanes[j].worker.result_fd, .events = POLLIN};
+            lane_of[polled++] = j;
+            if (lanes[j].deadline_ms < nearest)
+                nearest = lanes[j].deadline_ms;
+        }
+        double wait = nearest - now_ms();
+        int ready = poll(fds, polled, wait <= 0 ? 0 : (int)wait + 1);
+        if (ready < 0 && errno != EINTR)
+            ready = 0;
+        for (unsigned k = 0; k < polled && ready > 0; ++k) {
+            if (fds[k].revents == 0)
+                continue;
+            struct lane *lane = &lanes[lane_of[k]];
+            struct worker_result r;
+            int got = worker_receive(&lane->worker, &r);
+            if (got == 0)
+                continue;
+            finish(slots, lane, &r, now_ms(), options, context->device_index);
+            /* a lost device may leave the driver in any state: the next test gets a fresh process */
+            if (got > 0 && r.status == VERDICT_DEVICE_LOST)
+                worker_kill(&lane->worker);
+        }
+        double now = now_ms();
+        for (unsigned j = 0; j < jobs; ++j) {
+            struct lane *lane = &lanes[j];
+            if (lane->test == SIZE_MAX || now < lane->deadline_ms)
+                continue;
+            worker_kill(&lane->worker);
+            struct worker_result r = {.status = VERDICT_TIMEOUT};
+            snprintf(r.reason, sizeof(r.reason), "no result within %g s; the test process was killed", timeout_ms / 1000);
+            finish(slots, lane, &r, now, options, context->device_index);
+        }
+    }
+    for (unsigned j = 0; j < jobs; ++j)
+        worker_stop(&lanes[j].worker);
+    return started;
+}
+
 void runner_run_device(cJSON *device, uint32_t device_index, const struct runner_options *options)
 {
     const cJSON *declared = cJSON_GetObjectItemCaseSensitive(device, "declared");
     cJSON *smoke = cJSON_GetObjectItemCaseSensitive(device, "smoke");
     cJSON *capabilities = cJSON_GetObjectItemCaseSensitive(device, "capabilities");
-    for (size_t i = 0; i < smoke_test_count(); ++i) {
+    size_t count = smoke_test_count();
+    struct slot *slots = calloc(count, sizeof(*slots));
+    bool *is_declared = calloc(count, sizeof(*is_declared));
+    char (*missing)[512] = calloc(count, sizeof(*missing));
+    if (slots == NULL || is_declared == NULL || missing == NULL) {
+        fprintf(stderr, "preflight-probe: out of memory for the smoke tests of GPU%u\n", device_index);
+        free(slots);
+        free(is_declared);
+        free(missing);
+        return;
+    }
+    for (size_t i = 0; i < count; ++i) {
         const struct smoke_test *test = smoke_test_get(i);
-        struct child_result r = {.status = VERDICT_PASS};
-        char missing[512] = "";
-        bool is_declared = test->declared(declared, test->param, missing, sizeof(missing));
-        double started = now_ms();
-        if (options->include != NULL && !runner_matches(options->include, test->id)) {
-            r.status = VERDICT_SKIPPED;
-            snprintf(r.reason, sizeof(r.reason), "not selected by --tests %s", options->include);
-        } else if (options->exclude != NULL && runner_matches(options->exclude, test->id)) {
-            r.status = VERDICT_SKIPPED;
-            snprintf(r.reason, sizeof(r.reason), "skipped by --skip %s", options->exclude);
-        } else if (!is_declared) {
-            /* never run what the device does not declare */
-            r.status = VERDICT_UNSUPPORTED;
-            snprintf(r.reason, sizeof(r.reason), "%s", missing);
-        } else {
-            run_in_child(test, declared, device_index, options->timeout_seconds * 1000.0, &r);
-        }
-        double duration = now_ms() - started;
+        is_declared[i] = test->declared(declared, test->param, missing[i], sizeof(missing[i]));
+        slots[i].result.status = VERDICT_PASS;
+        slots[i].runs = !not_run(test, is_declared[i], missing[i], options, &slots[i].result);
+    }
+    const char *key = cJSON_GetStringValue(
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(device, "identity"), "deviceKey"));
+    char prefix[96];
+    snprintf(prefix, sizeof(prefix), "gpu%u-%s", device_index, key ? key : "device");
+    struct worker_context context = {
+        .declared = declared,
+        .device_index = device_index,
+        .artifacts_dir = options->artifacts_dir,
+        .artifact_prefix = prefix,
+    };
+    double began = now_ms();
+    size_t ran = 0;
+    for (size_t i = 0; i < count; ++i)
+        ran += slots[i].runs;
+    unsigned workers = schedule(slots, count, &context, options);
+    if (options->progress)
+        fprintf(stderr, "GPU%u: %zu smoke tests in %u worker processes (--jobs %u), %.0f ms\n", device_index, ran,
+                workers, options->jobs, now_ms() - began);
+
+    for (size_t i = 0; i < count; ++i) {
+        const struct smoke_test *test = smoke_test_get(i);
+        const struct worker_result *r = &slots[i].result;
         cJSON *entry = cJSON_CreateObject();
         cJSON_AddStringToObject(entry, "id", test->id);
-        cJSON_AddStringToObject(entry, "status", verdict_name(r.status));
-        cJSON_AddNumberToObject(entry, "duration_ms", (double)(long long)(duration * 1000) / 1000.0);
-        if (r.reason[0] != '\0')
-            cJSON_AddStringToObject(entry, "reason", r.reason);
+        cJSON_AddStringToObject(entry, "status", verdict_name(r->status));
+        cJSON_AddNumberToObject(entry, "duration_ms", (double)(long long)(slots[i].duration_ms * 1000) / 1000.0);
+        if (r->reason[0] != '\0')
+            cJSON_AddStringToObject(entry, "reason", r->reason);
         else
             cJSON_AddNullToObject(entry, "reason");
-        cJSON_AddItemToObject(entry, "evidence", r.evidence ? r.evidence : cJSON_CreateObject());
+        cJSON_AddItemToObject(entry, "evidence", r->evidence ? r->evidence : cJSON_CreateObject());
         cJSON_AddItemToArray(smoke, entry);
-        cJSON_AddItemToArray(capabilities, capability_row(test, is_declared, is_declared ? NULL : missing, r.status));
-        if (options->progress && r.status != VERDICT_SKIPPED)
-            fprintf(stderr, "  GPU%u %-32s %-12s %8.1f ms%s%s\n", device_index, test->id, verdict_name(r.status),
-                    duration, r.reason[0] ? "  " : "", r.reason);
+        cJSON_AddItemToArray(capabilities,
+                             capability_row(test, is_declared[i], is_declared[i] ? NULL : missing[i], r->status));
     }
+    free(slots);
+    free(is_declared);
+    free(missing);
 }

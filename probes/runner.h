@@ -1,6 +1,7 @@
-/* Runs the smoke tests for one device, each in its own child process with a watchdog, so a test
- * that crashes, hangs or loses the device costs only its own verdict: the report is always
- * written. Fills the device's `smoke` and `capabilities` arrays. */
+/* Runs the smoke tests for one device in worker processes (worker.h) with a watchdog per test, so
+ * a test that crashes, hangs or loses the device costs only its own verdict: the report is always
+ * written. Up to `jobs` workers run at once; tests that measure GPU time run alone. Fills the
+ * device's `smoke` and `capabilities` arrays, in the tests' table order whatever the run order. */
 #ifndef PREFLIGHT_PROBE_RUNNER_H
 #define PREFLIGHT_PROBE_RUNNER_H
 
@@ -13,7 +14,15 @@ struct runner_options {
     const char *exclude;     /* tests matching these are `skipped` */
     double timeout_seconds;  /* per test */
     bool progress;           /* one line per test on stderr */
+    unsigned jobs;           /* workers at once, 1..RUNNER_MAX_JOBS */
+    const char *artifacts_dir; /* where tests write their images (PNG); NULL: none */
 };
+
+/* --jobs when none is given: the CPUs online, at most this many (more workers mostly contend
+ * for the one GPU and for the driver's compiler). */
+#define RUNNER_DEFAULT_MAX_JOBS 4
+#define RUNNER_MAX_JOBS 64
+unsigned runner_default_jobs(void);
 
 #define RUNNER_DEFAULT_TIMEOUT_SECONDS 60.0
 

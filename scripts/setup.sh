@@ -26,6 +26,8 @@ packages=(
     libvulkan-dev libvulkan-volk-dev vulkan-tools vulkan-validationlayers
     glslc spirv-tools spirv-headers
     libcjson-dev libcmocka-dev libcurl4-openssl-dev
+    # the probe's exported images (--artifacts)
+    libpng-dev
     xvfb xauth
     # the layer's real-program acceptance (tests/real-programs): VkFFT and the glslang it compiles
     # with, OpenGL programs for zink, vkd3d demos, ffmpeg, mpv and GStreamer with their Vulkan paths

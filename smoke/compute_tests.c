@@ -496,7 +496,7 @@ static void run_timestamps(struct gpu *gpu, const void *param, struct smoke_outc
 /* --- the table ------------------------------------------------------------------------------ */
 
 #define COMPUTE_TEST(name, text, declared_fn, options_fn, run_fn)                                                 \
-    {"compute." name, "compute", text, declared_fn, options_fn, run_fn, NULL}
+    {"compute." name, "compute", text, declared_fn, options_fn, run_fn, NULL, 0}
 
 const struct smoke_test compute_tests[] = {
     COMPUTE_TEST("1x1", "one invocation writes a value derived from its input; decides whether compute works at all",
@@ -517,8 +517,8 @@ const struct smoke_test compute_tests[] = {
                  float_atomics_options, run_atomics_float32),
     COMPUTE_TEST("barrier", "a write dispatch, a pipeline barrier, a read dispatch over 1M elements",
                  declares_compute_queue, NULL, run_barrier),
-    COMPUTE_TEST("timestamps", "GPU time of a known dispatch from timestamp queries", declares_timestamps, NULL,
-                 run_timestamps),
+    {"compute.timestamps", "compute", "GPU time of a known dispatch from timestamp queries", declares_timestamps,
+     NULL, run_timestamps, NULL, SMOKE_RUNS_ALONE},
 };
 const size_t compute_test_count = sizeof(compute_tests) / sizeof(compute_tests[0]);
 

@@ -108,8 +108,10 @@ void graphics_begin(struct gpu *gpu, struct graphics_target *t, VkClearColorValu
 {
     if (gpu_failed(gpu) || p == NULL)
         return;
+    /* after the transfer stage: a scope recorded again (timed samples) must not discard the
+     * image while the previous scope's copy to the host still reads it */
     gpu_image_layout(gpu, t->image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-                     VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+                     VK_PIPELINE_STAGE_TRANSFER_BIT, 0, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
                      VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT);
     VkRenderingAttachmentInfo color = {
         .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
@@ -151,4 +153,10 @@ void graphics_end(struct gpu *gpu, struct graphics_target *t)
     };
     vkCmdCopyImageToBuffer(gpu->cmd, t->image->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, t->readback->buffer, 1,
                            &region);
+}
+
+void graphics_between_scopes(struct gpu *gpu)
+{
+    gpu_memory_barrier(gpu, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                       VK_ACCESS_TRANSFER_WRITE_BIT);
 }

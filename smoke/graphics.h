@@ -35,5 +35,8 @@ void graphics_begin(struct gpu *gpu, struct graphics_target *t, VkClearColorValu
                     const struct gpu_pipeline *p);
 /* Ends rendering and copies the target into t->readback. */
 void graphics_end(struct gpu *gpu, struct graphics_target *t);
+/* Between two scopes on one target in one command buffer (timed samples): the next copy into
+ * t->readback waits for the previous one. */
+void graphics_between_scopes(struct gpu *gpu);
 
 #endif

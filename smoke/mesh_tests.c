@@ -4,10 +4,13 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "artifacts.h"
 #include "declared_query.h"
 #include "graphics.h"
 #include "mesh_tests.h"
+#include "signals.h"
 #include "smoke_spirv.h"
+#include "timing.h"
 
 #define SIDE 32u
 
@@ -45,7 +48,6 @@ static bool declares_mesh(const cJSON *declared, const void *param, char *reason
 static void mesh_options(const cJSON *declared, const void *param, struct gpu_options *options,
                          struct smoke_device_features *f)
 {
-    (void)declared;
     const struct mesh_case *c = param;
     options->extensions[0] = "VK_EXT_mesh_shader";
     options->extensions[1] = "VK_KHR_dynamic_rendering";
@@ -54,6 +56,8 @@ static void mesh_options(const cJSON *declared, const void *param, struct gpu_op
     f->mesh_shader.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MESH_SHADER_FEATURES_EXT;
     f->mesh_shader.meshShader = VK_TRUE;
     f->mesh_shader.taskShader = c->task;
+    /* the primitives-generated counter, where the device has it */
+    f->mesh_shader.meshShaderQueries = declared_feature(declared, mesh_features, "meshShaderQueries");
     f->mesh_shader.pNext = &f->dynamic_rendering;
     options->features_chain = &f->mesh_shader;
 }
@@ -75,6 +79,62 @@ static int coverage(uint32_t x, uint32_t y)
     return positive == 3 || negative == 3;
 }
 
+#define TIMED_SAMPLES 5u
+#define DRAWS_PER_SAMPLE 64u
+
+static const struct artifact_palette value_colours[] = {{0, {32, 32, 40}}, {7, {230, 160, 60}}, {9, {90, 200, 220}}};
+
+/* The counter: VK_QUERY_TYPE_MESH_PRIMITIVES_GENERATED_EXT around one draw (1 primitive expected). */
+static VkQueryPool primitives_query(struct gpu *gpu)
+{
+    VkQueryPool pool = VK_NULL_HANDLE;
+    if (!declared_feature(gpu->declared, mesh_features, "meshShaderQueries"))
+        return VK_NULL_HANDLE;
+    VkQueryPoolCreateInfo info = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+                                  .queryType = VK_QUERY_TYPE_MESH_PRIMITIVES_GENERATED_EXT,
+                                  .queryCount = 1};
+    if (!GPU_CHECK(gpu, vkCreateQueryPool(gpu->device, &info, NULL, &pool)))
+        return VK_NULL_HANDLE;
+    gpu->query_pools[gpu->query_pool_count++] = pool;
+    return pool;
+}
+
+/* GPU time of a rendering scope with DRAWS_PER_SAMPLE mesh draws against the same scope with none. */
+static bool time_mesh(struct gpu *gpu, struct graphics_target *target, const struct gpu_pipeline *p,
+                      struct smoke_outcome *out)
+{
+    struct gpu_timing timing;
+    if (!timing_create(gpu, &timing, TIMED_SAMPLES * 2)) {
+        cJSON_AddStringToObject(out->evidence, "gpu_timing_unavailable", timing.unavailable);
+        return false;
+    }
+    gpu_begin(gpu);
+    timing_reset(gpu, &timing);
+    VkClearColorValue clear = {.uint32 = {0, 0, 0, 0}};
+    /* each sample is a whole rendering scope (clear, draws, copy to the readback buffer), timed from
+     * outside it: timestamps inside a scope are not comparable across implementations */
+    for (uint32_t s = 0; s < TIMED_SAMPLES * 2 && !gpu_failed(gpu); ++s) {
+        bool draws = s >= TIMED_SAMPLES;
+        if (s > 0)
+            graphics_between_scopes(gpu);
+        timing_begin(gpu, &timing, s);
+        graphics_begin(gpu, target, clear, NULL, p);
+        for (uint32_t d = 0; draws && d < DRAWS_PER_SAMPLE && !gpu_failed(gpu); ++d)
+            vkCmdDrawMeshTasksEXT(gpu->cmd, 1, 1, 1);
+        graphics_end(gpu, target);
+        timing_end(gpu, &timing, s);
+    }
+    gpu_submit_and_wait(gpu);
+    double durations[TIMED_SAMPLES * 2];
+    if (!timing_read(gpu, &timing, durations))
+        return false;
+    cJSON_AddItemToObject(out->evidence, "gpu_timing",
+                          timing_comparison("a rendering scope with 64 mesh-shader draws of the triangle",
+                                            "the same rendering scope (clear, copy to the host) without a draw",
+                                            durations, durations + TIMED_SAMPLES, TIMED_SAMPLES));
+    return true;
+}
+
 static void run_mesh(struct gpu *gpu, const void *param, struct smoke_outcome *out)
 {
     const struct mesh_case *c = param;
@@ -93,13 +153,25 @@ static void run_mesh(struct gpu *gpu, const void *param, struct smoke_outcome *o
     desc.stage_size[desc.stage_count] = smoke_spirv_flat_value_frag_size;
     desc.stages[desc.stage_count++] = VK_SHADER_STAGE_FRAGMENT_BIT;
     struct gpu_pipeline *p = graphics_pipeline_create(gpu, &desc);
+    VkQueryPool primitives = primitives_query(gpu);
     gpu_begin(gpu);
+    if (primitives != VK_NULL_HANDLE)
+        vkCmdResetQueryPool(gpu->cmd, primitives, 0, 1);
     VkClearColorValue clear = {.uint32 = {0, 0, 0, 0}};
     graphics_begin(gpu, &target, clear, NULL, p);
-    if (!gpu_failed(gpu))
+    if (!gpu_failed(gpu)) {
+        if (primitives != VK_NULL_HANDLE)
+            vkCmdBeginQuery(gpu->cmd, primitives, 0, 0);
         vkCmdDrawMeshTasksEXT(gpu->cmd, 1, 1, 1);
+        if (primitives != VK_NULL_HANDLE)
+            vkCmdEndQuery(gpu->cmd, primitives, 0);
+    }
     graphics_end(gpu, &target);
     gpu_submit_and_wait(gpu);
+    uint64_t generated = 0;
+    if (primitives != VK_NULL_HANDLE)
+        GPU_CHECK(gpu, vkGetQueryPoolResults(gpu->device, primitives, 0, 1, sizeof(generated), &generated,
+                                             sizeof(generated), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
     if (smoke_gpu_failed(gpu, out))
         return;
 
@@ -128,14 +200,33 @@ static void run_mesh(struct gpu *gpu, const void *param, struct smoke_outcome *o
         smoke_set(out, VERDICT_FAIL, "nothing was drawn: no pixel holds %u", c->value);
     else if (wrong)
         smoke_set(out, VERDICT_FAIL, "%u of %u pixels differ from the triangle's coverage", wrong, SIDE * SIDE);
+    if (primitives != VK_NULL_HANDLE) {
+        /* one mesh workgroup emits one triangle: any other count is a wrong result */
+        cJSON_AddNumberToObject(out->evidence, "mesh_primitives_generated", (double)generated);
+        if (generated != 1 && out->status == VERDICT_PASS)
+            smoke_set(out, VERDICT_FAIL, "VK_QUERY_TYPE_MESH_PRIMITIVES_GENERATED_EXT counted %llu primitives, not 1",
+                      (unsigned long long)generated);
+    } else {
+        cJSON_AddStringToObject(out->evidence, "mesh_primitives_generated_unavailable",
+                                "meshShaderQueries not declared");
+    }
+    bool image = artifacts_write_codes(out->evidence, "target",
+                                       "the 32x32 R32_UINT target after the draw: 0 dark, 7 (mesh) orange, 9 (task "
+                                       "payload) cyan",
+                                       SIDE, SIDE, pixels, 4, value_colours, 3);
+    bool timed = time_mesh(gpu, &target, p, out);
+    if (gpu_failed(gpu))
+        cJSON_AddStringToObject(out->evidence, "evidence_error", gpu->error_call);
+    smoke_signals(out, &(struct signals){.readback = true, .counters = primitives != VK_NULL_HANDLE,
+                                         .timing = timed && !gpu_failed(gpu), .artifacts = image});
 }
 
 static const struct mesh_case cases[] = {{false, 7}, {true, 9}};
 
 const struct smoke_test mesh_tests[] = {
     {"mesh_shader.draw", "mesh_shader", "one mesh workgroup emits a triangle; every pixel of the target checked",
-     declares_mesh, mesh_options, run_mesh, &cases[0]},
+     declares_mesh, mesh_options, run_mesh, &cases[0], SMOKE_RUNS_ALONE},
     {"mesh_shader.task", "mesh_shader", "a task workgroup launches the mesh workgroup and passes its value in the payload",
-     declares_mesh, mesh_options, run_mesh, &cases[1]},
+     declares_mesh, mesh_options, run_mesh, &cases[1], SMOKE_RUNS_ALONE},
 };
 const size_t mesh_test_count = sizeof(mesh_tests) / sizeof(mesh_tests[0]);

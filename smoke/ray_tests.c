@@ -6,10 +6,13 @@
 #include <string.h>
 
 #include "acceleration.h"
+#include "artifacts.h"
 #include "declared_query.h"
 #include "json_path.h"
 #include "ray_tests.h"
+#include "signals.h"
 #include "smoke_spirv.h"
+#include "timing.h"
 
 enum ray_mode { RAY_QUERY_TRIANGLE, RAY_QUERY_FLOW, RAY_QUERY_AABB, RAY_TRACING_PIPELINE };
 
@@ -170,6 +173,106 @@ static struct gpu_buffer *upload_rays(struct gpu *gpu)
     return b;
 }
 
+/* The evidence beyond the verdict's seven rays: a GRID x GRID sheet of parallel rays over the
+ * scene, traced TIMED_SAMPLES times toward it and as often away from it (the baseline: the same
+ * launch whose rays meet nothing), timed with timestamps; the hit sheet is exported as an image. */
+#define GRID 64u
+#define GRID_RAYS (GRID * GRID)
+#define TIMED_SAMPLES 5u
+
+struct ray_work {
+    struct gpu_pipeline *pipeline;
+    VkPipelineStageFlags stage; /* where the rays are traced: compute or ray tracing */
+    void (*record)(struct gpu *gpu, const struct ray_work *work, uint32_t count);
+    const VkStridedDeviceAddressRegionKHR *regions; /* ray tracing pipeline: raygen, miss, hit, callable */
+};
+
+static struct gpu_buffer *upload_grid(struct gpu *gpu, bool away)
+{
+    struct gpu_buffer *b = gpu_buffer_create(gpu, sizeof(struct ray) * GRID_RAYS, 0);
+    if (b == NULL)
+        return NULL;
+    for (uint32_t y = 0; y < GRID; ++y)
+        for (uint32_t x = 0; x < GRID; ++x)
+            ((struct ray *)b->mapped)[y * GRID + x] = (struct ray){
+                .origin = {((float)x + 0.5f) / GRID * 3 - 1.5f, ((float)y + 0.5f) / GRID * 3 - 1.5f, 0},
+                .tmin = 0.001f,
+                .direction = {0, 0, away ? -1.0f : 1.0f},
+                .tmax = 100,
+            };
+    return b;
+}
+
+static const struct artifact_palette hit_colours[] = {
+    {COMMITTED_NONE, {32, 32, 40}}, {COMMITTED_TRIANGLE, {80, 200, 110}}, {COMMITTED_GENERATED, {80, 130, 230}}};
+
+static void ray_evidence(struct gpu *gpu, const struct ray_work *work, struct smoke_outcome *out)
+{
+    struct gpu_buffer *rays_away = upload_grid(gpu, true), *rays_toward = upload_grid(gpu, false);
+    struct gpu_buffer *sheet = gpu_buffer_create(gpu, sizeof(struct hit) * GRID_RAYS, 0xFF);
+    struct gpu_timing timing[2];
+    double durations[2][TIMED_SAMPLES];
+    bool timed = true;
+    for (int pass = 0; pass < 2 && !gpu_failed(gpu); ++pass) {
+        timed = timing_create(gpu, &timing[pass], TIMED_SAMPLES) && timed;
+        gpu_bind_buffer(gpu, work->pipeline, 1, pass ? rays_toward : rays_away);
+        gpu_bind_buffer(gpu, work->pipeline, 2, sheet);
+        gpu_begin(gpu);
+        timing_reset(gpu, &timing[pass]);
+        for (uint32_t s = 0; s < TIMED_SAMPLES && !gpu_failed(gpu); ++s) {
+            if (s > 0) /* each sample writes the same sheet */
+                gpu_memory_barrier(gpu, work->stage, VK_ACCESS_SHADER_WRITE_BIT, work->stage, VK_ACCESS_SHADER_WRITE_BIT);
+            timing_begin(gpu, &timing[pass], s);
+            work->record(gpu, work, GRID_RAYS);
+            timing_end(gpu, &timing[pass], s);
+        }
+        gpu_submit_and_wait(gpu);
+        timed = timed && timing_read(gpu, &timing[pass], durations[pass]);
+    }
+    if (gpu_failed(gpu)) {
+        /* the verdict stands on the seven rays; the extra evidence says what stopped it */
+        cJSON_AddStringToObject(out->evidence, "evidence_error", gpu->error_call);
+        smoke_signals(out, &(struct signals){.readback = true});
+        return;
+    }
+    const struct hit *hits = gpu_readback(gpu, sheet);
+    uint32_t codes[GRID_RAYS], hit_count = 0;
+    for (uint32_t i = 0; i < GRID_RAYS; ++i) {
+        codes[i] = hits[i].committed;
+        hit_count += hits[i].committed != COMMITTED_NONE;
+    }
+    cJSON_AddNumberToObject(out->evidence, "sheet_rays", GRID_RAYS);
+    cJSON_AddNumberToObject(out->evidence, "sheet_hits", hit_count);
+    bool image = artifacts_write_codes(out->evidence, "hits",
+                                       "committed intersection per ray of a 64x64 sheet of +z rays over [-1.5, 1.5]^2: "
+                                       "none dark, triangle green, generated (AABB) blue",
+                                       GRID, GRID, codes, 4, hit_colours, 3);
+    if (timed)
+        cJSON_AddItemToObject(out->evidence, "gpu_timing",
+                              timing_comparison("64x64 rays traced toward the scene",
+                                                "the same launch with every ray pointing away from the scene",
+                                                durations[0], durations[1], TIMED_SAMPLES));
+    else
+        cJSON_AddStringToObject(out->evidence, "gpu_timing_unavailable", timing[0].unavailable);
+    smoke_signals(out, &(struct signals){.readback = true, .timing = timed, .artifacts = image});
+}
+
+static void record_ray_query(struct gpu *gpu, const struct ray_work *work, uint32_t count)
+{
+    const float box[8] = {-1, -1, SCENE_PLANE_Z, 0, 1, 1, SCENE_BOX_MAX_Z, 0};
+    gpu_dispatch(gpu, work->pipeline, count, 1, 1, box);
+}
+
+static void record_trace_rays(struct gpu *gpu, const struct ray_work *work, uint32_t count)
+{
+    if (gpu_failed(gpu))
+        return;
+    vkCmdBindPipeline(gpu->cmd, VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR, work->pipeline->pipeline);
+    vkCmdBindDescriptorSets(gpu->cmd, VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR, work->pipeline->layout, 0, 1,
+                            &work->pipeline->set, 0, NULL);
+    vkCmdTraceRaysKHR(gpu->cmd, &work->regions[0], &work->regions[1], &work->regions[2], &work->regions[3], count, 1, 1);
+}
+
 static void run_ray_query(struct gpu *gpu, const void *param, struct smoke_outcome *out)
 {
     const struct ray_test *t = param;
@@ -187,12 +290,13 @@ static void run_ray_query(struct gpu *gpu, const void *param, struct smoke_outco
     gpu_bind_acceleration_structure(gpu, p, 0, tlas);
     gpu_bind_buffer(gpu, p, 1, ray_buffer);
     gpu_bind_buffer(gpu, p, 2, hits);
-    const float box[8] = {-1, -1, SCENE_PLANE_Z, 0, 1, 1, SCENE_BOX_MAX_Z, 0};
-    gpu_dispatch(gpu, p, RAY_COUNT, 1, 1, box);
+    struct ray_work work = {.pipeline = p, .stage = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, .record = record_ray_query};
+    record_ray_query(gpu, &work, RAY_COUNT);
     gpu_submit_and_wait(gpu);
     if (smoke_gpu_failed(gpu, out))
         return;
     judge_hits(t->mode, gpu_readback(gpu, hits), out);
+    ray_evidence(gpu, &work, out);
 }
 
 static uint32_t align_u32(uint32_t value, uint32_t alignment)
@@ -284,11 +388,10 @@ static void run_ray_tracing_pipeline(struct gpu *gpu, const void *param, struct 
     gpu_bind_acceleration_structure(gpu, p, 0, tlas);
     gpu_bind_buffer(gpu, p, 1, ray_buffer);
     gpu_bind_buffer(gpu, p, 2, hits);
-    if (!gpu_failed(gpu)) {
-        vkCmdBindPipeline(gpu->cmd, VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR, p->pipeline);
-        vkCmdBindDescriptorSets(gpu->cmd, VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR, p->layout, 0, 1, &p->set, 0, NULL);
-        vkCmdTraceRaysKHR(gpu->cmd, &raygen_region, &miss_region, &hit_region, &callable_region, RAY_COUNT, 1, 1);
-    }
+    const VkStridedDeviceAddressRegionKHR regions[4] = {raygen_region, miss_region, hit_region, callable_region};
+    struct ray_work work = {.pipeline = p, .stage = VK_PIPELINE_STAGE_RAY_TRACING_SHADER_BIT_KHR,
+                            .record = record_trace_rays, .regions = regions};
+    record_trace_rays(gpu, &work, RAY_COUNT);
     gpu_submit_and_wait(gpu);
     if (smoke_gpu_failed(gpu, out))
         return;
@@ -297,6 +400,7 @@ static void run_ray_tracing_pipeline(struct gpu *gpu, const void *param, struct 
     cJSON_AddNumberToObject(sbt_evidence, "shaderGroupHandleAlignment", rt.shaderGroupHandleAlignment);
     cJSON_AddNumberToObject(sbt_evidence, "shaderGroupBaseAlignment", rt.shaderGroupBaseAlignment);
     judge_hits(RAY_TRACING_PIPELINE, gpu_readback(gpu, hits), out);
+    ray_evidence(gpu, &work, out);
 }
 
 static const struct ray_test modes[] = {{RAY_QUERY_TRIANGLE}, {RAY_QUERY_FLOW}, {RAY_QUERY_AABB}, {RAY_TRACING_PIPELINE}};
@@ -304,15 +408,15 @@ static const struct ray_test modes[] = {{RAY_QUERY_TRIANGLE}, {RAY_QUERY_FLOW}, 
 const struct smoke_test ray_tests[] = {
     {"ray_query.triangle", "ray_query",
      "rays against a one-triangle BLAS in a TLAS: hits (t, barycentrics), misses, a ray stopped by tmax",
-     declares_ray_tracing, ray_options, run_ray_query, &modes[0]},
+     declares_ray_tracing, ray_options, run_ray_query, &modes[0], SMOKE_RUNS_ALONE},
     {"ray_query.flow", "ray_query",
      "non-opaque triangle: exactly one candidate per hit, confirmed, then committed", declares_ray_tracing,
-     ray_options, run_ray_query, &modes[1]},
+     ray_options, run_ray_query, &modes[1], SMOKE_RUNS_ALONE},
     {"ray_query.aabb", "ray_query",
      "procedural AABB candidate intersected in the shader and committed with rayQueryGenerateIntersectionEXT",
-     declares_ray_tracing, ray_options, run_ray_query, &modes[2]},
+     declares_ray_tracing, ray_options, run_ray_query, &modes[2], SMOKE_RUNS_ALONE},
     {"ray_tracing_pipeline.trace", "ray_tracing_pipeline",
      "raygen/miss/closest-hit pipeline with a shader binding table traces the same rays", declares_ray_tracing,
-     ray_options, run_ray_tracing_pipeline, &modes[3]},
+     ray_options, run_ray_tracing_pipeline, &modes[3], SMOKE_RUNS_ALONE},
 };
 const size_t ray_test_count = sizeof(ray_tests) / sizeof(ray_tests[0]);

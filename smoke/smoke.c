@@ -1,5 +1,6 @@
 #include "smoke.h"
 
+#include "artifacts.h"
 #include "vk_json.h"
 
 #include <signal.h>
@@ -41,6 +42,7 @@ void smoke_run(const struct smoke_test *test, const cJSON *declared, VkInstance 
                uint32_t api_version, enum smoke_fault fault, struct smoke_outcome *out)
 {
     out->evidence = cJSON_CreateObject();
+    artifacts_begin_test(test->id);
     struct gpu gpu = {.declared = declared};
     struct gpu_options options = {0};
     struct smoke_device_features features = {0};
@@ -61,6 +63,12 @@ void smoke_run(const struct smoke_test *test, const cJSON *declared, VkInstance 
     case SMOKE_FAULT_WRONG_RESULT:
         gpu.corrupt_readback = true;
         break;
+    case SMOKE_FAULT_DEVICE_LOST:
+        /* as a driver reports it: the device's next call fails with VK_ERROR_DEVICE_LOST */
+        gpu_check(&gpu, VK_ERROR_DEVICE_LOST, "vkQueueSubmit (injected)");
+        smoke_gpu_failed(&gpu, out);
+        gpu_close(&gpu);
+        return;
     case SMOKE_FAULT_NONE:
         break;
     }

@@ -45,10 +45,14 @@ struct smoke_test {
                            struct smoke_device_features *storage);
     void (*run)(struct gpu *gpu, const void *param, struct smoke_outcome *out);
     const void *param;
+    unsigned flags; /* SMOKE_* below */
 };
 
+/* The test's evidence includes GPU timings: the runner runs it with no other test beside it. */
+#define SMOKE_RUNS_ALONE 1u
+
 /* Faults the test build can inject into a test, to prove the runner catches them. */
-enum smoke_fault { SMOKE_FAULT_NONE, SMOKE_FAULT_CRASH, SMOKE_FAULT_HANG, SMOKE_FAULT_WRONG_RESULT };
+enum smoke_fault { SMOKE_FAULT_NONE, SMOKE_FAULT_CRASH, SMOKE_FAULT_HANG, SMOKE_FAULT_WRONG_RESULT, SMOKE_FAULT_DEVICE_LOST };
 
 /* Every test, in the order they run. */
 size_t smoke_test_count(void);

@@ -129,7 +129,7 @@ static void run_storage_image(struct gpu *gpu, const void *param, struct smoke_o
 
 #define STORAGE_TEST(suffix, index)                                                                             \
     {"compute.storage_image." suffix, "formats", "imageStore/imageLoad round trip of a 16x16 " suffix " image",  \
-     declares_storage_format, NULL, run_storage_image, &formats[index]}
+     declares_storage_format, NULL, run_storage_image, &formats[index], 0}
 
 const struct smoke_test storage_image_tests[] = {
     STORAGE_TEST("rgba8", 0), STORAGE_TEST("rgba16f", 1), STORAGE_TEST("r16f", 2),

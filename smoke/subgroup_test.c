@@ -216,6 +216,6 @@ static void run_subgroup(struct gpu *gpu, const void *param, struct smoke_outcom
 const struct smoke_test subgroup_tests[] = {
     {"compute.subgroup", "compute",
      "observed vs declared subgroup size, each declared subgroup operation, required sizes",
-     compute_declares_subgroups, subgroup_options, run_subgroup, NULL},
+     compute_declares_subgroups, subgroup_options, run_subgroup, NULL, 0},
 };
 const size_t subgroup_test_count = 1;

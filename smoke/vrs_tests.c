@@ -5,11 +5,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "artifacts.h"
 #include "declared_query.h"
 #include "graphics.h"
 #include "json_path.h"
 #include "smoke.h"
+#include "signals.h"
 #include "smoke_spirv.h"
+#include "timing.h"
 #include "vrs_tests.h"
 #include "vrs_verdict.h"
 
@@ -210,6 +213,98 @@ static void check_rates_list(const cJSON *declared, struct smoke_outcome *out)
                   "missing", misordered, duplicates, cJSON_GetArraySize(missing));
 }
 
+/* Timing: a fragment-heavy pass (heavy.frag) over a HEAVY_SIZE square, at 1x1 and at the test's
+ * rate set the test's way. A rate that is applied should cost about 1/(w*h) of 1x1; one that
+ * costs the same is flagged (evidence, not a verdict: the readback decides). */
+#define HEAVY_SIZE 512u
+#define TIMED_SAMPLES 5u
+
+static struct gpu_pipeline *heavy_pipeline(struct gpu *gpu, const struct vrs_case *c, bool baseline,
+                                           const VkPipelineFragmentShadingRateStateCreateInfoKHR *rate_state)
+{
+    static const VkDescriptorType bindings[] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
+    bool primitive = !baseline && c->mode == VRS_PRIMITIVE;
+    struct graphics_pipeline_desc desc = {
+        .stage_code = {primitive ? smoke_spirv_fullscreen_primitive_rate : smoke_spirv_fullscreen, smoke_spirv_heavy_frag},
+        .stage_size = {primitive ? smoke_spirv_fullscreen_primitive_rate_size : smoke_spirv_fullscreen_size,
+                       smoke_spirv_heavy_frag_size},
+        .stages = {VK_SHADER_STAGE_VERTEX_BIT, VK_SHADER_STAGE_FRAGMENT_BIT},
+        .stage_count = 2,
+        .color_format = VK_FORMAT_R32_UINT,
+        .bindings = bindings,
+        .binding_count = 1,
+        .create_next = baseline ? NULL : rate_state,
+        .extra_dynamic_state = !baseline && c->mode == VRS_DYNAMIC ? VK_DYNAMIC_STATE_FRAGMENT_SHADING_RATE_KHR : 0,
+    };
+    return graphics_pipeline_create(gpu, &desc);
+}
+
+static void time_vrs(struct gpu *gpu, const struct vrs_case *c, const VkPipelineFragmentShadingRateStateCreateInfoKHR *rate_state,
+                     struct gpu_buffer *counter, struct smoke_outcome *out, bool *timed)
+{
+    *timed = false;
+    if (c->mode == VRS_ATTACHMENT) {
+        cJSON_AddStringToObject(out->evidence, "gpu_timing_unavailable",
+                                "not timed: the shading-rate image is sized for the 64x64 readback target");
+        return;
+    }
+    struct gpu_timing timing;
+    if (!timing_create(gpu, &timing, TIMED_SAMPLES * 2)) {
+        cJSON_AddStringToObject(out->evidence, "gpu_timing_unavailable", timing.unavailable);
+        return;
+    }
+    struct graphics_target target;
+    graphics_target_create(gpu, &target, VK_FORMAT_R32_UINT, HEAVY_SIZE, HEAVY_SIZE, sizeof(uint32_t));
+    struct gpu_pipeline *pipelines[2] = {heavy_pipeline(gpu, c, true, NULL), heavy_pipeline(gpu, c, false, rate_state)};
+    for (int k = 0; k < 2; ++k)
+        if (pipelines[k] != NULL)
+            gpu_bind_buffer(gpu, pipelines[k], 0, counter);
+    gpu_begin(gpu);
+    timing_reset(gpu, &timing);
+    VkClearColorValue clear = {.uint32 = {0, 0, 0, 0}};
+    for (uint32_t s = 0; s < TIMED_SAMPLES * 2 && !gpu_failed(gpu); ++s) {
+        bool feature = s >= TIMED_SAMPLES;
+        if (s > 0)
+            graphics_between_scopes(gpu);
+        timing_begin(gpu, &timing, s);
+        graphics_begin(gpu, &target, clear, NULL, pipelines[feature]);
+        if (!gpu_failed(gpu)) {
+            if (feature && c->mode == VRS_DYNAMIC) {
+                VkExtent2D size = {c->width, c->height};
+                VkFragmentShadingRateCombinerOpKHR ops[2] = {VK_FRAGMENT_SHADING_RATE_COMBINER_OP_KEEP_KHR,
+                                                             VK_FRAGMENT_SHADING_RATE_COMBINER_OP_KEEP_KHR};
+                vkCmdSetFragmentShadingRateKHR(gpu->cmd, &size, ops);
+            }
+            vkCmdDraw(gpu->cmd, 3, 1, 0, 0);
+        }
+        graphics_end(gpu, &target);
+        timing_end(gpu, &timing, s);
+    }
+    gpu_submit_and_wait(gpu);
+    double durations[TIMED_SAMPLES * 2];
+    if (!timing_read(gpu, &timing, durations)) {
+        cJSON_AddStringToObject(out->evidence, "evidence_error", gpu->error_call);
+        return;
+    }
+    char what[96];
+    snprintf(what, sizeof(what), "a fragment-heavy %ux%u pass at %ux%u", HEAVY_SIZE, HEAVY_SIZE, c->width, c->height);
+    cJSON *comparison = timing_comparison(what, "the same pass at 1x1", durations, durations + TIMED_SAMPLES,
+                                          TIMED_SAMPLES);
+    double ratio = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(comparison, "ratio"));
+    cJSON_AddNumberToObject(comparison, "ratio_if_applied", 1.0 / (c->width * c->height));
+    if (c->width * c->height > 1)
+        cJSON_AddBoolToObject(comparison, "costs_like_1x1", ratio > 0.9);
+    cJSON_AddItemToObject(out->evidence, "gpu_timing", comparison);
+    *timed = true;
+}
+
+/* The observed rate per texel, one colour per rate (the map the readback was judged on). */
+static const struct artifact_palette rate_colours[] = {
+    {0, {40, 40, 48}},      {1, {70, 110, 220}},  {2, {60, 170, 230}},  {4, {80, 200, 110}},
+    {5, {230, 200, 60}},    {6, {240, 140, 50}},  {8, {170, 230, 90}},  {9, {230, 90, 60}},
+    {10, {200, 60, 160}},   {0xFFu, {255, 255, 255}},
+};
+
 static void run_vrs(struct gpu *gpu, const void *param, struct smoke_outcome *out)
 {
     const struct vrs_case *c = param;
@@ -317,6 +412,19 @@ static void run_vrs(struct gpu *gpu, const void *param, struct smoke_outcome *ou
         cJSON_AddNumberToObject(out->evidence, "pipeline_statistics_fragment_invocations", (double)statistic);
     }
     add_downgrade_properties(declared, out->evidence);
+    uint8_t observed[TARGET_TEXELS];
+    const uint32_t *texels = readback.observed;
+    for (uint32_t i = 0; i < TARGET_TEXELS; ++i)
+        observed[i] = (uint8_t)(texels[i] > 0xFF ? 0xFF : texels[i]);
+    bool image = artifacts_write_codes(out->evidence, "rates",
+                                       "the shading rate each texel of the 64x64 target reported (gl_ShadingRateEXT): "
+                                       "1x1 dark, 2x2 yellow, other rates their own colour, untouched white",
+                                       TARGET_SIZE, TARGET_SIZE, observed, 1, rate_colours,
+                                       sizeof(rate_colours) / sizeof(rate_colours[0]));
+    bool timed = false;
+    time_vrs(gpu, c, &rate_state, counter, out, &timed);
+    smoke_signals(out, &(struct signals){.readback = true, .counters = pool != VK_NULL_HANDLE, .timing = timed,
+                                         .artifacts = image});
 }
 
 static const struct vrs_case cases[] = {
@@ -335,10 +443,11 @@ static const struct vrs_case cases[] = {
     {VRS_ATTACHMENT, 2, 2, "attachmentFragmentShadingRate"},
 };
 
-#define VRS_TEST(id, text, index) {id, "vrs", text, declares_vrs, vrs_options, run_vrs, &cases[index]}
+#define VRS_TEST(id, text, index) {id, "vrs", text, declares_vrs, vrs_options, run_vrs, &cases[index], SMOKE_RUNS_ALONE}
 
 const struct smoke_test vrs_tests[] = {
-    VRS_TEST("vrs.rates_list", "the rates list: sorted, no duplicates, the rates the spec requires", 0),
+    {"vrs.rates_list", "vrs", "the rates list: sorted, no duplicates, the rates the spec requires", declares_vrs,
+     vrs_options, run_vrs, &cases[0], 0},
     VRS_TEST("vrs.pipeline.1x1", "pipeline rate 1x1 applied (readback of gl_ShadingRateEXT and invocation count)", 1),
     VRS_TEST("vrs.pipeline.1x2", "pipeline rate 1x2 applied", 2),
     VRS_TEST("vrs.pipeline.1x4", "pipeline rate 1x4 applied", 3),

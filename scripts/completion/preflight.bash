@@ -6,7 +6,8 @@ _preflight_probe()
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
     case $prev in
     --out) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-    --device | --timeout) COMPREPLY=(); return ;;
+    --artifacts) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+    --device | --timeout | --jobs) COMPREPLY=(); return ;;
     --tests | --skip)
         local ids
         ids=$(preflight-probe --list-tests 2>/dev/null | awk '{print $1}')
@@ -14,7 +15,7 @@ _preflight_probe()
         return
         ;;
     esac
-    COMPREPLY=($(compgen -W "--device --all --out --pretty --host-label --list --tests --skip --timeout --no-smoke --list-tests --help --version" -- "$cur"))
+    COMPREPLY=($(compgen -W "--device --all --out --pretty --host-label --list --tests --skip --timeout --jobs --artifacts --no-smoke --list-tests --help --version" -- "$cur"))
 }
 
 _preflight_report_options()
