@@ -45,7 +45,7 @@ static void print_usage(FILE *to)
 {
     fputs("usage: preflight-probe [--device N | --all] [--out FILE | --out -] [--pretty] [--list]\n"
           "                       [--host-label NAME] [--tests PATTERNS] [--skip PATTERNS] [--timeout S] [--jobs N]\n"
-          "                       [--artifacts DIR] [--no-smoke] [--list-tests]\n"
+          "                       [--artifacts DIR] [--fresh-device] [--no-smoke] [--list-tests]\n"
           "\n"
           "Records what each Vulkan device declares (extensions, features, properties, formats,\n"
           "queue families, memory) and runs GPU smoke tests whose results are read back, as a\n"
@@ -66,6 +66,8 @@ static void print_usage(FILE *to)
           "               CPUs, at most 4); tests that measure GPU time always run alone\n"
           "  --artifacts DIR  write the images tests read back (PNG) into DIR, named in the\n"
           "               evidence with their SHA-256; DIR is created if missing\n"
+          "  --fresh-device  a new VkDevice for every smoke test (default: one per worker, made\n"
+          "               with what all of its tests need; slower, the strictest isolation)\n"
           "  --no-smoke   record the declared capabilities only\n"
           "  --list-tests list the smoke tests and exit\n"
           "  --help       show this text\n"
@@ -123,6 +125,8 @@ static int parse_options(int argc, char **argv, struct probe_options *o)
             o->list_only = true;
         } else if (strcmp(arg, "--list-tests") == 0) {
             o->list_tests = true;
+        } else if (strcmp(arg, "--fresh-device") == 0) {
+            o->runner.fresh_device = true;
         } else if (strcmp(arg, "--no-smoke") == 0) {
             o->smoke = false;
         } else if (strcmp(arg, "--tests") == 0 && i + 1 < argc) {

@@ -259,11 +259,12 @@ void runner_run_device(cJSON *device, uint32_t device_index, const struct runner
         free(missing);
         return;
     }
+    bool selected[count];
     for (size_t i = 0; i < count; ++i) {
         const struct smoke_test *test = smoke_test_get(i);
         is_declared[i] = test->declared(declared, test->param, missing[i], sizeof(missing[i]));
         slots[i].result.status = VERDICT_PASS;
-        slots[i].runs = !not_run(test, is_declared[i], missing[i], options, &slots[i].result);
+        slots[i].runs = selected[i] = !not_run(test, is_declared[i], missing[i], options, &slots[i].result);
     }
     const char *key = cJSON_GetStringValue(
         cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(device, "identity"), "deviceKey"));
@@ -274,6 +275,8 @@ void runner_run_device(cJSON *device, uint32_t device_index, const struct runner
         .device_index = device_index,
         .artifacts_dir = options->artifacts_dir,
         .artifact_prefix = prefix,
+        .selected = selected,
+        .fresh_device = options->fresh_device,
     };
     double began = now_ms();
     size_t ran = 0;

@@ -16,6 +16,7 @@ struct runner_options {
     bool progress;           /* one line per test on stderr */
     unsigned jobs;           /* workers at once, 1..RUNNER_MAX_JOBS */
     const char *artifacts_dir; /* where tests write their images (PNG); NULL: none */
+    bool fresh_device;       /* a VkDevice per test rather than one per worker */
 };
 
 /* --jobs when none is given: the CPUs online, at most this many (more workers mostly contend

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "artifacts.h"
+#include "session.h"
 #include "smoke.h"
 #include "vulkan_instance.h"
 
@@ -69,7 +70,8 @@ static void answer(int fd, const struct smoke_outcome *outcome)
         _exit(1); /* the runner is gone or the answer could not be built: nothing to tell */
 }
 
-/* The worker's life: one instance, then one test per index read, until the pipe closes. */
+/* The worker's life: one instance and one shared device (session.h), then one test per index
+ * read, until the pipe closes. */
 static _Noreturn void worker_main(const struct worker_context *context, int command_fd, int result_fd)
 {
     /* Anything the driver or a validation layer prints must not land in a report on stdout. */
@@ -77,6 +79,11 @@ static _Noreturn void worker_main(const struct worker_context *context, int comm
     artifacts_configure(context->artifacts_dir, context->artifact_prefix);
     struct vulkan_instance vi;
     bool reachable = vulkan_instance_open(&vi) == VULKAN_INSTANCE_OK && context->device_index < vi.device_count;
+    struct smoke_session session;
+    if (reachable)
+        smoke_session_init(&session, context->declared, vi.instance, vi.devices[context->device_index],
+                           vulkan_effective_version(&vi, vi.devices[context->device_index]), context->selected,
+                           context->fresh_device);
     for (;;) {
         uint32_t index;
         ssize_t n;
@@ -91,11 +98,12 @@ static _Noreturn void worker_main(const struct worker_context *context, int comm
             smoke_set(&outcome, VERDICT_FAIL, "the test process could not reach the device (%s)",
                       vulkan_result_name(vi.last_result));
         } else {
-            smoke_run(test, context->declared, vi.instance, vi.devices[context->device_index],
-                      vulkan_effective_version(&vi, vi.devices[context->device_index]), fault_for(test->id), &outcome);
+            smoke_session_run(&session, test, fault_for(test->id), &outcome);
         }
         answer(result_fd, &outcome);
     }
+    if (reachable)
+        smoke_session_close(&session);
     vulkan_instance_close(&vi);
     _exit(0);
 }

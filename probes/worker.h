@@ -35,6 +35,8 @@ struct worker_context {
     uint32_t device_index;
     const char *artifacts_dir; /* NULL: no image files */
     const char *artifact_prefix;
+    const bool *selected;      /* per test index: may run here (what the shared device is made for) */
+    bool fresh_device;         /* a VkDevice per test instead of one per worker */
 };
 
 /* Forks a worker for `context`; false (with `error`) when the system refused a pipe or fork. */

@@ -64,9 +64,9 @@ bool gpu_open(struct gpu *gpu, VkInstance instance, VkPhysicalDevice physical, u
     if (available == NULL)
         return gpu_check(gpu, VK_ERROR_OUT_OF_HOST_MEMORY, "calloc");
     vkEnumerateDeviceExtensionProperties(physical, NULL, &available_count, available);
-    const char *enabled[8];
+    const char *enabled[GPU_MAX_EXTENSIONS];
     uint32_t enabled_count = 0;
-    for (int i = 0; options != NULL && i < 8 && options->extensions[i] != NULL; ++i)
+    for (int i = 0; options != NULL && i < GPU_MAX_EXTENSIONS && options->extensions[i] != NULL; ++i)
         if (has_extension(available, available_count, options->extensions[i]))
             enabled[enabled_count++] = options->extensions[i];
     free(available);
@@ -113,7 +113,7 @@ bool gpu_open(struct gpu *gpu, VkInstance instance, VkPhysicalDevice physical, u
     return GPU_CHECK(gpu, vkCreateFence(gpu->device, &fence_info, NULL, &gpu->fence));
 }
 
-void gpu_close(struct gpu *gpu)
+void gpu_release(struct gpu *gpu)
 {
     if (gpu->device == VK_NULL_HANDLE)
         return;
@@ -148,6 +148,16 @@ void gpu_close(struct gpu *gpu)
     }
     for (uint32_t i = 0; i < gpu->query_pool_count; ++i)
         vkDestroyQueryPool(gpu->device, gpu->query_pools[i], NULL);
+    gpu->pipeline_count = gpu->image_count = gpu->buffer_count = gpu->query_pool_count = 0;
+    gpu->corrupt_readback = false;
+    gpu->declared = NULL;
+}
+
+void gpu_close(struct gpu *gpu)
+{
+    if (gpu->device == VK_NULL_HANDLE)
+        return;
+    gpu_release(gpu);
     vkDestroyFence(gpu->device, gpu->fence, NULL);
     vkDestroyCommandPool(gpu->device, gpu->command_pool, NULL);
     vkDestroyDevice(gpu->device, NULL);

@@ -40,8 +40,10 @@ struct gpu_pipeline {
 };
 
 /* What a test needs enabled at device creation (only ever what the device declares). */
+#define GPU_MAX_EXTENSIONS 24
+
 struct gpu_options {
-    const char *extensions[8];       /* enabled when the device has them */
+    const char *extensions[GPU_MAX_EXTENSIONS]; /* enabled when the device has them; NULL ends the list */
     const void *features_chain;      /* VkPhysicalDevice*Features structs to pass in pNext */
     VkPhysicalDeviceFeatures core;   /* core features to enable */
 };
@@ -75,6 +77,9 @@ struct gpu {
 bool gpu_open(struct gpu *gpu, VkInstance instance, VkPhysicalDevice physical, uint32_t api_version,
               const struct gpu_options *options);
 void gpu_close(struct gpu *gpu);
+/* Destroys what was created on the device (buffers, images, pipelines, query pools, acceleration
+ * structures) and keeps the device, its queue, command buffer and fence for the next test. */
+void gpu_release(struct gpu *gpu);
 
 /* Records `result` of `call`; false (and remembered) unless it is VK_SUCCESS. */
 bool gpu_check(struct gpu *gpu, VkResult result, const char *call);

@@ -58,9 +58,7 @@ enum smoke_fault { SMOKE_FAULT_NONE, SMOKE_FAULT_CRASH, SMOKE_FAULT_HANG, SMOKE_
 size_t smoke_test_count(void);
 const struct smoke_test *smoke_test_get(size_t index);
 
-/* Runs one test in this process on a device of `instance`; fills `out`. */
-void smoke_run(const struct smoke_test *test, const cJSON *declared, VkInstance instance, VkPhysicalDevice physical,
-               uint32_t api_version, enum smoke_fault fault, struct smoke_outcome *out);
+/* Tests run through a session (session.h), which owns the device they use. */
 
 /* Helpers for test files. */
 void smoke_set(struct smoke_outcome *out, enum verdict status, const char *format, ...)

@@ -9,6 +9,8 @@ out=${2:?output dir}
 rm -rf "$out"
 mkdir -p "$out/lib" "$out/layers"
 cp "$build/probes/preflight-probe" "$out/"
+# the test build with fault injection, when the build has it: proves crash/hang/lost-device isolation on the farm's driver
+[ ! -x "$build/probes/preflight-probe-faulty" ] || cp "$build/probes/preflight-probe-faulty" "$out/"
 cp /usr/bin/vulkaninfo "$out/"
 mkdir -p "$out/preflight-layer"
 cp "$build/layer/libVkLayer_preflight_validation.so" "$build/layer/VkLayer_preflight_validation.json" "$out/preflight-layer/"
@@ -25,5 +27,5 @@ done
 cp /usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so "$out/layers/"
 sed 's|"library_path": *"[^"]*"|"library_path": "./libVkLayer_khronos_validation.so"|' \
     /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json >"$out/layers/VkLayer_khronos_validation.json"
-cp "$(dirname "$0")/../../tests/integration/compare_vulkaninfo.py" "$out/"
+cp "$(dirname "$0")/../../tests/integration/compare_vulkaninfo.py" "$(dirname "$0")/../../bench/probe_bench.py" "$out/"
 du -sh "$out"
