@@ -15,7 +15,7 @@ _preflight_probe()
         return
         ;;
     esac
-    COMPREPLY=($(compgen -W "--device --all --out --pretty --host-label --list --tests --skip --timeout --jobs --artifacts --no-smoke --list-tests --help --version" -- "$cur"))
+    COMPREPLY=($(compgen -W "--device --all --out --pretty --host-label --list --tests --skip --timeout --jobs --artifacts --fresh-device --no-smoke --list-tests --help --version" -- "$cur"))
 }
 
 _preflight_report_options()
