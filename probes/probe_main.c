@@ -62,8 +62,8 @@ static void print_usage(FILE *to)
           "  --tests P    run only the smoke tests matching P (comma-separated globs: 'compute.*')\n"
           "  --skip P     do not run the smoke tests matching P (reported as skipped)\n"
           "  --timeout S  watchdog per smoke test, in seconds (default 60)\n"
-          "  --jobs N     run smoke tests in up to N worker processes at once, 1 to 64 (default: the\n"
-          "               CPUs, at most 4); tests that measure GPU time always run alone\n"
+          "  --jobs N     run smoke tests in up to N worker processes at once, 1 to 64 (default 1);\n"
+          "               tests that measure GPU time always run alone\n"
           "  --artifacts DIR  write the images tests read back (PNG) into DIR, named in the\n"
           "               evidence with their SHA-256; DIR is created if missing\n"
           "  --fresh-device  a new VkDevice for every smoke test (default: one per worker, made\n"
@@ -88,7 +88,7 @@ static int parse_options(int argc, char **argv, struct probe_options *o)
     o->smoke = true;
     o->runner.timeout_seconds = RUNNER_DEFAULT_TIMEOUT_SECONDS;
     o->runner.progress = true;
-    o->runner.jobs = runner_default_jobs();
+    o->runner.jobs = RUNNER_DEFAULT_JOBS;
     bool saw_all = false, saw_device = false;
     for (int i = 1; i < argc; ++i) {
         const char *arg = argv[i];

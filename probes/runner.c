@@ -75,14 +75,6 @@ void runner_install_signal_handlers(void)
     signal(SIGPIPE, SIG_IGN);
 }
 
-unsigned runner_default_jobs(void)
-{
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    if (cpus < 1)
-        return 1;
-    return cpus > RUNNER_DEFAULT_MAX_JOBS ? RUNNER_DEFAULT_MAX_JOBS : (unsigned)cpus;
-}
-
 /* A matrix row: the declared column beside the verified one, never merged. */
 static cJSON *capability_row(const struct smoke_test *test, bool declared, const char *missing, enum verdict v)
 {

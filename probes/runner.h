@@ -19,11 +19,12 @@ struct runner_options {
     bool fresh_device;       /* a VkDevice per test rather than one per worker */
 };
 
-/* --jobs when none is given: the CPUs online, at most this many (more workers mostly contend
- * for the one GPU and for the driver's compiler). */
-#define RUNNER_DEFAULT_MAX_JOBS 4
+/* --jobs when none is given. One worker is the fastest measured on both drivers we have (H200:
+ * 3.5 s with 1, 3.7 s with 2, 4.2 s with 4; lavapipe: 0.31 s with 1 or 2; docs/benchmarks.md):
+ * each extra worker pays its own instance and device, and concurrent work slows the longest
+ * test. More workers pay off where many tests are long. */
+#define RUNNER_DEFAULT_JOBS 1
 #define RUNNER_MAX_JOBS 64
-unsigned runner_default_jobs(void);
 
 #define RUNNER_DEFAULT_TIMEOUT_SECONDS 60.0
 

@@ -552,6 +552,15 @@ static int command_gate(struct arguments *a)
     cJSON *result = cJSON_CreateObject(), *rows = cJSON_AddArrayToObject(result, "devices");
     int failed = 0, devices = 0;
     char safe[3][512];
+    /* text goes to --out too (standard output without it) */
+    struct output text_out = {0};
+    if (!json && !open_output(&text_out, a->out)) {
+        cJSON_Delete(result);
+        free(all);
+        gate_free(g);
+        free_report_list(reports, count);
+        return EXIT_OUTPUT;
+    }
     for (size_t d = 0; d < device_count; ++d) {
         const cJSON *identity = cJSON_GetObjectItemCaseSensitive(all[d], "identity");
         cJSON *failures = cJSON_CreateArray();
@@ -570,12 +579,12 @@ static int command_gate(struct arguments *a)
             cJSON_AddItemToObject(row, "failures", failures);
             cJSON_AddItemToArray(rows, row);
         } else {
-            printf("%s %s (%s %s)\n", ok ? "PASS" : "FAIL", text_safe(name, safe[0], sizeof(safe[0])),
-                   text_safe(driver, safe[1], sizeof(safe[1])), text_safe(version, safe[2], sizeof(safe[2])));
+            fprintf(text_out.file, "%s %s (%s %s)\n", ok ? "PASS" : "FAIL", text_safe(name, safe[0], sizeof(safe[0])),
+                    text_safe(driver, safe[1], sizeof(safe[1])), text_safe(version, safe[2], sizeof(safe[2])));
             const cJSON *f;
             cJSON_ArrayForEach(f, failures)
             {
-                printf("  %s\n", text_safe(f->valuestring, safe[0], sizeof(safe[0])));
+                fprintf(text_out.file, "  %s\n", text_safe(f->valuestring, safe[0], sizeof(safe[0])));
             }
             cJSON_Delete(failures);
         }
@@ -592,8 +601,11 @@ static int command_gate(struct arguments *a)
         if (written != EXIT_OK)
             status = written;
     } else {
-        printf("%d of %d devices meet the %zu requirements of %s\n", devices - failed, devices, gate_rule_count(g),
-               text_safe(a->positional[0], safe[0], sizeof(safe[0])));
+        fprintf(text_out.file, "%d of %d devices meet the %zu requirements of %s\n", devices - failed, devices,
+                gate_rule_count(g), text_safe(a->positional[0], safe[0], sizeof(safe[0])));
+        int written = close_output(&text_out);
+        if (written != EXIT_OK)
+            status = written;
     }
     cJSON_Delete(result);
     free(all);

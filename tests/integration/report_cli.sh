@@ -74,6 +74,9 @@ check "gate: lavapipe passes" grep -q "^PASS llvmpipe" "$work/out"
 check "gate: the H200 fails on ray query, with the reason" grep -q "line 4: ray_query.triangle is unsupported: VK_KHR_ray_query not exposed" "$work/out"
 run gate "$fixtures/release-gate.txt" "$lavapipe"
 check "gate: all devices pass, exit 0" [ "$(rc)" = 0 ]
+run gate --out "$work/gate.txt" "$fixtures/release-gate.txt" "$lavapipe" "$h200"
+check "gate --out: nothing on standard output, exit still 1" [ "$(rc)" = 1 -a ! -s "$work/out" ]
+check "gate --out: the text lands in the file" grep -q "^1 of 2 devices meet" "$work/gate.txt"
 
 run junit --out "$work/junit.xml" "$lavapipe" "$h200"
 check "junit: well-formed, one suite per device, verdicts mapped" py "

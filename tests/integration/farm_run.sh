@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# scripts/preflight-farm-run end to end on this machine: the real probe (lavapipe), the report
+# tool's gate and JUnit, and uploads to a real preflight-dashboard (SQLite) on loopback, with the
+# exit code of each outcome: all good, a failed gate, a dashboard that is down (spooled, then
+# delivered by the next run), a probe that fails, bad usage; artifacts and pruning of old runs.
+# Usage: farm_run.sh BIN_DIR (preflight-probe, preflight-report, preflight-dashboard in it)
+set -u
+bin=$(realpath "$1")
+runner=$(realpath "$(dirname "$0")/../../scripts/preflight-farm-run")
+work=$(mktemp -d)
+server=
+trap '[ -z "$server" ] || kill $server 2>/dev/null; rm -rf "$work"' EXIT
+export PREFLIGHT_BIN=$bin
+failures=0
+check() {
+    local name=$1; shift
+    if "$@"; then echo "ok   $name"; else echo "FAIL $name"; failures=$((failures + 1)); fi
+}
+farm() { "$runner" --out "$work/runs" --spool "$work/spool" --host-label farm-test-01 "$@" >"$work/out" 2>&1; echo $?; }
+reports_on_dashboard() { # how many reports the dashboard stores
+    curl -s -H "Authorization: Bearer $token" "${url}api/v1/devices" |
+        python3 -c "import json,sys; d=json.load(sys.stdin); print(sum(x.get('reports', 0) for x in d.get('devices', [])) if 'devices' in d else d)"
+}
+start_dashboard() {
+    "$bin/preflight-dashboard" serve --db "$work/dash.sqlite" --listen "127.0.0.1:${1:-0}" --quiet >"$work/serve.out" 2>>"$work/serve.log" &
+    server=$!
+    for _ in $(seq 100); do grep -q "listening on" "$work/serve.out" 2>/dev/null && break; sleep 0.05; done
+    url=$(sed -n -E 's/.*listening on (http:\/\/127\.0\.0\.1:[0-9]+\/).*/\1/p' "$work/serve.out")
+}
+
+token=$("$bin/preflight-dashboard" token add farm --db "$work/dash.sqlite")
+printf '%s\n' "$token" >"$work/token"
+start_dashboard
+port=${url##*:}; port=${port%/}
+printf 'compute.1x1 must pass\ncompute.* pass\n' >"$work/pass.req"
+printf 'vrs.pipeline.2x2 must pass\n' >"$work/fail.req"   # lavapipe has no VRS
+
+rc=$(farm --requirements "$work/pass.req" --url "${url}api/v1/reports" --token-file "$work/token")
+check "a good run exits 0 ($rc)" [ "$rc" = 0 ]
+latest="$work/runs/latest"
+check "the run folder holds the report, gate, JUnit and log" test -s "$latest/report.json" -a -s "$latest/gate.txt" -a -s "$latest/junit.xml" -a -s "$latest/log.txt"
+check "the report carries the host label" python3 -c "import json,sys; sys.exit(json.load(open('$latest/report.json'))['host'] != 'farm-test-01')"
+check "the tests' images are exported beside the report" test -n "$(ls "$latest/artifacts"/*.png 2>/dev/null)"
+check "the dashboard stored the report" [ "$(reports_on_dashboard)" = 1 ]
+
+rc=$(farm --requirements "$work/fail.req" --no-artifacts)
+check "a failed gate exits 2 ($rc)" [ "$rc" = 2 ]
+check "... and says so" grep -q "gate: FAILED" "$work/out"
+check "--no-artifacts exports nothing" test ! -e "$work/runs/latest/artifacts"
+
+kill $server; wait $server 2>/dev/null; server=
+rc=$(farm --url "http://127.0.0.1:$port/api/v1/reports" --token-file "$work/token" --probe-arg --tests --probe-arg "compute.1x1")
+check "a dashboard that is down: exit 16, the report spooled ($rc)" [ "$rc" = 16 -a "$(ls "$work/spool"/*.json 2>/dev/null | wc -l)" = 1 ]
+start_dashboard "$port"
+rc=$(farm --url "${url}api/v1/reports" --token-file "$work/token" --probe-arg --tests --probe-arg "compute.1x1")
+check "the next run delivers its report and the spooled one: exit 0 ($rc)" [ "$rc" = 0 -a "$(reports_on_dashboard)" = 3 ]
+check "... and the spool is empty" [ "$(ls "$work/spool"/*.json 2>/dev/null | wc -l)" = 0 ]
+
+rc=$(farm --probe-arg --device --probe-arg 99)
+check "a probe that fails (no such device): exit 1 ($rc)" [ "$rc" = 1 ]
+rc=$(farm --bogus)
+check "an unknown option: exit 64 ($rc)" [ "$rc" = 64 ]
+rc=$(farm --token-file "$work/token")
+check "--token-file without --url: exit 64 ($rc)" [ "$rc" = 64 ]
+rc=$(farm --requirements "$work/missing.req")
+check "an unreadable requirements file: exit 64 ($rc)" [ "$rc" = 64 ]
+printf 'no such thing\n' >"$work/bad.req"
+rc=$(farm --requirements "$work/bad.req" --no-artifacts --probe-arg --no-smoke)
+check "a malformed requirements file: exit 4 ($rc)" [ "$rc" = 4 ]
+
+rc=$(farm --keep 2 --no-artifacts --probe-arg --no-smoke)
+check "--keep 2 leaves the two newest runs ($rc)" [ "$(find "$work/runs" -mindepth 1 -maxdepth 1 -type d | wc -l)" = 2 ]
+[ "$failures" -eq 0 ]
