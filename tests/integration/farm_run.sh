@@ -3,11 +3,12 @@
 # tool's gate and JUnit, and uploads to a real preflight-dashboard (SQLite) on loopback, with the
 # exit code of each outcome: all good, a failed gate, a dashboard that is down (spooled, then
 # delivered by the next run), a probe that fails, bad usage; artifacts and pruning of old runs.
-# Usage: farm_run.sh BIN_DIR (preflight-probe, preflight-report, preflight-dashboard in it)
+# Usage: farm_run.sh PREFLIGHT_PROBE PREFLIGHT_REPORT PREFLIGHT_DASHBOARD
 set -u
-bin=$(realpath "$1")
 runner=$(realpath "$(dirname "$0")/../../scripts/preflight-farm-run")
 work=$(mktemp -d)
+bin=$work/bin # the tools as an installed system has them: one folder (PREFLIGHT_BIN)
+mkdir "$bin" && ln -s "$(realpath "$1")" "$(realpath "$2")" "$(realpath "$3")" "$bin/"
 server=
 trap '[ -z "$server" ] || kill $server 2>/dev/null; rm -rf "$work"' EXIT
 export PREFLIGHT_BIN=$bin
