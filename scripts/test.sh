@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test command: installs what is missing, builds with warnings as errors, runs every test
-# (cmocka unit tests and integration tests against the real loader and lavapipe), then does the
+# (cmocka unit tests and integration tests against the real loader and lavapipe), builds the Debian
+# packages, installs them, runs the installed probe and layer and removes them, then does the
 # same in an AddressSanitizer/UndefinedBehaviorSanitizer build, then runs the layer's tests
 # (4 threads recording 4000 command buffers among them) and the dashboard's (a thread per
 # connection, 50 concurrent uploads, import on every core) in a ThreadSanitizer build.
@@ -14,6 +15,9 @@ export LP_NUM_THREADS=${LP_NUM_THREADS:-2}
 echo "== build (warnings as errors) and test"
 "$root/scripts/build.sh" "$root/build" -DPREFLIGHT_WERROR=ON
 (cd "$root/build" && ctest --output-on-failure --timeout 600)
+
+echo "== Debian packages: build, install, run the installed tools and layer, purge"
+"$root/scripts/package-test.sh" "$root/build/tests/layer_app"
 
 echo "== build with ASan/UBSan and test"
 "$root/scripts/build.sh" "$root/build-asan" -DPREFLIGHT_WERROR=ON -DPREFLIGHT_SANITIZE=ON

@@ -19,8 +19,12 @@ check() {
 }
 farm() { "$runner" --out "$work/runs" --spool "$work/spool" --host-label farm-test-01 "$@" >"$work/out" 2>&1; echo $?; }
 reports_on_dashboard() { # how many reports the dashboard stores
-    curl -s -H "Authorization: Bearer $token" "${url}api/v1/devices" |
-        python3 -c "import json,sys; d=json.load(sys.stdin); print(sum(x.get('reports', 0) for x in d.get('devices', [])) if 'devices' in d else d)"
+    python3 - "${url}api/v1/devices" "$token" <<'PY'
+import json, sys, urllib.request
+request = urllib.request.Request(sys.argv[1], headers={"Authorization": "Bearer " + sys.argv[2]})
+devices = json.load(urllib.request.urlopen(request, timeout=10)).get("devices", [])
+print(sum(d.get("reports", 0) for d in devices))
+PY
 }
 start_dashboard() {
     "$bin/preflight-dashboard" serve --db "$work/dash.sqlite" --listen "127.0.0.1:${1:-0}" --quiet >"$work/serve.out" 2>>"$work/serve.log" &
