@@ -1,21 +1,23 @@
 #!/usr/bin/env bash
-# Packs what a farm machine without our packages needs to run the probe: the probe, the
-# libraries it and vulkaninfo need beyond glibc, vulkaninfo itself and Vulkan-ValidationLayers;
-# and for run-layer-on-device.sh: VK_LAYER_PREFLIGHT_validation, layer_app and layer_bench.
+# Packs what a farm machine without our packages needs to run the probe: the probe, the report
+# tool, the dashboard and preflight-farm-run (PREFLIGHT_BIN=BUNDLE_DIR), the libraries they and
+# vulkaninfo need beyond glibc, vulkaninfo itself and Vulkan-ValidationLayers; and for
+# run-layer-on-device.sh: VK_LAYER_PREFLIGHT_validation, layer_app and layer_bench.
 # Usage: scripts/device-farm/bundle.sh BUILD_DIR OUT_DIR
 set -euo pipefail
 build=${1:?build dir}
 out=${2:?output dir}
 rm -rf "$out"
 mkdir -p "$out/lib" "$out/layers"
-cp "$build/probes/preflight-probe" "$out/"
+cp "$build/probes/preflight-probe" "$build/reports/preflight-report" "$build/reports/dashboard/preflight-dashboard" \
+   "$(dirname "$0")/../preflight-farm-run" "$out/"
 # the test build with fault injection, when the build has it: proves crash/hang/lost-device isolation on the farm's driver
 [ ! -x "$build/probes/preflight-probe-faulty" ] || cp "$build/probes/preflight-probe-faulty" "$out/"
 cp /usr/bin/vulkaninfo "$out/"
 mkdir -p "$out/preflight-layer"
 cp "$build/layer/libVkLayer_preflight_validation.so" "$build/layer/VkLayer_preflight_validation.json" "$out/preflight-layer/"
 cp "$build/tests/layer_app" "$build/bench/layer_bench" "$out/"
-for binary in "$out/preflight-probe" "$out/vulkaninfo" "$out/preflight-layer/libVkLayer_preflight_validation.so" \
+for binary in "$out/preflight-probe" "$out/preflight-report" "$out/preflight-dashboard" "$out/vulkaninfo" "$out/preflight-layer/libVkLayer_preflight_validation.so" \
               "$out/layer_app"; do
     ldd "$binary" | awk '/=> \//{print $3}' | while read -r lib; do
         case "$(basename "$lib")" in

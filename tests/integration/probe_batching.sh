@@ -49,19 +49,8 @@ PY
 # artifacts: the mesh and ray tests export what they read back
 "$probe" --tests "mesh_shader.*,ray_*" --artifacts "$work/art/nested" --out "$work/art.json" 2>"$work/art.log"
 check "--artifacts DIR: the run succeeds and creates DIR" test $? -eq 0 -a -d "$work/art/nested"
-check "every artifact in the evidence exists with the SHA-256 it names (and there are some)" python3 - "$work/art.json" "$work/art/nested" <<'PY'
-import hashlib, json, os, sys
-report, folder = json.load(open(sys.argv[1])), sys.argv[2]
-seen = 0
-for test in report["devices"][0]["smoke"]:
-    for a in test["evidence"].get("artifacts", []):
-        data = open(os.path.join(folder, a["file"]), "rb").read()
-        assert data[:8] == b"\x89PNG\r\n\x1a\n", a
-        assert hashlib.sha256(data).hexdigest() == a["sha256"] and len(data) == a["bytes"], a
-        seen += 1
-print(f"     {seen} artifacts checked")
-sys.exit(0 if seen >= 4 else 1)
-PY
+check "every artifact in the evidence exists with the SHA-256 it names (and there are some)" \
+    python3 "$(dirname "$0")/check_artifacts.py" "$work/art.json" "$work/art/nested" --at-least 4
 touch "$work/not-a-dir"
 "$probe" --tests compute.1x1 --artifacts "$work/not-a-dir/x" --out "$work/y.json" 2>"$work/err"
 check "--artifacts under a file is refused (exit 1) before any test runs" test $? -eq 1 -a ! -e "$work/y.json"
