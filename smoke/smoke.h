@@ -3,7 +3,7 @@
  * table: its id (e.g. "compute.1x1"), the matrix group, what the device must declare for it to
  * run (checked against the report's `declared` block, before any process is started), how the
  * device must be created, and the function that runs it. The runner (probes/runner.c) runs each
- * test in its own process. */
+ * test in worker processes (probes/worker.c) on a device a session shares (session.h). */
 #ifndef PREFLIGHT_SMOKE_H
 #define PREFLIGHT_SMOKE_H
 
