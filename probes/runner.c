@@ -137,6 +137,25 @@ static void finish(struct slot *slots, struct lane *lane, const struct worker_re
     lane->test = SIZE_MAX;
 }
 
+/* Gives `test` to the lane's worker, starting one if there is none. A worker that died while idle
+ * (between tests: nothing of this test ran yet) is replaced once rather than blamed on the test. */
+static bool hand_over(struct worker *w, const struct worker_context *context, size_t test, unsigned *started,
+                      char *error, size_t size)
+{
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        if (w->pid == 0) {
+            if (!worker_start(w, context, error, size))
+                return false;
+            ++*started;
+        }
+        if (worker_send(w, test))
+            return true;
+        snprintf(error, size, "the worker did not take the test: %s", strerror(errno));
+        worker_kill(w);
+    }
+    return false;
+}
+
 /* Runs the selected tests on `jobs` workers. Tests that measure GPU time run last, one at a time
  * with no other test running, so that no other process's work lands inside their timings. */
 static unsigned schedule(struct slot *slots, size_t count, const struct worker_context *context,
@@ -174,13 +193,9 @@ static unsigned schedule(struct slot *slots, size_t count, const struct worker_c
             lane->deadline_ms = slots[test].started_ms + timeout_ms;
             ++busy;
             char error[256];
-            bool fresh = lane->worker.pid == 0;
-            if (fresh && worker_start(&lane->worker, context, error, sizeof(error)))
-                ++started;
-            if (lane->worker.pid == 0 || !worker_send(&lane->worker, test)) {
+            if (!hand_over(&lane->worker, context, test, &started, error, sizeof(error))) {
                 struct worker_result r = {.status = VERDICT_CRASHED};
-                snprintf(r.reason, sizeof(r.reason), "the test process could not be started or reached: %s",
-                         lane->worker.pid == 0 && fresh ? error : strerror(errno));
+                snprintf(r.reason, sizeof(r.reason), "the test process could not be started: %s", error);
                 worker_kill(&lane->worker);
                 finish(slots, lane, &r, now_ms(), options, context->device_index);
                 --busy;
