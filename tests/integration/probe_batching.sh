@@ -51,6 +51,23 @@ PY
 check "--artifacts DIR: the run succeeds and creates DIR" test $? -eq 0 -a -d "$work/art/nested"
 check "every artifact in the evidence exists with the SHA-256 it names (and there are some)" \
     python3 "$(dirname "$0")/check_artifacts.py" "$work/art.json" "$work/art/nested" --at-least 4
+check "mesh, ray query and ray tracing collect at least four signals, with GPU timing and counters" python3 - "$work/art.json" <<'PY'
+import json, sys
+tests = [t for t in json.load(open(sys.argv[1]))["devices"][0]["smoke"] if t["status"] == "pass"]
+ok = len(tests) == 6  # lavapipe: 2 mesh, 3 ray query, 1 ray tracing pipeline
+for t in tests:
+    e = t["evidence"]
+    timing = e.get("gpu_timing", {})
+    ok &= e.get("signals_collected", 0) >= 4 and e["signals"]["timing"] and e["signals"]["artifacts"]
+    ok &= timing.get("baseline_ns", 0) > 0 and timing.get("feature_ns", 0) > 0 and timing.get("samples") == 5
+    ok &= e["signals"]["power"]["measured"] is False and bool(e["signals"]["power"]["reason"])
+    if t["id"].startswith("mesh_shader."):
+        ok &= e.get("mesh_primitives_generated") == 1 and e["signals"]["counters"]
+    if not ok:
+        print("     wrong evidence:", t["id"], json.dumps(e)[:400])
+        break
+sys.exit(0 if ok else 1)
+PY
 touch "$work/not-a-dir"
 "$probe" --tests compute.1x1 --artifacts "$work/not-a-dir/x" --out "$work/y.json" 2>"$work/err"
 check "--artifacts under a file is refused (exit 1) before any test runs" test $? -eq 1 -a ! -e "$work/y.json"
