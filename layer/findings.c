@@ -35,6 +35,34 @@ static bool count_repeat(struct layer_instance *instance, const struct finding *
     return limit == 0 || seen < limit;
 }
 
+/* To every messenger whose filters accept the message; returns how many messengers there are.
+ * The messengers are copied, then called without the lock: a callback may itself call Vulkan. */
+static size_t deliver(struct layer_instance *instance, VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                      VkDebugUtilsMessageTypeFlagsEXT type, const VkDebugUtilsMessengerCallbackDataEXT *data)
+{
+    struct layer_messenger copy[16];
+    size_t count = 0;
+    pthread_mutex_lock(&instance->messengers_lock);
+    for (size_t i = 0; i < instance->messenger_count && count < 16; ++i)
+        copy[count++] = instance->messengers[i];
+    pthread_mutex_unlock(&instance->messengers_lock);
+    for (size_t i = 0; i < count; ++i)
+        if ((copy[i].severities & severity) && (copy[i].types & type))
+            copy[i].callback(severity, type, data, copy[i].user_data);
+    return count;
+}
+
+void layer_warning(struct layer_instance *instance, const char *id_name, const char *message)
+{
+    fprintf(stderr, "VK_LAYER_PREFLIGHT_validation: %s\n", message);
+    VkDebugUtilsMessengerCallbackDataEXT data = {
+        .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CALLBACK_DATA_EXT,
+        .pMessageIdName = id_name,
+        .pMessage = message,
+    };
+    deliver(instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT, VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT, &data);
+}
+
 static void json_string(FILE *out, const char *s)
 {
     fputc('"', out);
@@ -130,16 +158,7 @@ void finding_report(struct layer_instance *instance, struct layer_device *device
                                                           : VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT;
     VkDebugUtilsMessageTypeFlagsEXT type = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
 
-    /* Copy the messengers, then call them without the lock: a callback may itself call Vulkan. */
-    struct layer_messenger copy[16];
-    size_t count = 0;
-    pthread_mutex_lock(&instance->messengers_lock);
-    for (size_t i = 0; i < instance->messenger_count && count < 16; ++i)
-        copy[count++] = instance->messengers[i];
-    pthread_mutex_unlock(&instance->messengers_lock);
-    for (size_t i = 0; i < count; ++i)
-        if ((copy[i].severities & severity) && (copy[i].types & type))
-            copy[i].callback(severity, type, &data, copy[i].user_data);
+    size_t count = deliver(instance, severity, type, &data);
 
     enum stderr_mode mode = instance->settings.log_stderr;
     char context[512] = "";

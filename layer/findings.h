@@ -26,6 +26,9 @@ struct finding {
 /* The instance and device of the finding; `device` may be NULL for instance-level calls. */
 void finding_report(struct layer_instance *instance, struct layer_device *device, struct finding *f);
 bool finding_enabled(const struct layer_instance *instance, enum check_id check);
+/* A message about the layer itself (a bad setting, a file it cannot read), not a finding: on
+ * stderr always, and as a GENERAL WARNING to the messengers, with `id_name` as pMessageIdName. */
+void layer_warning(struct layer_instance *instance, const char *id_name, const char *message);
 /* An object as messages name it: `VkBuffer 0x55d0... "name"` (the name when the application gave
  * one). Returns `out`. */
 const char *finding_object_text(struct layer_device *ld, VkObjectType type, uint64_t handle, char *out, size_t size);

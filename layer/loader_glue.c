@@ -1,6 +1,7 @@
 /* The layer's contract with the Vulkan loader: interface negotiation, vkGet*ProcAddr, the instance
  * and device chains, the enumerate calls, and the debug-utils calls the reports need (messengers
  * and object names). Everything else is in the hooks_*.c files, listed in layer_hooks.h. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,22 +185,31 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateInstance(const VkInstanceCrea
     pthread_mutex_init(&li->messengers_lock, NULL);
     pthread_mutex_init(&li->findings_lock, NULL);
     handle_map_init(&li->finding_counts);
-    settings_load(&li->settings);
-    if (li->settings.log_file[0] != '\0') {
-        li->log_file = fopen(li->settings.log_file, "a");
-        if (li->log_file == NULL)
-            fprintf(stderr, "%s: cannot open log_file %s\n", LAYER_NAME, li->settings.log_file);
-    }
-    if (li->settings.target_limits[0] != '\0') {
-        char error[512];
-        if (!target_limits_load(li->settings.target_limits, &li->targets, error, sizeof(error)))
-            fprintf(stderr, "%s: %s; target-limit checks are off\n", LAYER_NAME, error);
-    }
-    /* Messengers chained into VkInstanceCreateInfo receive findings for the whole instance. */
+    /* Messengers chained into VkInstanceCreateInfo receive findings for the whole instance, and
+     * the settings' problems below. */
     for (const VkBaseInStructure *s = info->pNext; s != NULL; s = s->pNext)
         if (s->sType == VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT &&
             ((const VkDebugUtilsMessengerCreateInfoEXT *)s)->pfnUserCallback != NULL)
             add_messenger(li, VK_NULL_HANDLE, (const VkDebugUtilsMessengerCreateInfoEXT *)s);
+    struct settings_problems problems;
+    settings_load(&li->settings, info->pNext, &problems);
+    for (unsigned i = 0; i < problems.count; ++i)
+        layer_warning(li, "preflight-settings", problems.text[i]);
+    char message[1200];
+    if (li->settings.log_file[0] != '\0') {
+        li->log_file = fopen(li->settings.log_file, "a");
+        if (li->log_file == NULL) {
+            snprintf(message, sizeof(message), "cannot open log_file %s: %s", li->settings.log_file, strerror(errno));
+            layer_warning(li, "preflight-settings", message);
+        }
+    }
+    if (li->settings.target_limits[0] != '\0') {
+        char error[512];
+        if (!target_limits_load(li->settings.target_limits, &li->targets, error, sizeof(error))) {
+            snprintf(message, sizeof(message), "%s; target-limit checks are off", error);
+            layer_warning(li, "preflight-settings", message);
+        }
+    }
     layer_register_instance(*instance, li);
     return VK_SUCCESS;
 }

@@ -2,7 +2,8 @@
  * program or one with a known limit bug. It prints every debug-utils message it receives, one
  * line each, so a test script can assert what the layer said (and that it said nothing else):
  *   FINDING <pMessageIdName> <messageIdNumber> <ERROR|WARNING> objects=<n> names=<a,b> labels=<outer>/<inner>: <message>
- * Usage: layer_app SCENARIO [--enable-in-app] [--chain-messenger] [--threads N]
+ * Usage: layer_app SCENARIO [--enable-in-app] [--chain-messenger] [--threads N] [--setting KEY=TEXT]
+ *                  [--setting-uint KEY=N]  (VkLayerSettingsCreateInfoEXT for VK_LAYER_PREFLIGHT_validation)
  * Scenarios: clean, group-count, dispatch-base, zero, workgroup-size, invocations, shared-memory,
  * indirect, indirect-gpu-written, target, stress, the alias/binding/hazard/host scenarios of
  * layer_app_alias.c and the lifetime and dispatch-coverage scenarios of layer_app_lifetime.c. */
@@ -44,6 +45,40 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlag
     return VK_FALSE;
 }
 
+/* --setting KEY=TEXT and --setting-uint KEY=N: VK_EXT_layer_settings, as an engine configures the
+ * layer from code (declared here: newer than Debian 12's headers). */
+struct app_layer_setting {
+    const char *pLayerName;
+    const char *pSettingName;
+    int type; /* VkLayerSettingTypeEXT: 3 UINT32, 7 STRING */
+    uint32_t valueCount;
+    const void *pValues;
+};
+struct app_layer_settings_info {
+    VkStructureType sType; /* VK_STRUCTURE_TYPE_LAYER_SETTINGS_CREATE_INFO_EXT */
+    const void *pNext;
+    uint32_t settingCount;
+    const struct app_layer_setting *pSettings;
+};
+static struct app_layer_setting settings[8];
+static char setting_names[8][64];
+static const char *setting_texts[8];
+static uint32_t setting_numbers[8];
+static uint32_t setting_count;
+
+static void add_setting(const char *arg, bool number)
+{
+    const char *equals = strchr(arg, '=');
+    if (equals == NULL || setting_count == 8 || (size_t)(equals - arg) >= sizeof(setting_names[0]))
+        return;
+    uint32_t i = setting_count++;
+    snprintf(setting_names[i], sizeof(setting_names[i]), "%.*s", (int)(equals - arg), arg);
+    setting_texts[i] = equals + 1;
+    setting_numbers[i] = (uint32_t)strtoul(equals + 1, NULL, 10);
+    settings[i] = (struct app_layer_setting){"VK_LAYER_PREFLIGHT_validation", setting_names[i], number ? 3 : 7, 1,
+                                             number ? (const void *)&setting_numbers[i] : (const void *)&setting_texts[i]};
+}
+
 static void create_app(struct app *a, bool enable_in_app, bool chain_messenger)
 {
     VkDebugUtilsMessengerCreateInfoEXT messenger_info = {
@@ -72,9 +107,15 @@ static void create_app(struct app *a, bool enable_in_app, bool chain_messenger)
     }
     const char *layers[] = {"VK_LAYER_PREFLIGHT_validation"};
     VkApplicationInfo app_info = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .apiVersion = VK_API_VERSION_1_3};
+    struct app_layer_settings_info settings_info = {
+        .sType = (VkStructureType)1000496000,
+        .pNext = chain_messenger ? &messenger_info : NULL,
+        .settingCount = setting_count,
+        .pSettings = settings,
+    };
     VkInstanceCreateInfo info = {
         .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
-        .pNext = chain_messenger ? &messenger_info : NULL,
+        .pNext = setting_count ? (const void *)&settings_info : chain_messenger ? (const void *)&messenger_info : NULL,
         .pApplicationInfo = &app_info,
         .enabledLayerCount = enable_in_app ? 1 : 0,
         .ppEnabledLayerNames = layers,
@@ -506,6 +547,10 @@ int main(int argc, char **argv)
             chain = true;
         else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc)
             threads = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--setting") == 0 && i + 1 < argc)
+            add_setting(argv[++i], false);
+        else if (strcmp(argv[i], "--setting-uint") == 0 && i + 1 < argc)
+            add_setting(argv[++i], true);
     }
     struct app a = {0};
     create_app(&a, enable_in_app, chain);

@@ -160,6 +160,25 @@ run hazard-waw-exec-barrier
 check "hazard: two dispatches write one buffer, an execution-only barrier between them makes the first write available to nothing" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-write-after-write .*vkCmdDispatch (command 6) writes VkBuffer .*that vkCmdDispatch (command 2) wrote in COMPUTE_SHADER; missing between them: a memory dependency that makes the first write available' '$work/out'"
 run hazard-waw-read-barrier
 check "hazard: two dispatches write one buffer, SHADER_WRITE -> SHADER_READ between them: the first write is available and ordered (memory model): no finding" only 0
+# Settings: VK_EXT_layer_settings from the application, every source's bad values said aloud.
+run hazard-raw --setting "disable=PREFLIGHT-hazard-*"
+check "VkLayerSettingsCreateInfoEXT: disable from the application's own code" only 0
+VK_PREFLIGHT_VALIDATION_DISABLE=PREFLIGHT-dispatch-zero-size run hazard-raw --setting "disable=PREFLIGHT-hazard-*"
+check "the environment overrides VkLayerSettingsCreateInfoEXT" only 1
+run hazard-raw --chain-messenger --setting-uint duplicate_limit=1 --setting action=explode --setting nonsense=1
+check "a bad value from the application: a WARNING naming the default, and the default used" \
+    sh -c "grep -q \"^OTHER preflight-settings 0 WARNING .*action = 'explode' (from VkLayerSettingsCreateInfoEXT) is not one of log, abort, break; using log\" '$work/out' && [ \$(cat '$work/rc') = 0 ]"
+check "... and on stderr" grep -q "VK_LAYER_PREFLIGHT_validation: action = 'explode'" "$work/err"
+check "an unknown setting from the application: said, and ignored" has "preflight-settings 0 WARNING .*unknown setting 'nonsense' ignored"
+check "a number from the application (UINT32) is taken" only 1
+VK_PREFLIGHT_VALIDATION_DUPLICATE_LIMIT=ten VK_PREFLIGHT_VALIDATION_DISBALE=x run hazard-raw --chain-messenger
+check "duplicate_limit=ten is a WARNING, not a silent 0 (unlimited)" has "duplicate_limit = 'ten' (from the environment) is not a number from 0 to 4294967295; using 10"
+check "a misspelt environment variable is named" has "unknown environment variable VK_PREFLIGHT_VALIDATION_DISBALE ignored"
+printf 'preflight_validation.stderr = loud\npreflight_validation.disable = PREFLIGHT-no-such-check, PREFLIGHT-hazard-*\n' >"$work/vk_layer_settings.txt"
+VK_LAYER_SETTINGS_PATH="$work" run hazard-raw --chain-messenger
+check "vk_layer_settings.txt: a bad choice and a check list naming no check are WARNINGs" \
+    sh -c "grep -q \"stderr = 'loud' (from vk_layer_settings.txt) is not one of auto, on, off; using auto\" '$work/out' && grep -q \"disable (from vk_layer_settings.txt): 'PREFLIGHT-no-such-check' names no check\" '$work/out'"
+check "... while the rest of the list applies" only 0
 VK_PREFLIGHT_VALIDATION_WRITE_AFTER_WRITE=visible run hazard-waw-read-barrier
 check "hazard: the same with write_after_write = visible (the second write must be in dstAccessMask, as VVL)" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-write-after-write .*vkCmdDispatch (command 6) writes .*includes the second (dstAccessMask; setting write_after_write = visible)' '$work/out'"
 run hazard-event2-raw

@@ -51,7 +51,8 @@ static int setup(void **state)
     handle_map_init(&device.semaphores);
     handle_map_put(&device.semaphores, 0x5e, &binary_semaphore);
     handle_map_put(&device.semaphores, 0x7e, &timeline_semaphore);
-    settings_load(&instance.settings);
+    struct settings_problems problems;
+    settings_load(&instance.settings, NULL, &problems);
     instance.settings.log_stderr = STDERR_OFF;
     instance.settings.duplicate_limit = 100;
     pthread_mutex_init(&instance.messengers_lock, NULL);

@@ -42,7 +42,8 @@ static int setup(void **state)
     cb1.handle = (VkCommandBuffer)0xc1;
     cb2.handle = (VkCommandBuffer)0xc2;
     cb1.device = cb2.device = &device;
-    settings_load(&instance.settings);
+    struct settings_problems problems;
+    settings_load(&instance.settings, NULL, &problems);
     instance.settings.log_stderr = STDERR_OFF;
     instance.settings.duplicate_limit = 100;
     pthread_mutex_init(&instance.messengers_lock, NULL);
