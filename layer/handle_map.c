@@ -183,16 +183,3 @@ void *handle_map_take(struct handle_map *m, uint64_t handle)
     pthread_mutex_unlock(&s->lock);
     return value;
 }
-
-void handle_map_for_each(struct handle_map *m, void (*visit)(uint64_t handle, void *value, void *user), void *user)
-{
-    for (int i = 0; i < HANDLE_MAP_SHARDS; ++i) {
-        struct handle_map_shard *s = &m->shards[i];
-        pthread_mutex_lock(&s->lock);
-        struct handle_table *t = s->table;
-        for (size_t k = 0; t != NULL && k < t->capacity; ++k)
-            if (t->keys[k] != EMPTY && t->keys[k] != DELETED)
-                visit(t->keys[k], t->values[k], user);
-        pthread_mutex_unlock(&s->lock);
-    }
-}

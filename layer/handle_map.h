@@ -34,7 +34,5 @@ bool handle_map_put(struct handle_map *m, uint64_t handle, void *value);
 void *handle_map_get(struct handle_map *m, uint64_t handle);
 /* Removes and returns the value (NULL if absent). */
 void *handle_map_take(struct handle_map *m, uint64_t handle);
-/* Calls `visit` for each entry while holding each shard's writer lock in turn. */
-void handle_map_for_each(struct handle_map *m, void (*visit)(uint64_t handle, void *value, void *user), void *user);
 
 #endif

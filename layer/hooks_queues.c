@@ -1,5 +1,6 @@
-/* Queues and synchronization objects: fences, semaphores (binary and timeline) and events are
- * tracked from creation to destruction; submissions run the checks that need submit time (the
+/* Queues and synchronization objects: fences and semaphores (binary and timeline) are tracked
+ * from creation to destruction (events need no state: their dependencies are recorded at
+ * vkCmdWaitEvents); submissions run the checks that need submit time (the
  * counts of indirect dispatches the host can read) and record what they write for the host
  * checks, which waits and vkInvalidateMappedMemoryRanges then consult. */
 #include <stdlib.h>
@@ -58,24 +59,6 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroySemaphore(VkDevice device, VkSem
     struct layer_device *ld = layer_device_of(device);
     free(handle_map_take(&ld->semaphores, HANDLE(semaphore)));
     ld->dispatch.DestroySemaphore(device, semaphore, allocator);
-}
-
-static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateEvent(VkDevice device, const VkEventCreateInfo *info,
-                                                         const VkAllocationCallbacks *allocator, VkEvent *event)
-{
-    struct layer_device *ld = layer_device_of(device);
-    VkResult result = ld->dispatch.CreateEvent(device, info, allocator, event);
-    void *e = result == VK_SUCCESS ? calloc(1, 1) : NULL;
-    if (e != NULL)
-        handle_map_put(&ld->events, HANDLE(*event), e);
-    return result;
-}
-
-static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyEvent(VkDevice device, VkEvent event, const VkAllocationCallbacks *allocator)
-{
-    struct layer_device *ld = layer_device_of(device);
-    free(handle_map_take(&ld->events, HANDLE(event)));
-    ld->dispatch.DestroyEvent(device, event, allocator);
 }
 
 /* A submission's command buffers, one at a time: the checks that need submit time, and the batch
@@ -388,7 +371,7 @@ const struct layer_hook queue_hooks[] = {
     LAYER_HOOK(vkSignalSemaphore),      LAYER_HOOK(vkSignalSemaphoreKHR),
     LAYER_HOOK(vkInvalidateMappedMemoryRanges), LAYER_HOOK(vkFlushMappedMemoryRanges),
     LAYER_HOOK(vkCreateFence),     LAYER_HOOK(vkDestroyFence),      LAYER_HOOK(vkCreateSemaphore),
-    LAYER_HOOK(vkDestroySemaphore), LAYER_HOOK(vkCreateEvent),      LAYER_HOOK(vkDestroyEvent),
+    LAYER_HOOK(vkDestroySemaphore),
     LAYER_HOOK(vkQueueSubmit),     LAYER_HOOK(vkQueueSubmit2),      LAYER_HOOK(vkQueueSubmit2KHR),
 };
 const size_t queue_hook_count = sizeof(queue_hooks) / sizeof(queue_hooks[0]);

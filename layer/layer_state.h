@@ -392,7 +392,7 @@ struct layer_device {
     struct handle_map names; /* object handle -> name from vkSetDebugUtilsObjectNameEXT */
     struct handle_map memories, buffers, images, image_views, set_layouts, descriptor_pools, descriptor_sets,
         update_templates, pipeline_layouts, shader_modules, pipelines, command_pools, command_buffers, fences,
-        semaphores, events, render_passes, framebuffers, swapchains;
+        semaphores, render_passes, framebuffers, swapchains;
     struct host_tracker *host; /* check_host.c's pending submissions, created at the first submit */
     struct hazard_queues *queue_hazards; /* check_hazard_submit.c's per-queue trackers, likewise */
     struct lifetime_tracker *lifetime;   /* check_lifetime.c's pending batches, likewise */

@@ -271,7 +271,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateDevice(VkPhysicalDevice physi
     struct handle_map *maps[] = {&ld->names, &ld->memories, &ld->buffers, &ld->images, &ld->image_views,
                                  &ld->set_layouts, &ld->descriptor_pools, &ld->descriptor_sets, &ld->update_templates,
                                  &ld->pipeline_layouts, &ld->shader_modules, &ld->pipelines, &ld->command_pools,
-                                 &ld->command_buffers, &ld->fences, &ld->semaphores, &ld->events,
+                                 &ld->command_buffers, &ld->fences, &ld->semaphores,
                                  &ld->render_passes, &ld->framebuffers, &ld->swapchains, &ld->label_paths};
     for (size_t i = 0; i < sizeof(maps) / sizeof(maps[0]); ++i)
         handle_map_init(maps[i]);
@@ -332,7 +332,6 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyDevice(VkDevice device, const Vk
     handle_map_destroy(&ld->command_pools, release_command_pool_value);
     handle_map_destroy(&ld->fences, free);
     handle_map_destroy(&ld->semaphores, free);
-    handle_map_destroy(&ld->events, free);
     handle_map_destroy(&ld->render_passes, render_pass_state_free);
     handle_map_destroy(&ld->framebuffers, free);
     handle_map_destroy(&ld->swapchains, swapchain_state_free);
