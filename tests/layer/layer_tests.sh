@@ -5,6 +5,8 @@
 # limits exactly, alone or stacked with Vulkan-ValidationLayers in either order) stay silent; the
 # layer is enabled by each documented route; settings (log file, disable, duplicate limit) work;
 # target limits name the fleet device that would fail.
+# With LAYER_SCENARIO=NAME only the runs of that scenario and their checks happen (ctest
+# -R layer.NAME); the route, stacking and vkcube blocks run only in the whole run.
 set -u
 app=$(realpath "$1")
 layer_dir=$(realpath "$2")
@@ -16,7 +18,11 @@ trap 'rm -rf "$work"' EXIT
 export VK_ADD_LAYER_PATH="$layer_dir"
 failures=0
 checks=0
+only_scenario=${LAYER_SCENARIO:-}
+active=1 # the last run() was of the selected scenario (always, without LAYER_SCENARIO)
+whole() { [ -z "$only_scenario" ]; } # the blocks that are no scenario's: only in the whole run
 check() {
+    [ "$active" = 1 ] || return 0
     checks=$((checks + 1))
     local name="$1"; shift
     if "$@"; then echo "ok   $name"; else
@@ -26,12 +32,18 @@ check() {
 }
 run() { # run SCENARIO [app args] -- with the layer enabled by VK_INSTANCE_LAYERS
     local scenario="$1"; shift
+    active=1
+    if [ -n "$only_scenario" ] && [ "$scenario" != "$only_scenario" ]; then active=0; return; fi
     VK_INSTANCE_LAYERS=VK_LAYER_PREFLIGHT_validation timeout 120 "$app" "$scenario" "$@" >"$work/out" 2>"$work/err"
     echo $? >"$work/rc"
 }
 findings() { grep -c "^FINDING" "$work/out"; }
+skips=0
 skipped() { # skipped WHAT: true, and says so, when the scenario reported the device cannot run it
-    grep -q "^skip:" "$work/out" && echo "skip $1: $(grep '^skip:' "$work/out")"
+    [ "$active" = 1 ] || return 1
+    grep -q "^skip:" "$work/out" || return 1
+    echo "skip $1: $(grep '^skip:' "$work/out")"
+    skips=$((skips + 1))
 }
 has() { grep -q -- "$1" "$work/out"; }
 only() { [ "$(findings)" = "$1" ] && [ "$(cat "$work/rc")" = 0 ]; }
@@ -57,19 +69,24 @@ check "indirect arguments in mapped memory, checked at submit" has "PREFLIGHT-di
 run indirect-gpu-written
 check "indirect arguments the GPU rewrites first: no finding" only 0
 
+if whole; then
 id_a=$(grep -o "PREFLIGHT-dispatch-group-count [-0-9]*" <(VK_INSTANCE_LAYERS=VK_LAYER_PREFLIGHT_validation "$app" group-count 2>/dev/null) | awk '{print $2}')
 id_b=$(grep -o "PREFLIGHT-dispatch-group-count [-0-9]*" <(VK_INSTANCE_LAYERS=VK_LAYER_PREFLIGHT_validation "$app" dispatch-base 2>/dev/null) | awk '{print $2}')
+active=1
 check "messageIdNumber is stable across runs" [ -n "$id_a" ] && [ "$id_a" = "$id_b" ]
+fi
 
 run group-count --chain-messenger
 check "a messenger chained into VkInstanceCreateInfo gets findings" only 1
+vvl_tsan="${TSAN_OPTIONS:-} suppressions=$here/tsan-vvl.supp"
+if whole; then
+active=1
 VK_LOADER_LAYERS_ENABLE='*PREFLIGHT*' VK_LOADER_DEBUG=layer timeout 60 "$app" group-count >"$work/out" 2>"$work/err"
 check "enabled by VK_LOADER_LAYERS_ENABLE" sh -c "grep -q PREFLIGHT-dispatch-group-count '$work/out'"
 VK_LOADER_DEBUG=layer timeout 60 "$app" group-count --enable-in-app >"$work/out" 2>"$work/err"
 check "enabled by the app's ppEnabledLayerNames" sh -c "grep -q PREFLIGHT-dispatch-group-count '$work/out'"
 
 # runs stacked with Vulkan-ValidationLayers take its ThreadSanitizer suppressions (tsan-vvl.supp)
-vvl_tsan="${TSAN_OPTIONS:-} suppressions=$here/tsan-vvl.supp"
 for order in "VK_LAYER_KHRONOS_validation:VK_LAYER_PREFLIGHT_validation" "VK_LAYER_PREFLIGHT_validation:VK_LAYER_KHRONOS_validation"; do
     TSAN_OPTIONS="$vvl_tsan" VK_INSTANCE_LAYERS=$order VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT \
         VK_LOADER_DEBUG=layer timeout 120 "$app" clean >"$work/out" 2>"$work/err"
@@ -78,6 +95,7 @@ for order in "VK_LAYER_KHRONOS_validation:VK_LAYER_PREFLIGHT_validation" "VK_LAY
     TSAN_OPTIONS="$vvl_tsan" VK_INSTANCE_LAYERS=$order timeout 120 "$app" group-count >"$work/out" 2>"$work/err"
     check "stacked ($order): the finding still arrives" has "PREFLIGHT-dispatch-group-count"
 done
+fi
 
 VK_PREFLIGHT_VALIDATION_LOG_FILE="$work/findings.jsonl" run group-count
 check "log_file: one JSON line with id, objects, names and labels" python3 -c "
@@ -108,7 +126,7 @@ check "unreadable target limits: a message, the app runs on" sh -c "[ \$(cat '$w
 # --- alias and binding checks (layer_app_alias.c) ---
 run alias-clean
 check "alias: disjoint ranges of one buffer, one buffer read twice: no finding" only 0
-TSAN_OPTIONS="$vvl_tsan" VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation:VK_LAYER_PREFLIGHT_validation timeout 120 "$app" alias-clean >"$work/out" 2>"$work/err"
+[ "$active" = 1 ] && TSAN_OPTIONS="$vvl_tsan" VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation:VK_LAYER_PREFLIGHT_validation timeout 120 "$app" alias-clean >"$work/out" 2>"$work/err"
 check "alias-clean is a correct program for Vulkan-ValidationLayers too" sh -c "grep -q 'done: 0 messages' '$work/out'"
 run alias-buffer
 check "alias: one buffer read and written by two bindings at different offsets" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-alias-buffer .* names=alias-cb,- labels=: set 0 binding 1 writes VkBuffer .*(memory bytes \[1024, 3072)), and set 0 binding 0 reads .*(memory bytes \[0, 2048))' '$work/out'"
@@ -256,6 +274,7 @@ for s in hazard-raw-fixed hazard-war-execution-only hazard-disjoint hazard-event
          hazard-clear-blit-fixed hazard-timeline-reach; do
     run $s
     check "hazard: correct synchronization ($s): no finding" only 0
+    [ "$active" = 1 ] || continue
     TSAN_OPTIONS="$vvl_tsan" \
         VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation:VK_LAYER_PREFLIGHT_validation \
         VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT timeout 120 "$app" $s >"$work/out" 2>"$work/err"
@@ -316,7 +335,7 @@ run lifetime-begin-pending
 check "lifetime: a command buffer re-recorded while its submission runs" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-lifetime-reset-while-pending .*vkBeginCommandBuffer resets VkCommandBuffer 0x[0-9a-f]* \"frame-cb\", which is pending' '$work/out'"
 for s in lifetime-destroy-after-wait lifetime-destroy-other-pending lifetime-frames lifetime-update-after-bind lifetime-completion-chains; do
     run $s
-    if ! skipped "$s"; then
+    if [ "$active" = 1 ] && ! skipped "$s"; then
         check "lifetime: correct program ($s): no finding" only 0
         TSAN_OPTIONS="$vvl_tsan" VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation:VK_LAYER_PREFLIGHT_validation \
             timeout 120 "$app" $s >"$work/out" 2>"$work/err"
@@ -340,7 +359,10 @@ done
 # a program we did not write: vkcube (vulkan-tools) draws 30 frames into an Xvfb window (swapchain,
 # render pass, per-frame uniform buffers written by the host, fences and semaphores). Skipped for
 # sanitizer builds of the layer (vkcube is not built with the sanitizer runtime).
-if ! command -v xvfb-run >/dev/null || ! command -v vkcube >/dev/null; then
+active=1
+if ! whole; then
+    : # vkcube is no layer_app scenario
+elif ! command -v xvfb-run >/dev/null || ! command -v vkcube >/dev/null; then
     echo "skip vkcube: xvfb-run or vkcube not installed (scripts/setup.sh installs both)"
 elif ldd "$layer_dir/libVkLayer_preflight_validation.so" | grep -q 'lib[at]san'; then
     echo "skip vkcube: sanitizer build of the layer"
@@ -352,4 +374,8 @@ else
 fi
 
 echo "$((checks - failures)) passed, $failures failed"
+if [ -n "$only_scenario" ] && [ "$checks" -eq 0 ] && [ "$skips" -eq 0 ]; then
+    echo "FAIL no check ran for LAYER_SCENARIO=$only_scenario (no such scenario in this script)"
+    exit 1
+fi
 [ "$failures" -eq 0 ]
