@@ -23,13 +23,13 @@
 
 #define MAX_SETS 64
 
-#define CHECK(call)                                                                                                   \
-    do {                                                                                                              \
-        VkResult r_ = (call);                                                                                         \
-        if (r_ != VK_SUCCESS) {                                                                                       \
-            fprintf(stderr, "layer_bench: %s failed: %d\n", #call, r_);                                               \
-            exit(3);                                                                                                  \
-        }                                                                                                             \
+#define CHECK(call)                                                                                                    \
+    do {                                                                                                               \
+        VkResult r_ = (call);                                                                                          \
+        if (r_ != VK_SUCCESS) {                                                                                        \
+            fprintf(stderr, "layer_bench: %s failed: %d\n", #call, r_);                                                \
+            exit(3);                                                                                                   \
+        }                                                                                                              \
     } while (0)
 
 static double now_seconds(void)
@@ -81,10 +81,12 @@ int main(int argc, char **argv)
     VkPhysicalDeviceProperties props;
     vkGetPhysicalDeviceProperties(physical, &props);
     float priority = 1;
-    VkDeviceQueueCreateInfo queue = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = 0,
-                                     .queueCount = 1, .pQueuePriorities = &priority};
-    VkDeviceCreateInfo device_info = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .queueCreateInfoCount = 1,
-                                      .pQueueCreateInfos = &queue};
+    VkDeviceQueueCreateInfo queue = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
+                                     .queueFamilyIndex = 0,
+                                     .queueCount = 1,
+                                     .pQueuePriorities = &priority};
+    VkDeviceCreateInfo device_info = {
+        .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .queueCreateInfoCount = 1, .pQueueCreateInfos = &queue};
     VkDevice device;
     CHECK(vkCreateDevice(physical, &device_info, NULL, &device));
 
@@ -95,7 +97,8 @@ int main(int argc, char **argv)
     vkGetPhysicalDeviceMemoryProperties(physical, &mp);
     for (int s = 0; s < sets; ++s) {
         for (int i = 0; i < 3; ++i) {
-            VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = 65536,
+            VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+                                     .size = 65536,
                                      .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT};
             CHECK(vkCreateBuffer(device, &bi, NULL, &buf[s][i]));
             VkMemoryRequirements req;
@@ -103,42 +106,52 @@ int main(int argc, char **argv)
             uint32_t type = 0;
             while (type < mp.memoryTypeCount && !(req.memoryTypeBits & (1u << type)))
                 ++type;
-            VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size,
-                                       .memoryTypeIndex = type};
+            VkMemoryAllocateInfo ai = {
+                .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size, .memoryTypeIndex = type};
             CHECK(vkAllocateMemory(device, &ai, NULL, &mem[s][i]));
             CHECK(vkBindBufferMemory(device, buf[s][i], mem[s][i], 0));
         }
     }
     VkDescriptorSetLayoutBinding lb[3];
     for (uint32_t i = 0; i < 3; ++i)
-        lb[i] = (VkDescriptorSetLayoutBinding){i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL};
+        lb[i] =
+            (VkDescriptorSetLayoutBinding){i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL};
     VkDescriptorSetLayoutCreateInfo sli = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-                                           .bindingCount = (uint32_t)bindings, .pBindings = lb};
+                                           .bindingCount = (uint32_t)bindings,
+                                           .pBindings = lb};
     VkDescriptorSetLayout set_layout;
     CHECK(vkCreateDescriptorSetLayout(device, &sli, NULL, &set_layout));
     VkPushConstantRange push = {VK_SHADER_STAGE_COMPUTE_BIT, 0, 16};
-    VkPipelineLayoutCreateInfo pli = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
-                                      .pSetLayouts = &set_layout, .pushConstantRangeCount = 1,
+    VkPipelineLayoutCreateInfo pli = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+                                      .setLayoutCount = 1,
+                                      .pSetLayouts = &set_layout,
+                                      .pushConstantRangeCount = 1,
                                       .pPushConstantRanges = &push};
     VkPipelineLayout layout;
     CHECK(vkCreatePipelineLayout(device, &pli, NULL, &layout));
     VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3 * (uint32_t)sets};
-    VkDescriptorPoolCreateInfo dpi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = (uint32_t)sets,
-                                      .poolSizeCount = 1, .pPoolSizes = &ps};
+    VkDescriptorPoolCreateInfo dpi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+                                      .maxSets = (uint32_t)sets,
+                                      .poolSizeCount = 1,
+                                      .pPoolSizes = &ps};
     VkDescriptorPool pool;
     CHECK(vkCreateDescriptorPool(device, &dpi, NULL, &pool));
     VkDescriptorSet set[MAX_SETS];
     for (int s = 0; s < sets; ++s) {
         VkDescriptorSetAllocateInfo dsa = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-                                           .descriptorPool = pool, .descriptorSetCount = 1, .pSetLayouts = &set_layout};
+                                           .descriptorPool = pool,
+                                           .descriptorSetCount = 1,
+                                           .pSetLayouts = &set_layout};
         CHECK(vkAllocateDescriptorSets(device, &dsa, &set[s]));
         /* 3 bindings: buffer 0 read twice, buffer 2 written; 2 bindings: 0 read, 1 written */
         VkDescriptorBufferInfo infos[3] = {{buf[s][0], 0, VK_WHOLE_SIZE},
                                            {bindings == 3 ? buf[s][0] : buf[s][1], 0, VK_WHOLE_SIZE},
                                            {buf[s][2], 0, VK_WHOLE_SIZE}};
-        VkWriteDescriptorSet write = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set[s],
+        VkWriteDescriptorSet write = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                      .dstSet = set[s],
                                       .descriptorCount = (uint32_t)bindings,
-                                      .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = infos};
+                                      .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                      .pBufferInfo = infos};
         vkUpdateDescriptorSets(device, 1, &write, 0, NULL);
     }
     VkShaderModuleCreateInfo smi = {
@@ -147,11 +160,12 @@ int main(int argc, char **argv)
         .pCode = bindings == 3 ? layer_test_spirv_alias_read_twice : layer_test_spirv_alias_copy};
     VkShaderModule module;
     CHECK(vkCreateShaderModule(device, &smi, NULL, &module));
-    VkComputePipelineCreateInfo cpi = {
-        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-        .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-                  .module = module, .pName = "main"},
-        .layout = layout};
+    VkComputePipelineCreateInfo cpi = {.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+                                       .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                                                 .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                                                 .module = module,
+                                                 .pName = "main"},
+                                       .layout = layout};
     VkPipeline pipeline;
     CHECK(vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &cpi, NULL, &pipeline));
 
@@ -159,13 +173,15 @@ int main(int argc, char **argv)
     VkCommandPool command_pool;
     CHECK(vkCreateCommandPool(device, &cpool, NULL, &command_pool));
     VkCommandBufferAllocateInfo cba = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-                                       .commandPool = command_pool, .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+                                       .commandPool = command_pool,
+                                       .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
                                        .commandBufferCount = 1};
     VkCommandBuffer cb;
     CHECK(vkAllocateCommandBuffers(device, &cba, &cb));
     VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
                                       .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
-    VkMemoryBarrier barrier = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER, .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
+    VkMemoryBarrier barrier = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                               .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
                                .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
     VkQueue run_queue;
     vkGetDeviceQueue(device, 0, 0, &run_queue);

@@ -25,16 +25,16 @@
 struct access {
     bool image;
     bool read, write;
-    uint64_t resource;         /* VkBuffer or VkImage */
-    uint64_t key;              /* VkDeviceMemory for bound buffers (the buffer if unbound), VkImage for images */
-    uint64_t begin, end;       /* buffers: byte range in `key`; images: mip range */
+    uint64_t resource;   /* VkBuffer or VkImage */
+    uint64_t key;        /* VkDeviceMemory for bound buffers (the buffer if unbound), VkImage for images */
+    uint64_t begin, end; /* buffers: byte range in `key`; images: mip range */
     uint32_t layer_begin, layer_end;
     uint32_t set, binding, element;
-    bool array;                /* an element of a descriptor array */
-    bool read_or_write;        /* array elements: reflection knows the binding's accesses, not each element's */
-    bool runtime_element;      /* an element the shader may reach through a run-time index */
-    uint64_t stages;           /* descriptors: the shader stages that use the binding (pipeline stage bits) */
-    const char *what;          /* "binding", or "vertex buffer", "index buffer", "indirect buffer", "attachment" */
+    bool array;           /* an element of a descriptor array */
+    bool read_or_write;   /* array elements: reflection knows the binding's accesses, not each element's */
+    bool runtime_element; /* an element the shader may reach through a run-time index */
+    uint64_t stages;      /* descriptors: the shader stages that use the binding (pipeline stage bits) */
+    const char *what;     /* "binding", or "vertex buffer", "index buffer", "indirect buffer", "attachment" */
     VkImageLayout layout;
     VkDescriptorType type;
 };
@@ -50,7 +50,7 @@ struct collection {
 #define CACHED_ACCESSES 32
 struct alias_cache {
     struct bound_key key;
-    bool exported_only;  /* filled from a lone set's memo: `exported` is right, `a` was not collected */
+    bool exported_only; /* filled from a lone set's memo: `exported` is right, `a` was not collected */
     uint32_t count;
     struct access a[CACHED_ACCESSES];
     struct hazard_accesses exported; /* the same accesses as the hazard tracker takes them */
@@ -186,8 +186,8 @@ static bool lone_set(struct layer_device *ld, const struct command_buffer_state 
             return false;
     if (index >= MAX_BOUND_SETS || b->sets[index] == NULL || b->dynamic_count[index] != 0)
         return false;
-    *key = (struct set_memo_key){.pipeline_id = p->id, .epoch = __atomic_load_n(&ld->resource_epoch, __ATOMIC_ACQUIRE),
-                                 .index = index};
+    *key = (struct set_memo_key){
+        .pipeline_id = p->id, .epoch = __atomic_load_n(&ld->resource_epoch, __ATOMIC_ACQUIRE), .index = index};
     return true;
 }
 
@@ -222,8 +222,7 @@ static void set_memo_exported_store(struct set_state *set, const struct set_memo
 /* Every descriptor of the set bound at `set_index` that the shader really reaches, as accesses;
  * false when the result depends on more than the set and the pipeline (dynamic offsets) or did not
  * fit. */
-static bool collect_set(struct layer_device *ld, const struct bound_state *b, uint32_t set_index,
-                        struct collection *c)
+static bool collect_set(struct layer_device *ld, const struct bound_state *b, uint32_t set_index, struct collection *c)
 {
     const struct pipeline_state *p = b->pipeline;
     const struct set_state *set = b->sets[set_index];
@@ -250,15 +249,25 @@ static bool collect_set(struct layer_device *ld, const struct bound_state *b, ui
                 return false;
             /* built in place: a copy of a freshly written struct stalls on store forwarding */
             struct access *a = &c->a[c->count];
-            *a = (struct access){.read = rb->read, .write = rb->written, .set = rb->set, .binding = rb->binding,
-                                 .element = e, .array = lb->count > 1,
+            *a = (struct access){.read = rb->read,
+                                 .write = rb->written,
+                                 .set = rb->set,
+                                 .binding = rb->binding,
+                                 .element = e,
+                                 .array = lb->count > 1,
                                  .read_or_write = lb->count > 1 && rb->read && rb->written,
-                                 .runtime_element = !constant, .stages = rb->used_stages, .what = "binding",
-                                 .layout = d->layout, .type = d->type, .layer_end = 1};
+                                 .runtime_element = !constant,
+                                 .stages = rb->used_stages,
+                                 .what = "binding",
+                                 .layout = d->layout,
+                                 .type = d->type,
+                                 .layer_end = 1};
             bool ok = false;
             switch (d->type) {
-            case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER: case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
-            case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC: case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC: {
+            case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER:
+            case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
+            case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC:
+            case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC: {
                 uint64_t dynamic = 0;
                 if (is_dynamic(d->type)) {
                     dynamic = dynamic_offset(b, rb->set, set, lb->first + e);
@@ -275,8 +284,10 @@ static bool collect_set(struct layer_device *ld, const struct bound_state *b, ui
                 }
                 break;
             }
-            case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE: case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
-            case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER: case VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT:
+            case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE:
+            case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
+            case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER:
+            case VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT:
                 if (d->resolved) {
                     a->image = true;
                     a->resource = a->key = d->key;
@@ -361,12 +372,12 @@ static void describe(struct layer_device *ld, const struct access *a, char *out,
         snprintf(out, size, "%s %s %s (mips %llu..%llu, layers %u..%u)", where, verb, resource,
                  (unsigned long long)a->begin, (unsigned long long)a->end - 1, a->layer_begin, a->layer_end - 1);
     else
-        snprintf(out, size, "%s %s %s (memory bytes [%llu, %llu))", where, verb, resource,
-                 (unsigned long long)a->begin, (unsigned long long)a->end);
+        snprintf(out, size, "%s %s %s (memory bytes [%llu, %llu))", where, verb, resource, (unsigned long long)a->begin,
+                 (unsigned long long)a->end);
 }
 
-static void report_pair(struct layer_device *ld, struct command_buffer_state *cb, enum check_id check,
-                        const char *call, const struct access *x, const struct access *y)
+static void report_pair(struct layer_device *ld, struct command_buffer_state *cb, enum check_id check, const char *call,
+                        const struct access *x, const struct access *y)
 {
     struct finding f = {.check = check, .call = call, .command_buffer = cb};
     f.objects[f.object_count++] = (struct finding_object){VK_OBJECT_TYPE_COMMAND_BUFFER, HANDLE((uintptr_t)cb->handle)};
@@ -409,9 +420,9 @@ static bool input_read_tracked(struct layer_device *ld, const struct command_buf
 }
 
 /* The buffer accesses, for the hazard tracker. */
-static void export_buffers(struct layer_device *ld, const struct command_buffer_state *cb,
-                           const struct bound_state *b, const struct access *accesses, uint32_t descriptors,
-                           uint32_t fixed_end, struct hazard_accesses *out)
+static void export_buffers(struct layer_device *ld, const struct command_buffer_state *cb, const struct bound_state *b,
+                           const struct access *accesses, uint32_t descriptors, uint32_t fixed_end,
+                           struct hazard_accesses *out)
 {
     out->count = 0;
     for (uint32_t i = 0; i < fixed_end && out->count < HAZARD_MAX_ACCESSES; ++i) {
@@ -435,7 +446,7 @@ static void export_buffers(struct layer_device *ld, const struct command_buffer_
         } else if (i < descriptors) {
             /* the stages whose shaders use the binding: a barrier to the vertex shader does not
              * make a write visible to a fragment shader's read */
-            h->stages = a->stages ? a->stages
+            h->stages = a->stages           ? a->stages
                         : b == &cb->compute ? HAZARD_STAGE_COMPUTE
                                             : HAZARD_STAGES_GRAPHICS_SHADERS;
             h->access = (a->read ? HAZARD_ACCESS_SHADER_READS : 0) | (a->write ? HAZARD_ACCESS_SHADER_WRITES : 0);
@@ -456,7 +467,6 @@ static void export_buffers(struct layer_device *ld, const struct command_buffer_
         }
     }
 }
-
 
 /* The bound descriptors' accesses into `c`: the cached ones when the bound state is `unchanged`
  * (their pairs were compared then), else collected now and cached. When the command has no other

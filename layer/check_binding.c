@@ -12,19 +12,32 @@
 static const char *type_name(VkDescriptorType t)
 {
     switch (t) {
-    case VK_DESCRIPTOR_TYPE_SAMPLER: return "SAMPLER";
-    case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER: return "COMBINED_IMAGE_SAMPLER";
-    case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE: return "SAMPLED_IMAGE";
-    case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE: return "STORAGE_IMAGE";
-    case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER: return "UNIFORM_TEXEL_BUFFER";
-    case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER: return "STORAGE_TEXEL_BUFFER";
-    case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER: return "UNIFORM_BUFFER";
-    case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER: return "STORAGE_BUFFER";
-    case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC: return "UNIFORM_BUFFER_DYNAMIC";
-    case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC: return "STORAGE_BUFFER_DYNAMIC";
-    case VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT: return "INPUT_ATTACHMENT";
-    case VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR: return "ACCELERATION_STRUCTURE_KHR";
-    default: return "another type";
+    case VK_DESCRIPTOR_TYPE_SAMPLER:
+        return "SAMPLER";
+    case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER:
+        return "COMBINED_IMAGE_SAMPLER";
+    case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
+        return "SAMPLED_IMAGE";
+    case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE:
+        return "STORAGE_IMAGE";
+    case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER:
+        return "UNIFORM_TEXEL_BUFFER";
+    case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER:
+        return "STORAGE_TEXEL_BUFFER";
+    case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER:
+        return "UNIFORM_BUFFER";
+    case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
+        return "STORAGE_BUFFER";
+    case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC:
+        return "UNIFORM_BUFFER_DYNAMIC";
+    case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC:
+        return "STORAGE_BUFFER_DYNAMIC";
+    case VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT:
+        return "INPUT_ATTACHMENT";
+    case VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR:
+        return "ACCELERATION_STRUCTURE_KHR";
+    default:
+        return "another type";
     }
 }
 
@@ -34,13 +47,15 @@ static bool type_fits(const struct reflect_binding *rb, VkDescriptorType t, cons
     switch (rb->kind) {
     case REFLECT_BUFFER:
         *declared = rb->storage ? "a storage buffer" : "a uniform buffer";
-        return rb->storage ? (t == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER || t == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC)
-                           : (t == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER || t == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC ||
-                              t == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK);
+        return rb->storage
+                   ? (t == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER || t == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC)
+                   : (t == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER || t == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC ||
+                      t == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK);
     case REFLECT_IMAGE:
         if (rb->image_dim == SpvDimBuffer) {
             *declared = rb->storage ? "a storage texel buffer" : "a uniform texel buffer";
-            return t == (rb->storage ? VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER : VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER);
+            return t ==
+                   (rb->storage ? VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER : VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER);
         }
         if (rb->image_dim == SpvDimSubpassData) {
             *declared = "an input attachment";
@@ -130,16 +145,20 @@ void check_binding_command(struct layer_device *ld, struct command_buffer_state 
         if (set == NULL && rb->set < MAX_BOUND_SETS && (b->stale_mask >> rb->set & 1))
             continue; /* a freed set was bound there: the lifetime check reported it */
         if (set == NULL) {
-            snprintf(message, sizeof(message), "the shader uses set %u binding %u, but no descriptor set is bound at set %u "
-                     "(command %u)", rb->set, rb->binding, rb->set, cb->command_index);
+            snprintf(message, sizeof(message),
+                     "the shader uses set %u binding %u, but no descriptor set is bound at set %u "
+                     "(command %u)",
+                     rb->set, rb->binding, rb->set, cb->command_index);
             reported |= bit;
             report(ld, cb, CHECK_BINDING_MISSING_SET, call, VK_OBJECT_TYPE_COMMAND_BUFFER, cb_handle,
                    VK_OBJECT_TYPE_PIPELINE, HANDLE(p->handle), message);
             continue;
         }
         if (expected != NULL && !layouts_compatible(set->layout, expected)) {
-            snprintf(message, sizeof(message), "the descriptor set bound at set %u has a layout that is not compatible "
-                     "with the pipeline layout's set %u (command %u)", rb->set, rb->set, cb->command_index);
+            snprintf(message, sizeof(message),
+                     "the descriptor set bound at set %u has a layout that is not compatible "
+                     "with the pipeline layout's set %u (command %u)",
+                     rb->set, rb->set, cb->command_index);
             reported |= bit;
             report(ld, cb, CHECK_BINDING_MISSING_SET, call, VK_OBJECT_TYPE_COMMAND_BUFFER, cb_handle,
                    VK_OBJECT_TYPE_DESCRIPTOR_SET, HANDLE(set->handle), message);
@@ -147,8 +166,10 @@ void check_binding_command(struct layer_device *ld, struct command_buffer_state 
         }
         const struct set_layout_binding *lb = check_layout_binding(set, rb->binding);
         if (lb == NULL) {
-            snprintf(message, sizeof(message), "the shader uses set %u binding %u, which the bound set's layout does not "
-                     "have (command %u)", rb->set, rb->binding, cb->command_index);
+            snprintf(message, sizeof(message),
+                     "the shader uses set %u binding %u, which the bound set's layout does not "
+                     "have (command %u)",
+                     rb->set, rb->binding, cb->command_index);
             reported |= bit;
             report(ld, cb, CHECK_BINDING_MISSING_SET, call, VK_OBJECT_TYPE_COMMAND_BUFFER, cb_handle,
                    VK_OBJECT_TYPE_DESCRIPTOR_SET, HANDLE(set->handle), message);
@@ -156,9 +177,10 @@ void check_binding_command(struct layer_device *ld, struct command_buffer_state 
         }
         const char *declared = NULL;
         if (lb->type != VK_DESCRIPTOR_TYPE_MUTABLE_EXT && !type_fits(rb, lb->type, &declared)) {
-            snprintf(message, sizeof(message), "set %u binding %u is VK_DESCRIPTOR_TYPE_%s in the bound set, but the "
-                     "shader declares %s there (command %u)", rb->set, rb->binding, type_name(lb->type), declared,
-                     cb->command_index);
+            snprintf(message, sizeof(message),
+                     "set %u binding %u is VK_DESCRIPTOR_TYPE_%s in the bound set, but the "
+                     "shader declares %s there (command %u)",
+                     rb->set, rb->binding, type_name(lb->type), declared, cb->command_index);
             reported |= bit;
             report(ld, cb, CHECK_BINDING_TYPE_MISMATCH, call, VK_OBJECT_TYPE_COMMAND_BUFFER, cb_handle,
                    VK_OBJECT_TYPE_DESCRIPTOR_SET, HANDLE(set->handle), message);
@@ -169,9 +191,10 @@ void check_binding_command(struct layer_device *ld, struct command_buffer_state 
         for (uint32_t e = 0; e < lb->count && e < 64; ++e) {
             if (!(rb->constant_elements & (1ull << e)) || set->descriptors[lb->first + e].written)
                 continue;
-            snprintf(message, sizeof(message), "the shader uses set %u binding %u%s, but that descriptor of the bound set "
-                     "was never written (command %u)", rb->set, rb->binding, lb->count > 1 ? " (an array element)" : "",
-                     cb->command_index);
+            snprintf(message, sizeof(message),
+                     "the shader uses set %u binding %u%s, but that descriptor of the bound set "
+                     "was never written (command %u)",
+                     rb->set, rb->binding, lb->count > 1 ? " (an array element)" : "", cb->command_index);
             reported |= bit;
             report(ld, cb, CHECK_BINDING_UNWRITTEN, call, VK_OBJECT_TYPE_COMMAND_BUFFER, cb_handle,
                    VK_OBJECT_TYPE_DESCRIPTOR_SET, HANDLE(set->handle), message);
@@ -205,8 +228,10 @@ void check_binding_pipeline(struct layer_device *ld, const struct pipeline_state
         const char *declared = NULL;
         if (lb == NULL || lb->type == VK_DESCRIPTOR_TYPE_MUTABLE_EXT || type_fits(rb, lb->type, &declared))
             continue;
-        snprintf(message, sizeof(message), "set %u binding %u is VK_DESCRIPTOR_TYPE_%s in the pipeline layout, but the "
-                 "shader declares %s there", rb->set, rb->binding, type_name(lb->type), declared);
+        snprintf(message, sizeof(message),
+                 "set %u binding %u is VK_DESCRIPTOR_TYPE_%s in the pipeline layout, but the "
+                 "shader declares %s there",
+                 rb->set, rb->binding, type_name(lb->type), declared);
         report(ld, NULL, CHECK_BINDING_TYPE_MISMATCH, call, VK_OBJECT_TYPE_SHADER_MODULE, HANDLE(module),
                VK_OBJECT_TYPE_PIPELINE, HANDLE(p->handle), message);
     }
@@ -221,24 +246,29 @@ void check_binding_resource(struct layer_device *ld, VkDescriptorSet set, VkDesc
     uint64_t object = resource;
     VkObjectType object_type = VK_OBJECT_TYPE_BUFFER;
     switch (type) {
-    case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER: case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC:
-    case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER: case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC: {
+    case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
+    case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC:
+    case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER:
+    case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC: {
         struct buffer_state *b = handle_map_get(&ld->buffers, resource);
         bool storage = type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER || type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC;
         needed = storage ? "VK_BUFFER_USAGE_STORAGE_BUFFER_BIT" : "VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT";
-        ok = b == NULL || (b->usage & (storage ? VK_BUFFER_USAGE_STORAGE_BUFFER_BIT : VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT));
+        ok = b == NULL ||
+             (b->usage & (storage ? VK_BUFFER_USAGE_STORAGE_BUFFER_BIT : VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT));
         break;
     }
-    case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE: case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
-    case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER: case VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT: {
+    case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE:
+    case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
+    case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER:
+    case VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT: {
         struct image_view_state *v = handle_map_get(&ld->image_views, resource);
         struct image_state *image = v ? handle_map_get(&ld->images, HANDLE(v->image)) : NULL;
         VkImageUsageFlags want = type == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE      ? VK_IMAGE_USAGE_STORAGE_BIT
                                  : type == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT ? VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT
                                                                                : VK_IMAGE_USAGE_SAMPLED_BIT;
-        needed = want == VK_IMAGE_USAGE_STORAGE_BIT      ? "VK_IMAGE_USAGE_STORAGE_BIT"
+        needed = want == VK_IMAGE_USAGE_STORAGE_BIT   ? "VK_IMAGE_USAGE_STORAGE_BIT"
                  : want == VK_IMAGE_USAGE_SAMPLED_BIT ? "VK_IMAGE_USAGE_SAMPLED_BIT"
-                                                       : "VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT";
+                                                      : "VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT";
         ok = image == NULL || (image->usage & want);
         object = image ? HANDLE(image->handle) : 0;
         object_type = VK_OBJECT_TYPE_IMAGE;
@@ -251,6 +281,6 @@ void check_binding_resource(struct layer_device *ld, VkDescriptorSet set, VkDesc
         return;
     snprintf(message, sizeof(message), "a %s was written into a VK_DESCRIPTOR_TYPE_%s descriptor without %s",
              object_type == VK_OBJECT_TYPE_IMAGE ? "view of an image" : "buffer", type_name(type), needed);
-    report(ld, NULL, CHECK_BINDING_RESOURCE_USAGE, call, VK_OBJECT_TYPE_DESCRIPTOR_SET, HANDLE(set), object_type, object,
-           message);
+    report(ld, NULL, CHECK_BINDING_RESOURCE_USAGE, call, VK_OBJECT_TYPE_DESCRIPTOR_SET, HANDLE(set), object_type,
+           object, message);
 }

@@ -33,9 +33,8 @@ void check_dispatch_pipeline(struct layer_device *ld, const struct pipeline_stat
     static const char axis[3] = {'x', 'y', 'z'};
     for (int i = 0; i < 3; ++i) {
         if (size[i] > limits->maxComputeWorkGroupSize[i]) {
-            snprintf(message, sizeof(message),
-                     "local_size_%c = %u exceeds maxComputeWorkGroupSize[%d] = %u on %s", axis[i], size[i], i,
-                     limits->maxComputeWorkGroupSize[i], ld->properties.deviceName);
+            snprintf(message, sizeof(message), "local_size_%c = %u exceeds maxComputeWorkGroupSize[%d] = %u on %s",
+                     axis[i], size[i], i, limits->maxComputeWorkGroupSize[i], ld->properties.deviceName);
             report(ld, NULL, CHECK_DISPATCH_WORKGROUP_SIZE, call, VK_OBJECT_TYPE_SHADER_MODULE, HANDLE(module),
                    VK_OBJECT_TYPE_PIPELINE, HANDLE(p->handle), message);
         } else if (t->workgroup_size[i].present && size[i] > t->workgroup_size[i].value) {
@@ -65,14 +64,18 @@ void check_dispatch_pipeline(struct layer_device *ld, const struct pipeline_stat
     }
     uint64_t shared = p->shader.workgroup_memory;
     if (shared > limits->maxComputeSharedMemorySize) {
-        snprintf(message, sizeof(message), "%llu bytes of workgroup (shared) memory exceed maxComputeSharedMemorySize "
-                 "= %u on %s", (unsigned long long)shared, limits->maxComputeSharedMemorySize, ld->properties.deviceName);
+        snprintf(message, sizeof(message),
+                 "%llu bytes of workgroup (shared) memory exceed maxComputeSharedMemorySize "
+                 "= %u on %s",
+                 (unsigned long long)shared, limits->maxComputeSharedMemorySize, ld->properties.deviceName);
         report(ld, NULL, CHECK_DISPATCH_SHARED_MEMORY, call, VK_OBJECT_TYPE_SHADER_MODULE, HANDLE(module),
                VK_OBJECT_TYPE_PIPELINE, HANDLE(p->handle), message);
     } else if (t->shared_memory.present && shared > t->shared_memory.value) {
-        snprintf(message, sizeof(message), "%llu bytes of workgroup (shared) memory exceed maxComputeSharedMemorySize "
-                 "= %llu of target device %s (from %s)", (unsigned long long)shared,
-                 (unsigned long long)t->shared_memory.value, t->shared_memory.device, t->source);
+        snprintf(message, sizeof(message),
+                 "%llu bytes of workgroup (shared) memory exceed maxComputeSharedMemorySize "
+                 "= %llu of target device %s (from %s)",
+                 (unsigned long long)shared, (unsigned long long)t->shared_memory.value, t->shared_memory.device,
+                 t->source);
         report(ld, NULL, CHECK_DISPATCH_TARGET_SHARED_MEMORY, call, VK_OBJECT_TYPE_SHADER_MODULE, HANDLE(module),
                VK_OBJECT_TYPE_PIPELINE, HANDLE(p->handle), message);
     }
@@ -80,8 +83,8 @@ void check_dispatch_pipeline(struct layer_device *ld, const struct pipeline_stat
 
 /* Group counts against a limit per dimension; base + count for vkCmdDispatchBase. */
 __attribute__((noinline)) static void report_counts(struct layer_device *ld, struct command_buffer_state *cb,
-                                                    const uint32_t base[3], const uint32_t count[3],
-                                                    const char *call, const char *how)
+                                                    const uint32_t base[3], const uint32_t count[3], const char *call,
+                                                    const char *how)
 {
     const VkPhysicalDeviceLimits *limits = &ld->properties.limits;
     const struct target_limits *t = &ld->instance->targets;
@@ -100,15 +103,16 @@ __attribute__((noinline)) static void report_counts(struct layer_device *ld, str
         else
             snprintf(what, sizeof(what), "groupCount%c = %u", axis[i], count[i]);
         if (over_device) {
-            snprintf(message, sizeof(message), "%s%s (command %u) exceeds maxComputeWorkGroupCount[%d] = %u on %s", what,
-                     how, cb ? cb->command_index : 0, i, limits->maxComputeWorkGroupCount[i], ld->properties.deviceName);
+            snprintf(message, sizeof(message), "%s%s (command %u) exceeds maxComputeWorkGroupCount[%d] = %u on %s",
+                     what, how, cb ? cb->command_index : 0, i, limits->maxComputeWorkGroupCount[i],
+                     ld->properties.deviceName);
             report(ld, cb, how[0] ? CHECK_DISPATCH_INDIRECT_GROUP_COUNT : CHECK_DISPATCH_GROUP_COUNT, call,
                    VK_OBJECT_TYPE_COMMAND_BUFFER, cb ? HANDLE((uintptr_t)cb->handle) : 0, VK_OBJECT_TYPE_PIPELINE,
                    pipeline, message);
         } else {
             snprintf(message, sizeof(message),
-                     "%s%s (command %u) exceeds maxComputeWorkGroupCount[%d] = %llu of target device %s (from %s)", what,
-                     how, cb ? cb->command_index : 0, i, (unsigned long long)t->group_count[i].value,
+                     "%s%s (command %u) exceeds maxComputeWorkGroupCount[%d] = %llu of target device %s (from %s)",
+                     what, how, cb ? cb->command_index : 0, i, (unsigned long long)t->group_count[i].value,
                      t->group_count[i].device, t->source);
             report(ld, cb, CHECK_DISPATCH_TARGET_GROUP_COUNT, call, VK_OBJECT_TYPE_COMMAND_BUFFER,
                    cb ? HANDLE((uintptr_t)cb->handle) : 0, VK_OBJECT_TYPE_PIPELINE, pipeline, message);
@@ -116,8 +120,9 @@ __attribute__((noinline)) static void report_counts(struct layer_device *ld, str
     }
     /* A zero count read from an indirect buffer is how GPU-driven work skips a dispatch: no finding. */
     if (how[0] == '\0' && (count[0] == 0 || count[1] == 0 || count[2] == 0)) {
-        snprintf(message, sizeof(message), "group count (%u, %u, %u)%s (command %u) has a zero: the dispatch does no work",
-                 count[0], count[1], count[2], how, cb ? cb->command_index : 0);
+        snprintf(message, sizeof(message),
+                 "group count (%u, %u, %u)%s (command %u) has a zero: the dispatch does no work", count[0], count[1],
+                 count[2], how, cb ? cb->command_index : 0);
         report(ld, cb, CHECK_DISPATCH_ZERO_SIZE, call, VK_OBJECT_TYPE_COMMAND_BUFFER,
                cb ? HANDLE((uintptr_t)cb->handle) : 0, VK_OBJECT_TYPE_PIPELINE, pipeline, message);
     }
@@ -132,8 +137,8 @@ static void check_counts(struct layer_device *ld, struct command_buffer_state *c
     bool suspect = how[0] == '\0' && (count[0] == 0 || count[1] == 0 || count[2] == 0);
     for (int i = 0; i < 3 && !suspect; ++i) {
         uint64_t end = (uint64_t)base[i] + count[i];
-        suspect = end > limits->maxComputeWorkGroupCount[i] ||
-                  (t->group_count[i].present && end > t->group_count[i].value);
+        suspect =
+            end > limits->maxComputeWorkGroupCount[i] || (t->group_count[i].present && end > t->group_count[i].value);
     }
     if (suspect)
         report_counts(ld, cb, base, count, call, how);
@@ -171,8 +176,8 @@ void dispatch_bounds_now(const struct command_buffer_state *cb, struct dispatch_
 
 __attribute__((noinline)) static void report_coverage(struct layer_device *ld, struct command_buffer_state *cb,
                                                       const struct dispatch_bounds *bounds, uint32_t d,
-                                                      uint64_t covered, uint64_t end, const char *call,
-                                                      const char *how, uint32_t command_index)
+                                                      uint64_t covered, uint64_t end, const char *call, const char *how,
+                                                      uint32_t command_index)
 {
     static const char axis[3] = {'x', 'y', 'z'};
     bool groups = bounds->kind[d] == REFLECT_BOUND_WORKGROUP;
@@ -187,13 +192,14 @@ __attribute__((noinline)) static void report_coverage(struct layer_device *ld, s
     struct finding f = {.check = CHECK_DISPATCH_UNCOVERED_ELEMENTS, .call = call, .command_buffer = cb};
     f.objects[f.object_count++] = (struct finding_object){VK_OBJECT_TYPE_COMMAND_BUFFER, HANDLE((uintptr_t)cb->handle)};
     if (cb->compute.pipeline != NULL)
-        f.objects[f.object_count++] = (struct finding_object){VK_OBJECT_TYPE_PIPELINE, HANDLE(cb->compute.pipeline->handle)};
+        f.objects[f.object_count++] =
+            (struct finding_object){VK_OBJECT_TYPE_PIPELINE, HANDLE(cb->compute.pipeline->handle)};
     snprintf(f.message, sizeof(f.message),
              "%s (command %u) launches %s in %c%s, but the shader works on every %s.%c below %llu (the push "
              "constant at offset %u): %llu elements are left out; %llu groups in %c would cover them",
              call, command_index, launched, axis[d], how, groups ? "gl_WorkGroupID" : "gl_GlobalInvocationID", axis[d],
-             (unsigned long long)bounds->value[d], bounds->offset[d],
-             (unsigned long long)(bounds->value[d] - covered), (unsigned long long)needed, axis[d]);
+             (unsigned long long)bounds->value[d], bounds->offset[d], (unsigned long long)(bounds->value[d] - covered),
+             (unsigned long long)needed, axis[d]);
     finding_report(ld->instance, ld, &f);
 }
 

@@ -129,9 +129,10 @@ static void add_entry(struct hazard_tracker *t, struct hazard_range *r, const st
         r->entry_read_stages |= e->access.stages;
     if (t->incomplete)
         return;
-    struct hazard_entry *grown = t->entry_count < HAZARD_MAX_RANGES * 4
-                                     ? array_grow(t->entries, &t->entry_capacity, t->entry_count + 1, sizeof(*grown), 32)
-                                     : NULL;
+    struct hazard_entry *grown =
+        t->entry_count < HAZARD_MAX_RANGES * 4
+            ? array_grow(t->entries, &t->entry_capacity, t->entry_count + 1, sizeof(*grown), 32)
+            : NULL;
     if (grown == NULL) {
         t->incomplete = true;
         return;
@@ -188,17 +189,21 @@ void hazard_command_at(struct layer_device *ld, struct command_buffer_state *cb,
         const struct hazard_access *a = &accesses->a[i];
         if (repeated[i])
             continue;
-        struct hazard_range *r = exact[i] != 0 && t->count == checked_count ? &t->ranges[exact[i] - 1]
-                                                                             : tracker_find_or_add(t, a);
+        struct hazard_range *r =
+            exact[i] != 0 && t->count == checked_count ? &t->ranges[exact[i] - 1] : tracker_find_or_add(t, a);
         if (r == NULL)
             continue;
         if (!entry_redundant(r, a->write, a->stages)) {
-            struct hazard_entry e = {.access = *a, .command_index = command_index, .call = call,
-                                     .barrier_index = t->barrier_count};
+            struct hazard_entry e = {
+                .access = *a, .command_index = command_index, .call = call, .barrier_index = t->barrier_count};
             add_entry(t, r, &e);
         }
-        struct hazard_use use = {.stages = a->stages, .access = a->access, .command_index = command_index,
-                                 .call = call, .command_buffer = handle, .labels = cb->label_path};
+        struct hazard_use use = {.stages = a->stages,
+                                 .access = a->access,
+                                 .command_index = command_index,
+                                 .call = call,
+                                 .command_buffer = handle,
+                                 .labels = cb->label_path};
         tracker_record(r, &use, a->write);
     }
 }
@@ -211,10 +216,16 @@ void hazard_image_transition(struct layer_device *ld, struct command_buffer_stat
         return;
     struct hazard_scope src = hazard_scope_of(src_stages, true), dst = hazard_scope_of(dst_stages, false);
     uint64_t handle = HANDLE((uintptr_t)cb->handle);
-    struct hazard_access transition = {.image = true, .key = barrier->key, .begin = barrier->begin,
-                                       .end = barrier->end, .layer_begin = barrier->layer_begin,
-                                       .layer_end = barrier->layer_end, .resource = barrier->key, .write = true,
-                                       .stages = src.exec, .access = ~0ull};
+    struct hazard_access transition = {.image = true,
+                                       .key = barrier->key,
+                                       .begin = barrier->begin,
+                                       .end = barrier->end,
+                                       .layer_begin = barrier->layer_begin,
+                                       .layer_end = barrier->layer_end,
+                                       .resource = barrier->key,
+                                       .write = true,
+                                       .stages = src.exec,
+                                       .access = ~0ull};
     /* the barrier itself is in the log already: earlier accesses are checked against the state
      * before it, so catch up to the entry before the last */
     uint32_t before = t->barrier_count ? t->barrier_count - 1 : 0;
@@ -229,18 +240,28 @@ void hazard_image_transition(struct layer_device *ld, struct command_buffer_stat
     }
     /* then the transition is the last write, ordered before the second scope and visible to its
      * access scope */
-    struct hazard_use use = {.stages = src.exec, .access = ~0ull, .ordered_stages = dst.exec,
-                             .visible_stages = dst.access, .visible_access = barrier->dst_access,
+    struct hazard_use use = {.stages = src.exec,
+                             .access = ~0ull,
+                             .ordered_stages = dst.exec,
+                             .visible_stages = dst.access,
+                             .visible_access = barrier->dst_access,
                              .available_stages = dst.exec,
                              .named_stages = src_stages ? src_stages : VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
                              .transition = true,
-                             .command_index = cb->command_index, .call = call, .command_buffer = handle,
+                             .command_index = cb->command_index,
+                             .call = call,
+                             .command_buffer = handle,
                              .labels = cb->label_path};
     struct hazard_range *exact = tracker_find_or_add(t, &transition);
-    struct hazard_entry e = {.access = transition, .command_index = cb->command_index, .call = call,
-                             .barrier_index = before, .transition = true,
-                             .ownership_transfer = barrier->ownership_transfer, .src_access = barrier->src_access,
-                             .src_access_stages = src.access, .dst_stages = dst.exec,
+    struct hazard_entry e = {.access = transition,
+                             .command_index = cb->command_index,
+                             .call = call,
+                             .barrier_index = before,
+                             .transition = true,
+                             .ownership_transfer = barrier->ownership_transfer,
+                             .src_access = barrier->src_access,
+                             .src_access_stages = src.access,
+                             .dst_stages = dst.exec,
                              .dst_access = barrier->dst_access};
     add_entry(t, exact, &e);
     for (struct hazard_range *r = tracker_first(t, barrier->key); r != NULL; r = tracker_next(t, r, barrier->key)) {
@@ -256,8 +277,7 @@ void hazard_image_transition(struct layer_device *ld, struct command_buffer_stat
 }
 
 /* The earlier use's command buffer, when it is not the one reporting (a secondary merged in). */
-static void use_context(struct layer_device *ld, const struct hazard_use *u, uint64_t reporting, char *out,
-                        size_t size)
+static void use_context(struct layer_device *ld, const struct hazard_use *u, uint64_t reporting, char *out, size_t size)
 {
     char text[128];
     if (u->command_buffer == reporting)
@@ -343,9 +363,11 @@ bool hazard_image_range(struct layer_device *ld, uint64_t image, uint32_t base_m
     if (i == NULL || base_mip >= i->mip_levels || base_layer >= i->array_layers)
         return false;
     uint32_t mips = mip_count == VK_REMAINING_MIP_LEVELS || base_mip + mip_count > i->mip_levels
-                        ? i->mip_levels - base_mip : mip_count;
+                        ? i->mip_levels - base_mip
+                        : mip_count;
     uint32_t layers = layer_count == VK_REMAINING_ARRAY_LAYERS || base_layer + layer_count > i->array_layers
-                          ? i->array_layers - base_layer : layer_count;
+                          ? i->array_layers - base_layer
+                          : layer_count;
     out->image = true;
     out->key = out->resource = image;
     out->begin = base_mip;

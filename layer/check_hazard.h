@@ -14,11 +14,11 @@ struct command_buffer_state;
 /* One buffer-memory access of a command: `stages` and `access` are VkPipelineStageFlags2 and
  * VkAccessFlags2 bits that describe it (any of them matching a barrier's scope counts). */
 struct hazard_access {
-    bool image;               /* false: key is a VkDeviceMemory (or unbound VkBuffer), begin/end bytes;
+    bool image; /* false: key is a VkDeviceMemory (or unbound VkBuffer), begin/end bytes;
                                * true: key is the VkImage, begin/end mip levels, layers below */
     uint64_t key, begin, end;
     uint32_t layer_begin, layer_end;
-    uint64_t resource;        /* the VkBuffer or VkImage, for the finding */
+    uint64_t resource; /* the VkBuffer or VkImage, for the finding */
     uint64_t stages, access;
     bool read, write;
 };
@@ -36,10 +36,12 @@ static inline bool hazard_same_access(const struct hazard_access *x, const struc
  * headers' sync2 constants are not constant expressions in C). Any bit matching a barrier's
  * scope counts, so a family names every stage or access flag that may describe the access. */
 #define HAZARD_STAGE_DRAW_INDIRECT 0x2ull
-#define HAZARD_STAGES_VERTEX_INPUT (0x4ull | (1ull << 36) | (1ull << 37)) /* VERTEX_INPUT, INDEX_INPUT, ATTRIBUTE_INPUT */
+#define HAZARD_STAGES_VERTEX_INPUT                                                                                     \
+    (0x4ull | (1ull << 36) | (1ull << 37)) /* VERTEX_INPUT, INDEX_INPUT, ATTRIBUTE_INPUT */
 #define HAZARD_STAGE_COMPUTE 0x800ull
 #define HAZARD_STAGES_GRAPHICS_SHADERS (0x8ull | 0x10ull | 0x20ull | 0x40ull | 0x80ull | 0x80000ull | 0x100000ull)
-#define HAZARD_STAGES_TRANSFER (0x1000ull | (1ull << 32) | (1ull << 33) | (1ull << 34) | (1ull << 35)) /* +COPY..CLEAR */
+#define HAZARD_STAGES_TRANSFER                                                                                         \
+    (0x1000ull | (1ull << 32) | (1ull << 33) | (1ull << 34) | (1ull << 35)) /* +COPY..CLEAR */
 #define HAZARD_ACCESS_SHADER_READS (0x8ull | 0x20ull | 0x8000ull | (1ull << 32) | (1ull << 33))
 #define HAZARD_ACCESS_SHADER_WRITES (0x40ull | 0x10000ull | (1ull << 34))
 #define HAZARD_ACCESS_INDIRECT_READS (0x1ull | 0x8000ull)
@@ -48,11 +50,11 @@ static inline bool hazard_same_access(const struct hazard_access *x, const struc
 #define HAZARD_ACCESS_TRANSFER_WRITES (0x1000ull | 0x10000ull)
 #define HAZARD_STAGE_COLOR_OUTPUT 0x400ull
 #define HAZARD_STAGES_DEPTH_TESTS (0x100ull | 0x200ull) /* EARLY_ and LATE_FRAGMENT_TESTS */
-#define HAZARD_STAGE_EARLY_FRAGMENT_TESTS 0x100ull       /* depth/stencil load operations */
-#define HAZARD_STAGE_LATE_FRAGMENT_TESTS 0x200ull        /* depth/stencil store operations */
+#define HAZARD_STAGE_EARLY_FRAGMENT_TESTS 0x100ull      /* depth/stencil load operations */
+#define HAZARD_STAGE_LATE_FRAGMENT_TESTS 0x200ull       /* depth/stencil store operations */
 #define HAZARD_STAGE_FRAGMENT_SHADER 0x80ull
 #define HAZARD_ACCESS_INPUT_ATTACHMENT_READ (0x10ull | 0x8000ull)
-#define HAZARD_ACCESS_COLOR_READ (0x80ull | 0x8000ull)   /* + MEMORY_READ */
+#define HAZARD_ACCESS_COLOR_READ (0x80ull | 0x8000ull)    /* + MEMORY_READ */
 #define HAZARD_ACCESS_COLOR_WRITE (0x100ull | 0x10000ull) /* + MEMORY_WRITE */
 #define HAZARD_ACCESS_DEPTH_READ (0x200ull | 0x8000ull)
 #define HAZARD_ACCESS_DEPTH_WRITE (0x400ull | 0x10000ull)
@@ -66,20 +68,24 @@ struct hazard_accesses {
 /* A memory barrier as the tracker needs it: global (whole memory) or one buffer's range. */
 struct hazard_memory_barrier {
     bool global;
-    bool image;               /* as in hazard_access */
+    bool image; /* as in hazard_access */
     uint64_t key, begin, end;
     uint32_t layer_begin, layer_end;
     uint64_t src_access, dst_access;
-    bool ownership_transfer;  /* an image barrier between two queue families (a release or an acquire) */
+    bool ownership_transfer; /* an image barrier between two queue families (a release or an acquire) */
 };
 
 /* A barrier over exactly the memory or subresources of `range`. */
 static inline struct hazard_memory_barrier hazard_barrier_over(const struct hazard_access *range, uint64_t src_access,
                                                                uint64_t dst_access)
 {
-    return (struct hazard_memory_barrier){.image = range->image, .key = range->key, .begin = range->begin,
-                                          .end = range->end, .layer_begin = range->layer_begin,
-                                          .layer_end = range->layer_end, .src_access = src_access,
+    return (struct hazard_memory_barrier){.image = range->image,
+                                          .key = range->key,
+                                          .begin = range->begin,
+                                          .end = range->end,
+                                          .layer_begin = range->layer_begin,
+                                          .layer_end = range->layer_end,
+                                          .src_access = src_access,
                                           .dst_access = dst_access};
 }
 

@@ -46,7 +46,7 @@ struct sync_point {
 
 struct hazard_queue {
     VkQueue queue;
-    uint64_t batches; /* batches submitted; uses carry their batch's number */
+    uint64_t batches;                                  /* batches submitted; uses carry their batch's number */
     struct sync_point synced[MAX_QUEUES][SYNC_POINTS]; /* per other queue */
     uint32_t synced_count[MAX_QUEUES];
     struct hazard_tracker tracker;
@@ -264,8 +264,8 @@ static void satisfied_waits(struct hazard_queues *h, uint32_t signaler, const st
 
 static void signal_semaphore(struct hazard_queues *h, uint32_t signaler, const struct hazard_semaphore_op *s)
 {
-    h->signals[h->signal_next] = (struct signal_record){HANDLE(s->semaphore), s->value, signaler,
-                                                        h->queues[signaler].batches};
+    h->signals[h->signal_next] =
+        (struct signal_record){HANDLE(s->semaphore), s->value, signaler, h->queues[signaler].batches};
     h->signal_next = (h->signal_next + 1) % SIGNALS_KEPT;
 }
 
@@ -279,8 +279,7 @@ static void report(struct layer_device *ld, struct command_buffer_state *cb, con
         snprintf(context, sizeof(context), " of the presentation engine");
     else
         snprintf(context, sizeof(context), " of %s, %s",
-                 finding_object_text(ld, VK_OBJECT_TYPE_COMMAND_BUFFER, c->before->command_buffer, text,
-                                     sizeof(text)),
+                 finding_object_text(ld, VK_OBJECT_TYPE_COMMAND_BUFFER, c->before->command_buffer, text, sizeof(text)),
                  where);
     hazard_report(ld, cb, e->command_index, e->call, &e->access, r, c, context);
 }
@@ -315,8 +314,9 @@ static bool ordered_by_semaphores(const struct hazard_queue *q, uint32_t other, 
  * reach the access. */
 static const char *semaphore_missing(bool batch_ordered)
 {
-    return batch_ordered ? "a semaphore wait whose stage mask (or a barrier chained after it) includes this access's stage"
-                         : "a semaphore signaled after that work and waited on here";
+    return batch_ordered
+               ? "a semaphore wait whose stage mask (or a barrier chained after it) includes this access's stage"
+               : "a semaphore signaled after that work and waited on here";
 }
 
 static void check_other_queue(struct layer_device *ld, struct command_buffer_state *cb, const struct hazard_queue *q,
@@ -439,7 +439,7 @@ void hazard_submit_batch(struct layer_device *ld, VkQueue queue, const struct ha
 
 /* --- the presentation engine -------------------------------------------------------------------- */
 
-#define PRESENT_QUEUE ((VkQueue)(uintptr_t)~(uintptr_t)0) /* no queue has this handle */
+#define PRESENT_QUEUE ((VkQueue)(uintptr_t) ~(uintptr_t)0) /* no queue has this handle */
 
 void hazard_present(struct layer_device *ld, VkQueue queue, const struct hazard_semaphore_op *waits,
                     uint32_t wait_count, const struct hazard_access *images, uint32_t image_count)
@@ -461,8 +461,8 @@ void hazard_present(struct layer_device *ld, VkQueue queue, const struct hazard_
             if (r == NULL)
                 continue;
             tracker_catch_up(&p->tracker, r, p->tracker.barrier_count);
-            struct hazard_use read = {.stages = ~0ull, .access = ~0ull, .call = "vkQueuePresentKHR",
-                                      .submission = p->batches};
+            struct hazard_use read = {
+                .stages = ~0ull, .access = ~0ull, .call = "vkQueuePresentKHR", .submission = p->batches};
             tracker_record(r, &read, false);
         }
     }
@@ -595,9 +595,13 @@ bool hazard_pending_use(struct layer_device *ld, uint64_t memory, uint64_t begin
             const struct hazard_use *u = r->has_write ? &r->write : r->read_count ? &r->reads[0] : NULL;
             if (u == NULL)
                 continue;
-            *out = (struct hazard_pending){.queue = h->queues[i].queue, .resource = r->resource,
-                                           .begin = r->begin, .end = r->end, .write = r->has_write,
-                                           .call = u->call, .command_index = u->command_index,
+            *out = (struct hazard_pending){.queue = h->queues[i].queue,
+                                           .resource = r->resource,
+                                           .begin = r->begin,
+                                           .end = r->end,
+                                           .write = r->has_write,
+                                           .call = u->call,
+                                           .command_index = u->command_index,
                                            .command_buffer = u->command_buffer};
             found = true;
         }

@@ -15,8 +15,8 @@ struct command_buffer_state;
 
 struct hazard_semaphore_op {
     VkSemaphore semaphore;
-    uint64_t value;   /* timeline semaphores; ignored for binary ones */
-    uint64_t stages;  /* waits: the wait's destination stages (VkPipelineStageFlags2) */
+    uint64_t value;  /* timeline semaphores; ignored for binary ones */
+    uint64_t stages; /* waits: the wait's destination stages (VkPipelineStageFlags2) */
 };
 
 /* One batch (VkSubmitInfo / VkSubmitInfo2): its waits happen before its command buffers, its
@@ -28,7 +28,7 @@ struct hazard_batch {
     uint32_t command_buffer_count;
     const struct hazard_semaphore_op *signals;
     uint32_t signal_count;
-    VkFence fence;    /* the submission's fence, on its last batch */
+    VkFence fence; /* the submission's fence, on its last batch */
 };
 
 void hazard_submit_batch(struct layer_device *ld, VkQueue queue, const struct hazard_batch *batch);
@@ -53,8 +53,8 @@ void hazard_forget_key(struct layer_device *ld, uint64_t key);
 /* A use of device memory by submitted work not known complete (for the host checks). */
 struct hazard_pending {
     VkQueue queue;
-    uint64_t resource;    /* the VkBuffer */
-    uint64_t begin, end;  /* memory bytes */
+    uint64_t resource;   /* the VkBuffer */
+    uint64_t begin, end; /* memory bytes */
     bool write;
     const char *call;
     uint32_t command_index;

@@ -49,10 +49,11 @@ struct host_tracker {
 /* Usage bits through which the GPU can read a buffer: a buffer with none of them is written by the
  * GPU only for the host to read it (a readback buffer). */
 #define GPU_READ_USAGE                                                                                                 \
-    (VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT |                                    \
-     VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | \
-     VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |     \
-     VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT | VK_BUFFER_USAGE_ACCELERATION_STRUCTURE_BUILD_INPUT_READ_ONLY_BIT_KHR | \
+    (VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT |                                     \
+     VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT |                                   \
+     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_VERTEX_BUFFER_BIT |       \
+     VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT |                                 \
+     VK_BUFFER_USAGE_ACCELERATION_STRUCTURE_BUILD_INPUT_READ_ONLY_BIT_KHR |                                            \
      VK_BUFFER_USAGE_SHADER_BINDING_TABLE_BIT_KHR | VK_BUFFER_USAGE_TRANSFORM_FEEDBACK_BUFFER_BIT_EXT |                \
      VK_BUFFER_USAGE_CONDITIONAL_RENDERING_BIT_EXT)
 
@@ -208,8 +209,8 @@ void host_check_flush(struct layer_device *ld, uint32_t count, const VkMappedMem
                  "vkFlushMappedMemoryRanges covers VkDeviceMemory 0x%llx bytes [%llu, %llu), which %s (command %u of "
                  "%s, submitted to VkQueue %p) %s, and the application has not waited for that submission: the host "
                  "wrote memory the GPU may still be using",
-                 (unsigned long long)HANDLE(ranges[r].memory), (unsigned long long)p.begin,
-                 (unsigned long long)p.end, p.call, p.command_index,
+                 (unsigned long long)HANDLE(ranges[r].memory), (unsigned long long)p.begin, (unsigned long long)p.end,
+                 p.call, p.command_index,
                  finding_object_text(ld, VK_OBJECT_TYPE_COMMAND_BUFFER, p.command_buffer, text, sizeof(text)),
                  (void *)p.queue, p.write ? "writes" : "reads");
         finding_report(ld->instance, ld, &f);
@@ -229,7 +230,8 @@ static void report_before_wait(struct layer_device *ld, enum check_id check, con
              "writes, but the application has not waited for that submission (vkWaitForFences, vkQueueWaitIdle or "
              "vkDeviceWaitIdle): the host would read the memory before the GPU is done with it",
              call, verb, (unsigned long long)memory, (unsigned long long)p->begin, (unsigned long long)p->end, p->call,
-             p->command_index, finding_object_text(ld, VK_OBJECT_TYPE_COMMAND_BUFFER, p->command_buffer, text, sizeof(text)),
+             p->command_index,
+             finding_object_text(ld, VK_OBJECT_TYPE_COMMAND_BUFFER, p->command_buffer, text, sizeof(text)),
              (void *)p->queue);
     finding_report(ld->instance, ld, &f);
 }

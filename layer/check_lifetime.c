@@ -14,14 +14,15 @@
 
 #define HANDLE(h) ((uint64_t)(h))
 #define LIFETIME_QUEUES 16
-#define LIFETIME_MAX_BATCHES 1024  /* pending batches kept; past that the oldest counts as complete */
-#define FREED_SETS_MAX 65536       /* freed descriptor-set handles remembered; past that forgotten */
+#define LIFETIME_MAX_BATCHES 1024 /* pending batches kept; past that the oldest counts as complete */
+#define FREED_SETS_MAX 65536      /* freed descriptor-set handles remembered; past that forgotten */
 
 /* Bindings whose descriptors may change or go invalid while the set is in use. */
-#define FLEXIBLE_BINDING                                                                                          \
-    (VK_DESCRIPTOR_BINDING_UPDATE_AFTER_BIND_BIT | VK_DESCRIPTOR_BINDING_UPDATE_UNUSED_WHILE_PENDING_BIT |         \
+#define FLEXIBLE_BINDING                                                                                               \
+    (VK_DESCRIPTOR_BINDING_UPDATE_AFTER_BIND_BIT | VK_DESCRIPTOR_BINDING_UPDATE_UNUSED_WHILE_PENDING_BIT |             \
      VK_DESCRIPTOR_BINDING_PARTIALLY_BOUND_BIT)
-#define UPDATABLE_BINDING (VK_DESCRIPTOR_BINDING_UPDATE_AFTER_BIND_BIT | VK_DESCRIPTOR_BINDING_UPDATE_UNUSED_WHILE_PENDING_BIT)
+#define UPDATABLE_BINDING                                                                                              \
+    (VK_DESCRIPTOR_BINDING_UPDATE_AFTER_BIND_BIT | VK_DESCRIPTOR_BINDING_UPDATE_UNUSED_WHILE_PENDING_BIT)
 
 /* One object a recording refers to, and the first command that did. */
 struct lifetime_note {
@@ -69,7 +70,10 @@ struct lifetime_batch {
     bool done;
     struct lifetime_signal *signals;
     uint32_t signal_count;
-    struct { uint32_t queue; uint64_t number; } *waits; /* the batches whose signals it waited for */
+    struct {
+        uint32_t queue;
+        uint64_t number;
+    } * waits; /* the batches whose signals it waited for */
     uint32_t wait_count;
     struct lifetime_batch_cb *cbs;
     uint32_t cb_count;
@@ -124,7 +128,8 @@ static bool grow_table(struct lifetime_notes *ns)
         return false;
     for (uint32_t i = 0; i < ns->count; ++i) {
         const struct lifetime_note *n = &ns->notes[i];
-        uint32_t slot = (uint32_t)note_hash(n->type, n->handle, n->pipeline ? n->pipeline->id : 0, n->index) & (size - 1);
+        uint32_t slot =
+            (uint32_t)note_hash(n->type, n->handle, n->pipeline ? n->pipeline->id : 0, n->index) & (size - 1);
         while (table[slot] != 0)
             slot = (slot + 1) & (size - 1);
         table[slot] = i + 1;
@@ -151,8 +156,8 @@ static void add_note(struct command_buffer_state *cb, const struct lifetime_note
     if ((ns->count + 1) * 2 > ns->table_size && !grow_table(ns))
         return;
     uint32_t mask = ns->table_size - 1;
-    uint32_t slot = (uint32_t)note_hash(note->type, note->handle, note->pipeline ? note->pipeline->id : 0,
-                                        note->index) & mask;
+    uint32_t slot =
+        (uint32_t)note_hash(note->type, note->handle, note->pipeline ? note->pipeline->id : 0, note->index) & mask;
     for (; ns->table[slot] != 0; slot = (slot + 1) & mask)
         if (same_note(&ns->notes[ns->table[slot] - 1], note->type, note->handle, note->pipeline, note->index))
             return;
@@ -179,8 +184,12 @@ void lifetime_note_object(struct command_buffer_state *cb, VkObjectType type, ui
         if (notes_of(cb) != NULL)
             cb->lifetime->last_pipeline = id;
     }
-    const struct lifetime_note n = {.type = type, .handle = handle, .id = id, .command_index = cb->command_index,
-                                    .call = call, .labels = cb->label_path};
+    const struct lifetime_note n = {.type = type,
+                                    .handle = handle,
+                                    .id = id,
+                                    .command_index = cb->command_index,
+                                    .call = call,
+                                    .labels = cb->label_path};
     add_note(cb, &n);
 }
 
@@ -197,9 +206,15 @@ void lifetime_note_sets(struct command_buffer_state *cb, struct bound_state *b, 
         uint64_t noted_pair = (pair ^ index) | 1; /* never 0, the value of a set never noted */
         if (__atomic_load_n(&s->lifetime_noted, __ATOMIC_RELAXED) == noted_pair || s->handle == VK_NULL_HANDLE)
             continue; /* noted already, or a push descriptor set (it lives in the command buffer) */
-        const struct lifetime_note n = {.type = VK_OBJECT_TYPE_DESCRIPTOR_SET, .handle = HANDLE(s->handle),
-                                        .id = s->id, .set = s, .pipeline = p, .index = index,
-                                        .command_index = cb->command_index, .call = call, .labels = cb->label_path};
+        const struct lifetime_note n = {.type = VK_OBJECT_TYPE_DESCRIPTOR_SET,
+                                        .handle = HANDLE(s->handle),
+                                        .id = s->id,
+                                        .set = s,
+                                        .pipeline = p,
+                                        .index = index,
+                                        .command_index = cb->command_index,
+                                        .call = call,
+                                        .labels = cb->label_path};
         add_note(cb, &n);
         __atomic_store_n(&s->lifetime_noted, noted_pair, __ATOMIC_RELAXED);
     }
@@ -260,8 +275,10 @@ static uint32_t accessed_resources(struct layer_device *ld, const struct command
     for (uint32_t i = 0; t != NULL && i < t->count && n + 2 <= room; ++i) {
         const struct hazard_range *r = &t->ranges[i];
         const struct hazard_use *u = r->has_write ? &r->write : r->read_count ? &r->reads[0] : NULL;
-        struct lifetime_note note = {.handle = r->resource, .command_index = u ? u->command_index : 0,
-                                     .call = u ? u->call : NULL, .labels = u ? u->labels : NULL};
+        struct lifetime_note note = {.handle = r->resource,
+                                     .command_index = u ? u->command_index : 0,
+                                     .call = u ? u->call : NULL,
+                                     .labels = u ? u->labels : NULL};
         if (r->resource == 0)
             continue;
         note.type = r->image ? VK_OBJECT_TYPE_IMAGE : VK_OBJECT_TYPE_BUFFER;
@@ -473,13 +490,20 @@ static bool note_alive(struct layer_device *ld, const struct lifetime_note *n)
         const struct pipeline_state *p = handle_map_get(&ld->pipelines, n->handle);
         return p != NULL && p->id == n->id;
     }
-    case VK_OBJECT_TYPE_DESCRIPTOR_SET: return handle_map_get(&ld->descriptor_sets, n->handle) == n->set;
-    case VK_OBJECT_TYPE_BUFFER: return handle_map_get(&ld->buffers, n->handle) != NULL;
-    case VK_OBJECT_TYPE_IMAGE: return handle_map_get(&ld->images, n->handle) != NULL;
-    case VK_OBJECT_TYPE_IMAGE_VIEW: return handle_map_get(&ld->image_views, n->handle) != NULL;
-    case VK_OBJECT_TYPE_FRAMEBUFFER: return handle_map_get(&ld->framebuffers, n->handle) != NULL;
-    case VK_OBJECT_TYPE_DEVICE_MEMORY: return handle_map_get(&ld->memories, n->handle) != NULL;
-    default: return true; /* render passes and the rest: not checked after recording */
+    case VK_OBJECT_TYPE_DESCRIPTOR_SET:
+        return handle_map_get(&ld->descriptor_sets, n->handle) == n->set;
+    case VK_OBJECT_TYPE_BUFFER:
+        return handle_map_get(&ld->buffers, n->handle) != NULL;
+    case VK_OBJECT_TYPE_IMAGE:
+        return handle_map_get(&ld->images, n->handle) != NULL;
+    case VK_OBJECT_TYPE_IMAGE_VIEW:
+        return handle_map_get(&ld->image_views, n->handle) != NULL;
+    case VK_OBJECT_TYPE_FRAMEBUFFER:
+        return handle_map_get(&ld->framebuffers, n->handle) != NULL;
+    case VK_OBJECT_TYPE_DEVICE_MEMORY:
+        return handle_map_get(&ld->memories, n->handle) != NULL;
+    default:
+        return true; /* render passes and the rest: not checked after recording */
     }
 }
 
@@ -538,8 +562,8 @@ void lifetime_submit_batch(struct layer_device *ld, VkQueue queue, const struct 
         b.cbs[b.cb_count++] = (struct lifetime_batch_cb){HANDLE((uintptr_t)cb->handle), HANDLE(cb->pool), refs};
     }
     for (uint32_t i = 0; i < batch->signal_count; ++i)
-        b.signals[b.signal_count++] = (struct lifetime_signal){HANDLE(batch->signals[i].semaphore),
-                                                                batch->signals[i].value};
+        b.signals[b.signal_count++] =
+            (struct lifetime_signal){HANDLE(batch->signals[i].semaphore), batch->signals[i].value};
     b.fence = HANDLE(batch->fence);
     pthread_mutex_lock(&t->lock);
     uint32_t q = queue_slot(t, queue);
@@ -552,9 +576,8 @@ void lifetime_submit_batch(struct layer_device *ld, VkQueue queue, const struct 
     b.number = ++t->numbers[q];
     for (uint32_t i = 0; i < batch->wait_count; ++i) {
         const struct semaphore_state *s = handle_map_get(&ld->semaphores, HANDLE(batch->waits[i].semaphore));
-        const struct lifetime_batch *from =
-            signaler(t, HANDLE(batch->waits[i].semaphore), batch->waits[i].value,
-                     s != NULL && s->type == VK_SEMAPHORE_TYPE_TIMELINE);
+        const struct lifetime_batch *from = signaler(t, HANDLE(batch->waits[i].semaphore), batch->waits[i].value,
+                                                     s != NULL && s->type == VK_SEMAPHORE_TYPE_TIMELINE);
         if (from != NULL) {
             b.waits[b.wait_count].queue = from->queue;
             b.waits[b.wait_count++].number = from->number;
@@ -743,8 +766,7 @@ static const char *destroy_verb(const char *call)
     return strncmp(call, "vkFree", 6) == 0 ? "frees" : "destroys";
 }
 
-void lifetime_check_destroy(struct layer_device *ld, VkObjectType type, uint64_t handle, uint64_t id,
-                            const char *call)
+void lifetime_check_destroy(struct layer_device *ld, VkObjectType type, uint64_t handle, uint64_t id, const char *call)
 {
     struct lifetime_tracker *t = tracker_of(ld, false);
     if (t == NULL || handle == 0 || __atomic_load_n(&t->count, __ATOMIC_RELAXED) == 0)
@@ -944,9 +966,11 @@ void lifetime_check_bind_set(struct layer_device *ld, struct command_buffer_stat
     f.objects[f.object_count++] = (struct finding_object){VK_OBJECT_TYPE_COMMAND_BUFFER, HANDLE((uintptr_t)cb->handle)};
     f.objects[f.object_count++] = (struct finding_object){VK_OBJECT_TYPE_DESCRIPTOR_SET, HANDLE(set)};
     char text[160];
-    snprintf(f.message, sizeof(f.message),
-             "%s (command %u) binds %s, which was freed (vkFreeDescriptorSets, or its pool reset or destroyed) and not "
-             "allocated again: a set kept across its pool's reset is no longer valid; allocate it again after the reset",
-             call, cb->command_index, finding_object_text(ld, VK_OBJECT_TYPE_DESCRIPTOR_SET, HANDLE(set), text, sizeof(text)));
+    snprintf(
+        f.message, sizeof(f.message),
+        "%s (command %u) binds %s, which was freed (vkFreeDescriptorSets, or its pool reset or destroyed) and not "
+        "allocated again: a set kept across its pool's reset is no longer valid; allocate it again after the reset",
+        call, cb->command_index,
+        finding_object_text(ld, VK_OBJECT_TYPE_DESCRIPTOR_SET, HANDLE(set), text, sizeof(text)));
     finding_report(ld->instance, ld, &f);
 }

@@ -63,8 +63,7 @@ void lifetime_semaphore_reached(struct layer_device *ld, VkSemaphore semaphore, 
 /* --- the checks at destruction, reset and update (before the call goes down) ---------------- */
 /* `id`: the state's unique id for pipelines and descriptor sets (then only that object counts,
  * not an earlier one with a recycled handle), else 0. */
-void lifetime_check_destroy(struct layer_device *ld, VkObjectType type, uint64_t handle, uint64_t id,
-                            const char *call);
+void lifetime_check_destroy(struct layer_device *ld, VkObjectType type, uint64_t handle, uint64_t id, const char *call);
 void lifetime_check_descriptor_pool(struct layer_device *ld, VkDescriptorPool pool, bool destroy, const char *call);
 void lifetime_check_command_pool(struct layer_device *ld, VkCommandPool pool, bool destroy, const char *call);
 /* vkResetCommandBuffer, vkBeginCommandBuffer (`reset`) or vkFreeCommandBuffers. */

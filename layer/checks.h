@@ -11,6 +11,8 @@
  * that are correct by the spec yet worth a look in some code bases. */
 enum check_severity { CHECK_ERROR, CHECK_WARNING, CHECK_ADVICE };
 
+/* one row per check, as docs/checks.md lists them: kept as written, not reflowed */
+// clang-format off
 #define PREFLIGHT_CHECKS(X)                                                                                           \
     X(DISPATCH_GROUP_COUNT, "PREFLIGHT-dispatch-group-count", CHECK_ERROR,                                           \
       "a dispatch's group count (or base + count) exceeds maxComputeWorkGroupCount")                                  \
@@ -78,19 +80,20 @@ enum check_severity { CHECK_ERROR, CHECK_WARNING, CHECK_ADVICE };
       "a descriptor set is bound, or a command buffer binding it submitted, after it was freed or its pool reset")  \
     X(LIFETIME_DESTROYED_AFTER_RECORDING, "PREFLIGHT-lifetime-destroyed-after-recording", CHECK_ERROR,               \
       "a command buffer is submitted after an object it refers to was destroyed")
+// clang-format on
 
 enum check_id {
 #define CHECK_ENUM(id, name, severity, summary) CHECK_##id,
     PREFLIGHT_CHECKS(CHECK_ENUM)
 #undef CHECK_ENUM
-    CHECK_COUNT
+        CHECK_COUNT
 };
 
 struct check_info {
-    const char *name;     /* "PREFLIGHT-dispatch-group-count": pMessageIdName */
+    const char *name; /* "PREFLIGHT-dispatch-group-count": pMessageIdName */
     enum check_severity severity;
     const char *summary;
-    int32_t message_id;   /* messageIdNumber: a stable hash of the name */
+    int32_t message_id; /* messageIdNumber: a stable hash of the name */
 };
 
 const struct check_info *check_info(enum check_id id);

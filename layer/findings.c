@@ -60,7 +60,8 @@ void layer_warning(struct layer_instance *instance, const char *id_name, const c
         .pMessageIdName = id_name,
         .pMessage = message,
     };
-    deliver(instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT, VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT, &data);
+    deliver(instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT, VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT,
+            &data);
 }
 
 static void json_string(FILE *out, const char *s)
@@ -81,23 +82,40 @@ static void json_string(FILE *out, const char *s)
 static const char *object_type_name(VkObjectType t)
 {
     switch (t) {
-    case VK_OBJECT_TYPE_COMMAND_BUFFER: return "VkCommandBuffer";
-    case VK_OBJECT_TYPE_PIPELINE: return "VkPipeline";
-    case VK_OBJECT_TYPE_SHADER_MODULE: return "VkShaderModule";
-    case VK_OBJECT_TYPE_BUFFER: return "VkBuffer";
-    case VK_OBJECT_TYPE_QUEUE: return "VkQueue";
-    case VK_OBJECT_TYPE_DEVICE: return "VkDevice";
-    case VK_OBJECT_TYPE_IMAGE: return "VkImage";
-    case VK_OBJECT_TYPE_DESCRIPTOR_SET: return "VkDescriptorSet";
-    case VK_OBJECT_TYPE_DEVICE_MEMORY: return "VkDeviceMemory";
-    case VK_OBJECT_TYPE_IMAGE_VIEW: return "VkImageView";
-    case VK_OBJECT_TYPE_BUFFER_VIEW: return "VkBufferView";
-    case VK_OBJECT_TYPE_SAMPLER: return "VkSampler";
-    case VK_OBJECT_TYPE_DESCRIPTOR_POOL: return "VkDescriptorPool";
-    case VK_OBJECT_TYPE_COMMAND_POOL: return "VkCommandPool";
-    case VK_OBJECT_TYPE_FRAMEBUFFER: return "VkFramebuffer";
-    case VK_OBJECT_TYPE_RENDER_PASS: return "VkRenderPass";
-    default: return "object";
+    case VK_OBJECT_TYPE_COMMAND_BUFFER:
+        return "VkCommandBuffer";
+    case VK_OBJECT_TYPE_PIPELINE:
+        return "VkPipeline";
+    case VK_OBJECT_TYPE_SHADER_MODULE:
+        return "VkShaderModule";
+    case VK_OBJECT_TYPE_BUFFER:
+        return "VkBuffer";
+    case VK_OBJECT_TYPE_QUEUE:
+        return "VkQueue";
+    case VK_OBJECT_TYPE_DEVICE:
+        return "VkDevice";
+    case VK_OBJECT_TYPE_IMAGE:
+        return "VkImage";
+    case VK_OBJECT_TYPE_DESCRIPTOR_SET:
+        return "VkDescriptorSet";
+    case VK_OBJECT_TYPE_DEVICE_MEMORY:
+        return "VkDeviceMemory";
+    case VK_OBJECT_TYPE_IMAGE_VIEW:
+        return "VkImageView";
+    case VK_OBJECT_TYPE_BUFFER_VIEW:
+        return "VkBufferView";
+    case VK_OBJECT_TYPE_SAMPLER:
+        return "VkSampler";
+    case VK_OBJECT_TYPE_DESCRIPTOR_POOL:
+        return "VkDescriptorPool";
+    case VK_OBJECT_TYPE_COMMAND_POOL:
+        return "VkCommandPool";
+    case VK_OBJECT_TYPE_FRAMEBUFFER:
+        return "VkFramebuffer";
+    case VK_OBJECT_TYPE_RENDER_PASS:
+        return "VkRenderPass";
+    default:
+        return "object";
     }
 }
 
@@ -141,8 +159,8 @@ void finding_report(struct layer_instance *instance, struct layer_device *device
     uint32_t label_count = 0;
     const struct command_buffer_state *cb = f->command_buffer;
     for (uint32_t i = cb ? cb->label_depth : 0; i-- > 0;)
-        labels[label_count++] = (VkDebugUtilsLabelEXT){.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT,
-                                                       .pLabelName = cb->labels[i]};
+        labels[label_count++] =
+            (VkDebugUtilsLabelEXT){.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT, .pLabelName = cb->labels[i]};
     VkDebugUtilsMessengerCallbackDataEXT data = {
         .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CALLBACK_DATA_EXT,
         .pMessageIdName = info->name,
@@ -168,7 +186,8 @@ void finding_report(struct layer_instance *instance, struct layer_device *device
                                object_type_name(f->objects[i].type), (unsigned long long)f->objects[i].handle,
                                names[i] ? " \"" : "", names[i] ? names[i] : "", names[i] ? "\"" : "");
     for (uint32_t i = 0; i < label_count && at < sizeof(context); ++i)
-        at += (size_t)snprintf(context + at, sizeof(context) - at, "%s%s", i ? " < " : "; labels: ", labels[i].pLabelName);
+        at += (size_t)snprintf(context + at, sizeof(context) - at, "%s%s",
+                               i ? " < " : "; labels: ", labels[i].pLabelName);
     if (mode == STDERR_ON || (mode == STDERR_AUTO && count == 0))
         fprintf(stderr, "%s [%s] %s: %s (%s)\n", info->name, info->severity == CHECK_ERROR ? "ERROR" : "WARNING",
                 f->call, f->message, context);

@@ -16,7 +16,7 @@ struct finding_object {
 
 struct finding {
     enum check_id check;
-    const char *call;                     /* "vkCmdDispatch" */
+    const char *call; /* "vkCmdDispatch" */
     struct finding_object objects[4];
     uint32_t object_count;
     const struct command_buffer_state *command_buffer; /* for its labels; may be NULL */

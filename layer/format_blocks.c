@@ -40,18 +40,25 @@ static uint32_t depth_stencil_bytes(VkFormat f, VkImageAspectFlags aspect)
     if (aspect & VK_IMAGE_ASPECT_STENCIL_BIT)
         return f == VK_FORMAT_S8_UINT || f == VK_FORMAT_D16_UNORM_S8_UINT || f == VK_FORMAT_D24_UNORM_S8_UINT ||
                        f == VK_FORMAT_D32_SFLOAT_S8_UINT
-                   ? 1 : 0;
+                   ? 1
+                   : 0;
     switch (f) {
-    case VK_FORMAT_D16_UNORM: case VK_FORMAT_D16_UNORM_S8_UINT: return 2;
-    case VK_FORMAT_X8_D24_UNORM_PACK32: case VK_FORMAT_D24_UNORM_S8_UINT: case VK_FORMAT_D32_SFLOAT:
-    case VK_FORMAT_D32_SFLOAT_S8_UINT: return 4;
-    default: return 0;
+    case VK_FORMAT_D16_UNORM:
+    case VK_FORMAT_D16_UNORM_S8_UINT:
+        return 2;
+    case VK_FORMAT_X8_D24_UNORM_PACK32:
+    case VK_FORMAT_D24_UNORM_S8_UINT:
+    case VK_FORMAT_D32_SFLOAT:
+    case VK_FORMAT_D32_SFLOAT_S8_UINT:
+        return 4;
+    default:
+        return 0;
     }
 }
 
 /* ASTC block footprints, in VkFormat order (each as UNORM and SRGB). */
-static const uint8_t astc_blocks[][2] = {{4, 4},  {5, 4},  {5, 5},  {6, 5},   {6, 6},   {8, 5},   {8, 6},
-                                         {8, 8},  {10, 5}, {10, 6}, {10, 8},  {10, 10}, {12, 10}, {12, 12}};
+static const uint8_t astc_blocks[][2] = {{4, 4}, {5, 4},  {5, 5},  {6, 5},  {6, 6},   {8, 5},   {8, 6},
+                                         {8, 8}, {10, 5}, {10, 6}, {10, 8}, {10, 10}, {12, 10}, {12, 12}};
 
 bool format_block(VkFormat f, VkImageAspectFlags aspect, struct format_block *out)
 {

@@ -17,10 +17,10 @@
 struct handle_table; /* handle_map.c */
 
 struct handle_map_shard {
-    pthread_mutex_t lock;        /* writers only */
-    struct handle_table *table;  /* read with acquire, replaced with release */
+    pthread_mutex_t lock;       /* writers only */
+    struct handle_table *table; /* read with acquire, replaced with release */
     struct handle_table *retired;
-    size_t used, live;           /* writers only */
+    size_t used, live; /* writers only */
 };
 
 struct handle_map {

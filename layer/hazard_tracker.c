@@ -47,8 +47,8 @@
 /* The graphics pipeline's stages in logical order (primitive and mesh shading folded into one
  * order: the folding only ever adds stages to a scope, never removes one). */
 static const uint64_t graphics_order[] = {
-    S_DRAW_INDIRECT, VERTEX_INPUT_FAMILY, S_VERTEX_SHADER, S_TESS_CONTROL, S_TESS_EVAL, S_GEOMETRY, S_TASK, S_MESH,
-    S_SHADING_RATE,  S_EARLY_TESTS,       S_FRAGMENT,      S_LATE_TESTS,   S_COLOR_OUTPUT,
+    S_DRAW_INDIRECT, VERTEX_INPUT_FAMILY, S_VERTEX_SHADER, S_TESS_CONTROL, S_TESS_EVAL,  S_GEOMETRY,     S_TASK,
+    S_MESH,          S_SHADING_RATE,      S_EARLY_TESTS,   S_FRAGMENT,     S_LATE_TESTS, S_COLOR_OUTPUT,
 };
 #define GRAPHICS_ORDER_COUNT (sizeof(graphics_order) / sizeof(graphics_order[0]))
 
@@ -114,15 +114,32 @@ static const struct {
     uint64_t bit;
     const char *name;
 } stage_name_table[] = {
-    {S_TOP, "TOP_OF_PIPE"}, {S_DRAW_INDIRECT, "DRAW_INDIRECT"}, {0x4ull, "VERTEX_INPUT"},
-    {S_VERTEX_SHADER, "VERTEX_SHADER"}, {S_TESS_CONTROL, "TESSELLATION_CONTROL_SHADER"},
-    {S_TESS_EVAL, "TESSELLATION_EVALUATION_SHADER"}, {S_GEOMETRY, "GEOMETRY_SHADER"},
-    {S_FRAGMENT, "FRAGMENT_SHADER"}, {S_EARLY_TESTS, "EARLY_FRAGMENT_TESTS"}, {S_LATE_TESTS, "LATE_FRAGMENT_TESTS"},
-    {S_COLOR_OUTPUT, "COLOR_ATTACHMENT_OUTPUT"}, {S_COMPUTE, "COMPUTE_SHADER"}, {0x1000ull, "TRANSFER"},
-    {S_BOTTOM, "BOTTOM_OF_PIPE"}, {0x4000ull, "HOST"}, {S_ALL_GRAPHICS, "ALL_GRAPHICS"},
-    {S_ALL_COMMANDS, "ALL_COMMANDS"}, {S_TASK, "TASK_SHADER"}, {S_MESH, "MESH_SHADER"},
-    {S_SHADING_RATE, "FRAGMENT_SHADING_RATE_ATTACHMENT"}, {1ull << 32, "COPY"}, {1ull << 33, "RESOLVE"},
-    {1ull << 34, "BLIT"}, {1ull << 35, "CLEAR"}, {1ull << 36, "INDEX_INPUT"}, {1ull << 37, "VERTEX_ATTRIBUTE_INPUT"},
+    {S_TOP, "TOP_OF_PIPE"},
+    {S_DRAW_INDIRECT, "DRAW_INDIRECT"},
+    {0x4ull, "VERTEX_INPUT"},
+    {S_VERTEX_SHADER, "VERTEX_SHADER"},
+    {S_TESS_CONTROL, "TESSELLATION_CONTROL_SHADER"},
+    {S_TESS_EVAL, "TESSELLATION_EVALUATION_SHADER"},
+    {S_GEOMETRY, "GEOMETRY_SHADER"},
+    {S_FRAGMENT, "FRAGMENT_SHADER"},
+    {S_EARLY_TESTS, "EARLY_FRAGMENT_TESTS"},
+    {S_LATE_TESTS, "LATE_FRAGMENT_TESTS"},
+    {S_COLOR_OUTPUT, "COLOR_ATTACHMENT_OUTPUT"},
+    {S_COMPUTE, "COMPUTE_SHADER"},
+    {0x1000ull, "TRANSFER"},
+    {S_BOTTOM, "BOTTOM_OF_PIPE"},
+    {0x4000ull, "HOST"},
+    {S_ALL_GRAPHICS, "ALL_GRAPHICS"},
+    {S_ALL_COMMANDS, "ALL_COMMANDS"},
+    {S_TASK, "TASK_SHADER"},
+    {S_MESH, "MESH_SHADER"},
+    {S_SHADING_RATE, "FRAGMENT_SHADING_RATE_ATTACHMENT"},
+    {1ull << 32, "COPY"},
+    {1ull << 33, "RESOLVE"},
+    {1ull << 34, "BLIT"},
+    {1ull << 35, "CLEAR"},
+    {1ull << 36, "INDEX_INPUT"},
+    {1ull << 37, "VERTEX_ATTRIBUTE_INPUT"},
     {S_PRE_RASTERIZATION, "PRE_RASTERIZATION_SHADERS"},
 };
 
@@ -398,8 +415,12 @@ void tracker_merge(struct hazard_tracker *to, const struct hazard_tracker *from,
         const struct hazard_range *src = &from->ranges[i];
         if (!src->has_write && src->read_count == 0)
             continue;
-        struct hazard_access a = {.image = src->image, .key = src->key, .begin = src->begin, .end = src->end,
-                                  .layer_begin = src->layer_begin, .layer_end = src->layer_end,
+        struct hazard_access a = {.image = src->image,
+                                  .key = src->key,
+                                  .begin = src->begin,
+                                  .end = src->end,
+                                  .layer_begin = src->layer_begin,
+                                  .layer_end = src->layer_end,
                                   .resource = src->resource};
         struct hazard_range *r = tracker_find_or_add(to, &a);
         if (r == NULL)
@@ -478,7 +499,7 @@ bool hazard_conflict(const struct hazard_access *a, const struct hazard_range *r
         if (a->write && r->read_count == 0 && !(strict_waw ? visible : ordered && available)) {
             *out = (struct hazard_conflict){
                 CHECK_HAZARD_WRITE_AFTER_WRITE, w, true,
-                !ordered    ? "a barrier ordering the first write before the second"
+                !ordered     ? "a barrier ordering the first write before the second"
                 : strict_waw ? "a memory dependency that makes the first write available (srcAccessMask) and "
                                "includes the second (dstAccessMask; setting write_after_write = visible)"
                              : "a memory dependency that makes the first write available (its stage in "
@@ -541,10 +562,10 @@ struct hazard_range *tracker_entry_conflict(struct hazard_tracker *t, const stru
         if (!hazard_overlaps(&e->access, r))
             continue;
         tracker_catch_up(t, r, limit);
-        bool found = e->transition ? hazard_transition_conflict(r, (struct hazard_scope){e->access.stages,
-                                                                                         e->src_access_stages},
-                                                                e->src_access, 0, UINT32_MAX, out)
-                                   : hazard_conflict(&e->access, r, 0, UINT32_MAX, t->strict_waw, out);
+        bool found = e->transition
+                         ? hazard_transition_conflict(r, (struct hazard_scope){e->access.stages, e->src_access_stages},
+                                                      e->src_access, 0, UINT32_MAX, out)
+                         : hazard_conflict(&e->access, r, 0, UINT32_MAX, t->strict_waw, out);
         if (found)
             return r;
     }
@@ -596,16 +617,15 @@ void hazard_report(struct layer_device *ld, struct command_buffer_state *cb, uin
                  (unsigned long long)end - 1, now->layer_begin > r->layer_begin ? now->layer_begin : r->layer_begin,
                  (now->layer_end < r->layer_end ? now->layer_end : r->layer_end) - 1);
     else
-        snprintf(where, sizeof(where), "memory bytes [%llu, %llu)", (unsigned long long)begin,
-                 (unsigned long long)end);
+        snprintf(where, sizeof(where), "memory bytes [%llu, %llu)", (unsigned long long)begin, (unsigned long long)end);
     const char *labels = c->before->labels;
     char names[160];
     const char *stages = use_stage_words(c->before, names, sizeof(names));
     snprintf(f.message, sizeof(f.message),
              "%s (command %u) %s %s (%s) that %s (command %u%s%s%s) %s in %s%s; missing between them: %s", call,
              command_index, now->write && c->check != CHECK_HAZARD_READ_AFTER_WRITE ? "writes" : "reads", resource,
-             where, c->before->call, c->before->command_index, context, labels ? ", labels " : "",
-             labels ? labels : "", c->before_wrote ? "wrote" : "read", c->before->transition ? "a layout transition after " : "",
-             stages, c->missing);
+             where, c->before->call, c->before->command_index, context, labels ? ", labels " : "", labels ? labels : "",
+             c->before_wrote ? "wrote" : "read", c->before->transition ? "a layout transition after " : "", stages,
+             c->missing);
     finding_report(ld->instance, ld, &f);
 }

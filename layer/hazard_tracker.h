@@ -22,32 +22,32 @@
 
 struct hazard_use {
     uint64_t stages, access;
-    uint64_t named_stages;    /* for messages: the stage mask as the application wrote it (0: from `stages`) */
-    bool transition;          /* an image layout transition (ordered with the other transitions of its queue) */
-    uint64_t ordered_stages;  /* stages an execution dependency orders after this use */
-    uint64_t visible_stages;  /* a write: stages it was made visible to */
+    uint64_t named_stages;   /* for messages: the stage mask as the application wrote it (0: from `stages`) */
+    bool transition;         /* an image layout transition (ordered with the other transitions of its queue) */
+    uint64_t ordered_stages; /* stages an execution dependency orders after this use */
+    uint64_t visible_stages; /* a write: stages it was made visible to */
     uint64_t visible_access;
     uint64_t available_stages; /* a write: stages its availability operation is ordered before (a barrier
                                 * whose first access scope held it, chained through later barriers) */
     uint32_t command_index;
     const char *call;
-    uint64_t command_buffer;  /* the VkCommandBuffer that recorded it */
-    const char *labels;       /* the debug labels active then (interned in the device), or NULL */
-    uint64_t submission;      /* queue trackers: the batch's number on its queue */
+    uint64_t command_buffer; /* the VkCommandBuffer that recorded it */
+    const char *labels;      /* the debug labels active then (interned in the device), or NULL */
+    uint64_t submission;     /* queue trackers: the batch's number on its queue */
 };
 
 struct hazard_range {
     bool image;
     uint64_t key, begin, end, resource;
     uint32_t layer_begin, layer_end;
-    uint32_t applied;          /* barriers of the log applied to it */
-    uint32_t next;             /* next range with the same hash bucket, index + 1 */
+    uint32_t applied; /* barriers of the log applied to it */
+    uint32_t next;    /* next range with the same hash bucket, index + 1 */
     bool has_write;
     struct hazard_use write;
     struct hazard_use reads[HAZARD_MAX_READS];
     uint32_t read_count;
     /* command-buffer trackers: what submit time needs to compare with earlier work */
-    bool written_here;         /* a write of this command buffer ended the range's entry accesses */
+    bool written_here;          /* a write of this command buffer ended the range's entry accesses */
     uint64_t entry_read_stages; /* stages whose reads are already in the entry list */
 };
 
@@ -75,10 +75,10 @@ struct hazard_entry {
     struct hazard_access access;
     uint32_t command_index;
     const char *call;
-    uint32_t barrier_index;   /* barriers of the command buffer recorded before it */
-    bool transition;          /* an image layout transition: a write ordered before dst_stages */
-    bool ownership_transfer;  /* transitions: part of a queue family ownership transfer */
-    uint64_t src_access;      /* transitions: the barrier's source access scope */
+    uint32_t barrier_index;  /* barriers of the command buffer recorded before it */
+    bool transition;         /* an image layout transition: a write ordered before dst_stages */
+    bool ownership_transfer; /* transitions: part of a queue family ownership transfer */
+    uint64_t src_access;     /* transitions: the barrier's source access scope */
     uint64_t src_access_stages;
     uint64_t dst_stages, dst_access;
 };
@@ -86,7 +86,7 @@ struct hazard_entry {
 struct hazard_tracker {
     struct hazard_range *ranges;
     uint32_t count, capacity;
-    uint32_t *buckets;        /* index + 1 of the first range of each bucket */
+    uint32_t *buckets; /* index + 1 of the first range of each bucket */
     uint32_t bucket_count;
     struct hazard_logged_barrier *barriers;
     uint32_t barrier_count, barrier_capacity;
@@ -94,7 +94,7 @@ struct hazard_tracker {
     uint32_t memory_count, memory_capacity;
     struct hazard_entry *entries;
     uint32_t entry_count, entry_capacity;
-    bool incomplete;          /* the log or entries overflowed: submit time assumes the app right */
+    bool incomplete; /* the log or entries overflowed: submit time assumes the app right */
     /* the last stage masks expanded, as given and expanded (zeros expand to zeros) */
     uint64_t raw_src, raw_dst;
     struct hazard_scope expanded_src, expanded_dst;

@@ -213,7 +213,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBindDescriptorSets(VkCommandBuffer c
             uint32_t offsets[MAX_DYNAMIC_PER_SET], count = 0;
             for (uint32_t k = 0; s != NULL && k < s->layout->binding_count; ++k) {
                 VkDescriptorType type = s->layout->bindings[k].type;
-                if (type != VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC && type != VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC)
+                if (type != VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC &&
+                    type != VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC)
                     continue;
                 for (uint32_t e = 0; e < s->layout->bindings[k].count; ++e, ++next_dynamic)
                     if (next_dynamic < dynamic_count && count < MAX_DYNAMIC_PER_SET)
@@ -440,7 +441,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDispatchIndirect(VkCommandBuffer com
         struct dispatch_bounds bounds;
         dispatch_bounds_now(cb, &bounds);
         add_pending_indirect(cb, buffer, offset, &bounds);
-        struct alias_fixed_reads args = {1, {buffer}, {offset}, {sizeof(VkDispatchIndirectCommand)}, {"indirect buffer"}};
+        struct alias_fixed_reads args = {
+            1, {buffer}, {offset}, {sizeof(VkDispatchIndirectCommand)}, {"indirect buffer"}};
         check_binding_command(ld, cb, &cb->compute, "vkCmdDispatchIndirect");
         struct hazard_accesses scratch;
         hazard_command(ld, cb, check_alias_command(ld, cb, &cb->compute, &args, "vkCmdDispatchIndirect", &scratch),
@@ -464,8 +466,8 @@ static bool image_barrier_range(struct layer_device *ld, VkImage image, const Vk
                             range->layerCount, &r))
         return false;
     *out = hazard_barrier_over(&r, src_access, dst_access);
-    out->ownership_transfer = src_family != dst_family && src_family != VK_QUEUE_FAMILY_IGNORED &&
-                              dst_family != VK_QUEUE_FAMILY_IGNORED;
+    out->ownership_transfer =
+        src_family != dst_family && src_family != VK_QUEUE_FAMILY_IGNORED && dst_family != VK_QUEUE_FAMILY_IGNORED;
     return true;
 }
 
@@ -500,8 +502,8 @@ static void sync1_barrier(struct command_buffer_state *cb, VkPipelineStageFlags 
     }
     uint32_t image_end = n;
     for (uint32_t i = 0; i < memory_count && n < MAX_BARRIERS; ++i)
-        converted[n++] = (struct hazard_memory_barrier){.global = true, .src_access = memory[i].srcAccessMask,
-                                                        .dst_access = memory[i].dstAccessMask};
+        converted[n++] = (struct hazard_memory_barrier){
+            .global = true, .src_access = memory[i].srcAccessMask, .dst_access = memory[i].dstAccessMask};
     for (uint32_t i = 0; i < buffer_count && n < MAX_BARRIERS; ++i)
         converted[n++] = buffer_barrier_of(ld, buffers[i].buffer, buffers[i].offset, buffers[i].size,
                                            buffers[i].srcAccessMask, buffers[i].dstAccessMask);
@@ -520,10 +522,11 @@ static void sync1_barrier(struct command_buffer_state *cb, VkPipelineStageFlags 
     cb->command_index++;
 }
 
-static VKAPI_ATTR void VKAPI_CALL hook_vkCmdPipelineBarrier(
-    VkCommandBuffer command_buffer, VkPipelineStageFlags src, VkPipelineStageFlags dst, VkDependencyFlags flags,
-    uint32_t memory_count, const VkMemoryBarrier *memory, uint32_t buffer_count, const VkBufferMemoryBarrier *buffers,
-    uint32_t image_count, const VkImageMemoryBarrier *images)
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdPipelineBarrier(VkCommandBuffer command_buffer, VkPipelineStageFlags src,
+                                                            VkPipelineStageFlags dst, VkDependencyFlags flags,
+                                                            uint32_t memory_count, const VkMemoryBarrier *memory,
+                                                            uint32_t buffer_count, const VkBufferMemoryBarrier *buffers,
+                                                            uint32_t image_count, const VkImageMemoryBarrier *images)
 {
     struct command_buffer_state *cb;
     struct layer_device *ld = command_buffer_device(command_buffer, &cb);
@@ -538,10 +541,12 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdPipelineBarrier(
                                     image_count, images);
 }
 
-static VKAPI_ATTR void VKAPI_CALL hook_vkCmdWaitEvents(
-    VkCommandBuffer command_buffer, uint32_t event_count, const VkEvent *events, VkPipelineStageFlags src,
-    VkPipelineStageFlags dst, uint32_t memory_count, const VkMemoryBarrier *memory, uint32_t buffer_count,
-    const VkBufferMemoryBarrier *buffers, uint32_t image_count, const VkImageMemoryBarrier *images)
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdWaitEvents(VkCommandBuffer command_buffer, uint32_t event_count,
+                                                       const VkEvent *events, VkPipelineStageFlags src,
+                                                       VkPipelineStageFlags dst, uint32_t memory_count,
+                                                       const VkMemoryBarrier *memory, uint32_t buffer_count,
+                                                       const VkBufferMemoryBarrier *buffers, uint32_t image_count,
+                                                       const VkImageMemoryBarrier *images)
 {
     /* The wait's first scope is limited to what preceded the vkCmdSetEvent; treating it as a
      * barrier at the wait can only hide a finding, never invent one. */
@@ -561,7 +566,8 @@ static void dependency_info(struct command_buffer_state *cb, const VkDependencyI
         return;
     for (uint32_t i = 0; i < info->memoryBarrierCount; ++i) {
         const VkMemoryBarrier2 *m = &info->pMemoryBarriers[i];
-        struct hazard_memory_barrier b = {.global = true, .src_access = m->srcAccessMask, .dst_access = m->dstAccessMask};
+        struct hazard_memory_barrier b = {
+            .global = true, .src_access = m->srcAccessMask, .dst_access = m->dstAccessMask};
         hazard_barrier(cb, m->srcStageMask, m->dstStageMask, &b, 1);
     }
     for (uint32_t i = 0; i < info->bufferMemoryBarrierCount; ++i) {
@@ -674,13 +680,29 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdExecuteCommands(VkCommandBuffer comm
 }
 
 const struct layer_hook command_hooks[] = {
-    LAYER_HOOK(vkCmdExecuteCommands),     LAYER_HOOK(vkCmdPipelineBarrier),     LAYER_HOOK(vkCmdPipelineBarrier2),
-    LAYER_HOOK(vkCmdPipelineBarrier2KHR), LAYER_HOOK(vkCmdWaitEvents),          LAYER_HOOK(vkCmdWaitEvents2),
-    LAYER_HOOK(vkCmdWaitEvents2KHR),      LAYER_HOOK(vkCreateCommandPool),     LAYER_HOOK(vkDestroyCommandPool),     LAYER_HOOK(vkResetCommandPool),
-    LAYER_HOOK(vkAllocateCommandBuffers), LAYER_HOOK(vkFreeCommandBuffers),    LAYER_HOOK(vkBeginCommandBuffer), LAYER_HOOK(vkEndCommandBuffer),
-    LAYER_HOOK(vkResetCommandBuffer),    LAYER_HOOK(vkCmdBindPipeline),        LAYER_HOOK(vkCmdBindDescriptorSets),
-    LAYER_HOOK(vkCmdBeginDebugUtilsLabelEXT), LAYER_HOOK(vkCmdEndDebugUtilsLabelEXT), LAYER_HOOK(vkCmdDispatch),
-    LAYER_HOOK(vkCmdDispatchBase),       LAYER_HOOK(vkCmdDispatchBaseKHR),     LAYER_HOOK(vkCmdDispatchIndirect),
+    LAYER_HOOK(vkCmdExecuteCommands),
+    LAYER_HOOK(vkCmdPipelineBarrier),
+    LAYER_HOOK(vkCmdPipelineBarrier2),
+    LAYER_HOOK(vkCmdPipelineBarrier2KHR),
+    LAYER_HOOK(vkCmdWaitEvents),
+    LAYER_HOOK(vkCmdWaitEvents2),
+    LAYER_HOOK(vkCmdWaitEvents2KHR),
+    LAYER_HOOK(vkCreateCommandPool),
+    LAYER_HOOK(vkDestroyCommandPool),
+    LAYER_HOOK(vkResetCommandPool),
+    LAYER_HOOK(vkAllocateCommandBuffers),
+    LAYER_HOOK(vkFreeCommandBuffers),
+    LAYER_HOOK(vkBeginCommandBuffer),
+    LAYER_HOOK(vkEndCommandBuffer),
+    LAYER_HOOK(vkResetCommandBuffer),
+    LAYER_HOOK(vkCmdBindPipeline),
+    LAYER_HOOK(vkCmdBindDescriptorSets),
+    LAYER_HOOK(vkCmdBeginDebugUtilsLabelEXT),
+    LAYER_HOOK(vkCmdEndDebugUtilsLabelEXT),
+    LAYER_HOOK(vkCmdDispatch),
+    LAYER_HOOK(vkCmdDispatchBase),
+    LAYER_HOOK(vkCmdDispatchBaseKHR),
+    LAYER_HOOK(vkCmdDispatchIndirect),
     LAYER_HOOK(vkCmdPushConstants),
-    };
+};
 const size_t command_hook_count = sizeof(command_hooks) / sizeof(command_hooks[0]);

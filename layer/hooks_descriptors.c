@@ -49,8 +49,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateDescriptorSetLayout(VkDevice 
         uint32_t count = b->descriptorType == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK ? 1 : b->descriptorCount;
         VkDescriptorBindingFlags binding_flags =
             flags && i < flags->bindingCount && flags->pBindingFlags ? flags->pBindingFlags[i] : 0;
-        s->bindings[i] = (struct set_layout_binding){b->binding, b->descriptorType, count, b->stageFlags,
-                                                     binding_flags, 0};
+        s->bindings[i] =
+            (struct set_layout_binding){b->binding, b->descriptorType, count, b->stageFlags, binding_flags, 0};
     }
     /* in binding-number order, the order dynamic offsets and consecutive-binding writes follow */
     qsort(s->bindings, info->bindingCount, sizeof(*s->bindings), by_binding_number);
@@ -73,7 +73,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyDescriptorSetLayout(VkDevice dev
     ld->dispatch.DestroyDescriptorSetLayout(device, layout, allocator);
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateDescriptorPool(VkDevice device, const VkDescriptorPoolCreateInfo *info,
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateDescriptorPool(VkDevice device,
+                                                                  const VkDescriptorPoolCreateInfo *info,
                                                                   const VkAllocationCallbacks *allocator,
                                                                   VkDescriptorPool *pool)
 {
@@ -216,10 +217,19 @@ static void resolve(struct layer_device *ld, struct descriptor_state *d, bool bu
         struct hazard_access r;
         if (b == NULL || b->memory == VK_NULL_HANDLE || !hazard_buffer_range(ld, d->resource, d->offset, d->range, &r))
             return;
-        *d = (struct descriptor_state){.written = d->written, .type = d->type, .resource = d->resource,
-                                       .offset = d->offset, .range = d->range, .layout = d->layout, .resolved = true,
-                                       .key = r.key, .begin = r.begin, .end = r.end,
-                                       .limit = b->memory_offset + b->size, .layer_begin = 0, .layer_end = 1};
+        *d = (struct descriptor_state){.written = d->written,
+                                       .type = d->type,
+                                       .resource = d->resource,
+                                       .offset = d->offset,
+                                       .range = d->range,
+                                       .layout = d->layout,
+                                       .resolved = true,
+                                       .key = r.key,
+                                       .begin = r.begin,
+                                       .end = r.end,
+                                       .limit = b->memory_offset + b->size,
+                                       .layer_begin = 0,
+                                       .layer_end = 1};
         return;
     }
     struct image_view_state *v = handle_map_get(&ld->image_views, d->resource);
@@ -244,8 +254,10 @@ static void write_one(struct layer_device *ld, struct descriptor_state *d, VkDes
     d->type = type;
     d->resolved = false;
     switch (type) {
-    case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER: case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
-    case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC: case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC:
+    case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER:
+    case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
+    case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC:
+    case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC:
         if (buffer) {
             d->resource = HANDLE(buffer->buffer);
             d->offset = buffer->offset;
@@ -253,7 +265,8 @@ static void write_one(struct layer_device *ld, struct descriptor_state *d, VkDes
             resolve(ld, d, true);
         }
         break;
-    case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER: case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER:
+    case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER:
+    case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER:
         if (texel)
             d->resource = HANDLE(*texel);
         break;
@@ -312,7 +325,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkUpdateDescriptorSets(VkDevice device, u
         bool images = t == VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE || t == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE ||
                       t == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER || t == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT;
         for (uint32_t k = 0; (buffers || images) && k < w->descriptorCount; ++k) {
-            uint64_t resource = buffers && w->pBufferInfo  ? HANDLE(w->pBufferInfo[k].buffer)
+            uint64_t resource = buffers && w->pBufferInfo ? HANDLE(w->pBufferInfo[k].buffer)
                                 : images && w->pImageInfo ? HANDLE(w->pImageInfo[k].imageView)
                                                           : 0;
             if (resource != 0)
@@ -356,17 +369,18 @@ static VkResult create_template(VkDevice device, const VkDescriptorUpdateTemplat
     return result;
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateDescriptorUpdateTemplate(
-    VkDevice device, const VkDescriptorUpdateTemplateCreateInfo *info, const VkAllocationCallbacks *allocator,
-    VkDescriptorUpdateTemplate *handle)
+static VKAPI_ATTR VkResult VKAPI_CALL
+hook_vkCreateDescriptorUpdateTemplate(VkDevice device, const VkDescriptorUpdateTemplateCreateInfo *info,
+                                      const VkAllocationCallbacks *allocator, VkDescriptorUpdateTemplate *handle)
 {
     struct layer_device *ld = layer_device_of(device);
-    return create_template(device, info, handle, ld->dispatch.CreateDescriptorUpdateTemplate(device, info, allocator, handle));
+    return create_template(device, info, handle,
+                           ld->dispatch.CreateDescriptorUpdateTemplate(device, info, allocator, handle));
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateDescriptorUpdateTemplateKHR(
-    VkDevice device, const VkDescriptorUpdateTemplateCreateInfo *info, const VkAllocationCallbacks *allocator,
-    VkDescriptorUpdateTemplate *handle)
+static VKAPI_ATTR VkResult VKAPI_CALL
+hook_vkCreateDescriptorUpdateTemplateKHR(VkDevice device, const VkDescriptorUpdateTemplateCreateInfo *info,
+                                         const VkAllocationCallbacks *allocator, VkDescriptorUpdateTemplate *handle)
 {
     struct layer_device *ld = layer_device_of(device);
     return create_template(device, info, handle,
@@ -467,8 +481,9 @@ static struct set_state *push_set(struct command_buffer_state *cb, VkPipelineBin
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdPushDescriptorSetKHR(VkCommandBuffer command_buffer,
-                                                                 VkPipelineBindPoint bind_point, VkPipelineLayout layout,
-                                                                 uint32_t set, uint32_t write_count,
+                                                                 VkPipelineBindPoint bind_point,
+                                                                 VkPipelineLayout layout, uint32_t set,
+                                                                 uint32_t write_count,
                                                                  const VkWriteDescriptorSet *writes)
 {
     struct layer_device *ld = layer_device_of(command_buffer);

@@ -42,7 +42,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyShaderModule(VkDevice device, Vk
     ld->dispatch.DestroyShaderModule(device, module, allocator);
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreatePipelineLayout(VkDevice device, const VkPipelineLayoutCreateInfo *info,
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreatePipelineLayout(VkDevice device,
+                                                                  const VkPipelineLayoutCreateInfo *info,
                                                                   const VkAllocationCallbacks *allocator,
                                                                   VkPipelineLayout *layout)
 {
@@ -73,7 +74,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyPipelineLayout(VkDevice device, 
 }
 
 /* The module's code: a VkShaderModule, or a VkShaderModuleCreateInfo chained into the stage. */
-static const struct shader_module_state *stage_code(struct layer_device *ld, const VkPipelineShaderStageCreateInfo *stage,
+static const struct shader_module_state *stage_code(struct layer_device *ld,
+                                                    const VkPipelineShaderStageCreateInfo *stage,
                                                     struct shader_module_state *inline_code)
 {
     if (stage->module != VK_NULL_HANDLE)
@@ -184,7 +186,8 @@ static bool has_depth_stencil(struct layer_device *ld, const VkGraphicsPipelineC
 
 /* A graphics pipeline: every stage reflected and merged, the depth-write state, feedback-loop
  * creation flags and vertex strides, for the draw-time checks. */
-static void describe_graphics(struct layer_device *ld, struct pipeline_state *p, const VkGraphicsPipelineCreateInfo *info)
+static void describe_graphics(struct layer_device *ld, struct pipeline_state *p,
+                              const VkGraphicsPipelineCreateInfo *info)
 {
     p->reflected = info->stageCount > 0;
     for (uint32_t s = 0; s < info->stageCount; ++s) {
@@ -206,12 +209,14 @@ static void describe_graphics(struct layer_device *ld, struct pipeline_state *p,
     for (uint32_t i = 0; info->pDynamicState && i < info->pDynamicState->dynamicStateCount; ++i) {
         VkDynamicState d = info->pDynamicState->pDynamicStates[i];
         dynamic_depth_write |= d == VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE;
-        dynamic_vertex_input |= d == VK_DYNAMIC_STATE_VERTEX_INPUT_EXT || d == VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE;
+        dynamic_vertex_input |=
+            d == VK_DYNAMIC_STATE_VERTEX_INPUT_EXT || d == VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE;
     }
     for (uint32_t s = 0; s < info->stageCount; ++s)
         mesh |= (info->pStages[s].stage & (VK_SHADER_STAGE_MESH_BIT_EXT | VK_SHADER_STAGE_TASK_BIT_EXT)) != 0;
     p->depth_write_dynamic = dynamic_depth_write;
-    p->depth_write = has_depth_stencil(ld, info) && info->pDepthStencilState && info->pDepthStencilState->depthWriteEnable;
+    p->depth_write =
+        has_depth_stencil(ld, info) && info->pDepthStencilState && info->pDepthStencilState->depthWriteEnable;
     p->feedback_loop = (info->flags & (VK_PIPELINE_CREATE_COLOR_ATTACHMENT_FEEDBACK_LOOP_BIT_EXT |
                                        VK_PIPELINE_CREATE_DEPTH_STENCIL_ATTACHMENT_FEEDBACK_LOOP_BIT_EXT)) != 0;
     /* ignored by the spec (and so possibly not a valid pointer) with mesh shading or dynamic vertex
@@ -258,7 +263,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyPipeline(VkDevice device, VkPipe
 }
 
 const struct layer_hook pipeline_hooks[] = {
-    LAYER_HOOK(vkCreateShaderModule),   LAYER_HOOK(vkDestroyShaderModule),  LAYER_HOOK(vkCreatePipelineLayout),
+    LAYER_HOOK(vkCreateShaderModule),    LAYER_HOOK(vkDestroyShaderModule),    LAYER_HOOK(vkCreatePipelineLayout),
     LAYER_HOOK(vkDestroyPipelineLayout), LAYER_HOOK(vkCreateComputePipelines), LAYER_HOOK(vkCreateGraphicsPipelines),
     LAYER_HOOK(vkDestroyPipeline),
 };

@@ -28,7 +28,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateFence(VkDevice device, const 
     return result;
 }
 
-static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyFence(VkDevice device, VkFence fence, const VkAllocationCallbacks *allocator)
+static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyFence(VkDevice device, VkFence fence,
+                                                      const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
     free(handle_map_take(&ld->fences, HANDLE(fence)));
@@ -36,7 +37,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyFence(VkDevice device, VkFence f
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateSemaphore(VkDevice device, const VkSemaphoreCreateInfo *info,
-                                                             const VkAllocationCallbacks *allocator, VkSemaphore *semaphore)
+                                                             const VkAllocationCallbacks *allocator,
+                                                             VkSemaphore *semaphore)
 {
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.CreateSemaphore(device, info, allocator, semaphore);
@@ -200,8 +202,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkQueueSubmit2(VkQueue queue, uint32_
     return ld->dispatch.QueueSubmit2(queue, count, submits, fence);
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL hook_vkQueueSubmit2KHR(VkQueue queue, uint32_t count, const VkSubmitInfo2 *submits,
-                                                             VkFence fence)
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkQueueSubmit2KHR(VkQueue queue, uint32_t count,
+                                                             const VkSubmitInfo2 *submits, VkFence fence)
 {
     struct layer_device *ld = layer_device_of(queue);
     submitted2(ld, queue, count, submits, fence);
@@ -365,13 +367,24 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkFlushMappedMemoryRanges(VkDevice de
 }
 
 const struct layer_hook queue_hooks[] = {
-    LAYER_HOOK(vkWaitForFences),        LAYER_HOOK(vkGetFenceStatus),     LAYER_HOOK(vkQueueWaitIdle),
-    LAYER_HOOK(vkDeviceWaitIdle),       LAYER_HOOK(vkWaitSemaphores),     LAYER_HOOK(vkWaitSemaphoresKHR),
-    LAYER_HOOK(vkGetSemaphoreCounterValue), LAYER_HOOK(vkGetSemaphoreCounterValueKHR),
-    LAYER_HOOK(vkSignalSemaphore),      LAYER_HOOK(vkSignalSemaphoreKHR),
-    LAYER_HOOK(vkInvalidateMappedMemoryRanges), LAYER_HOOK(vkFlushMappedMemoryRanges),
-    LAYER_HOOK(vkCreateFence),     LAYER_HOOK(vkDestroyFence),      LAYER_HOOK(vkCreateSemaphore),
+    LAYER_HOOK(vkWaitForFences),
+    LAYER_HOOK(vkGetFenceStatus),
+    LAYER_HOOK(vkQueueWaitIdle),
+    LAYER_HOOK(vkDeviceWaitIdle),
+    LAYER_HOOK(vkWaitSemaphores),
+    LAYER_HOOK(vkWaitSemaphoresKHR),
+    LAYER_HOOK(vkGetSemaphoreCounterValue),
+    LAYER_HOOK(vkGetSemaphoreCounterValueKHR),
+    LAYER_HOOK(vkSignalSemaphore),
+    LAYER_HOOK(vkSignalSemaphoreKHR),
+    LAYER_HOOK(vkInvalidateMappedMemoryRanges),
+    LAYER_HOOK(vkFlushMappedMemoryRanges),
+    LAYER_HOOK(vkCreateFence),
+    LAYER_HOOK(vkDestroyFence),
+    LAYER_HOOK(vkCreateSemaphore),
     LAYER_HOOK(vkDestroySemaphore),
-    LAYER_HOOK(vkQueueSubmit),     LAYER_HOOK(vkQueueSubmit2),      LAYER_HOOK(vkQueueSubmit2KHR),
+    LAYER_HOOK(vkQueueSubmit),
+    LAYER_HOOK(vkQueueSubmit2),
+    LAYER_HOOK(vkQueueSubmit2KHR),
 };
 const size_t queue_hook_count = sizeof(queue_hooks) / sizeof(queue_hooks[0]);

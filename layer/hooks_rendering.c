@@ -63,7 +63,7 @@ static void store_render_pass(struct layer_device *ld, VkRenderPass handle, stru
  * both: color and resolve attachments are written, input attachments read, depth/stencil written
  * unless its layout is read-only. */
 #define DESCRIBE_SUBPASSES(r, info)                                                                                    \
-    for (uint32_t i = 0; (r)->subpasses && (info)->pSubpasses && i < (info)->subpassCount; ++i) {                     \
+    for (uint32_t i = 0; (r)->subpasses && (info)->pSubpasses && i < (info)->subpassCount; ++i) {                      \
         const __typeof__((info)->pSubpasses[0]) *d = &(info)->pSubpasses[i];                                           \
         for (uint32_t k = 0; d->pColorAttachments && k < d->colorAttachmentCount; ++k) {                               \
             subpass_add(&(r)->subpasses[i], d->pColorAttachments[k].attachment, true, false);                          \
@@ -102,15 +102,15 @@ static void attachment_used(struct render_pass_state *r, uint32_t index, VkImage
 }
 
 #define DESCRIBE_ATTACHMENTS(r, info)                                                                                  \
-    for (uint32_t i = 0; (r)->attachments && (info)->pAttachments && i < (info)->attachmentCount; ++i) {              \
+    for (uint32_t i = 0; (r)->attachments && (info)->pAttachments && i < (info)->attachmentCount; ++i) {               \
         const __typeof__((info)->pAttachments[0]) *a = &(info)->pAttachments[i];                                       \
         struct pass_attachment *p = &(r)->attachments[i];                                                              \
         p->initial = a->initialLayout;                                                                                 \
         p->final = a->finalLayout;                                                                                     \
-        /* the stencil operations apply only to formats with a stencil aspect */                                     \
+        /* the stencil operations apply only to formats with a stencil aspect */                                       \
         bool stencil = has_stencil(a->format);                                                                         \
-        p->load_reads = a->loadOp == VK_ATTACHMENT_LOAD_OP_LOAD ||                                                     \
-                        (stencil && a->stencilLoadOp == VK_ATTACHMENT_LOAD_OP_LOAD);                                   \
+        p->load_reads =                                                                                                \
+            a->loadOp == VK_ATTACHMENT_LOAD_OP_LOAD || (stencil && a->stencilLoadOp == VK_ATTACHMENT_LOAD_OP_LOAD);    \
         p->load_writes = a->loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR || a->loadOp == VK_ATTACHMENT_LOAD_OP_DONT_CARE ||   \
                          (stencil && (a->stencilLoadOp == VK_ATTACHMENT_LOAD_OP_CLEAR ||                               \
                                       a->stencilLoadOp == VK_ATTACHMENT_LOAD_OP_DONT_CARE));                           \
@@ -119,22 +119,22 @@ static void attachment_used(struct render_pass_state *r, uint32_t index, VkImage
                           (stencil && (a->stencilStoreOp == VK_ATTACHMENT_STORE_OP_STORE ||                            \
                                        a->stencilStoreOp == VK_ATTACHMENT_STORE_OP_DONT_CARE));                        \
     }                                                                                                                  \
-    for (uint32_t i = 0; (r)->attachments && (info)->pSubpasses && i < (info)->subpassCount; ++i) {                   \
+    for (uint32_t i = 0; (r)->attachments && (info)->pSubpasses && i < (info)->subpassCount; ++i) {                    \
         const __typeof__((info)->pSubpasses[0]) *d = &(info)->pSubpasses[i];                                           \
         for (uint32_t k = 0; d->pInputAttachments && k < d->inputAttachmentCount; ++k)                                 \
-            attachment_used(r, d->pInputAttachments[k].attachment, d->pInputAttachments[k].layout, false, i);        \
+            attachment_used(r, d->pInputAttachments[k].attachment, d->pInputAttachments[k].layout, false, i);          \
         for (uint32_t k = 0; d->pColorAttachments && k < d->colorAttachmentCount; ++k) {                               \
-            attachment_used(r, d->pColorAttachments[k].attachment, d->pColorAttachments[k].layout, false, i);        \
+            attachment_used(r, d->pColorAttachments[k].attachment, d->pColorAttachments[k].layout, false, i);          \
             if (d->pResolveAttachments)                                                                                \
-                attachment_used(r, d->pResolveAttachments[k].attachment, d->pResolveAttachments[k].layout, false, i); \
+                attachment_used(r, d->pResolveAttachments[k].attachment, d->pResolveAttachments[k].layout, false, i);  \
         }                                                                                                              \
         if (d->pDepthStencilAttachment)                                                                                \
-            attachment_used(r, d->pDepthStencilAttachment->attachment, d->pDepthStencilAttachment->layout, true, i); \
+            attachment_used(r, d->pDepthStencilAttachment->attachment, d->pDepthStencilAttachment->layout, true, i);   \
     }
 
 /* VkAccessFlags2 of attachments, for the spec's implicit external dependencies */
-#define ATTACHMENT_ACCESSES                                                                                           \
-    (0x10ull /* INPUT_ATTACHMENT_READ */ | HAZARD_ACCESS_COLOR_READ | HAZARD_ACCESS_COLOR_WRITE |                     \
+#define ATTACHMENT_ACCESSES                                                                                            \
+    (0x10ull /* INPUT_ATTACHMENT_READ */ | HAZARD_ACCESS_COLOR_READ | HAZARD_ACCESS_COLOR_WRITE |                      \
      HAZARD_ACCESS_DEPTH_READ | HAZARD_ACCESS_DEPTH_WRITE)
 
 /* One subpass dependency: with VK_SUBPASS_EXTERNAL, into the union the pass's start or end
@@ -324,8 +324,8 @@ static void pass_enter_subpass(struct layer_device *ld, struct command_buffer_st
         const struct pass_dependency *d = &r->dependencies[i];
         if (d->dst != cb->subpass)
             continue;
-        const struct hazard_memory_barrier m = {.global = true, .src_access = d->src_access,
-                                                .dst_access = d->dst_access};
+        const struct hazard_memory_barrier m = {
+            .global = true, .src_access = d->src_access, .dst_access = d->dst_access};
         hazard_barrier(cb, d->src_stages, d->dst_stages, &m, 1);
     }
     struct hazard_accesses loads = {.count = 0};
@@ -370,8 +370,8 @@ static void pass_leave_subpass(struct layer_device *ld, struct command_buffer_st
 static void pass_begin_operations(struct layer_device *ld, struct command_buffer_state *cb,
                                   const struct render_pass_state *r)
 {
-    const struct hazard_memory_barrier dependency = {.global = true, .src_access = r->begin_src_access,
-                                                     .dst_access = r->begin_dst_access};
+    const struct hazard_memory_barrier dependency = {
+        .global = true, .src_access = r->begin_src_access, .dst_access = r->begin_dst_access};
     hazard_barrier(cb, r->begin_src_stages, r->begin_dst_stages, &dependency, 1);
     pass_enter_subpass(ld, cb, r);
 }
@@ -380,8 +380,8 @@ static void pass_end_operations(struct layer_device *ld, struct command_buffer_s
                                 const struct render_pass_state *r)
 {
     pass_leave_subpass(ld, cb, r, "vkCmdEndRenderPass");
-    const struct hazard_memory_barrier dependency = {.global = true, .src_access = r->end_src_access,
-                                                     .dst_access = r->end_dst_access};
+    const struct hazard_memory_barrier dependency = {
+        .global = true, .src_access = r->end_src_access, .dst_access = r->end_dst_access};
     hazard_barrier(cb, r->end_src_stages, r->end_dst_stages, &dependency, 1);
     for (uint32_t i = 0; i < r->attachment_count && i < cb->pass_view_count; ++i) {
         const struct pass_attachment *a = &r->attachments[i];
@@ -390,7 +390,8 @@ static void pass_end_operations(struct layer_device *ld, struct command_buffer_s
             !attachment_access(ld, cb->pass_views[i], 0, a->depth, ATTACHMENT_STORE, true, &range))
             continue;
         /* the pass's own store operation is available to its final transition */
-        struct hazard_memory_barrier t = hazard_barrier_over(&range, r->end_src_access | range.access, r->end_dst_access);
+        struct hazard_memory_barrier t =
+            hazard_barrier_over(&range, r->end_src_access | range.access, r->end_dst_access);
         hazard_image_transition(ld, cb, r->end_src_stages, r->end_dst_stages, &t, "vkCmdEndRenderPass");
     }
 }
@@ -494,7 +495,8 @@ static struct layer_device *end_rendering(VkCommandBuffer command_buffer)
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBeginRenderPass(VkCommandBuffer command_buffer,
-                                                            const VkRenderPassBeginInfo *begin, VkSubpassContents contents)
+                                                            const VkRenderPassBeginInfo *begin,
+                                                            VkSubpassContents contents)
 {
     struct layer_device *ld = begin_render_pass(command_buffer, begin);
     ld->dispatch.CmdBeginRenderPass(command_buffer, begin, contents);
@@ -530,7 +532,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdNextSubpass2(VkCommandBuffer command
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdNextSubpass2KHR(VkCommandBuffer command_buffer,
-                                                            const VkSubpassBeginInfo *begin, const VkSubpassEndInfo *end)
+                                                            const VkSubpassBeginInfo *begin,
+                                                            const VkSubpassEndInfo *end)
 {
     struct layer_device *ld = next_subpass(command_buffer);
     ld->dispatch.CmdNextSubpass2KHR(command_buffer, begin, end);
@@ -631,11 +634,13 @@ static void note_rendering_views(struct layer_device *ld, struct command_buffer_
 {
     const VkRenderingAttachmentInfo *depth_stencil[2] = {info->pDepthAttachment, info->pStencilAttachment};
     for (uint32_t i = 0; i < info->colorAttachmentCount + 2; ++i) {
-        const VkRenderingAttachmentInfo *a =
-            i < info->colorAttachmentCount ? &info->pColorAttachments[i] : depth_stencil[i - info->colorAttachmentCount];
+        const VkRenderingAttachmentInfo *a = i < info->colorAttachmentCount
+                                                 ? &info->pColorAttachments[i]
+                                                 : depth_stencil[i - info->colorAttachmentCount];
         if (a == NULL)
             continue;
-        VkImageView views[2] = {a->imageView, a->resolveMode != VK_RESOLVE_MODE_NONE ? a->resolveImageView : VK_NULL_HANDLE};
+        VkImageView views[2] = {a->imageView,
+                                a->resolveMode != VK_RESOLVE_MODE_NONE ? a->resolveImageView : VK_NULL_HANDLE};
         for (int k = 0; k < 2; ++k)
             if (views[k] != VK_NULL_HANDLE && handle_map_get(&ld->image_views, HANDLE(views[k])) != NULL)
                 lifetime_note_object(cb, VK_OBJECT_TYPE_IMAGE_VIEW, HANDLE(views[k]), 0, "vkCmdBeginRendering");
@@ -655,9 +660,9 @@ static struct layer_device *begin_rendering(VkCommandBuffer command_buffer, cons
     note_rendering_views(ld, cb, info);
     add_rendering_attachment(cb, info->pDepthAttachment, true);
     /* the same view as depth and stencil is one attachment use */
-    bool separate_stencil = info->pStencilAttachment && !(info->pDepthAttachment &&
-                                                          info->pDepthAttachment->imageView ==
-                                                              info->pStencilAttachment->imageView);
+    bool separate_stencil =
+        info->pStencilAttachment &&
+        !(info->pDepthAttachment && info->pDepthAttachment->imageView == info->pStencilAttachment->imageView);
     if (separate_stencil)
         add_rendering_attachment(cb, info->pStencilAttachment, true);
     /* the hazard tracker sees the load operations now, the stores at vkCmdEndRendering */
@@ -765,10 +770,14 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBindVertexBuffers2EXT(VkCommandBuffe
 static uint32_t index_size(VkIndexType type)
 {
     switch (type) {
-    case VK_INDEX_TYPE_UINT16: return 2;
-    case VK_INDEX_TYPE_UINT32: return 4;
-    case VK_INDEX_TYPE_UINT8_EXT: return 1;
-    default: return 0;
+    case VK_INDEX_TYPE_UINT16:
+        return 2;
+    case VK_INDEX_TYPE_UINT32:
+        return 4;
+    case VK_INDEX_TYPE_UINT8_EXT:
+        return 1;
+    default:
+        return 0;
     }
 }
 
@@ -931,22 +940,38 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDrawMeshTasksIndirectEXT(VkCommandBu
 }
 
 const struct layer_hook rendering_hooks[] = {
-    LAYER_HOOK(vkCreateRenderPass),          LAYER_HOOK(vkCreateRenderPass2),
-    LAYER_HOOK(vkCreateRenderPass2KHR),      LAYER_HOOK(vkDestroyRenderPass),
-    LAYER_HOOK(vkCreateFramebuffer),         LAYER_HOOK(vkDestroyFramebuffer),
-    LAYER_HOOK(vkCmdBeginRenderPass),        LAYER_HOOK(vkCmdBeginRenderPass2),
-    LAYER_HOOK(vkCmdBeginRenderPass2KHR),    LAYER_HOOK(vkCmdNextSubpass),
-    LAYER_HOOK(vkCmdNextSubpass2),           LAYER_HOOK(vkCmdNextSubpass2KHR),
-    LAYER_HOOK(vkCmdEndRenderPass),          LAYER_HOOK(vkCmdEndRenderPass2),
-    LAYER_HOOK(vkCmdEndRenderPass2KHR),      LAYER_HOOK(vkCmdBeginRendering),
-    LAYER_HOOK(vkCmdBeginRenderingKHR),      LAYER_HOOK(vkCmdEndRendering),
-    LAYER_HOOK(vkCmdEndRenderingKHR),        LAYER_HOOK(vkCmdSetDepthWriteEnable),
-    LAYER_HOOK(vkCmdSetDepthWriteEnableEXT), LAYER_HOOK(vkCmdBindVertexBuffers),
-    LAYER_HOOK(vkCmdBindVertexBuffers2),     LAYER_HOOK(vkCmdBindVertexBuffers2EXT),
-    LAYER_HOOK(vkCmdBindIndexBuffer),        LAYER_HOOK(vkCmdDraw),
-    LAYER_HOOK(vkCmdDrawIndexed),            LAYER_HOOK(vkCmdDrawIndirect),
-    LAYER_HOOK(vkCmdDrawIndexedIndirect),    LAYER_HOOK(vkCmdDrawIndirectCount),
-    LAYER_HOOK(vkCmdDrawIndexedIndirectCount), LAYER_HOOK(vkCmdDrawMeshTasksEXT),
+    LAYER_HOOK(vkCreateRenderPass),
+    LAYER_HOOK(vkCreateRenderPass2),
+    LAYER_HOOK(vkCreateRenderPass2KHR),
+    LAYER_HOOK(vkDestroyRenderPass),
+    LAYER_HOOK(vkCreateFramebuffer),
+    LAYER_HOOK(vkDestroyFramebuffer),
+    LAYER_HOOK(vkCmdBeginRenderPass),
+    LAYER_HOOK(vkCmdBeginRenderPass2),
+    LAYER_HOOK(vkCmdBeginRenderPass2KHR),
+    LAYER_HOOK(vkCmdNextSubpass),
+    LAYER_HOOK(vkCmdNextSubpass2),
+    LAYER_HOOK(vkCmdNextSubpass2KHR),
+    LAYER_HOOK(vkCmdEndRenderPass),
+    LAYER_HOOK(vkCmdEndRenderPass2),
+    LAYER_HOOK(vkCmdEndRenderPass2KHR),
+    LAYER_HOOK(vkCmdBeginRendering),
+    LAYER_HOOK(vkCmdBeginRenderingKHR),
+    LAYER_HOOK(vkCmdEndRendering),
+    LAYER_HOOK(vkCmdEndRenderingKHR),
+    LAYER_HOOK(vkCmdSetDepthWriteEnable),
+    LAYER_HOOK(vkCmdSetDepthWriteEnableEXT),
+    LAYER_HOOK(vkCmdBindVertexBuffers),
+    LAYER_HOOK(vkCmdBindVertexBuffers2),
+    LAYER_HOOK(vkCmdBindVertexBuffers2EXT),
+    LAYER_HOOK(vkCmdBindIndexBuffer),
+    LAYER_HOOK(vkCmdDraw),
+    LAYER_HOOK(vkCmdDrawIndexed),
+    LAYER_HOOK(vkCmdDrawIndirect),
+    LAYER_HOOK(vkCmdDrawIndexedIndirect),
+    LAYER_HOOK(vkCmdDrawIndirectCount),
+    LAYER_HOOK(vkCmdDrawIndexedIndirectCount),
+    LAYER_HOOK(vkCmdDrawMeshTasksEXT),
     LAYER_HOOK(vkCmdDrawMeshTasksIndirectEXT),
 };
 const size_t rendering_hook_count = sizeof(rendering_hooks) / sizeof(rendering_hooks[0]);

@@ -12,7 +12,8 @@
 #define HANDLE(h) ((uint64_t)(h))
 
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkAllocateMemory(VkDevice device, const VkMemoryAllocateInfo *info,
-                                                            const VkAllocationCallbacks *allocator, VkDeviceMemory *memory)
+                                                            const VkAllocationCallbacks *allocator,
+                                                            VkDeviceMemory *memory)
 {
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.AllocateMemory(device, info, allocator, memory);
@@ -263,11 +264,11 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyBufferView(VkDevice device, VkBu
 }
 
 const struct layer_hook resource_hooks[] = {
-    LAYER_HOOK(vkAllocateMemory),     LAYER_HOOK(vkFreeMemory),       LAYER_HOOK(vkMapMemory),
-    LAYER_HOOK(vkUnmapMemory),        LAYER_HOOK(vkCreateBuffer),     LAYER_HOOK(vkDestroyBuffer),
-    LAYER_HOOK(vkBindBufferMemory),   LAYER_HOOK(vkBindBufferMemory2), LAYER_HOOK(vkBindBufferMemory2KHR),
-    LAYER_HOOK(vkCreateImage),        LAYER_HOOK(vkDestroyImage),     LAYER_HOOK(vkBindImageMemory),
-    LAYER_HOOK(vkBindImageMemory2),   LAYER_HOOK(vkBindImageMemory2KHR), LAYER_HOOK(vkCreateImageView),
-    LAYER_HOOK(vkDestroyImageView),   LAYER_HOOK(vkDestroySampler),   LAYER_HOOK(vkDestroyBufferView),
+    LAYER_HOOK(vkAllocateMemory),   LAYER_HOOK(vkFreeMemory),          LAYER_HOOK(vkMapMemory),
+    LAYER_HOOK(vkUnmapMemory),      LAYER_HOOK(vkCreateBuffer),        LAYER_HOOK(vkDestroyBuffer),
+    LAYER_HOOK(vkBindBufferMemory), LAYER_HOOK(vkBindBufferMemory2),   LAYER_HOOK(vkBindBufferMemory2KHR),
+    LAYER_HOOK(vkCreateImage),      LAYER_HOOK(vkDestroyImage),        LAYER_HOOK(vkBindImageMemory),
+    LAYER_HOOK(vkBindImageMemory2), LAYER_HOOK(vkBindImageMemory2KHR), LAYER_HOOK(vkCreateImageView),
+    LAYER_HOOK(vkDestroyImageView), LAYER_HOOK(vkDestroySampler),      LAYER_HOOK(vkDestroyBufferView),
 };
 const size_t resource_hook_count = sizeof(resource_hooks) / sizeof(resource_hooks[0]);

@@ -23,8 +23,7 @@ void swapchain_state_free(void *state)
     free(s);
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateSwapchainKHR(VkDevice device,
-                                                                const VkSwapchainCreateInfoKHR *info,
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateSwapchainKHR(VkDevice device, const VkSwapchainCreateInfoKHR *info,
                                                                 const VkAllocationCallbacks *allocator,
                                                                 VkSwapchainKHR *swapchain)
 {
@@ -53,9 +52,13 @@ static void note_images(struct layer_device *ld, struct swapchain_state *s, uint
         struct image_state *image = calloc(1, sizeof(*image));
         if (image == NULL)
             continue;
-        *image = (struct image_state){.handle = images[i], .format = s->format,
-                                      .extent = {s->extent.width, s->extent.height, 1}, .mip_levels = 1,
-                                      .array_layers = s->layers, .type = VK_IMAGE_TYPE_2D, .swapchain = true};
+        *image = (struct image_state){.handle = images[i],
+                                      .format = s->format,
+                                      .extent = {s->extent.width, s->extent.height, 1},
+                                      .mip_levels = 1,
+                                      .array_layers = s->layers,
+                                      .type = VK_IMAGE_TYPE_2D,
+                                      .swapchain = true};
         free(handle_map_take(&ld->images, HANDLE(images[i]))); /* a stale state of a reused handle */
         handle_map_put(&ld->images, HANDLE(images[i]), image);
     }
@@ -88,8 +91,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroySwapchainKHR(VkDevice device, Vk
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkAcquireNextImageKHR(VkDevice device, VkSwapchainKHR swapchain,
-                                                                 uint64_t timeout, VkSemaphore semaphore,
-                                                                 VkFence fence, uint32_t *index)
+                                                                 uint64_t timeout, VkSemaphore semaphore, VkFence fence,
+                                                                 uint32_t *index)
 {
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.AcquireNextImageKHR(device, swapchain, timeout, semaphore, fence, index);
@@ -121,8 +124,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkQueuePresentKHR(VkQueue queue, cons
         for (uint32_t i = 0; i < info->swapchainCount && image_count < PRESENT_IMAGES; ++i) {
             const struct swapchain_state *s = handle_map_get(&ld->swapchains, HANDLE(info->pSwapchains[i]));
             if (s != NULL && info->pImageIndices[i] < s->image_count &&
-                hazard_image_range(ld, HANDLE(s->images[info->pImageIndices[i]]), 0, 1, 0,
-                                   VK_REMAINING_ARRAY_LAYERS, &images[image_count]))
+                hazard_image_range(ld, HANDLE(s->images[info->pImageIndices[i]]), 0, 1, 0, VK_REMAINING_ARRAY_LAYERS,
+                                   &images[image_count]))
                 image_count++;
         }
         hazard_present(ld, queue, waits, wait_count, images, image_count);
@@ -131,7 +134,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkQueuePresentKHR(VkQueue queue, cons
 }
 
 const struct layer_hook swapchain_hooks[] = {
-    LAYER_HOOK(vkCreateSwapchainKHR),  LAYER_HOOK(vkGetSwapchainImagesKHR),  LAYER_HOOK(vkDestroySwapchainKHR),
-    LAYER_HOOK(vkAcquireNextImageKHR), LAYER_HOOK(vkAcquireNextImage2KHR),   LAYER_HOOK(vkQueuePresentKHR),
+    LAYER_HOOK(vkCreateSwapchainKHR),  LAYER_HOOK(vkGetSwapchainImagesKHR), LAYER_HOOK(vkDestroySwapchainKHR),
+    LAYER_HOOK(vkAcquireNextImageKHR), LAYER_HOOK(vkAcquireNextImage2KHR),  LAYER_HOOK(vkQueuePresentKHR),
 };
 const size_t swapchain_hook_count = sizeof(swapchain_hooks) / sizeof(swapchain_hooks[0]);

@@ -24,7 +24,6 @@ static void add_transfer(struct layer_device *ld, struct hazard_accesses *access
     accesses->count++;
 }
 
-
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyBuffer(VkCommandBuffer command_buffer, VkBuffer src, VkBuffer dst,
                                                        uint32_t count, const VkBufferCopy *regions)
 {
@@ -43,8 +42,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyBuffer(VkCommandBuffer command_b
     ld->dispatch.CmdCopyBuffer(command_buffer, src, dst, count, regions);
 }
 
-static VKAPI_ATTR void VKAPI_CALL hook_vkCmdFillBuffer(VkCommandBuffer command_buffer, VkBuffer dst, VkDeviceSize offset,
-                                                       VkDeviceSize size, uint32_t data)
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdFillBuffer(VkCommandBuffer command_buffer, VkBuffer dst,
+                                                       VkDeviceSize offset, VkDeviceSize size, uint32_t data)
 {
     struct command_buffer_state *cb;
     struct layer_device *ld = command_buffer_device(command_buffer, &cb);
@@ -89,9 +88,8 @@ static void add_image_transfer(struct layer_device *ld, struct hazard_accesses *
                                uint32_t base_mip, uint32_t mip_count, uint32_t base_layer, uint32_t layer_count,
                                bool write)
 {
-    if (accesses->count < HAZARD_MAX_ACCESSES &&
-        hazard_image_range(ld, HANDLE(image), base_mip, mip_count, base_layer, layer_count,
-                           &accesses->a[accesses->count]))
+    if (accesses->count < HAZARD_MAX_ACCESSES && hazard_image_range(ld, HANDLE(image), base_mip, mip_count, base_layer,
+                                                                    layer_count, &accesses->a[accesses->count]))
         add_image_access(accesses, write);
 }
 
@@ -100,8 +98,8 @@ static void image_regions(struct command_buffer_state *cb, struct hazard_accesse
                           const VkImageSubresourceLayers *layers, int32_t z, uint32_t depth, bool write)
 {
     if (accesses->count < HAZARD_MAX_ACCESSES &&
-        hazard_image_region(cb->device, HANDLE(image), layers->mipLevel, layers->baseArrayLayer, layers->layerCount,
-                            z, depth, &accesses->a[accesses->count]))
+        hazard_image_region(cb->device, HANDLE(image), layers->mipLevel, layers->baseArrayLayer, layers->layerCount, z,
+                            depth, &accesses->a[accesses->count]))
         add_image_access(accesses, write);
 }
 
@@ -127,8 +125,8 @@ static void buffer_image_region(struct layer_device *ld, struct hazard_accesses 
     add_transfer(ld, accesses, HANDLE(buffer), r->bufferOffset, blocks * block.bytes, write);
 }
 
-static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyBufferToImage(VkCommandBuffer command_buffer, VkBuffer src,
-                                                              VkImage dst, VkImageLayout layout, uint32_t count,
+static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyBufferToImage(VkCommandBuffer command_buffer, VkBuffer src, VkImage dst,
+                                                              VkImageLayout layout, uint32_t count,
                                                               const VkBufferImageCopy *regions)
 {
     struct command_buffer_state *cb;
@@ -171,7 +169,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyImageToBuffer(VkCommandBuffer co
  * destination subresources are (VkImageCopy, VkImageBlit, VkImageResolve and their *2 forms all
  * name them so), each followed by its offset (copies, resolves: one VkOffset3D and the region's
  * `extent`) or its two corners (blits: BLIT_REGIONS, no extent). */
-#define REGIONS(type) sizeof(type), offsetof(type, srcSubresource), offsetof(type, dstSubresource), offsetof(type, extent)
+#define REGIONS(type)                                                                                                  \
+    sizeof(type), offsetof(type, srcSubresource), offsetof(type, dstSubresource), offsetof(type, extent)
 #define BLIT_REGIONS(type) sizeof(type), offsetof(type, srcSubresource), offsetof(type, dstSubresource), 0
 
 /* The depth slices a region's side covers: from its offset and the extent, or between a blit's corners. */

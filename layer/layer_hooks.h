@@ -11,7 +11,10 @@ struct layer_hook {
     PFN_vkVoidFunction function;
 };
 
-#define LAYER_HOOK(name) {#name, (PFN_vkVoidFunction)hook_##name}
+#define LAYER_HOOK(name)                                                                                               \
+    {                                                                                                                  \
+#name, (PFN_vkVoidFunction)hook_##name                                                                         \
+    }
 
 extern const struct layer_hook resource_hooks[];
 extern const size_t resource_hook_count;

@@ -62,8 +62,8 @@ struct set_layout_state {
         uint32_t count;
         VkShaderStageFlags stages;
         VkDescriptorBindingFlags flags; /* partially bound, update after bind, variable count */
-        uint32_t first; /* index of its first descriptor in a set's descriptor array */
-    } *bindings;
+        uint32_t first;                 /* index of its first descriptor in a set's descriptor array */
+    } * bindings;
     uint32_t descriptor_count;
     uint32_t dynamic_count; /* dynamic uniform and storage buffer descriptors: offsets a bind consumes */
 };
@@ -99,12 +99,12 @@ struct set_memo_key {
 
 struct set_state {
     int refs;
-    uint64_t id;                      /* unique for the layer's life: handles and addresses are reused */
+    uint64_t id; /* unique for the layer's life: handles and addresses are reused */
     VkDescriptorSet handle;
     VkDescriptorPool pool;
     struct set_layout_state *layout;
     struct descriptor_state *descriptors;
-    int memo_busy;                    /* the try-lock over the two memos below */
+    int memo_busy;                     /* the try-lock over the two memos below */
     struct set_memo_key binding_clean; /* check_binding found nothing to report for this key */
     struct set_memo_key writes_noted;  /* its written buffers are in that recording's written list */
     struct alias_set_memo *alias;      /* check_alias.c: the set's descriptor accesses (malloc'd) */
@@ -141,10 +141,10 @@ struct pipeline_state {
     VkPipeline handle;
     VkPipelineBindPoint bind_point;
     struct pipeline_layout_state *layout;
-    bool reflected; /* false when the shader could not be reflected: checks that need it are skipped */
-    bool depth_write;          /* graphics: depthWriteEnable (static state) */
-    bool depth_write_dynamic;  /* graphics: VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE: vkCmdSetDepthWriteEnable decides */
-    bool feedback_loop;        /* graphics: created for attachment feedback loops */
+    bool reflected;           /* false when the shader could not be reflected: checks that need it are skipped */
+    bool depth_write;         /* graphics: depthWriteEnable (static state) */
+    bool depth_write_dynamic; /* graphics: VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE: vkCmdSetDepthWriteEnable decides */
+    bool feedback_loop;       /* graphics: created for attachment feedback loops */
     uint32_t vertex_strides[MAX_VERTEX_BINDINGS]; /* per vertex binding, 0 when unknown or per instance */
     /* what the shaders do: a compute stage, or the union of a graphics pipeline's stages */
     struct reflect_result shader;
@@ -174,7 +174,7 @@ struct memory_state {
     VkDeviceMemory handle;
     VkDeviceSize size;
     VkMemoryPropertyFlags properties;
-    void *mapped;                /* the app's mapping, while mapped */
+    void *mapped; /* the app's mapping, while mapped */
     VkDeviceSize mapped_offset, mapped_size;
 };
 
@@ -194,8 +194,8 @@ struct image_state {
     VkImageUsageFlags usage;
     VkDeviceMemory memory;
     VkDeviceSize memory_offset;
-    VkImageType type;       /* 3D images are tracked by depth slice (hazard_image_slices) */
-    bool swapchain;         /* owned by a swapchain (hooks_swapchain.c), not the application */
+    VkImageType type; /* 3D images are tracked by depth slice (hazard_image_slices) */
+    bool swapchain;   /* owned by a swapchain (hooks_swapchain.c), not the application */
 };
 
 struct image_view_state {
@@ -259,7 +259,7 @@ struct bound_recall {
 };
 
 struct bound_state {
-    uint64_t serial; /* identifies the bound pipeline, sets and dynamic offsets (bound_state_changed) */
+    uint64_t serial;      /* identifies the bound pipeline, sets and dynamic offsets (bound_state_changed) */
     uint64_t last_serial; /* the last serial handed out: a serial is never used for two contents */
     struct pipeline_state *pipeline;
     struct set_state *sets[MAX_BOUND_SETS];
@@ -267,9 +267,9 @@ struct bound_state {
     uint32_t dynamic_offsets[MAX_BOUND_SETS][MAX_DYNAMIC_PER_SET];
     uint32_t dynamic_count[MAX_BOUND_SETS];
     uint32_t set_mask, dynamic_mask; /* bit i: sets[i] is bound, dynamic_count[i] != 0 (MAX_BOUND_SETS <= 32) */
-    uint32_t stale_mask; /* bit i: the last bind at i named a set the layer does not know (freed, or never made) */
+    uint32_t stale_mask;      /* bit i: the last bind at i named a set the layer does not know (freed, or never made) */
     uint64_t lifetime_serial; /* check_lifetime: the serial whose sets were last noted */
-    uint32_t current; /* the slot of memos and recall of the state bound now */
+    uint32_t current;         /* the slot of memos and recall of the state bound now */
     struct bound_memos memos[BOUND_RECALL];
     struct bound_recall recall[BOUND_RECALL];
 };
@@ -287,11 +287,11 @@ static inline struct bound_memos *bound_memos_of(struct bound_state *b)
 /* The work bounds of a compute shader (reflect_bound) with the values pushed for a dispatch:
  * per dimension, the count of invocations (or workgroups, `kind`) the shader works on. */
 struct dispatch_bounds {
-    uint32_t present;     /* bit d: dimension d has a bound */
-    uint8_t kind[3];      /* REFLECT_BOUND_* */
-    uint32_t offset[3];   /* of the push constant */
+    uint32_t present;   /* bit d: dimension d has a bound */
+    uint8_t kind[3];    /* REFLECT_BOUND_* */
+    uint32_t offset[3]; /* of the push constant */
     uint64_t value[3];
-    uint32_t local[3];    /* the shader's local size */
+    uint32_t local[3]; /* the shader's local size */
 };
 
 /* An indirect dispatch to check at submit, when its arguments can be read then. */
@@ -316,7 +316,7 @@ struct render_pass_state {
         uint32_t index[MAX_ATTACHMENTS]; /* framebuffer attachment indices */
         bool write[MAX_ATTACHMENTS];
         bool depth[MAX_ATTACHMENTS];
-    } *subpasses;
+    } * subpasses;
     /* for the hazard tracker: each attachment's load/store operations and layout transitions at
      * the pass's start and end, and the dependencies with VK_SUBPASS_EXTERNAL (the union of the
      * application's, or the spec's implicit ones) */
@@ -326,12 +326,12 @@ struct render_pass_state {
         bool load_reads, load_writes, store_writes;
         VkImageLayout initial, final, first_layout, last_layout;
         uint32_t first_subpass, last_subpass; /* where its load and store operations happen */
-    } *attachments;
+    } * attachments;
     uint32_t dependency_count; /* between two subpasses (not VK_SUBPASS_EXTERNAL, not a self-dependency) */
     struct pass_dependency {
         uint32_t src, dst;
         uint64_t src_stages, dst_stages, src_access, dst_access;
-    } *dependencies;
+    } * dependencies;
     uint64_t begin_src_stages, begin_dst_stages, begin_src_access, begin_dst_access;
     uint64_t end_src_stages, end_dst_stages, end_src_access, end_dst_access;
     bool has_begin_dependency, has_end_dependency;
@@ -349,16 +349,17 @@ struct command_buffer_state {
     struct bound_state compute, graphics;
     char *labels[MAX_LABEL_DEPTH];
     uint32_t label_depth;
-    const char *label_path;          /* the labels joined with '/', interned in the device (NULL: none) */
-    uint32_t command_index;          /* commands recorded so far: names a command in findings */
+    const char *label_path; /* the labels joined with '/', interned in the device (NULL: none) */
+    uint32_t command_index; /* commands recorded so far: names a command in findings */
     uint8_t push_constants[MAX_PUSH_CONSTANT_BYTES]; /* the bytes vkCmdPushConstants set so far */
-    uint64_t push_valid;             /* bit i: bytes [4i, 4i + 4) were pushed in this recording */
+    uint64_t push_valid;                             /* bit i: bytes [4i, 4i + 4) were pushed in this recording */
     struct pending_indirect *indirect;
     uint32_t indirect_count, indirect_capacity;
-    uint64_t recording;              /* unique per recording (each begin or reset) */
-    uint64_t *written_buffers;       /* buffers a recorded command may write: indirect args read then are not known at submit */
+    uint64_t recording; /* unique per recording (each begin or reset) */
+    uint64_t
+        *written_buffers; /* buffers a recorded command may write: indirect args read then are not known at submit */
     uint32_t written_count, written_capacity;
-    uint64_t *written_table;         /* their hash index (open addressing, 0 = empty), at most half full */
+    uint64_t *written_table; /* their hash index (open addressing, 0 = empty), at most half full */
     uint32_t written_table_size;
     /* graphics */
     VkBuffer vertex_buffers[MAX_VERTEX_BINDINGS];
@@ -368,11 +369,11 @@ struct command_buffer_state {
     uint32_t index_size;
     struct attachment_use attachments[MAX_ATTACHMENTS];
     uint32_t attachment_count;
-    VkRenderPass render_pass;        /* looked up again at vkCmdNextSubpass; VK_NULL_HANDLE outside a pass */
+    VkRenderPass render_pass; /* looked up again at vkCmdNextSubpass; VK_NULL_HANDLE outside a pass */
     VkImageView pass_views[MAX_ATTACHMENTS * 2];
     uint32_t pass_load_command[MAX_ATTACHMENTS * 2]; /* the command of each attachment's load operation */
     uint32_t pass_view_count, subpass;
-    bool depth_write_enable;         /* the last vkCmdSetDepthWriteEnable */
+    bool depth_write_enable; /* the last vkCmdSetDepthWriteEnable */
     /* dynamic rendering: the store and resolve operations vkCmdEndRendering performs, as part of
      * the rendering vkCmdBeginRendering (command `rendering_command`) started */
     bool dynamic_rendering;
@@ -393,7 +394,7 @@ struct layer_device {
     struct handle_map memories, buffers, images, image_views, set_layouts, descriptor_pools, descriptor_sets,
         update_templates, pipeline_layouts, shader_modules, pipelines, command_pools, command_buffers, fences,
         semaphores, render_passes, framebuffers, swapchains;
-    struct host_tracker *host; /* check_host.c's pending submissions, created at the first submit */
+    struct host_tracker *host;           /* check_host.c's pending submissions, created at the first submit */
     struct hazard_queues *queue_hazards; /* check_hazard_submit.c's per-queue trackers, likewise */
     struct lifetime_tracker *lifetime;   /* check_lifetime.c's pending batches, likewise */
     /* debug-label paths ("frame/shadows"), interned for as long as the device lives so that the
@@ -413,7 +414,8 @@ static inline void resource_epoch_bump(struct layer_device *ld)
 }
 
 /* True when `b` is as it was when `key` was last taken; otherwise takes it now and returns false. */
-static inline bool bound_key_unchanged(struct bound_key *key, const struct bound_state *b, const struct layer_device *ld)
+static inline bool bound_key_unchanged(struct bound_key *key, const struct bound_state *b,
+                                       const struct layer_device *ld)
 {
     uint64_t epoch = __atomic_load_n(&ld->resource_epoch, __ATOMIC_ACQUIRE);
     if (key->valid && key->serial == b->serial && key->epoch == epoch)
@@ -452,8 +454,7 @@ struct command_buffer_lookup {
 };
 /* initial-exec: the general TLS model costs a __tls_get_addr call at every command; 32 bytes fit
  * in the static TLS that glibc keeps for libraries loaded with dlopen */
-extern _Thread_local __attribute__((tls_model("initial-exec"))) struct command_buffer_lookup
-    last_command_buffer_lookup;
+extern _Thread_local __attribute__((tls_model("initial-exec"))) struct command_buffer_lookup last_command_buffer_lookup;
 extern uint64_t command_buffer_generation;
 struct layer_device *command_buffer_lookup_slow(VkCommandBuffer cb, struct command_buffer_state **state);
 static inline struct layer_device *command_buffer_device(VkCommandBuffer cb, struct command_buffer_state **state)

@@ -117,10 +117,9 @@ static void add_messenger(struct layer_instance *instance, VkDebugUtilsMessenger
     pthread_mutex_unlock(&instance->messengers_lock);
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateDebugUtilsMessengerEXT(VkInstance instance,
-                                                                          const VkDebugUtilsMessengerCreateInfoEXT *info,
-                                                                          const VkAllocationCallbacks *allocator,
-                                                                          VkDebugUtilsMessengerEXT *messenger)
+static VKAPI_ATTR VkResult VKAPI_CALL
+hook_vkCreateDebugUtilsMessengerEXT(VkInstance instance, const VkDebugUtilsMessengerCreateInfoEXT *info,
+                                    const VkAllocationCallbacks *allocator, VkDebugUtilsMessengerEXT *messenger)
 {
     struct layer_instance *li = layer_instance_of(instance);
     if (li == NULL || li->dispatch.CreateDebugUtilsMessengerEXT == NULL)
@@ -163,7 +162,8 @@ static VkLayerInstanceCreateInfo *instance_link(const VkInstanceCreateInfo *info
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateInstance(const VkInstanceCreateInfo *info,
-                                                            const VkAllocationCallbacks *allocator, VkInstance *instance)
+                                                            const VkAllocationCallbacks *allocator,
+                                                            VkInstance *instance)
 {
     VkLayerInstanceCreateInfo *link = instance_link(info);
     if (link == NULL || link->u.pLayerInfo == NULL)
@@ -268,11 +268,11 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateDevice(VkPhysicalDevice physi
     ld->physical = physical;
     layer_device_dispatch_load(&ld->dispatch, *device, next_gdpa);
     li->dispatch.GetPhysicalDeviceProperties(physical, &ld->properties);
-    struct handle_map *maps[] = {&ld->names, &ld->memories, &ld->buffers, &ld->images, &ld->image_views,
-                                 &ld->set_layouts, &ld->descriptor_pools, &ld->descriptor_sets, &ld->update_templates,
-                                 &ld->pipeline_layouts, &ld->shader_modules, &ld->pipelines, &ld->command_pools,
-                                 &ld->command_buffers, &ld->fences, &ld->semaphores,
-                                 &ld->render_passes, &ld->framebuffers, &ld->swapchains, &ld->label_paths};
+    struct handle_map *maps[] = {
+        &ld->names,          &ld->memories,         &ld->buffers,         &ld->images,           &ld->image_views,
+        &ld->set_layouts,    &ld->descriptor_pools, &ld->descriptor_sets, &ld->update_templates, &ld->pipeline_layouts,
+        &ld->shader_modules, &ld->pipelines,        &ld->command_pools,   &ld->command_buffers,  &ld->fences,
+        &ld->semaphores,     &ld->render_passes,    &ld->framebuffers,    &ld->swapchains,       &ld->label_paths};
     for (size_t i = 0; i < sizeof(maps) / sizeof(maps[0]); ++i)
         handle_map_init(maps[i]);
     pthread_mutex_init(&ld->label_lock, NULL);
@@ -280,10 +280,22 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateDevice(VkPhysicalDevice physi
     return VK_SUCCESS;
 }
 
-static void release_set_layout_value(void *v) { set_layout_release(v); }
-static void release_set_value(void *v) { set_state_release(v); }
-static void release_pipeline_layout_value(void *v) { pipeline_layout_release(v); }
-static void release_pipeline_value(void *v) { pipeline_release(v); }
+static void release_set_layout_value(void *v)
+{
+    set_layout_release(v);
+}
+static void release_set_value(void *v)
+{
+    set_state_release(v);
+}
+static void release_pipeline_layout_value(void *v)
+{
+    pipeline_layout_release(v);
+}
+static void release_pipeline_value(void *v)
+{
+    pipeline_release(v);
+}
 static void release_shader_module_value(void *v)
 {
     struct shader_module_state *m = v;
@@ -365,14 +377,15 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkSetDebugUtilsObjectNameEXT(VkDevice
         if (name)
             handle_map_put(&ld->names, info->objectHandle, name);
     }
-    return ld->dispatch.SetDebugUtilsObjectNameEXT ? ld->dispatch.SetDebugUtilsObjectNameEXT(device, info)
-                                                   : VK_SUCCESS;
+    return ld->dispatch.SetDebugUtilsObjectNameEXT ? ld->dispatch.SetDebugUtilsObjectNameEXT(device, info) : VK_SUCCESS;
 }
 
 /* --- enumeration --------------------------------------------------------------------------------- */
 
 static const VkLayerProperties layer_properties = {
-    LAYER_NAME, VK_MAKE_API_VERSION(0, 1, 3, VK_HEADER_VERSION), 1,
+    LAYER_NAME,
+    VK_MAKE_API_VERSION(0, 1, 3, VK_HEADER_VERSION),
+    1,
     "preflight: dispatch limits, aliasing, missing barriers and host races",
 };
 
@@ -429,8 +442,11 @@ LAYER_EXPORT VKAPI_ATTR VkResult VKAPI_CALL vkEnumerateDeviceExtensionProperties
 /* --- vkGet*ProcAddr: our hook where we wrap the call, the next layer's function otherwise ------ */
 
 static const struct layer_hook instance_hooks[] = {
-    LAYER_HOOK(vkCreateInstance), LAYER_HOOK(vkDestroyInstance), LAYER_HOOK(vkCreateDevice),
-    LAYER_HOOK(vkCreateDebugUtilsMessengerEXT), LAYER_HOOK(vkDestroyDebugUtilsMessengerEXT),
+    LAYER_HOOK(vkCreateInstance),
+    LAYER_HOOK(vkDestroyInstance),
+    LAYER_HOOK(vkCreateDevice),
+    LAYER_HOOK(vkCreateDebugUtilsMessengerEXT),
+    LAYER_HOOK(vkDestroyDebugUtilsMessengerEXT),
     {"vkEnumerateInstanceLayerProperties", (PFN_vkVoidFunction)vkEnumerateInstanceLayerProperties},
     {"vkEnumerateInstanceExtensionProperties", (PFN_vkVoidFunction)vkEnumerateInstanceExtensionProperties},
     {"vkEnumerateDeviceLayerProperties", (PFN_vkVoidFunction)vkEnumerateDeviceLayerProperties},

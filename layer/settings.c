@@ -44,29 +44,69 @@ typedef struct VkLayerSettingsCreateInfoEXT {
 } VkLayerSettingsCreateInfoEXT;
 #endif
 
-enum setting_key { KEY_ACTION, KEY_STDERR, KEY_LOG_FILE, KEY_DUPLICATE_LIMIT, KEY_DISABLE, KEY_ENABLE,
-                   KEY_TARGET_LIMITS, KEY_WRITE_AFTER_WRITE, KEY_COUNT };
+enum setting_key {
+    KEY_ACTION,
+    KEY_STDERR,
+    KEY_LOG_FILE,
+    KEY_DUPLICATE_LIMIT,
+    KEY_DISABLE,
+    KEY_ENABLE,
+    KEY_TARGET_LIMITS,
+    KEY_WRITE_AFTER_WRITE,
+    KEY_COUNT
+};
 
 /* The one table: the code below, docs/layer.md and the manifest's settings follow it. */
 static const struct setting_info table[KEY_COUNT] = {
-    [KEY_ACTION] = {"action", SETTING_CHOICE, "log", {"log", "abort", "break"}, "Action on a finding",
+    [KEY_ACTION] = {"action",
+                    SETTING_CHOICE,
+                    "log",
+                    {"log", "abort", "break"},
+                    "Action on a finding",
                     "log: report and go on; abort: abort() after reporting (a core dump for CI); break: raise "
                     "SIGTRAP (for a debugger)"},
-    [KEY_STDERR] = {"stderr", SETTING_CHOICE, "auto", {"auto", "on", "off"}, "Findings on stderr",
+    [KEY_STDERR] = {"stderr",
+                    SETTING_CHOICE,
+                    "auto",
+                    {"auto", "on", "off"},
+                    "Findings on stderr",
                     "auto: only when the application has no debug-utils messenger; on; off"},
-    [KEY_LOG_FILE] = {"log_file", SETTING_PATH, "", {0}, "Log file",
+    [KEY_LOG_FILE] = {"log_file",
+                      SETTING_PATH,
+                      "",
+                      {0},
+                      "Log file",
                       "a path: findings appended as JSON lines (id, severity, call, message, objects, labels, time)"},
-    [KEY_DUPLICATE_LIMIT] = {"duplicate_limit", SETTING_UINT, "10", {0}, "Repeats reported",
+    [KEY_DUPLICATE_LIMIT] = {"duplicate_limit",
+                             SETTING_UINT,
+                             "10",
+                             {0},
+                             "Repeats reported",
                              "how often one finding (same check, objects and call) is reported; 0: always"},
-    [KEY_DISABLE] = {"disable", SETTING_CHECKS, "", {0}, "Checks off",
+    [KEY_DISABLE] = {"disable",
+                     SETTING_CHECKS,
+                     "",
+                     {0},
+                     "Checks off",
                      "comma-separated check IDs or globs (PREFLIGHT-dispatch-target-*) to turn off"},
-    [KEY_ENABLE] = {"enable", SETTING_CHECKS, "", {0}, "Checks on",
+    [KEY_ENABLE] = {"enable",
+                    SETTING_CHECKS,
+                    "",
+                    {0},
+                    "Checks on",
                     "the same, applied after disable; ADVICE checks (PREFLIGHT-alias-in-place) are on only when "
                     "named here"},
-    [KEY_TARGET_LIMITS] = {"target_limits", SETTING_PATH, "", {0}, "Target limits",
+    [KEY_TARGET_LIMITS] = {"target_limits",
+                           SETTING_PATH,
+                           "",
+                           {0},
+                           "Target limits",
                            "a fleet-limits file (preflight-report fleet-limits) or a probe report: dispatches are "
                            "checked against those devices too"},
-    [KEY_WRITE_AFTER_WRITE] = {"write_after_write", SETTING_CHOICE, "available", {"available", "visible"},
+    [KEY_WRITE_AFTER_WRITE] = {"write_after_write",
+                               SETTING_CHOICE,
+                               "available",
+                               {"available", "visible"},
                                "Write-after-write rule",
                                "available: a second write is ordered after the first when the first was made "
                                "available and happens before it (the memory model); visible: it must also be in "
@@ -129,7 +169,8 @@ static void from_api(const void *next, struct raw_values *raw, struct settings_p
         const VkLayerSettingsCreateInfoEXT *info = (const VkLayerSettingsCreateInfoEXT *)s;
         for (uint32_t i = 0; i < info->settingCount && info->pSettings != NULL; ++i) {
             const VkLayerSettingEXT *setting = &info->pSettings[i];
-            if (setting->pLayerName == NULL || strcmp(setting->pLayerName, LAYER_NAME) != 0 || setting->pSettingName == NULL)
+            if (setting->pLayerName == NULL || strcmp(setting->pLayerName, LAYER_NAME) != 0 ||
+                setting->pSettingName == NULL)
                 continue;
             int k = key_index(setting->pSettingName);
             if (k < 0) {
@@ -156,10 +197,12 @@ static void from_api(const void *next, struct raw_values *raw, struct settings_p
                                            ((const VkBool32 *)setting->pValues)[v] ? "true" : "false");
                     break;
                 case VK_LAYER_SETTING_TYPE_INT32_EXT:
-                    at += (size_t)snprintf(out + at, size - at, "%s%d", separator, ((const int32_t *)setting->pValues)[v]);
+                    at += (size_t)snprintf(out + at, size - at, "%s%d", separator,
+                                           ((const int32_t *)setting->pValues)[v]);
                     break;
                 case VK_LAYER_SETTING_TYPE_UINT32_EXT:
-                    at += (size_t)snprintf(out + at, size - at, "%s%u", separator, ((const uint32_t *)setting->pValues)[v]);
+                    at += (size_t)snprintf(out + at, size - at, "%s%u", separator,
+                                           ((const uint32_t *)setting->pValues)[v]);
                     break;
                 case VK_LAYER_SETTING_TYPE_INT64_EXT:
                     at += (size_t)snprintf(out + at, size - at, "%s%lld", separator,
@@ -229,7 +272,8 @@ static void from_environment(struct raw_values *raw, struct settings_problems *p
         char key[64];
         size_t length = (size_t)(equals - *v) - strlen(ENV_PREFIX);
         if (length >= sizeof(key)) {
-            problem(p, "unknown environment variable %.*s ignored", (int)(equals - *v) > 100 ? 100 : (int)(equals - *v), *v);
+            problem(p, "unknown environment variable %.*s ignored", (int)(equals - *v) > 100 ? 100 : (int)(equals - *v),
+                    *v);
             continue;
         }
         for (size_t i = 0; i < length; ++i)

@@ -13,14 +13,14 @@ struct id_info {
     uint32_t count;         /* vector size, matrix columns, array length id, member count */
     uint32_t storage_class; /* pointers and variables */
     uint32_t image_dim, image_sampled;
-    uint64_t value;         /* constants, specialization applied */
+    uint64_t value; /* constants, specialization applied */
     bool has_value, is_spec, has_spec_id, builtin_workgroup_size, block, buffer_block;
     uint32_t spec_id;
     uint32_t set, binding;
     bool has_set, has_binding, non_writable, non_readable;
-    uint32_t members_at;    /* into the member pool (struct types, composite constants) */
-    uint32_t root;          /* pointers and image values: the variable or parameter they come from */
-    uint32_t function;      /* parameters and instructions: the function they belong to */
+    uint32_t members_at; /* into the member pool (struct types, composite constants) */
+    uint32_t root;       /* pointers and image values: the variable or parameter they come from */
+    uint32_t function;   /* parameters and instructions: the function they belong to */
     bool read, written, used;
     uint32_t member_non_writable, member_count_decorated;
     int32_t element;            /* pointers into a descriptor array: the constant element, -1 dynamic, -2 none */
@@ -103,23 +103,54 @@ static uint64_t spec_override(const struct parse_state *s, uint32_t spec_id, uin
 }
 
 /* OpSpecConstantOp over integers: the operations array lengths and local sizes are built from. */
-static bool evaluate_spec_op(struct parse_state *s, uint32_t op, const uint32_t *operands, uint32_t count, uint64_t *out)
+static bool evaluate_spec_op(struct parse_state *s, uint32_t op, const uint32_t *operands, uint32_t count,
+                             uint64_t *out)
 {
     uint64_t a = count > 0 ? id(s, operands[0])->value : 0, b = count > 1 ? id(s, operands[1])->value : 0;
     switch (op) {
-    case SpvOpIAdd: *out = a + b; return true;
-    case SpvOpISub: *out = a - b; return true;
-    case SpvOpIMul: *out = a * b; return true;
-    case SpvOpUDiv: case SpvOpSDiv: *out = b ? a / b : 0; return b != 0;
-    case SpvOpUMod: case SpvOpSRem: case SpvOpSMod: *out = b ? a % b : 0; return b != 0;
-    case SpvOpShiftLeftLogical: *out = a << (b & 63); return true;
-    case SpvOpShiftRightLogical: case SpvOpShiftRightArithmetic: *out = a >> (b & 63); return true;
-    case SpvOpBitwiseAnd: *out = a & b; return true;
-    case SpvOpBitwiseOr: *out = a | b; return true;
-    case SpvOpBitwiseXor: *out = a ^ b; return true;
-    case SpvOpUConvert: case SpvOpSConvert: *out = a; return true;
-    case SpvOpSelect: *out = a ? b : (count > 2 ? id(s, operands[2])->value : 0); return true;
-    default: return false;
+    case SpvOpIAdd:
+        *out = a + b;
+        return true;
+    case SpvOpISub:
+        *out = a - b;
+        return true;
+    case SpvOpIMul:
+        *out = a * b;
+        return true;
+    case SpvOpUDiv:
+    case SpvOpSDiv:
+        *out = b ? a / b : 0;
+        return b != 0;
+    case SpvOpUMod:
+    case SpvOpSRem:
+    case SpvOpSMod:
+        *out = b ? a % b : 0;
+        return b != 0;
+    case SpvOpShiftLeftLogical:
+        *out = a << (b & 63);
+        return true;
+    case SpvOpShiftRightLogical:
+    case SpvOpShiftRightArithmetic:
+        *out = a >> (b & 63);
+        return true;
+    case SpvOpBitwiseAnd:
+        *out = a & b;
+        return true;
+    case SpvOpBitwiseOr:
+        *out = a | b;
+        return true;
+    case SpvOpBitwiseXor:
+        *out = a ^ b;
+        return true;
+    case SpvOpUConvert:
+    case SpvOpSConvert:
+        *out = a;
+        return true;
+    case SpvOpSelect:
+        *out = a ? b : (count > 2 ? id(s, operands[2])->value : 0);
+        return true;
+    default:
+        return false;
     }
 }
 
@@ -141,21 +172,48 @@ static void decorate(struct parse_state *s, const uint32_t *w, uint32_t n, bool 
         return;
     }
     switch (decoration) {
-    case SpvDecorationSpecId: if (argc) { t->has_spec_id = true; t->spec_id = args[0]; } break;
-    case SpvDecorationDescriptorSet: if (argc) { t->has_set = true; t->set = args[0]; } break;
-    case SpvDecorationBinding: if (argc) { t->has_binding = true; t->binding = args[0]; } break;
-    case SpvDecorationNonWritable: t->non_writable = true; break;
-    case SpvDecorationNonReadable: t->non_readable = true; break;
-    case SpvDecorationBlock: t->block = true; break;
-    case SpvDecorationBufferBlock: t->buffer_block = true; break;
+    case SpvDecorationSpecId:
+        if (argc) {
+            t->has_spec_id = true;
+            t->spec_id = args[0];
+        }
+        break;
+    case SpvDecorationDescriptorSet:
+        if (argc) {
+            t->has_set = true;
+            t->set = args[0];
+        }
+        break;
+    case SpvDecorationBinding:
+        if (argc) {
+            t->has_binding = true;
+            t->binding = args[0];
+        }
+        break;
+    case SpvDecorationNonWritable:
+        t->non_writable = true;
+        break;
+    case SpvDecorationNonReadable:
+        t->non_readable = true;
+        break;
+    case SpvDecorationBlock:
+        t->block = true;
+        break;
+    case SpvDecorationBufferBlock:
+        t->buffer_block = true;
+        break;
     case SpvDecorationBuiltIn:
         if (argc && args[0] == SpvBuiltInWorkgroupSize)
             t->builtin_workgroup_size = true;
         if (argc)
             t->builtin = args[0] + 1;
         break;
-    case SpvDecorationArrayStride: if (argc) t->array_stride = args[0]; break;
-    default: break;
+    case SpvDecorationArrayStride:
+        if (argc)
+            t->array_stride = args[0];
+        break;
+    default:
+        break;
     }
 }
 
@@ -205,17 +263,61 @@ static spv_result_t on_instruction(void *user, const spv_parsed_instruction_t *i
                 s->local_size_ids[i] = w[2 + i];
         }
         break;
-    case SpvOpDecorate: decorate(s, w, n, false); break;
-    case SpvOpMemberDecorate: decorate(s, w, n, true); break;
-    case SpvOpTypeInt: if (r) { r->count = w[1]; r->is_signed = n > 2 && w[2] != 0; } break; /* width */
-    case SpvOpTypeFloat: if (r) r->count = w[1]; break;
-    case SpvOpTypeBool: if (r) r->count = 32; break;
-    case SpvOpTypeVector: case SpvOpTypeMatrix: if (r) { r->type = w[1]; r->count = w[2]; } break;
-    case SpvOpTypeArray: if (r) { r->type = w[1]; r->count = w[2]; } break;
-    case SpvOpTypeRuntimeArray: if (r) { r->type = w[1]; r->count = 0; } break;
-    case SpvOpTypePointer: if (r) { r->storage_class = w[1]; r->type = w[2]; } break;
-    case SpvOpTypeImage: if (r) { r->image_dim = w[2]; r->image_sampled = w[6]; } break;
-    case SpvOpTypeSampledImage: if (r) r->type = w[1]; break;
+    case SpvOpDecorate:
+        decorate(s, w, n, false);
+        break;
+    case SpvOpMemberDecorate:
+        decorate(s, w, n, true);
+        break;
+    case SpvOpTypeInt:
+        if (r) {
+            r->count = w[1];
+            r->is_signed = n > 2 && w[2] != 0;
+        }
+        break; /* width */
+    case SpvOpTypeFloat:
+        if (r)
+            r->count = w[1];
+        break;
+    case SpvOpTypeBool:
+        if (r)
+            r->count = 32;
+        break;
+    case SpvOpTypeVector:
+    case SpvOpTypeMatrix:
+        if (r) {
+            r->type = w[1];
+            r->count = w[2];
+        }
+        break;
+    case SpvOpTypeArray:
+        if (r) {
+            r->type = w[1];
+            r->count = w[2];
+        }
+        break;
+    case SpvOpTypeRuntimeArray:
+        if (r) {
+            r->type = w[1];
+            r->count = 0;
+        }
+        break;
+    case SpvOpTypePointer:
+        if (r) {
+            r->storage_class = w[1];
+            r->type = w[2];
+        }
+        break;
+    case SpvOpTypeImage:
+        if (r) {
+            r->image_dim = w[2];
+            r->image_sampled = w[6];
+        }
+        break;
+    case SpvOpTypeSampledImage:
+        if (r)
+            r->type = w[1];
+        break;
     case SpvOpTypeStruct:
     case SpvOpConstantComposite:
     case SpvOpSpecConstantComposite: {
@@ -242,7 +344,10 @@ static spv_result_t on_instruction(void *user, const spv_parsed_instruction_t *i
                 r->value = spec_override(s, r->spec_id, r->value);
         }
         break;
-    case SpvOpConstantTrue: case SpvOpConstantFalse: case SpvOpSpecConstantTrue: case SpvOpSpecConstantFalse:
+    case SpvOpConstantTrue:
+    case SpvOpConstantFalse:
+    case SpvOpSpecConstantTrue:
+    case SpvOpSpecConstantFalse:
         if (r) {
             r->value = op == SpvOpConstantTrue || op == SpvOpSpecConstantTrue;
             r->has_value = true;
@@ -296,16 +401,23 @@ static uint64_t type_size(struct parse_state *s, uint32_t type, int depth)
     if (depth > 32)
         return 0;
     switch (t->opcode) {
-    case SpvOpTypeInt: case SpvOpTypeFloat: case SpvOpTypeBool: return t->count / 8;
-    case SpvOpTypeVector: case SpvOpTypeMatrix: return t->count * type_size(s, t->type, depth + 1);
-    case SpvOpTypeArray: return id(s, t->count)->value * type_size(s, t->type, depth + 1);
+    case SpvOpTypeInt:
+    case SpvOpTypeFloat:
+    case SpvOpTypeBool:
+        return t->count / 8;
+    case SpvOpTypeVector:
+    case SpvOpTypeMatrix:
+        return t->count * type_size(s, t->type, depth + 1);
+    case SpvOpTypeArray:
+        return id(s, t->count)->value * type_size(s, t->type, depth + 1);
     case SpvOpTypeStruct: {
         uint64_t total = 0;
         for (uint32_t i = 0; i < t->count; ++i)
             total += type_size(s, s->members[t->members_at + i], depth + 1);
         return total;
     }
-    default: return 0;
+    default:
+        return 0;
     }
 }
 
@@ -380,12 +492,12 @@ static int64_t constant_index(struct parse_state *s, uint32_t value, int depth)
         struct id_info *a = id(s, argument);
         int64_t k;
         if (from != value) /* a pointer parameter: the argument is a variable or another parameter */
-            k = a->opcode == SpvOpVariable
-                    ? (a->storage_class == SpvStorageClassFunction && a->stored_constant != 0 &&
-                               a->stored_constant != UINT32_MAX
-                           ? constant_index(s, a->stored_constant, depth + 1)
-                           : -1)
-                    : a->opcode == SpvOpFunctionParameter ? constant_index(s, argument, depth + 1) : -1;
+            k = a->opcode == SpvOpVariable ? (a->storage_class == SpvStorageClassFunction && a->stored_constant != 0 &&
+                                                      a->stored_constant != UINT32_MAX
+                                                  ? constant_index(s, a->stored_constant, depth + 1)
+                                                  : -1)
+                : a->opcode == SpvOpFunctionParameter ? constant_index(s, argument, depth + 1)
+                                                      : -1;
         else
             k = constant_index(s, argument, depth + 1);
         if (k < 0 || (same != -2 && k != same))
@@ -411,8 +523,7 @@ static void index_element(struct parse_state *s, const uint32_t *w, uint32_t n, 
 /* A body instruction that writes memory through a pointer: the pointer, and the value written
  * (0 when not one value: a copy). False for other instructions. Function variables' initializers
  * count as writes. */
-static bool write_of(const struct parse_state *s, const struct body_instruction *b, uint32_t *target,
-                     uint32_t *stored)
+static bool write_of(const struct parse_state *s, const struct body_instruction *b, uint32_t *target, uint32_t *stored)
 {
     const uint32_t *w = s->words + b->at;
     *target = *stored = 0;
@@ -528,15 +639,22 @@ static void replay_bodies(struct parse_state *s, const bool *reachable, bool roo
                 v->used = true;
         }
         switch (b->opcode) {
-        case SpvOpAccessChain: case SpvOpInBoundsAccessChain: case SpvOpPtrAccessChain:
+        case SpvOpAccessChain:
+        case SpvOpInBoundsAccessChain:
+        case SpvOpPtrAccessChain:
         case SpvOpInBoundsPtrAccessChain:
             if (n >= 3) {
                 propagate_root(s, w[1], w[2]);
                 if (id(s, w[1])->element == -2)
-                    index_element(s, w, n, b->opcode == SpvOpPtrAccessChain || b->opcode == SpvOpInBoundsPtrAccessChain);
+                    index_element(s, w, n,
+                                  b->opcode == SpvOpPtrAccessChain || b->opcode == SpvOpInBoundsPtrAccessChain);
             }
             break;
-        case SpvOpCopyObject: case SpvOpImage: case SpvOpSampledImage: case SpvOpImageTexelPointer: case SpvOpBitcast:
+        case SpvOpCopyObject:
+        case SpvOpImage:
+        case SpvOpSampledImage:
+        case SpvOpImageTexelPointer:
+        case SpvOpBitcast:
             if (n >= 3)
                 propagate_root(s, w[1], w[2]);
             break;
@@ -555,7 +673,8 @@ static void replay_bodies(struct parse_state *s, const bool *reachable, bool roo
             if (live && n >= 1)
                 mark(s, w[0], false, true, 0);
             break;
-        case SpvOpCopyMemory: case SpvOpCopyMemorySized:
+        case SpvOpCopyMemory:
+        case SpvOpCopyMemorySized:
             if (live && n >= 2) {
                 mark(s, w[0], false, true, 0);
                 mark(s, w[1], true, false, 0);
@@ -569,10 +688,22 @@ static void replay_bodies(struct parse_state *s, const bool *reachable, bool roo
             if (live && n >= 1)
                 mark(s, w[0], false, true, 0);
             break;
-        case SpvOpAtomicExchange: case SpvOpAtomicCompareExchange: case SpvOpAtomicCompareExchangeWeak:
-        case SpvOpAtomicIIncrement: case SpvOpAtomicIDecrement: case SpvOpAtomicIAdd: case SpvOpAtomicISub:
-        case SpvOpAtomicSMin: case SpvOpAtomicUMin: case SpvOpAtomicSMax: case SpvOpAtomicUMax: case SpvOpAtomicAnd:
-        case SpvOpAtomicOr: case SpvOpAtomicXor: case SpvOpAtomicFAddEXT: case SpvOpAtomicFMinEXT:
+        case SpvOpAtomicExchange:
+        case SpvOpAtomicCompareExchange:
+        case SpvOpAtomicCompareExchangeWeak:
+        case SpvOpAtomicIIncrement:
+        case SpvOpAtomicIDecrement:
+        case SpvOpAtomicIAdd:
+        case SpvOpAtomicISub:
+        case SpvOpAtomicSMin:
+        case SpvOpAtomicUMin:
+        case SpvOpAtomicSMax:
+        case SpvOpAtomicUMax:
+        case SpvOpAtomicAnd:
+        case SpvOpAtomicOr:
+        case SpvOpAtomicXor:
+        case SpvOpAtomicFAddEXT:
+        case SpvOpAtomicFMinEXT:
         case SpvOpAtomicFMaxEXT:
             if (live && n >= 3)
                 mark(s, w[2], true, true, 0);
@@ -581,12 +712,22 @@ static void replay_bodies(struct parse_state *s, const bool *reachable, bool roo
             if (live && n >= 1)
                 mark(s, w[0], false, true, 0);
             break;
-        case SpvOpImageRead: case SpvOpImageFetch: case SpvOpImageGather: case SpvOpImageDrefGather:
-        case SpvOpImageSampleImplicitLod: case SpvOpImageSampleExplicitLod: case SpvOpImageSampleDrefImplicitLod:
-        case SpvOpImageSampleDrefExplicitLod: case SpvOpImageSampleProjImplicitLod:
-        case SpvOpImageSampleProjExplicitLod: case SpvOpImageSampleProjDrefImplicitLod:
-        case SpvOpImageSampleProjDrefExplicitLod: case SpvOpImageSparseSampleImplicitLod:
-        case SpvOpImageSparseSampleExplicitLod: case SpvOpImageSparseFetch: case SpvOpImageSparseRead:
+        case SpvOpImageRead:
+        case SpvOpImageFetch:
+        case SpvOpImageGather:
+        case SpvOpImageDrefGather:
+        case SpvOpImageSampleImplicitLod:
+        case SpvOpImageSampleExplicitLod:
+        case SpvOpImageSampleDrefImplicitLod:
+        case SpvOpImageSampleDrefExplicitLod:
+        case SpvOpImageSampleProjImplicitLod:
+        case SpvOpImageSampleProjExplicitLod:
+        case SpvOpImageSampleProjDrefImplicitLod:
+        case SpvOpImageSampleProjDrefExplicitLod:
+        case SpvOpImageSparseSampleImplicitLod:
+        case SpvOpImageSparseSampleExplicitLod:
+        case SpvOpImageSparseFetch:
+        case SpvOpImageSparseRead:
         case SpvOpImageSparseGather:
             if (live && n >= 3)
                 mark(s, w[2], true, false, 0);
@@ -609,15 +750,26 @@ static void replay_bodies(struct parse_state *s, const bool *reachable, bool roo
 static uint64_t stage_of(uint32_t model)
 {
     switch (model) {
-    case SpvExecutionModelVertex: return 0x8ull;
-    case SpvExecutionModelTessellationControl: return 0x10ull;
-    case SpvExecutionModelTessellationEvaluation: return 0x20ull;
-    case SpvExecutionModelGeometry: return 0x40ull;
-    case SpvExecutionModelFragment: return 0x80ull;
-    case SpvExecutionModelGLCompute: return 0x800ull;
-    case SpvExecutionModelTaskNV: case SpvExecutionModelTaskEXT: return 0x80000ull;
-    case SpvExecutionModelMeshNV: case SpvExecutionModelMeshEXT: return 0x100000ull;
-    default: return 0x200000ull; /* the ray tracing models: RAY_TRACING_SHADER */
+    case SpvExecutionModelVertex:
+        return 0x8ull;
+    case SpvExecutionModelTessellationControl:
+        return 0x10ull;
+    case SpvExecutionModelTessellationEvaluation:
+        return 0x20ull;
+    case SpvExecutionModelGeometry:
+        return 0x40ull;
+    case SpvExecutionModelFragment:
+        return 0x80ull;
+    case SpvExecutionModelGLCompute:
+        return 0x800ull;
+    case SpvExecutionModelTaskNV:
+    case SpvExecutionModelTaskEXT:
+        return 0x80000ull;
+    case SpvExecutionModelMeshNV:
+    case SpvExecutionModelMeshEXT:
+        return 0x100000ull;
+    default:
+        return 0x200000ull; /* the ray tracing models: RAY_TRACING_SHADER */
     }
 }
 
@@ -633,7 +785,8 @@ static void note_stored_values(struct parse_state *s)
         struct id_info *v = id(s, id(s, target)->root);
         if (v->opcode != SpvOpVariable || v->storage_class != SpvStorageClassFunction)
             continue;
-        if (id(s, target)->opcode != SpvOpVariable || stored == 0 || (v->stored_value != 0 && v->stored_value != stored))
+        if (id(s, target)->opcode != SpvOpVariable || stored == 0 ||
+            (v->stored_value != 0 && v->stored_value != stored))
             v->stored_value = UINT32_MAX;
         else
             v->stored_value = stored;
@@ -691,7 +844,10 @@ static struct invocation_component scalar_component(struct parse_state *s, uint3
     if (w == NULL)
         return none;
     switch (op) {
-    case SpvOpBitcast: case SpvOpCopyObject: case SpvOpUConvert: case SpvOpSConvert:
+    case SpvOpBitcast:
+    case SpvOpCopyObject:
+    case SpvOpUConvert:
+    case SpvOpSConvert:
         return n >= 3 ? scalar_component(s, w[2], depth + 1) : none;
     case SpvOpCompositeExtract:
         return n == 4 ? vector_component(s, w[2], w[3], depth + 1) : none;
@@ -732,7 +888,10 @@ static struct invocation_component vector_component(struct parse_state *s, uint3
     if (w == NULL)
         return none;
     switch (op) {
-    case SpvOpBitcast: case SpvOpCopyObject: case SpvOpUConvert: case SpvOpSConvert:
+    case SpvOpBitcast:
+    case SpvOpCopyObject:
+    case SpvOpUConvert:
+    case SpvOpSConvert:
         return n >= 3 ? vector_component(s, w[2], k, depth + 1) : none;
     case SpvOpVectorShuffle: {
         if (n < 4 + k + 1)
@@ -821,7 +980,8 @@ static bool push_constant_value(struct parse_state *s, uint32_t value, uint32_t 
         return n >= 3 && push_constant_value(s, w[2], offset, is_signed, depth + 1);
     case SpvOpBitcast: {
         struct id_info *t = id(s, w[0]);
-        if (n < 3 || t->opcode != SpvOpTypeInt || t->count != 32 || !push_constant_value(s, w[2], offset, is_signed, depth + 1))
+        if (n < 3 || t->opcode != SpvOpTypeInt || t->count != 32 ||
+            !push_constant_value(s, w[2], offset, is_signed, depth + 1))
             return false;
         *is_signed = t->is_signed; /* read as the type the comparison sees */
         return true;
@@ -869,15 +1029,32 @@ static void find_invocation_bounds(struct parse_state *s, const bool *reachable,
         /* lhs < rhs: `below` when the work happens for lhs below rhs; `inclusive` when up to rhs */
         bool less, inclusive, is_signed_op;
         switch (b->opcode) {
-        case SpvOpULessThan: less = true, inclusive = false, is_signed_op = false; break;
-        case SpvOpSLessThan: less = true, inclusive = false, is_signed_op = true; break;
-        case SpvOpULessThanEqual: less = true, inclusive = true, is_signed_op = false; break;
-        case SpvOpSLessThanEqual: less = true, inclusive = true, is_signed_op = true; break;
-        case SpvOpUGreaterThan: less = false, inclusive = false, is_signed_op = false; break;
-        case SpvOpSGreaterThan: less = false, inclusive = false, is_signed_op = true; break;
-        case SpvOpUGreaterThanEqual: less = false, inclusive = true, is_signed_op = false; break;
-        case SpvOpSGreaterThanEqual: less = false, inclusive = true, is_signed_op = true; break;
-        default: continue;
+        case SpvOpULessThan:
+            less = true, inclusive = false, is_signed_op = false;
+            break;
+        case SpvOpSLessThan:
+            less = true, inclusive = false, is_signed_op = true;
+            break;
+        case SpvOpULessThanEqual:
+            less = true, inclusive = true, is_signed_op = false;
+            break;
+        case SpvOpSLessThanEqual:
+            less = true, inclusive = true, is_signed_op = true;
+            break;
+        case SpvOpUGreaterThan:
+            less = false, inclusive = false, is_signed_op = false;
+            break;
+        case SpvOpSGreaterThan:
+            less = false, inclusive = false, is_signed_op = true;
+            break;
+        case SpvOpUGreaterThanEqual:
+            less = false, inclusive = true, is_signed_op = false;
+            break;
+        case SpvOpSGreaterThanEqual:
+            less = false, inclusive = true, is_signed_op = true;
+            break;
+        default:
+            continue;
         }
         const uint32_t *w = s->words + b->at;
         if (id(s, id(s, w[2])->type)->opcode != SpvOpTypeInt)
@@ -896,7 +1073,9 @@ static void find_invocation_bounds(struct parse_state *s, const bool *reachable,
          * N + 1; mirrored with it on the right (N > x as x < N) */
         bool strict_upper = invocation_left ? (less && !inclusive) || (!less && inclusive)
                                             : (!less && !inclusive) || (less && inclusive);
-        struct reflect_bound bound = {.kind = (uint8_t)c.kind, .offset = offset, .is_signed = is_signed_op || pc_signed,
+        struct reflect_bound bound = {.kind = (uint8_t)c.kind,
+                                      .offset = offset,
+                                      .is_signed = is_signed_op || pc_signed,
                                       .plus_one = !strict_upper};
         struct reflect_bound *have = &out->bounds[c.dim];
         if (!have->present) {
@@ -941,8 +1120,8 @@ static void collect_bindings(struct parse_state *s, struct reflect_result *out)
             b->array_size = 0;
             t = id(s, t->type);
         }
-        b->non_writable = v->non_writable ||
-                          (t->opcode == SpvOpTypeStruct && t->count > 0 && t->member_non_writable >= t->count);
+        b->non_writable =
+            v->non_writable || (t->opcode == SpvOpTypeStruct && t->count > 0 && t->member_non_writable >= t->count);
         b->non_readable = v->non_readable;
         b->constant_elements = v->constant_elements;
         b->dynamic_index = v->dynamic_index;
@@ -959,19 +1138,25 @@ static void collect_bindings(struct parse_state *s, struct reflect_result *out)
             b->storage = t->image_sampled == 2;
             b->image_dim = t->image_dim;
             break;
-        case SpvOpTypeSampler: b->kind = REFLECT_SAMPLER; break;
+        case SpvOpTypeSampler:
+            b->kind = REFLECT_SAMPLER;
+            break;
         case SpvOpTypeSampledImage:
             b->kind = REFLECT_SAMPLED_IMAGE;
             b->image_dim = id(s, t->type)->image_dim;
             break;
-        case SpvOpTypeAccelerationStructureKHR: b->kind = REFLECT_ACCELERATION_STRUCTURE; break;
-        default: b->kind = REFLECT_OTHER; break;
+        case SpvOpTypeAccelerationStructureKHR:
+            b->kind = REFLECT_ACCELERATION_STRUCTURE;
+            break;
+        default:
+            b->kind = REFLECT_OTHER;
+            break;
         }
     }
 }
 
-void reflect_module(const uint32_t *code, size_t size_bytes, const char *entry, const struct reflect_specialization *spec,
-                    size_t spec_count, struct reflect_result *out)
+void reflect_module(const uint32_t *code, size_t size_bytes, const char *entry,
+                    const struct reflect_specialization *spec, size_t spec_count, struct reflect_result *out)
 {
     memset(out, 0, sizeof(*out));
     struct parse_state s = {.entry_name = entry ? entry : "main", .spec = spec, .spec_count = spec_count};
@@ -981,8 +1166,7 @@ void reflect_module(const uint32_t *code, size_t size_bytes, const char *entry, 
     }
     spv_context context = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
     spv_diagnostic diagnostic = NULL;
-    spv_result_t result =
-        spvBinaryParse(context, &s, code, size_bytes / 4, on_header, on_instruction, &diagnostic);
+    spv_result_t result = spvBinaryParse(context, &s, code, size_bytes / 4, on_header, on_instruction, &diagnostic);
     if (result != SPV_SUCCESS) {
         snprintf(out->error, sizeof(out->error), "spvBinaryParse: %s",
                  diagnostic && diagnostic->error ? diagnostic->error : "failed");
@@ -1013,8 +1197,8 @@ void reflect_module(const uint32_t *code, size_t size_bytes, const char *entry, 
             if (!out->has_local_size && s.has_local_size) {
                 out->has_local_size = true;
                 for (int k = 0; k < 3; ++k)
-                    out->local_size[k] = s.local_size_is_id ? (uint32_t)id(&s, s.local_size_ids[k])->value
-                                                            : s.local_size[k];
+                    out->local_size[k] =
+                        s.local_size_is_id ? (uint32_t)id(&s, s.local_size_ids[k])->value : s.local_size[k];
             }
             for (uint32_t i = 1; i < s.bound; ++i) {
                 struct id_info *v = &s.ids[i];

@@ -13,19 +13,25 @@
 
 struct reflect_specialization {
     uint32_t constant_id;
-    uint64_t value;   /* the bytes given, zero-extended */
+    uint64_t value; /* the bytes given, zero-extended */
     uint32_t size;
 };
 
 struct reflect_binding {
     uint32_t set, binding;
-    uint32_t array_size;   /* 1 for a single descriptor; 0 for a runtime-sized array */
+    uint32_t array_size; /* 1 for a single descriptor; 0 for a runtime-sized array */
     bool read, written;
     bool non_writable, non_readable; /* the decorations, as declared */
-    enum { REFLECT_BUFFER, REFLECT_IMAGE, REFLECT_SAMPLER, REFLECT_SAMPLED_IMAGE, REFLECT_ACCELERATION_STRUCTURE,
-           REFLECT_OTHER } kind;
-    bool storage;          /* storage buffer or storage image (as opposed to uniform / sampled) */
-    uint32_t image_dim;    /* SpvDim of an image (SpvDimBuffer: a texel buffer, SpvDimSubpassData: an input attachment) */
+    enum {
+        REFLECT_BUFFER,
+        REFLECT_IMAGE,
+        REFLECT_SAMPLER,
+        REFLECT_SAMPLED_IMAGE,
+        REFLECT_ACCELERATION_STRUCTURE,
+        REFLECT_OTHER
+    } kind;
+    bool storage;       /* storage buffer or storage image (as opposed to uniform / sampled) */
+    uint32_t image_dim; /* SpvDim of an image (SpvDimBuffer: a texel buffer, SpvDimSubpassData: an input attachment) */
     /* For arrays: the elements reached through constant indices (bit i = element i, up to 64), and
      * whether any access uses an index only known at run time. */
     uint64_t constant_elements;
@@ -41,19 +47,19 @@ struct reflect_binding {
 enum { REFLECT_BOUND_GLOBAL_INVOCATION, REFLECT_BOUND_WORKGROUP };
 struct reflect_bound {
     bool present;
-    uint8_t kind;       /* REFLECT_BOUND_* */
-    bool is_signed;     /* compared as a signed integer */
+    uint8_t kind;   /* REFLECT_BOUND_* */
+    bool is_signed; /* compared as a signed integer */
     bool plus_one;
-    uint32_t offset;    /* of the push constant, in bytes */
+    uint32_t offset; /* of the push constant, in bytes */
 };
 
 struct reflect_result {
-    bool ok;                       /* false: the module could not be parsed or has no such entry point */
+    bool ok; /* false: the module could not be parsed or has no such entry point */
     char error[128];
-    uint32_t execution_model;      /* SpvExecutionModel of the entry point */
+    uint32_t execution_model; /* SpvExecutionModel of the entry point */
     bool has_local_size;
-    uint32_t local_size[3];        /* with specialization applied */
-    uint64_t workgroup_memory;     /* bytes of Workgroup-storage variables the entry point uses */
+    uint32_t local_size[3];    /* with specialization applied */
+    uint64_t workgroup_memory; /* bytes of Workgroup-storage variables the entry point uses */
     struct reflect_binding *bindings;
     size_t binding_count;
     struct reflect_bound bounds[3]; /* per dimension x, y, z (compute shaders) */
@@ -61,8 +67,8 @@ struct reflect_result {
 };
 
 /* Reflects entry point `entry` of `code`. The caller frees the result with reflect_free. */
-void reflect_module(const uint32_t *code, size_t size_bytes, const char *entry, const struct reflect_specialization *spec,
-                    size_t spec_count, struct reflect_result *out);
+void reflect_module(const uint32_t *code, size_t size_bytes, const char *entry,
+                    const struct reflect_specialization *spec, size_t spec_count, struct reflect_result *out);
 void reflect_free(struct reflect_result *r);
 /* Adds `from`'s bindings to `into` (a graphics pipeline's stages together): a binding in both
  * stages reads or writes if either stage does. */

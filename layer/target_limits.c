@@ -49,8 +49,10 @@ static void from_report(const cJSON *report, struct target_limits *t)
                 "VkPhysicalDeviceProperties"),
             "limits");
         for (int i = 0; i < 3; ++i) {
-            take(&t->group_count[i], cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(limits, "maxComputeWorkGroupCount"), i), name);
-            take(&t->workgroup_size[i], cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(limits, "maxComputeWorkGroupSize"), i), name);
+            take(&t->group_count[i],
+                 cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(limits, "maxComputeWorkGroupCount"), i), name);
+            take(&t->workgroup_size[i],
+                 cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(limits, "maxComputeWorkGroupSize"), i), name);
         }
         take(&t->invocations, cJSON_GetObjectItemCaseSensitive(limits, "maxComputeWorkGroupInvocations"), name);
         take(&t->shared_memory, cJSON_GetObjectItemCaseSensitive(limits, "maxComputeSharedMemorySize"), name);
@@ -62,9 +64,13 @@ static void from_fleet(const cJSON *fleet, struct target_limits *t)
 {
     const cJSON *limits = cJSON_GetObjectItemCaseSensitive(fleet, "limits");
     const cJSON *devices = cJSON_GetObjectItemCaseSensitive(fleet, "devices");
-    static const struct { const char *key; int kind; } wanted[] = {
-        {"VkPhysicalDeviceLimits.maxComputeWorkGroupCount", 0}, {"VkPhysicalDeviceLimits.maxComputeWorkGroupSize", 1},
-        {"VkPhysicalDeviceLimits.maxComputeWorkGroupInvocations", 2}, {"VkPhysicalDeviceLimits.maxComputeSharedMemorySize", 3}};
+    static const struct {
+        const char *key;
+        int kind;
+    } wanted[] = {{"VkPhysicalDeviceLimits.maxComputeWorkGroupCount", 0},
+                  {"VkPhysicalDeviceLimits.maxComputeWorkGroupSize", 1},
+                  {"VkPhysicalDeviceLimits.maxComputeWorkGroupInvocations", 2},
+                  {"VkPhysicalDeviceLimits.maxComputeSharedMemorySize", 3}};
     for (size_t w = 0; w < sizeof(wanted) / sizeof(wanted[0]); ++w) {
         const cJSON *entry = cJSON_GetObjectItemCaseSensitive(limits, wanted[w].key);
         const cJSON *value = cJSON_GetObjectItemCaseSensitive(entry, "value");

@@ -191,7 +191,8 @@ static void compare_properties(struct diff *d, const cJSON *before, const cJSON 
             /* The limits and sparse properties nest inside VkPhysicalDeviceProperties. */
             if (strcmp(struct_name, "VkPhysicalDeviceProperties") == 0 && cJSON_IsObject(member) &&
                 (strcmp(member->string, "limits") == 0 || strcmp(member->string, "sparseProperties") == 0)) {
-                const char *nested = member->string[0] == 'l' ? "VkPhysicalDeviceLimits" : "VkPhysicalDeviceSparseProperties";
+                const char *nested =
+                    member->string[0] == 'l' ? "VkPhysicalDeviceLimits" : "VkPhysicalDeviceSparseProperties";
                 const cJSON *item;
                 cJSON_ArrayForEach(item, member)
                 {
@@ -284,8 +285,8 @@ static void compare_formats(struct diff *d, const cJSON *before, const cJSON *af
             const cJSON *member;
             cJSON_ArrayForEach(member, structure)
             {
-                const cJSON *a = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(other, structure->string),
-                                                                  member->string);
+                const cJSON *a = cJSON_GetObjectItemCaseSensitive(
+                    cJSON_GetObjectItemCaseSensitive(other, structure->string), member->string);
                 bool lost = a == NULL || flags_lost(member, a);
                 bool gained = a != NULL && flags_lost(a, member);
                 if (!lost && !gained)
@@ -357,7 +358,8 @@ static void compare_spec_minimums(struct diff *d, const cJSON *before, const cJS
 
 static void compare_identity(struct diff *d, const cJSON *before, const cJSON *after)
 {
-    static const char *const keys[] = {"driverVersion", "driverInfo", "apiVersion", "conformanceVersion", "os", "kernel"};
+    static const char *const keys[] = {"driverVersion",      "driverInfo", "apiVersion",
+                                       "conformanceVersion", "os",         "kernel"};
     for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); ++i) {
         const cJSON *b = cJSON_GetObjectItemCaseSensitive(before, keys[i]);
         const cJSON *a = cJSON_GetObjectItemCaseSensitive(after, keys[i]);
@@ -380,7 +382,8 @@ void diff_devices(const cJSON *before, const cJSON *after, struct diff *out)
     compare_features(out, PART(before, "declared", "features"), PART(after, "declared", "features"));
     compare_properties(out, PART(before, "declared", "properties"), PART(after, "declared", "properties"));
     compare_formats(out, PART(before, "declared", "formats"), PART(after, "declared", "formats"));
-    compare_smoke(out, cJSON_GetObjectItemCaseSensitive(before, "smoke"), cJSON_GetObjectItemCaseSensitive(after, "smoke"));
+    compare_smoke(out, cJSON_GetObjectItemCaseSensitive(before, "smoke"),
+                  cJSON_GetObjectItemCaseSensitive(after, "smoke"));
     compare_spec_minimums(out, cJSON_GetObjectItemCaseSensitive(before, "spec_minimums"),
                           cJSON_GetObjectItemCaseSensitive(after, "spec_minimums"));
 #undef PART

@@ -11,7 +11,7 @@
 #include <cjson/cJSON.h>
 
 struct diff_change {
-    char kind[16];   /* identity, extension, feature, limit, format, smoke, spec_minimum */
+    char kind[16]; /* identity, extension, feature, limit, format, smoke, spec_minimum */
     char what[192];
     char before[128];
     char after[128];

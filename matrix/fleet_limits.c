@@ -132,7 +132,7 @@ static void add_limit(cJSON *limits, const struct vkjson_limit *limit, const str
         cJSON_ArrayForEach(part, shape)
         {
             for (size_t i = 0; i < n; ++i)
-                parts[i] = values[i] == NULL ? NULL
+                parts[i] = values[i] == NULL      ? NULL
                            : cJSON_IsArray(shape) ? cJSON_GetArrayItem(values[i], index)
                                                   : cJSON_GetObjectItemCaseSensitive(values[i], part->string);
             cJSON *ignored = cJSON_CreateArray();
@@ -225,8 +225,10 @@ cJSON *fleet_limits_build(cJSON *const *reports, size_t report_count)
             devices[n].key = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(identity, "deviceKey"));
             cJSON *d = cJSON_CreateObject();
             cJSON_AddStringToObject(d, "deviceKey", devices[n].key);
-            cJSON_AddItemToObject(d, "deviceName", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(identity, "deviceName"), 1));
-            cJSON_AddItemToObject(d, "driverVersion", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(identity, "driverVersion"), 1));
+            cJSON_AddItemToObject(d, "deviceName",
+                                  cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(identity, "deviceName"), 1));
+            cJSON_AddItemToObject(d, "driverVersion",
+                                  cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(identity, "driverVersion"), 1));
             cJSON_AddItemToArray(list, d);
             ++n;
         }

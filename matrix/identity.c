@@ -39,7 +39,10 @@ static void copy_item(cJSON *into, const char *key, const cJSON *from)
 static unsigned driver_id_number(const char *name)
 {
     /* The VkDriverId values the decoder distinguishes; others decode the standard way. */
-    static const struct { const char *name; unsigned value; } known[] = {
+    static const struct {
+        const char *name;
+        unsigned value;
+    } known[] = {
         {"VK_DRIVER_ID_NVIDIA_PROPRIETARY", 4},
         {"VK_DRIVER_ID_INTEL_PROPRIETARY_WINDOWS", 5},
         {"VK_DRIVER_ID_QUALCOMM_PROPRIETARY", 8},
@@ -70,14 +73,15 @@ cJSON *identity_from_declared(const cJSON *declared)
     identity_format_api_version((unsigned)api, text, sizeof(text));
     cJSON_AddStringToObject(id, "apiVersion", text);
     cJSON_AddNumberToObject(id, "driverVersionRaw", driver);
-    const char *scheme = driver_version_decode((uint32_t)vendor, driver_id_number(driver_id_name),
-                                               (uint32_t)driver, text, sizeof(text));
+    const char *scheme =
+        driver_version_decode((uint32_t)vendor, driver_id_number(driver_id_name), (uint32_t)driver, text, sizeof(text));
     cJSON_AddStringToObject(id, "driverVersion", text);
     cJSON_AddStringToObject(id, "driverVersionScheme", scheme);
     copy_item(id, "driverID", driver_id);
     copy_item(id, "driverName", json_path_get(declared, "properties/VkPhysicalDeviceDriverProperties/driverName"));
     copy_item(id, "driverInfo", json_path_get(declared, "properties/VkPhysicalDeviceDriverProperties/driverInfo"));
-    const cJSON *conformance = json_path_get(declared, "properties/VkPhysicalDeviceDriverProperties/conformanceVersion");
+    const cJSON *conformance =
+        json_path_get(declared, "properties/VkPhysicalDeviceDriverProperties/conformanceVersion");
     if (cJSON_IsObject(conformance)) {
         double major = 0, minor = 0, subminor = 0, patch = 0;
         json_path_number(conformance, "major", &major);
@@ -90,9 +94,12 @@ cJSON *identity_from_declared(const cJSON *declared)
     } else {
         cJSON_AddNullToObject(id, "conformanceVersion");
     }
-    cJSON_AddItemToObject(id, "deviceUUID", uuid_string(json_path_get(declared, "properties/VkPhysicalDeviceIDProperties/deviceUUID")));
-    cJSON_AddItemToObject(id, "driverUUID", uuid_string(json_path_get(declared, "properties/VkPhysicalDeviceIDProperties/driverUUID")));
-    cJSON_AddItemToObject(id, "pipelineCacheUUID", uuid_string(json_path_get(declared, PROPERTIES "pipelineCacheUUID")));
+    cJSON_AddItemToObject(id, "deviceUUID",
+                          uuid_string(json_path_get(declared, "properties/VkPhysicalDeviceIDProperties/deviceUUID")));
+    cJSON_AddItemToObject(id, "driverUUID",
+                          uuid_string(json_path_get(declared, "properties/VkPhysicalDeviceIDProperties/driverUUID")));
+    cJSON_AddItemToObject(id, "pipelineCacheUUID",
+                          uuid_string(json_path_get(declared, PROPERTIES "pipelineCacheUUID")));
 
     /* The key groups reports of one device model on one driver stack: it stays the same across
      * driver versions (so diffs line up) but differs between, say, RADV and AMDVLK. */

@@ -130,7 +130,8 @@ static bool string(struct scan *s, char *out, size_t room, size_t *used)
     for (;;) {
         /* a run of plain ASCII (most of a report): checked and copied at once */
         size_t run = s->at;
-        while (run < s->length && s->text[run] >= 0x20 && s->text[run] < 0x80 && s->text[run] != '"' && s->text[run] != '\\')
+        while (run < s->length && s->text[run] >= 0x20 && s->text[run] < 0x80 && s->text[run] != '"' &&
+               s->text[run] != '\\')
             ++run;
         if (run > s->at) {
             size_t n = run - s->at;
@@ -397,13 +398,20 @@ static bool value(struct scan *s, int depth)
         return refuse(s, "a value expected, the text ended");
     size_t used;
     switch (s->text[s->at]) {
-    case '{': return object(s, depth);
-    case '[': return array(s, depth);
-    case '"': return string(s, NULL, 0, &used);
-    case 't': return literal(s, "true");
-    case 'f': return literal(s, "false");
-    case 'n': return literal(s, "null");
-    default: return number(s);
+    case '{':
+        return object(s, depth);
+    case '[':
+        return array(s, depth);
+    case '"':
+        return string(s, NULL, 0, &used);
+    case 't':
+        return literal(s, "true");
+    case 'f':
+        return literal(s, "false");
+    case 'n':
+        return literal(s, "null");
+    default:
+        return number(s);
     }
 }
 

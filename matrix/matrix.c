@@ -8,39 +8,67 @@
 
 /* Extensions an engine team asks about first; each one row in the "extensions" group. */
 static const char *const key_extensions[] = {
-    "VK_KHR_dynamic_rendering", "VK_KHR_synchronization2", "VK_KHR_timeline_semaphore",
-    "VK_EXT_descriptor_indexing", "VK_KHR_buffer_device_address", "VK_EXT_descriptor_buffer",
-    "VK_KHR_fragment_shading_rate", "VK_EXT_mesh_shader", "VK_KHR_acceleration_structure",
-    "VK_KHR_ray_query", "VK_KHR_ray_tracing_pipeline", "VK_EXT_subgroup_size_control",
-    "VK_KHR_shader_float16_int8", "VK_EXT_shader_atomic_float", "VK_KHR_shader_atomic_int64",
+    "VK_KHR_dynamic_rendering",      "VK_KHR_synchronization2",
+    "VK_KHR_timeline_semaphore",     "VK_EXT_descriptor_indexing",
+    "VK_KHR_buffer_device_address",  "VK_EXT_descriptor_buffer",
+    "VK_KHR_fragment_shading_rate",  "VK_EXT_mesh_shader",
+    "VK_KHR_acceleration_structure", "VK_KHR_ray_query",
+    "VK_KHR_ray_tracing_pipeline",   "VK_EXT_subgroup_size_control",
+    "VK_KHR_shader_float16_int8",    "VK_EXT_shader_atomic_float",
+    "VK_KHR_shader_atomic_int64",
 };
 
 /* Limits that decide whether shaders and passes fit; each one row in the "limits" group. */
 static const char *const key_limits[] = {
-    "limits/maxComputeWorkGroupInvocations", "limits/maxComputeWorkGroupSize/0", "limits/maxComputeWorkGroupSize/1",
-    "limits/maxComputeWorkGroupSize/2", "limits/maxComputeWorkGroupCount/0", "limits/maxComputeWorkGroupCount/1",
-    "limits/maxComputeWorkGroupCount/2", "limits/maxComputeSharedMemorySize", "limits/maxPushConstantsSize",
-    "limits/maxBoundDescriptorSets", "limits/maxPerStageDescriptorStorageBuffers", "limits/maxStorageBufferRange",
-    "limits/maxUniformBufferRange", "limits/maxImageDimension2D", "limits/maxColorAttachments",
-    "limits/maxSamplerAnisotropy", "limits/timestampPeriod", "limits/minStorageBufferOffsetAlignment",
-    "limits/minUniformBufferOffsetAlignment", "limits/nonCoherentAtomSize",
+    "limits/maxComputeWorkGroupInvocations",
+    "limits/maxComputeWorkGroupSize/0",
+    "limits/maxComputeWorkGroupSize/1",
+    "limits/maxComputeWorkGroupSize/2",
+    "limits/maxComputeWorkGroupCount/0",
+    "limits/maxComputeWorkGroupCount/1",
+    "limits/maxComputeWorkGroupCount/2",
+    "limits/maxComputeSharedMemorySize",
+    "limits/maxPushConstantsSize",
+    "limits/maxBoundDescriptorSets",
+    "limits/maxPerStageDescriptorStorageBuffers",
+    "limits/maxStorageBufferRange",
+    "limits/maxUniformBufferRange",
+    "limits/maxImageDimension2D",
+    "limits/maxColorAttachments",
+    "limits/maxSamplerAnisotropy",
+    "limits/timestampPeriod",
+    "limits/minStorageBufferOffsetAlignment",
+    "limits/minUniformBufferOffsetAlignment",
+    "limits/nonCoherentAtomSize",
 };
 
 const char *matrix_vendor_name(unsigned vendor_id)
 {
     switch (vendor_id) {
-    case 0x1002: return "AMD";
-    case 0x10DE: return "NVIDIA";
-    case 0x8086: return "Intel";
-    case 0x13B5: return "ARM";
-    case 0x5143: return "Qualcomm";
-    case 0x1010: return "Imagination";
-    case 0x14E4: return "Broadcom";
-    case 0x106B: return "Apple";
-    case 0x10005: return "Mesa";
-    case 0x1AE0: return "Google";
-    case 0x144D: return "Samsung";
-    default: return "other";
+    case 0x1002:
+        return "AMD";
+    case 0x10DE:
+        return "NVIDIA";
+    case 0x8086:
+        return "Intel";
+    case 0x13B5:
+        return "ARM";
+    case 0x5143:
+        return "Qualcomm";
+    case 0x1010:
+        return "Imagination";
+    case 0x14E4:
+        return "Broadcom";
+    case 0x106B:
+        return "Apple";
+    case 0x10005:
+        return "Mesa";
+    case 0x1AE0:
+        return "Google";
+    case 0x144D:
+        return "Samsung";
+    default:
+        return "other";
     }
 }
 
@@ -149,7 +177,8 @@ static void add_device(struct row_builder *b, const cJSON *device, size_t column
         if (row == NULL)
             return;
         row->cells[column].kind = MATRIX_CELL_VALUE;
-        format_number(json_path_get(properties, key_limits[i]), row->cells[column].value, sizeof(row->cells[column].value));
+        format_number(json_path_get(properties, key_limits[i]), row->cells[column].value,
+                      sizeof(row->cells[column].value));
     }
     struct matrix_row *row = row_for(b, "spec_minimums", "violations");
     if (row != NULL) {

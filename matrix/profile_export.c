@@ -44,7 +44,8 @@ static void append_upper(char *out, size_t size, const char *text)
 
 cJSON *profile_export(const cJSON *device)
 {
-    static const char *const sections[] = {"extensions", "features", "properties", "formats", "queueFamiliesProperties"};
+    static const char *const sections[] = {"extensions", "features", "properties", "formats",
+                                           "queueFamiliesProperties"};
     const cJSON *declared = cJSON_GetObjectItemCaseSensitive(device, "declared");
     const cJSON *identity = cJSON_GetObjectItemCaseSensitive(device, "identity");
     const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(identity, "deviceName"));
@@ -56,8 +57,7 @@ cJSON *profile_export(const cJSON *device)
     cJSON *block = cJSON_AddObjectToObject(cJSON_AddObjectToObject(doc, "capabilities"), "device");
     for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); ++i) {
         const cJSON *section = cJSON_GetObjectItemCaseSensitive(declared, sections[i]);
-        cJSON *copy = section ? cJSON_Duplicate(section, 1)
-                              : (i == 4 ? cJSON_CreateArray() : cJSON_CreateObject());
+        cJSON *copy = section ? cJSON_Duplicate(section, 1) : (i == 4 ? cJSON_CreateArray() : cJSON_CreateObject());
         strip_unnamed_bits(copy);
         cJSON_AddItemToObject(block, sections[i], copy);
     }

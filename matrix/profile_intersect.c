@@ -86,7 +86,8 @@ static cJSON *extensions_common(const cJSON *a, const cJSON *b)
     {
         const cJSON *other = cJSON_GetObjectItemCaseSensitive(b, e->string);
         if (cJSON_IsNumber(e) && cJSON_IsNumber(other))
-            cJSON_AddNumberToObject(out, e->string, e->valuedouble < other->valuedouble ? e->valuedouble : other->valuedouble);
+            cJSON_AddNumberToObject(out, e->string,
+                                    e->valuedouble < other->valuedouble ? e->valuedouble : other->valuedouble);
     }
     return out;
 }
@@ -121,7 +122,8 @@ cJSON *profile_intersect(const cJSON *const *devices, size_t n, const char *prof
             block = cJSON_Duplicate(mine, 1);
             cJSON_DeleteItemFromObject(block, "queueFamiliesProperties"); /* no meaningful "common" */
             const cJSON *profiles = cJSON_GetObjectItemCaseSensitive(doc, "profiles");
-            history = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(profiles ? profiles->child : NULL, "history"), 1);
+            history =
+                cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(profiles ? profiles->child : NULL, "history"), 1);
             cJSON_Delete(doc);
             continue;
         }
@@ -131,8 +133,8 @@ cJSON *profile_intersect(const cJSON *const *devices, size_t n, const char *prof
                                                 cJSON_GetObjectItemCaseSensitive(mine, "extensions")));
         static const char *const parts[] = {"features", "properties", "formats"};
         for (size_t p = 0; p < 3; ++p) {
-            cJSON *c = common(cJSON_GetObjectItemCaseSensitive(block, parts[p]), cJSON_GetObjectItemCaseSensitive(mine, parts[p]),
-                              NULL, p == 0);
+            cJSON *c = common(cJSON_GetObjectItemCaseSensitive(block, parts[p]),
+                              cJSON_GetObjectItemCaseSensitive(mine, parts[p]), NULL, p == 0);
             cJSON_AddItemToObject(next, parts[p], c ? c : cJSON_CreateObject());
         }
         cJSON_Delete(block);
@@ -154,7 +156,8 @@ cJSON *profile_intersect(const cJSON *const *devices, size_t n, const char *prof
     char label[96];
     snprintf(label, sizeof(label), "What all %zu devices of the set support", n);
     cJSON_AddStringToObject(profile, "label", label);
-    cJSON_AddStringToObject(profile, "description", "Intersection of declared capabilities recorded by preflight-probe");
+    cJSON_AddStringToObject(profile, "description",
+                            "Intersection of declared capabilities recorded by preflight-probe");
     cJSON_AddObjectToObject(profile, "contributors");
     cJSON_AddItemToObject(profile, "history", history ? history : cJSON_CreateArray());
     cJSON *list = cJSON_AddArrayToObject(profile, "capabilities");

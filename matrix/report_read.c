@@ -88,14 +88,17 @@ static bool check_capabilities(const cJSON *rows, const cJSON *smoke, const char
         /* one source of truth: a row's verdict is its test's smoke verdict (the matrix shows the
          * row, diff and gate read the smoke result; a hand-edited report must not split them) */
         const cJSON *tests = cJSON_GetObjectItemCaseSensitive(row, "tests");
-        if (cJSON_IsString(verified) && cJSON_GetArraySize(tests) == 1 && cJSON_IsString(cJSON_GetArrayItem(tests, 0))) {
+        if (cJSON_IsString(verified) && cJSON_GetArraySize(tests) == 1 &&
+            cJSON_IsString(cJSON_GetArrayItem(tests, 0))) {
             const char *test = cJSON_GetArrayItem(tests, 0)->valuestring;
             const cJSON *entry = smoke_entry(smoke, test);
             const char *status = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(entry, "status"));
             if (status == NULL || strcmp(status, verified->valuestring) != 0) {
                 char detail[400];
-                snprintf(detail, sizeof(detail), "'%.40s', but the smoke result of %.100s is %s%.40s%s (an inconsistent report)",
-                         verified->valuestring, test, status ? "'" : "", status ? status : "missing", status ? "'" : "");
+                snprintf(detail, sizeof(detail),
+                         "'%.40s', but the smoke result of %.100s is %s%.40s%s (an inconsistent report)",
+                         verified->valuestring, test, status ? "'" : "", status ? status : "missing",
+                         status ? "'" : "");
                 return fail(error, size, "%s.verified: %s", where, detail);
             }
         }
@@ -157,11 +160,11 @@ bool report_check(const cJSON *report, char *error, size_t size)
  * layout of a report's `declared`. */
 static cJSON *from_vulkaninfo(const cJSON *profile)
 {
-    const cJSON *device_block = cJSON_GetObjectItemCaseSensitive(
-        cJSON_GetObjectItemCaseSensitive(profile, "capabilities"), "device");
+    const cJSON *device_block =
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(profile, "capabilities"), "device");
     if (!cJSON_IsObject(device_block) ||
-        !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(
-            cJSON_GetObjectItemCaseSensitive(device_block, "properties"), "VkPhysicalDeviceProperties")))
+        !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(device_block, "properties"),
+                                                         "VkPhysicalDeviceProperties")))
         return NULL;
     cJSON *report = report_new("vulkaninfo");
     cJSON *device = cJSON_CreateObject();

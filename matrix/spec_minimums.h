@@ -15,12 +15,12 @@ enum spec_requirement {
 };
 
 struct spec_minimum {
-    const char *path;              /* under declared/, e.g. "properties/VkPhysicalDeviceProperties/limits/maxViewports" */
+    const char *path; /* under declared/, e.g. "properties/VkPhysicalDeviceProperties/limits/maxViewports" */
     enum spec_requirement requirement;
     double value;
-    const char *bits[3];           /* for SPEC_INCLUDES_BITS */
-    const char *extension;         /* applies only when the device has this extension (NULL: always) */
-    const char *feature;           /* ... and this feature path is true (NULL: always) */
+    const char *bits[3];   /* for SPEC_INCLUDES_BITS */
+    const char *extension; /* applies only when the device has this extension (NULL: always) */
+    const char *feature;   /* ... and this feature path is true (NULL: always) */
 };
 
 extern const struct spec_minimum spec_minimums_table[];

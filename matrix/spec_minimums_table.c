@@ -7,13 +7,34 @@
 #define FEATURE(member) "features/VkPhysicalDeviceFeatures/" member
 #define P(structure, member) "properties/" structure "/" member
 
-#define AT_LEAST(path, v) {path, SPEC_AT_LEAST, (v), {0}, NULL, NULL}
-#define AT_LEAST_IF(path, v, feature) {path, SPEC_AT_LEAST, (v), {0}, NULL, feature}
-#define AT_MOST(path, v) {path, SPEC_AT_MOST, (v), {0}, NULL, NULL}
-#define AT_MOST_IF(path, v, feature) {path, SPEC_AT_MOST, (v), {0}, NULL, feature}
-#define SAMPLES_1_4(path) {path, SPEC_INCLUDES_BITS, 0, {"VK_SAMPLE_COUNT_1_BIT", "VK_SAMPLE_COUNT_4_BIT"}, NULL, NULL}
-#define EXT_AT_LEAST(path, v, ext) {path, SPEC_AT_LEAST, (v), {0}, ext, NULL}
-#define EXT_AT_MOST(path, v, ext) {path, SPEC_AT_MOST, (v), {0}, ext, NULL}
+#define AT_LEAST(path, v)                                                                                              \
+    {                                                                                                                  \
+        path, SPEC_AT_LEAST, (v), {0}, NULL, NULL                                                                      \
+    }
+#define AT_LEAST_IF(path, v, feature)                                                                                  \
+    {                                                                                                                  \
+        path, SPEC_AT_LEAST, (v), {0}, NULL, feature                                                                   \
+    }
+#define AT_MOST(path, v)                                                                                               \
+    {                                                                                                                  \
+        path, SPEC_AT_MOST, (v), {0}, NULL, NULL                                                                       \
+    }
+#define AT_MOST_IF(path, v, feature)                                                                                   \
+    {                                                                                                                  \
+        path, SPEC_AT_MOST, (v), {0}, NULL, feature                                                                    \
+    }
+#define SAMPLES_1_4(path)                                                                                              \
+    {                                                                                                                  \
+        path, SPEC_INCLUDES_BITS, 0, {"VK_SAMPLE_COUNT_1_BIT", "VK_SAMPLE_COUNT_4_BIT"}, NULL, NULL                    \
+    }
+#define EXT_AT_LEAST(path, v, ext)                                                                                     \
+    {                                                                                                                  \
+        path, SPEC_AT_LEAST, (v), {0}, ext, NULL                                                                       \
+    }
+#define EXT_AT_MOST(path, v, ext)                                                                                      \
+    {                                                                                                                  \
+        path, SPEC_AT_MOST, (v), {0}, ext, NULL                                                                        \
+    }
 
 const struct spec_minimum spec_minimums_table[] = {
     /* Vulkan 1.0 */
@@ -159,10 +180,11 @@ const struct spec_minimum spec_minimums_table[] = {
                  "VK_KHR_acceleration_structure"),
     EXT_AT_LEAST(P("VkPhysicalDeviceAccelerationStructurePropertiesKHR", "maxPerStageDescriptorAccelerationStructures"),
                  16, "VK_KHR_acceleration_structure"),
-    EXT_AT_LEAST(P("VkPhysicalDeviceAccelerationStructurePropertiesKHR", "maxDescriptorSetAccelerationStructures"),
-                 16, "VK_KHR_acceleration_structure"),
-    EXT_AT_MOST(P("VkPhysicalDeviceAccelerationStructurePropertiesKHR", "minAccelerationStructureScratchOffsetAlignment"),
-                256, "VK_KHR_acceleration_structure"),
+    EXT_AT_LEAST(P("VkPhysicalDeviceAccelerationStructurePropertiesKHR", "maxDescriptorSetAccelerationStructures"), 16,
+                 "VK_KHR_acceleration_structure"),
+    EXT_AT_MOST(
+        P("VkPhysicalDeviceAccelerationStructurePropertiesKHR", "minAccelerationStructureScratchOffsetAlignment"), 256,
+        "VK_KHR_acceleration_structure"),
 
     /* VK_KHR_ray_tracing_pipeline */
     EXT_AT_LEAST(P("VkPhysicalDeviceRayTracingPipelinePropertiesKHR", "maxRayRecursionDepth"), 1,
@@ -184,7 +206,8 @@ const struct spec_minimum spec_minimums_table[] = {
     EXT_AT_LEAST(P("VkPhysicalDeviceMeshShaderPropertiesEXT", "maxMeshWorkGroupCount/0"), 65535, "VK_EXT_mesh_shader"),
     EXT_AT_LEAST(P("VkPhysicalDeviceMeshShaderPropertiesEXT", "maxMeshWorkGroupCount/1"), 65535, "VK_EXT_mesh_shader"),
     EXT_AT_LEAST(P("VkPhysicalDeviceMeshShaderPropertiesEXT", "maxMeshWorkGroupCount/2"), 65535, "VK_EXT_mesh_shader"),
-    EXT_AT_LEAST(P("VkPhysicalDeviceMeshShaderPropertiesEXT", "maxMeshWorkGroupInvocations"), 128, "VK_EXT_mesh_shader"),
+    EXT_AT_LEAST(P("VkPhysicalDeviceMeshShaderPropertiesEXT", "maxMeshWorkGroupInvocations"), 128,
+                 "VK_EXT_mesh_shader"),
     EXT_AT_LEAST(P("VkPhysicalDeviceMeshShaderPropertiesEXT", "maxMeshWorkGroupSize/0"), 128, "VK_EXT_mesh_shader"),
     EXT_AT_LEAST(P("VkPhysicalDeviceMeshShaderPropertiesEXT", "maxMeshWorkGroupSize/1"), 128, "VK_EXT_mesh_shader"),
     EXT_AT_LEAST(P("VkPhysicalDeviceMeshShaderPropertiesEXT", "maxMeshWorkGroupSize/2"), 128, "VK_EXT_mesh_shader"),

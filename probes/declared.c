@@ -84,8 +84,8 @@ static void chain_reset(struct query_chain *chain, const struct vkjson_chain_str
     }
 }
 
-static void chain_write(const struct query_chain *chain, const struct vkjson_chain_struct *table,
-                        size_t count, cJSON *into)
+static void chain_write(const struct query_chain *chain, const struct vkjson_chain_struct *table, size_t count,
+                        cJSON *into)
 {
     for (size_t i = 0; i < count; ++i)
         if (chain->structs[i] != NULL)
@@ -147,7 +147,7 @@ static cJSON *build_properties(const struct query_context *ctx, VkPhysicalDevice
     cJSON *o = cJSON_CreateObject();
     PFN_vkGetPhysicalDeviceProperties2 properties2_function =
         ctx->version >= VK_API_VERSION_1_1 && vkGetPhysicalDeviceProperties2 ? vkGetPhysicalDeviceProperties2
-                                                                              : vkGetPhysicalDeviceProperties2KHR;
+                                                                             : vkGetPhysicalDeviceProperties2KHR;
     if (!use_properties2(ctx) || properties2_function == NULL) {
         VkPhysicalDeviceProperties properties;
         vkGetPhysicalDeviceProperties(device, &properties);
@@ -289,7 +289,8 @@ cJSON *declared_build(const struct vulkan_instance *vi, VkPhysicalDevice device)
     struct device_extensions exts = {0};
     if (vkEnumerateDeviceExtensionProperties(device, NULL, &exts.count, NULL) == VK_SUCCESS && exts.count > 0) {
         exts.list = calloc(exts.count, sizeof(*exts.list));
-        if (exts.list == NULL || vkEnumerateDeviceExtensionProperties(device, NULL, &exts.count, exts.list) != VK_SUCCESS)
+        if (exts.list == NULL ||
+            vkEnumerateDeviceExtensionProperties(device, NULL, &exts.count, exts.list) != VK_SUCCESS)
             exts.count = 0;
     }
     struct query_context ctx = {.vi = vi, .extensions = &exts, .version = vulkan_effective_version(vi, device)};

@@ -25,8 +25,8 @@ enum probe_exit {
     EXIT_VULKAN_FAILED = 5,
 };
 
-#define NO_DEVICE_HINT                                                                              \
-    "Install a driver (Debian: mesa-vulkan-drivers for lavapipe) or check VK_DRIVER_FILES / "     \
+#define NO_DEVICE_HINT                                                                                                 \
+    "Install a driver (Debian: mesa-vulkan-drivers for lavapipe) or check VK_DRIVER_FILES / "                          \
     "VK_ICD_FILENAMES.\n"
 
 struct probe_options {
@@ -116,7 +116,8 @@ static int parse_options(int argc, char **argv, struct probe_options *o)
         } else if (strcmp(arg, "--host-label") == 0 && i + 1 < argc) {
             o->host_label = argv[++i];
             if (!host_label_valid(o->host_label)) {
-                fprintf(stderr, "preflight-probe: --host-label needs 1 to 255 printable characters, not '%s'\n", o->host_label);
+                fprintf(stderr, "preflight-probe: --host-label needs 1 to 255 printable characters, not '%s'\n",
+                        o->host_label);
                 return EXIT_USAGE;
             }
         } else if (strcmp(arg, "--pretty") == 0) {
@@ -153,7 +154,8 @@ static int parse_options(int argc, char **argv, struct probe_options *o)
             char *end = NULL;
             errno = 0;
             o->runner.timeout_seconds = strtod(argv[++i], &end);
-            if (errno != 0 || end == argv[i] || *end != '\0' || !(o->runner.timeout_seconds >= RUNNER_MIN_TIMEOUT_SECONDS) ||
+            if (errno != 0 || end == argv[i] || *end != '\0' ||
+                !(o->runner.timeout_seconds >= RUNNER_MIN_TIMEOUT_SECONDS) ||
                 !(o->runner.timeout_seconds <= RUNNER_MAX_TIMEOUT_SECONDS)) {
                 fprintf(stderr, "preflight-probe: --timeout needs a number of seconds from %g to %g, not '%s'\n",
                         RUNNER_MIN_TIMEOUT_SECONDS, RUNNER_MAX_TIMEOUT_SECONDS, argv[i]);
@@ -239,8 +241,9 @@ static void summarize_device(const cJSON *device)
 {
     const cJSON *identity = cJSON_GetObjectItemCaseSensitive(device, "identity");
     const cJSON *declared = cJSON_GetObjectItemCaseSensitive(device, "declared");
-    fprintf(stderr, "GPU%d: %s (%s %s, Vulkan %s): %d extensions, %d feature structs, %d property structs, "
-                    "%d formats, %d spec-minimum violations\n",
+    fprintf(stderr,
+            "GPU%d: %s (%s %s, Vulkan %s): %d extensions, %d feature structs, %d property structs, "
+            "%d formats, %d spec-minimum violations\n",
             cJSON_GetObjectItemCaseSensitive(device, "index")->valueint,
             cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(identity, "deviceName")),
             cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(identity, "driverName")) ?: "driver",
@@ -287,8 +290,9 @@ int main(int argc, char **argv)
     case VULKAN_INSTANCE_OK:
         break;
     case VULKAN_INSTANCE_NO_LOADER:
-        fprintf(stderr, "preflight-probe: no Vulkan loader found (%s could not be loaded).\n"
-                        "Install the Vulkan loader (Debian: apt-get install libvulkan1) and a driver.\n",
+        fprintf(stderr,
+                "preflight-probe: no Vulkan loader found (%s could not be loaded).\n"
+                "Install the Vulkan loader (Debian: apt-get install libvulkan1) and a driver.\n",
                 getenv("PREFLIGHT_VULKAN_LOADER") ? getenv("PREFLIGHT_VULKAN_LOADER") : "libvulkan.so.1");
         return EXIT_NO_LOADER;
     case VULKAN_INSTANCE_NO_DRIVER:

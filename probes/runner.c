@@ -241,7 +241,8 @@ static unsigned schedule(struct slot *slots, size_t count, const struct worker_c
                 continue;
             worker_kill(&lane->worker);
             struct worker_result r = {.status = VERDICT_TIMEOUT};
-            snprintf(r.reason, sizeof(r.reason), "no result within %g s; the test process was killed", timeout_ms / 1000);
+            snprintf(r.reason, sizeof(r.reason), "no result within %g s; the test process was killed",
+                     timeout_ms / 1000);
             finish(slots, lane, &r, now, options, context->device_index);
         }
     }
@@ -258,7 +259,7 @@ void runner_run_device(cJSON *device, uint32_t device_index, const struct runner
     size_t count = smoke_test_count();
     struct slot *slots = calloc(count, sizeof(*slots));
     bool *is_declared = calloc(count, sizeof(*is_declared));
-    char (*missing)[512] = calloc(count, sizeof(*missing));
+    char(*missing)[512] = calloc(count, sizeof(*missing));
     if (slots == NULL || is_declared == NULL || missing == NULL) {
         fprintf(stderr, "preflight-probe: out of memory for the smoke tests of GPU%u\n", device_index);
         free(slots);

@@ -10,13 +10,13 @@
 #include <cjson/cJSON.h>
 
 struct runner_options {
-    const char *include;     /* comma-separated glob patterns (fnmatch); NULL: every test */
-    const char *exclude;     /* tests matching these are `skipped` */
-    double timeout_seconds;  /* per test */
-    bool progress;           /* one line per test on stderr */
-    unsigned jobs;           /* workers at once, 1..RUNNER_MAX_JOBS */
+    const char *include;       /* comma-separated glob patterns (fnmatch); NULL: every test */
+    const char *exclude;       /* tests matching these are `skipped` */
+    double timeout_seconds;    /* per test */
+    bool progress;             /* one line per test on stderr */
+    unsigned jobs;             /* workers at once, 1..RUNNER_MAX_JOBS */
     const char *artifacts_dir; /* where tests write their images (PNG); NULL: none */
-    bool fresh_device;       /* a VkDevice per test rather than one per worker */
+    bool fresh_device;         /* a VkDevice per test rather than one per worker */
 };
 
 /* --jobs when none is given. One worker is the fastest measured on both drivers we have (H200:

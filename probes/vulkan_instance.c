@@ -6,8 +6,7 @@
 
 #include "vk_json.h"
 
-static bool instance_extension_available(const VkExtensionProperties *available, uint32_t count,
-                                         const char *name)
+static bool instance_extension_available(const VkExtensionProperties *available, uint32_t count, const char *name)
 {
     for (uint32_t i = 0; i < count; ++i)
         if (strcmp(available[i].extensionName, name) == 0)
@@ -15,8 +14,8 @@ static bool instance_extension_available(const VkExtensionProperties *available,
     return false;
 }
 
-static void enable_if_available(struct vulkan_instance *vi, const VkExtensionProperties *available,
-                                uint32_t count, const char *name)
+static void enable_if_available(struct vulkan_instance *vi, const VkExtensionProperties *available, uint32_t count,
+                                const char *name)
 {
     if (instance_extension_available(available, count, name) &&
         vi->enabled_extension_count < sizeof(vi->enabled_extensions) / sizeof(vi->enabled_extensions[0]))
@@ -54,15 +53,13 @@ enum vulkan_instance_status vulkan_instance_open(struct vulkan_instance *vi)
         vkEnumerateInstanceVersion(&vi->loader_version);
     /* Ask for the newest version both the loader and our headers know, so that every
      * physical-device query up to the device's own version is allowed. */
-    vi->api_version = vi->loader_version < VK_HEADER_VERSION_COMPLETE ? vi->loader_version
-                                                                      : VK_HEADER_VERSION_COMPLETE;
-    vi->api_version = VK_MAKE_API_VERSION(0, VK_API_VERSION_MAJOR(vi->api_version),
-                                          VK_API_VERSION_MINOR(vi->api_version), 0);
+    vi->api_version = vi->loader_version < VK_HEADER_VERSION_COMPLETE ? vi->loader_version : VK_HEADER_VERSION_COMPLETE;
+    vi->api_version =
+        VK_MAKE_API_VERSION(0, VK_API_VERSION_MAJOR(vi->api_version), VK_API_VERSION_MINOR(vi->api_version), 0);
 
     uint32_t available_count = 0;
     VkExtensionProperties *available = NULL;
-    if (vkEnumerateInstanceExtensionProperties(NULL, &available_count, NULL) == VK_SUCCESS &&
-        available_count > 0) {
+    if (vkEnumerateInstanceExtensionProperties(NULL, &available_count, NULL) == VK_SUCCESS && available_count > 0) {
         available = calloc(available_count, sizeof(*available));
         if (available == NULL ||
             vkEnumerateInstanceExtensionProperties(NULL, &available_count, available) != VK_SUCCESS)
@@ -93,7 +90,7 @@ enum vulkan_instance_status vulkan_instance_open(struct vulkan_instance *vi)
         vi->instance = VK_NULL_HANDLE;
         /* The loader answers VK_ERROR_INCOMPATIBLE_DRIVER when it found no driver at all. */
         return vi->last_result == VK_ERROR_INCOMPATIBLE_DRIVER ? VULKAN_INSTANCE_NO_DRIVER
-                                                              : VULKAN_INSTANCE_CREATE_FAILED;
+                                                               : VULKAN_INSTANCE_CREATE_FAILED;
     }
     volkLoadInstanceOnly(vi->instance);
 

@@ -17,14 +17,14 @@ enum vulkan_instance_status {
 
 struct vulkan_instance {
     VkInstance instance;
-    uint32_t api_version;          /* the version we created the instance with */
-    uint32_t loader_version;       /* what vkEnumerateInstanceVersion answered */
+    uint32_t api_version;           /* the version we created the instance with */
+    uint32_t loader_version;        /* what vkEnumerateInstanceVersion answered */
     bool has_properties2_extension; /* VK_KHR_get_physical_device_properties2 enabled */
     const char *enabled_extensions[8];
     uint32_t enabled_extension_count;
     VkPhysicalDevice *devices;
     uint32_t device_count;
-    VkResult last_result;          /* the failing call's result, for messages */
+    VkResult last_result; /* the failing call's result, for messages */
 };
 
 enum vulkan_instance_status vulkan_instance_open(struct vulkan_instance *vi);

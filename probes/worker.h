@@ -16,10 +16,10 @@
 #include "verdict.h"
 
 struct worker {
-    pid_t pid;           /* 0: not running */
-    int command_fd;      /* the runner writes test indices here */
-    int result_fd;       /* the worker writes one JSON line per test here */
-    char *line;          /* what has arrived of the current answer */
+    pid_t pid;      /* 0: not running */
+    int command_fd; /* the runner writes test indices here */
+    int result_fd;  /* the worker writes one JSON line per test here */
+    char *line;     /* what has arrived of the current answer */
     size_t length, capacity;
 };
 
@@ -31,12 +31,12 @@ struct worker_result {
 };
 
 struct worker_context {
-    const cJSON *declared;     /* the device's declared block (the worker's copy, after fork) */
+    const cJSON *declared; /* the device's declared block (the worker's copy, after fork) */
     uint32_t device_index;
     const char *artifacts_dir; /* NULL: no image files */
     const char *artifact_prefix;
-    const bool *selected;      /* per test index: may run here (what the shared device is made for) */
-    bool fresh_device;         /* a VkDevice per test instead of one per worker */
+    const bool *selected; /* per test index: may run here (what the shared device is made for) */
+    bool fresh_device;    /* a VkDevice per test instead of one per worker */
 };
 
 /* Forks a worker for `context`; false (with `error`) when the system refused a pipe or fork. */

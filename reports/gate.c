@@ -29,8 +29,10 @@ struct gate {
 
 static bool parse_comparison(const char *text, enum comparison *out)
 {
-    static const struct { const char *text; enum comparison c; } table[] = {
-        {">=", CMP_GE}, {"<=", CMP_LE}, {">", CMP_GT}, {"<", CMP_LT}, {"==", CMP_EQ}, {"!=", CMP_NE}};
+    static const struct {
+        const char *text;
+        enum comparison c;
+    } table[] = {{">=", CMP_GE}, {"<=", CMP_LE}, {">", CMP_GT}, {"<", CMP_LT}, {"==", CMP_EQ}, {"!=", CMP_NE}};
     for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); ++i)
         if (strcmp(text, table[i].text) == 0) {
             *out = table[i].c;
@@ -43,7 +45,8 @@ static bool parse_comparison(const char *text, enum comparison *out)
 static int split(char *line, char **words, int max)
 {
     int n = 0;
-    for (char *save = NULL, *w = strtok_r(line, " \t\r", &save); w != NULL && n < max; w = strtok_r(NULL, " \t\r", &save))
+    for (char *save = NULL, *w = strtok_r(line, " \t\r", &save); w != NULL && n < max;
+         w = strtok_r(NULL, " \t\r", &save))
         words[n++] = w;
     return n;
 }
@@ -73,8 +76,8 @@ static bool known_member(const char *name, bool feature)
     }
     for (size_t i = 0; i < vkjson_feature_member_count; ++i) {
         const struct vkjson_member *f = &vkjson_feature_members[i];
-        if (strcmp(f->member, member) == 0 &&
-            (dot == NULL || (strlen(f->structure) == structure_length && strncmp(f->structure, name, structure_length) == 0)))
+        if (strcmp(f->member, member) == 0 && (dot == NULL || (strlen(f->structure) == structure_length &&
+                                                               strncmp(f->structure, name, structure_length) == 0)))
             return true;
     }
     return false;
@@ -92,7 +95,8 @@ static bool known_extension(const char *name)
 static bool subject_known(const struct rule *r, char *error, size_t size)
 {
     if (r->kind == RULE_LIMIT && !known_member(r->subject, false)) {
-        snprintf(error, size, "line %d: '%s' is not a limit or property Vulkan defines (misspelt?)", r->line, r->subject);
+        snprintf(error, size, "line %d: '%s' is not a limit or property Vulkan defines (misspelt?)", r->line,
+                 r->subject);
         return false;
     }
     if (r->kind == RULE_FEATURE && !known_member(r->subject, true)) {
@@ -179,8 +183,10 @@ static bool parse_line(char *line, int number, struct rule *r, char *error, size
             }
             enum verdict v;
             if (!verdict_parse(words[i], &v)) {
-                snprintf(error, size, "line %d: '%s' is not a verdict (pass, fail, not_applied, unsupported, skipped, "
-                         "crashed, timeout, device_lost)", number, words[i]);
+                snprintf(error, size,
+                         "line %d: '%s' is not a verdict (pass, fail, not_applied, unsupported, skipped, "
+                         "crashed, timeout, device_lost)",
+                         number, words[i]);
                 return false;
             }
             r->allowed[v] = true;
@@ -295,12 +301,18 @@ static const cJSON *find_limit(const cJSON *declared, const char *name)
 static bool compare(double a, enum comparison c, double b)
 {
     switch (c) {
-    case CMP_GE: return a >= b;
-    case CMP_LE: return a <= b;
-    case CMP_GT: return a > b;
-    case CMP_LT: return a < b;
-    case CMP_EQ: return a == b;
-    case CMP_NE: return a != b;
+    case CMP_GE:
+        return a >= b;
+    case CMP_LE:
+        return a <= b;
+    case CMP_GT:
+        return a > b;
+    case CMP_LT:
+        return a < b;
+    case CMP_EQ:
+        return a == b;
+    case CMP_NE:
+        return a != b;
     }
     return false;
 }

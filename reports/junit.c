@@ -7,10 +7,18 @@ static void xml_text(FILE *out, const char *text)
 {
     for (const unsigned char *c = (const unsigned char *)(text ? text : ""); *c; ++c) {
         switch (*c) {
-        case '&': fputs("&amp;", out); break;
-        case '<': fputs("&lt;", out); break;
-        case '>': fputs("&gt;", out); break;
-        case '"': fputs("&quot;", out); break;
+        case '&':
+            fputs("&amp;", out);
+            break;
+        case '<':
+            fputs("&lt;", out);
+            break;
+        case '>':
+            fputs("&gt;", out);
+            break;
+        case '"':
+            fputs("&quot;", out);
+            break;
         default:
             /* XML 1.0 forbids most control characters even as references */
             if (*c >= 0x20 || *c == '\t' || *c == '\n' || *c == '\r')
@@ -95,7 +103,8 @@ void junit_write(cJSON *const *reports, size_t report_count, FILE *out)
                     fprintf(out, "%.*s", (int)(dot - id), id);
                 fputs("\" name=\"", out);
                 xml_text(out, id);
-                fprintf(out, "\" time=\"%.3f\"", cJSON_GetObjectItemCaseSensitive(entry, "duration_ms")->valuedouble / 1000.0);
+                fprintf(out, "\" time=\"%.3f\"",
+                        cJSON_GetObjectItemCaseSensitive(entry, "duration_ms")->valuedouble / 1000.0);
                 const char *element = NULL;
                 for (const char *const *s = failure_statuses; *s && !element; ++s)
                     element = strcmp(status, *s) == 0 ? "failure" : NULL;

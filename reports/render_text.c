@@ -56,7 +56,8 @@ void render_text(const struct matrix *m, FILE *out, bool color, bool only_differ
     fprintf(out, "  %-*s", ID_WIDTH, "capability");
     for (size_t c = 0; c < m->column_count; ++c) {
         char label[300];
-        snprintf(label, sizeof(label), "[%zu] %s", c + 1, text_safe(m->columns[c].device_name, safe[0], sizeof(safe[0])));
+        snprintf(label, sizeof(label), "[%zu] %s", c + 1,
+                 text_safe(m->columns[c].device_name, safe[0], sizeof(safe[0])));
         fputs(" ", out);
         print_clipped(out, label, CELL_WIDTH);
     }
@@ -93,7 +94,8 @@ void render_text(const struct matrix *m, FILE *out, bool color, bool only_differ
         }
         fputs("\n", out);
     }
-    fprintf(out, "%zu devices, %zu rows, %zu differ between devices (marked *). Cells: declared, then the "
-                 "verified verdict.\n",
+    fprintf(out,
+            "%zu devices, %zu rows, %zu differ between devices (marked *). Cells: declared, then the "
+            "verified verdict.\n",
             m->column_count, m->row_count, differing);
 }

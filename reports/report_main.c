@@ -25,9 +25,9 @@ enum report_exit {
     EXIT_OK = 0,
     EXIT_CHECK_FAILED = 1, /* regressions, a failed gate, reports left in the spool */
     EXIT_USAGE = 2,
-    EXIT_BAD_INPUT = 3,    /* unreadable, malformed or wrong-schema input */
-    EXIT_OUTPUT = 4,       /* the output could not be written */
-    EXIT_LOST = 5,         /* upload: a report neither delivered nor spooled */
+    EXIT_BAD_INPUT = 3, /* unreadable, malformed or wrong-schema input */
+    EXIT_OUTPUT = 4,    /* the output could not be written */
+    EXIT_LOST = 5,      /* upload: a report neither delivered nor spooled */
 };
 
 static const char usage_text[] =
@@ -72,7 +72,7 @@ struct arguments {
     double timeout, deadline;
     long retries, backoff_ms, device;
     bool only_differences, force, flush, spool_list;
-    int color; /* -1 auto */
+    int color;               /* -1 auto */
     const char **positional; /* into argv: every one, however many (a fleet is any size) */
     int positional_count;
 };
@@ -87,7 +87,13 @@ static bool parse_number(const char *text, double *out)
 
 /* Each option: its name, whether it takes a value, and the commands it belongs to (bits). */
 enum {
-    FOR_MATRIX = 1, FOR_DIFF = 2, FOR_GATE = 4, FOR_FLEET = 8, FOR_PROFILE = 16, FOR_JUNIT = 32, FOR_UPLOAD = 64,
+    FOR_MATRIX = 1,
+    FOR_DIFF = 2,
+    FOR_GATE = 4,
+    FOR_FLEET = 8,
+    FOR_PROFILE = 16,
+    FOR_JUNIT = 32,
+    FOR_UPLOAD = 64,
 };
 static const struct option_spec {
     const char *name;
@@ -187,7 +193,8 @@ static int parse_arguments(int argc, char **argv, struct arguments *a, const cha
                 return usage_error("--retries needs a whole number from 0 to 100, not '%s'", value);
         } else if (strcmp(arg, "--backoff-ms") == 0) {
             if (!parse_whole(value, 0, UPLOAD_MAX_BACKOFF_MS, &a->backoff_ms))
-                return usage_error("--backoff-ms needs a whole number of milliseconds from 0 to 30000, not '%s'", value);
+                return usage_error("--backoff-ms needs a whole number of milliseconds from 0 to 30000, not '%s'",
+                                   value);
         } else if (strcmp(arg, "--device") == 0) {
             if (!parse_whole(value, 0, 1L << 30, &a->device))
                 return usage_error("--device needs a device index (0, 1, ...), not '%s'", value);
@@ -233,7 +240,8 @@ static bool load_reports_for(const char *const *paths, int count, cJSON **report
             cJSON *device;
             cJSON_ArrayForEach(device, cJSON_GetObjectItemCaseSensitive(reports[i], "devices"))
             {
-                cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(device, "declared"), "formats");
+                cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(device, "declared"),
+                                                        "formats");
             }
         }
         if (reports[i] == NULL) {
@@ -349,8 +357,7 @@ static void print_change(const struct diff_change *c)
     if (c->flags) {
         char lost[1100], gained[1100];
         snprintf(bits, sizeof(bits), "%s%s%s%s", c->lost[0] ? "lost " : "", text_safe(c->lost, lost, sizeof(lost)),
-                 c->lost[0] && c->gained[0] ? "; " : "",
-                 c->gained[0] ? "gained " : "");
+                 c->lost[0] && c->gained[0] ? "; " : "", c->gained[0] ? "gained " : "");
         size_t at = strlen(bits);
         snprintf(bits + at, sizeof(bits) - at, "%s", c->gained[0] ? text_safe(c->gained, gained, sizeof(gained)) : "");
         printf("  %-10s %-12s %s: %s\n", c->regression ? "REGRESSION" : "changed", c->kind, what,
@@ -414,7 +421,8 @@ static int command_diff(struct arguments *a)
             if (strcmp(device_key(candidate), device_key(before)) == 0)
                 after = candidate;
         }
-        if (after == NULL && a->force && cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(reports[1], "devices")) == 1)
+        if (after == NULL && a->force &&
+            cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(reports[1], "devices")) == 1)
             after = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(reports[1], "devices"), 0);
         if (after == NULL) {
             if (json)
@@ -571,8 +579,8 @@ static int command_gate(struct arguments *a)
         if (json) {
             cJSON *row = cJSON_CreateObject();
             cJSON_AddStringToObject(row, "deviceName", name ? name : "");
-            cJSON_AddStringToObject(row, "deviceKey",
-                                    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(identity, "deviceKey")) ?: "");
+            cJSON_AddStringToObject(
+                row, "deviceKey", cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(identity, "deviceKey")) ?: "");
             cJSON_AddStringToObject(row, "driverName", driver ? driver : "");
             cJSON_AddStringToObject(row, "driverVersion", version ? version : "");
             cJSON_AddBoolToObject(row, "pass", ok);
@@ -687,7 +695,8 @@ static int read_token(const char *path, char *token, size_t size)
         if (env == NULL)
             return EXIT_OK;
         if (strlen(env) >= size) {
-            fprintf(stderr, "preflight-report: the token in PREFLIGHT_UPLOAD_TOKEN is longer than %zu bytes\n", size - 1);
+            fprintf(stderr, "preflight-report: the token in PREFLIGHT_UPLOAD_TOKEN is longer than %zu bytes\n",
+                    size - 1);
             return EXIT_USAGE;
         }
         snprintf(token, size, "%s", env);
@@ -714,8 +723,10 @@ static int read_token(const char *path, char *token, size_t size)
     }
     for (const unsigned char *c = (const unsigned char *)token; *c; ++c)
         if (*c < 0x20 || *c == 0x7F) {
-            fprintf(stderr, "preflight-report: the token from %s holds a control character (a line break?); "
-                            "refused, not sent\n", from);
+            fprintf(stderr,
+                    "preflight-report: the token from %s holds a control character (a line break?); "
+                    "refused, not sent\n",
+                    from);
             memset(token, 0, size);
             return path ? EXIT_BAD_INPUT : EXIT_USAGE;
         }
@@ -794,11 +805,14 @@ static int command_upload(struct arguments *a)
         if (outcome == UPLOAD_FAILED || outcome == UPLOAD_REFUSED) {
             if (spool_store(spool, key, body, length, error, sizeof(error))) {
                 fprintf(stderr, "%s: kept in %s/%s.json for `upload --flush`%s\n", a->positional[i], spool, key,
-                        outcome == UPLOAD_REFUSED ? " (refused for good: fix the cause, or `upload --spool-drop KEY`)" : "");
+                        outcome == UPLOAD_REFUSED ? " (refused for good: fix the cause, or `upload --spool-drop KEY`)"
+                                                  : "");
                 ++left;
             } else {
-                fprintf(stderr, "preflight-report: %s\n%s: NOT DELIVERED AND NOT SPOOLED: the report exists only "
-                                "in %s now\n", error, a->positional[i], a->positional[i]);
+                fprintf(stderr,
+                        "preflight-report: %s\n%s: NOT DELIVERED AND NOT SPOOLED: the report exists only "
+                        "in %s now\n",
+                        error, a->positional[i], a->positional[i]);
                 ++lost;
             }
         }

@@ -235,8 +235,10 @@ int spool_flush(const struct upload_options *o, int *delivered)
         /* only what was spooled, unchanged: its name is its hash, and it is still a valid report */
         cJSON *report = NULL;
         if (strncmp(key, entry->d_name, 64) != 0) {
-            fprintf(stderr, "%s: its content does not match its name (changed since it was spooled); not sent "
-                            "(upload --spool-drop %.64s)\n", entry->d_name, entry->d_name);
+            fprintf(stderr,
+                    "%s: its content does not match its name (changed since it was spooled); not sent "
+                    "(upload --spool-drop %.64s)\n",
+                    entry->d_name, entry->d_name);
         } else if ((report = report_parse(body, length, entry->d_name, message, sizeof(message))) == NULL) {
             fprintf(stderr, "%s; not sent (upload --spool-drop %.64s)\n", message, entry->d_name);
         }
@@ -306,7 +308,8 @@ bool spool_drop(const char *dir_path, const char *key, int *dropped, char *error
     *dropped = 0;
     bool all = strcmp(key, "all") == 0;
     if (!all && (strlen(key) != 64 || strspn(key, "0123456789abcdef") != 64)) {
-        snprintf(error, size, "'%.80s' is not a spooled report's key (64 hex digits, as --spool-list shows) or 'all'", key);
+        snprintf(error, size, "'%.80s' is not a spooled report's key (64 hex digits, as --spool-list shows) or 'all'",
+                 key);
         return false;
     }
     DIR *dir = opendir(dir_path);

@@ -13,13 +13,13 @@
 
 /* Bounds of the numbers a user gives (report_main.c refuses others as usage errors). */
 #define UPLOAD_MAX_RETRIES 100
-#define UPLOAD_MAX_BACKOFF_MS 30000L    /* no wait between attempts is longer (the doubling stops there) */
+#define UPLOAD_MAX_BACKOFF_MS 30000L /* no wait between attempts is longer (the doubling stops there) */
 #define UPLOAD_MAX_TIMEOUT_SECONDS 3600.0
 #define UPLOAD_MAX_DEADLINE_SECONDS 86400.0
 
 struct upload_options {
     const char *url;
-    const char *token;      /* NULL: no Authorization header */
+    const char *token; /* NULL: no Authorization header */
     const char *spool_dir;
     const char *ca_file;    /* NULL: the system's CA store */
     double timeout_seconds; /* per request */
@@ -30,10 +30,10 @@ struct upload_options {
 };
 
 enum upload_outcome {
-    UPLOAD_DELIVERED,       /* 2xx */
-    UPLOAD_ALREADY_THERE,   /* 409: the dashboard has this key */
-    UPLOAD_FAILED,          /* retries exhausted or the deadline passed: the caller spools it */
-    UPLOAD_REFUSED,         /* refused for good (401/403 token, 400/413 and other 4xx): spooled too,
+    UPLOAD_DELIVERED,     /* 2xx */
+    UPLOAD_ALREADY_THERE, /* 409: the dashboard has this key */
+    UPLOAD_FAILED,        /* retries exhausted or the deadline passed: the caller spools it */
+    UPLOAD_REFUSED,       /* refused for good (401/403 token, 400/413 and other 4xx): spooled too,
                              * to be fixed and flushed or dropped (--spool-list, --spool-drop) */
 };
 

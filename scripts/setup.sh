@@ -22,7 +22,7 @@ SOURCES
 fi
 
 packages=(
-    build-essential cmake ninja-build pkg-config python3 python3-jsonschema
+    build-essential cmake ninja-build pkg-config python3 python3-jsonschema clang-format
     libvulkan-dev libvulkan-volk-dev vulkan-tools vulkan-validationlayers
     glslc spirv-tools spirv-headers
     libcjson-dev libcmocka-dev libcurl4-openssl-dev

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The test command: installs what is missing, builds with warnings as errors, runs every test
+# The test command: installs what is missing, checks the C style, builds with warnings as errors, runs every test
 # (cmocka unit tests and integration tests against the real loader and lavapipe), builds the Debian
 # packages, installs them, runs the installed probe and layer and removes them, then does the
 # same in an AddressSanitizer/UndefinedBehaviorSanitizer build, then runs the layer's tests
@@ -11,6 +11,9 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 
 # Tests talk to lavapipe unless the caller chose a driver: CI has no GPU.
 export LP_NUM_THREADS=${LP_NUM_THREADS:-2}
+
+echo "== C style (.clang-format)"
+"$root/scripts/format.sh" --check
 
 echo "== build (warnings as errors) and test"
 "$root/scripts/build.sh" "$root/build" -DPREFLIGHT_WERROR=ON

@@ -22,7 +22,8 @@ static VkAccelerationStructureKHR build_one(struct gpu *gpu, VkAccelerationStruc
 {
     if (gpu_failed(gpu) || gpu->acceleration_structure_count == 8)
         return VK_NULL_HANDLE;
-    VkAccelerationStructureBuildSizesInfoKHR sizes = {.sType = VK_STRUCTURE_TYPE_ACCELERATION_STRUCTURE_BUILD_SIZES_INFO_KHR};
+    VkAccelerationStructureBuildSizesInfoKHR sizes = {
+        .sType = VK_STRUCTURE_TYPE_ACCELERATION_STRUCTURE_BUILD_SIZES_INFO_KHR};
     vkGetAccelerationStructureBuildSizesKHR(gpu->device, VK_ACCELERATION_STRUCTURE_BUILD_TYPE_DEVICE_KHR, build,
                                             &primitive_count, &sizes);
     struct gpu_buffer *storage = gpu_buffer_create_with_usage(
@@ -53,8 +54,8 @@ static VkAccelerationStructureKHR build_one(struct gpu *gpu, VkAccelerationStruc
 
 VkAccelerationStructureKHR scene_build(struct gpu *gpu, enum scene_geometry geometry, VkPipelineStageFlags reader_stage)
 {
-    const VkBufferUsageFlags input_usage =
-        VK_BUFFER_USAGE_ACCELERATION_STRUCTURE_BUILD_INPUT_READ_ONLY_BIT_KHR | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+    const VkBufferUsageFlags input_usage = VK_BUFFER_USAGE_ACCELERATION_STRUCTURE_BUILD_INPUT_READ_ONLY_BIT_KHR |
+                                           VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
     VkAccelerationStructureGeometryKHR blas_geometry = {.sType = VK_STRUCTURE_TYPE_ACCELERATION_STRUCTURE_GEOMETRY_KHR};
     if (geometry == SCENE_AABB) {
         const VkAabbPositionsKHR box = {-1, -1, SCENE_PLANE_Z, 1, 1, SCENE_BOX_MAX_Z};
@@ -95,10 +96,9 @@ VkAccelerationStructureKHR scene_build(struct gpu *gpu, enum scene_geometry geom
     if (blas == VK_NULL_HANDLE)
         return VK_NULL_HANDLE;
     /* The TLAS build reads the BLAS. */
-    gpu_memory_barrier(gpu, VK_PIPELINE_STAGE_ACCELERATION_STRUCTURE_BUILD_BIT_KHR,
-                       VK_ACCESS_ACCELERATION_STRUCTURE_WRITE_BIT_KHR,
-                       VK_PIPELINE_STAGE_ACCELERATION_STRUCTURE_BUILD_BIT_KHR,
-                       VK_ACCESS_ACCELERATION_STRUCTURE_READ_BIT_KHR);
+    gpu_memory_barrier(
+        gpu, VK_PIPELINE_STAGE_ACCELERATION_STRUCTURE_BUILD_BIT_KHR, VK_ACCESS_ACCELERATION_STRUCTURE_WRITE_BIT_KHR,
+        VK_PIPELINE_STAGE_ACCELERATION_STRUCTURE_BUILD_BIT_KHR, VK_ACCESS_ACCELERATION_STRUCTURE_READ_BIT_KHR);
 
     VkAccelerationStructureDeviceAddressInfoKHR blas_address = {
         .sType = VK_STRUCTURE_TYPE_ACCELERATION_STRUCTURE_DEVICE_ADDRESS_INFO_KHR,
@@ -117,10 +117,11 @@ VkAccelerationStructureKHR scene_build(struct gpu *gpu, enum scene_geometry geom
     VkAccelerationStructureGeometryKHR tlas_geometry = {
         .sType = VK_STRUCTURE_TYPE_ACCELERATION_STRUCTURE_GEOMETRY_KHR,
         .geometryType = VK_GEOMETRY_TYPE_INSTANCES_KHR,
-        .geometry.instances = {
-            .sType = VK_STRUCTURE_TYPE_ACCELERATION_STRUCTURE_GEOMETRY_INSTANCES_DATA_KHR,
-            .data.deviceAddress = gpu_buffer_address(gpu, instances),
-        },
+        .geometry.instances =
+            {
+                .sType = VK_STRUCTURE_TYPE_ACCELERATION_STRUCTURE_GEOMETRY_INSTANCES_DATA_KHR,
+                .data.deviceAddress = gpu_buffer_address(gpu, instances),
+            },
     };
     VkAccelerationStructureBuildGeometryInfoKHR tlas_build = blas_build;
     tlas_build.type = VK_ACCELERATION_STRUCTURE_TYPE_TOP_LEVEL_KHR;

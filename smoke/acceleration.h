@@ -13,6 +13,7 @@ enum scene_geometry { SCENE_TRIANGLE_OPAQUE, SCENE_TRIANGLE_NON_OPAQUE, SCENE_AA
 #define SCENE_BOX_MAX_Z 6.0f
 
 /* Returns the TLAS, or VK_NULL_HANDLE after a failure (recorded in gpu). */
-VkAccelerationStructureKHR scene_build(struct gpu *gpu, enum scene_geometry geometry, VkPipelineStageFlags reader_stage);
+VkAccelerationStructureKHR scene_build(struct gpu *gpu, enum scene_geometry geometry,
+                                       VkPipelineStageFlags reader_stage);
 
 #endif

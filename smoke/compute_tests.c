@@ -63,7 +63,8 @@ static bool declares_float_atomics(const cJSON *declared, const void *param, cha
     if (!declared_has_extension(declared, "VK_EXT_shader_atomic_float"))
         return smoke_missing(reason, size, "VK_EXT_shader_atomic_float not exposed");
     if (!declared_feature(declared, atomic_float_structs, "shaderBufferFloat32AtomicAdd"))
-        return smoke_missing(reason, size, "VkPhysicalDeviceShaderAtomicFloatFeaturesEXT.shaderBufferFloat32AtomicAdd not declared");
+        return smoke_missing(reason, size,
+                             "VkPhysicalDeviceShaderAtomicFloatFeaturesEXT.shaderBufferFloat32AtomicAdd not declared");
     return true;
 }
 
@@ -73,7 +74,8 @@ static bool declares_subgroups_in_compute(const cJSON *declared, const void *par
         return false;
     if (!declared_flag(declared, "properties/VkPhysicalDeviceSubgroupProperties/supportedStages",
                        "VK_SHADER_STAGE_COMPUTE_BIT"))
-        return smoke_missing(reason, size, "VkPhysicalDeviceSubgroupProperties.supportedStages lacks VK_SHADER_STAGE_COMPUTE_BIT");
+        return smoke_missing(reason, size,
+                             "VkPhysicalDeviceSubgroupProperties.supportedStages lacks VK_SHADER_STAGE_COMPUTE_BIT");
     if (!declared_flag(declared, "properties/VkPhysicalDeviceSubgroupProperties/supportedOperations",
                        "VK_SUBGROUP_FEATURE_BASIC_BIT"))
         return smoke_missing(reason, size, "VK_SUBGROUP_FEATURE_BASIC_BIT not declared");
@@ -97,7 +99,8 @@ static bool declares_timestamps(const cJSON *declared, const void *param, char *
     return smoke_missing(reason, size, "no compute queue family");
 }
 
-static void int64_atomics_options(const cJSON *declared, const void *param, struct gpu_options *options, struct smoke_device_features *f)
+static void int64_atomics_options(const cJSON *declared, const void *param, struct gpu_options *options,
+                                  struct smoke_device_features *f)
 {
     (void)declared;
     (void)param;
@@ -108,7 +111,8 @@ static void int64_atomics_options(const cJSON *declared, const void *param, stru
     options->features_chain = &f->atomic_int64;
 }
 
-static void float_atomics_options(const cJSON *declared, const void *param, struct gpu_options *options, struct smoke_device_features *f)
+static void float_atomics_options(const cJSON *declared, const void *param, struct gpu_options *options,
+                                  struct smoke_device_features *f)
 {
     (void)declared;
     (void)param;
@@ -188,8 +192,8 @@ static void run_buffer(struct gpu *gpu, const void *param, struct smoke_outcome 
     uint32_t count = BUFFER_ELEMENTS, seed = run_seed();
     struct gpu_buffer *input = gpu_buffer_create(gpu, count * sizeof(uint32_t), 0);
     struct gpu_buffer *output = gpu_buffer_create(gpu, count * sizeof(uint32_t), SENTINEL_BYTE);
-    struct gpu_pipeline *p = gpu_pipeline_create(gpu, SPIRV(transform_buffer), two_buffers, 2,
-                                                 sizeof(struct transform_push), NULL, 0, 0);
+    struct gpu_pipeline *p =
+        gpu_pipeline_create(gpu, SPIRV(transform_buffer), two_buffers, 2, sizeof(struct transform_push), NULL, 0, 0);
     if (smoke_gpu_failed(gpu, out))
         return;
     uint32_t *in = input->mapped;
@@ -215,10 +219,10 @@ static void run_barrier(struct gpu *gpu, const void *param, struct smoke_outcome
     struct gpu_buffer *a = gpu_buffer_create(gpu, count * sizeof(uint32_t), 0);
     struct gpu_buffer *b = gpu_buffer_create(gpu, count * sizeof(uint32_t), SENTINEL_BYTE);
     struct gpu_buffer *c = gpu_buffer_create(gpu, count * sizeof(uint32_t), SENTINEL_BYTE);
-    struct gpu_pipeline *first = gpu_pipeline_create(gpu, SPIRV(transform_buffer), two_buffers, 2,
-                                                     sizeof(struct transform_push), NULL, 0, 0);
-    struct gpu_pipeline *second = gpu_pipeline_create(gpu, SPIRV(transform_buffer), two_buffers, 2,
-                                                      sizeof(struct transform_push), NULL, 0, 0);
+    struct gpu_pipeline *first =
+        gpu_pipeline_create(gpu, SPIRV(transform_buffer), two_buffers, 2, sizeof(struct transform_push), NULL, 0, 0);
+    struct gpu_pipeline *second =
+        gpu_pipeline_create(gpu, SPIRV(transform_buffer), two_buffers, 2, sizeof(struct transform_push), NULL, 0, 0);
     if (smoke_gpu_failed(gpu, out))
         return;
     uint32_t *in = a->mapped;
@@ -269,8 +273,8 @@ static void run_workgroup_max(struct gpu *gpu, const void *param, struct smoke_o
     for (int s = 0; s < 4; ++s) {
         uint32_t n = shapes[s].size[0] * shapes[s].size[1] * shapes[s].size[2];
         buffers[s] = gpu_buffer_create(gpu, (1 + n) * sizeof(uint32_t), 0);
-        struct gpu_pipeline *p = gpu_pipeline_create(gpu, SPIRV(workgroup_index), one_buffer, 1, 0,
-                                                     shapes[s].size, 3, 0);
+        struct gpu_pipeline *p =
+            gpu_pipeline_create(gpu, SPIRV(workgroup_index), one_buffer, 1, 0, shapes[s].size, 3, 0);
         gpu_bind_buffer(gpu, p, 0, buffers[s]);
         gpu_dispatch(gpu, p, 1, 1, 1, NULL);
     }
@@ -288,9 +292,10 @@ static void run_workgroup_max(struct gpu *gpu, const void *param, struct smoke_o
             wrong += words[1 + i] != i + 1;
         cJSON *r = cJSON_CreateObject();
         cJSON_AddStringToObject(r, "shape", shapes[s].name);
-        cJSON_AddItemToObject(r, "local_size", cJSON_CreateIntArray((const int[]){(int)shapes[s].size[0],
-                                                                                   (int)shapes[s].size[1],
-                                                                                   (int)shapes[s].size[2]}, 3));
+        cJSON_AddItemToObject(
+            r, "local_size",
+            cJSON_CreateIntArray((const int[]){(int)shapes[s].size[0], (int)shapes[s].size[1], (int)shapes[s].size[2]},
+                                 3));
         cJSON_AddNumberToObject(r, "invocations_expected", n);
         cJSON_AddNumberToObject(r, "invocations_counted", words[0]);
         cJSON_AddNumberToObject(r, "wrong_indices", wrong);
@@ -299,8 +304,10 @@ static void run_workgroup_max(struct gpu *gpu, const void *param, struct smoke_o
             ++failed;
     }
     if (failed)
-        smoke_set(out, VERDICT_FAIL, "%u of 4 workgroup shapes at the declared maximum did not run every invocation "
-                  "with the right local index", failed);
+        smoke_set(out, VERDICT_FAIL,
+                  "%u of 4 workgroup shapes at the declared maximum did not run every invocation "
+                  "with the right local index",
+                  failed);
 }
 
 /* --- compute.group_count_max --------------------------------------------------------------- */
@@ -344,8 +351,10 @@ static void run_group_count_max(struct gpu *gpu, const void *param, struct smoke
             ++failed;
     }
     if (failed)
-        smoke_set(out, VERDICT_FAIL, "%d of 3 dispatches of maxComputeWorkGroupCount groups did not run every group "
-                  "exactly once", failed);
+        smoke_set(out, VERDICT_FAIL,
+                  "%d of 3 dispatches of maxComputeWorkGroupCount groups did not run every group "
+                  "exactly once",
+                  failed);
 }
 
 /* --- compute.shared_memory_max ------------------------------------------------------------- */
@@ -451,8 +460,8 @@ static void run_timestamps(struct gpu *gpu, const void *param, struct smoke_outc
     uint32_t count = BARRIER_ELEMENTS;
     struct gpu_buffer *input = gpu_buffer_create(gpu, count * sizeof(uint32_t), 0);
     struct gpu_buffer *output = gpu_buffer_create(gpu, count * sizeof(uint32_t), SENTINEL_BYTE);
-    struct gpu_pipeline *p = gpu_pipeline_create(gpu, SPIRV(transform_buffer), two_buffers, 2,
-                                                 sizeof(struct transform_push), NULL, 0, 0);
+    struct gpu_pipeline *p =
+        gpu_pipeline_create(gpu, SPIRV(transform_buffer), two_buffers, 2, sizeof(struct transform_push), NULL, 0, 0);
     VkQueryPoolCreateInfo pool_info = {
         .sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
         .queryType = VK_QUERY_TYPE_TIMESTAMP,
@@ -495,14 +504,15 @@ static void run_timestamps(struct gpu *gpu, const void *param, struct smoke_outc
 
 /* --- the table ------------------------------------------------------------------------------ */
 
-#define COMPUTE_TEST(name, text, declared_fn, options_fn, run_fn)                                                 \
-    {"compute." name, "compute", text, declared_fn, options_fn, run_fn, NULL, 0}
+#define COMPUTE_TEST(name, text, declared_fn, options_fn, run_fn)                                                      \
+    {                                                                                                                  \
+        "compute." name, "compute", text, declared_fn, options_fn, run_fn, NULL, 0                                     \
+    }
 
 const struct smoke_test compute_tests[] = {
     COMPUTE_TEST("1x1", "one invocation writes a value derived from its input; decides whether compute works at all",
                  declares_compute_queue, NULL, run_1x1),
-    COMPUTE_TEST("buffer", "64K elements transformed, every element checked", declares_compute_queue, NULL,
-                 run_buffer),
+    COMPUTE_TEST("buffer", "64K elements transformed, every element checked", declares_compute_queue, NULL, run_buffer),
     COMPUTE_TEST("workgroup_max", "workgroups of maxComputeWorkGroupInvocations and of the largest size per dimension",
                  declares_compute_queue, NULL, run_workgroup_max),
     COMPUTE_TEST("group_count_max", "dispatches of maxComputeWorkGroupCount groups in x, y and z, each group counted",
@@ -511,14 +521,14 @@ const struct smoke_test compute_tests[] = {
                  declares_compute_queue, NULL, run_shared_memory_max),
     COMPUTE_TEST("atomics", "32-bit atomicAdd from 4096 invocations, exact sum", declares_compute_queue, NULL,
                  run_atomics_int32),
-    COMPUTE_TEST("atomics_int64", "64-bit atomicAdd on a storage buffer", declares_int64_atomics,
-                 int64_atomics_options, run_atomics_int64),
+    COMPUTE_TEST("atomics_int64", "64-bit atomicAdd on a storage buffer", declares_int64_atomics, int64_atomics_options,
+                 run_atomics_int64),
     COMPUTE_TEST("atomics_float32", "float atomicAdd on a storage buffer", declares_float_atomics,
                  float_atomics_options, run_atomics_float32),
     COMPUTE_TEST("barrier", "a write dispatch, a pipeline barrier, a read dispatch over 1M elements",
                  declares_compute_queue, NULL, run_barrier),
-    {"compute.timestamps", "compute", "GPU time of a known dispatch from timestamp queries", declares_timestamps,
-     NULL, run_timestamps, NULL, SMOKE_RUNS_ALONE},
+    {"compute.timestamps", "compute", "GPU time of a known dispatch from timestamp queries", declares_timestamps, NULL,
+     run_timestamps, NULL, SMOKE_RUNS_ALONE},
 };
 const size_t compute_test_count = sizeof(compute_tests) / sizeof(compute_tests[0]);
 

@@ -198,7 +198,8 @@ struct gpu_buffer *gpu_buffer_create(struct gpu *gpu, VkDeviceSize size, uint8_t
     return gpu_buffer_create_with_usage(gpu, size, 0, fill);
 }
 
-struct gpu_buffer *gpu_buffer_create_with_usage(struct gpu *gpu, VkDeviceSize size, VkBufferUsageFlags usage, uint8_t fill)
+struct gpu_buffer *gpu_buffer_create_with_usage(struct gpu *gpu, VkDeviceSize size, VkBufferUsageFlags usage,
+                                                uint8_t fill)
 {
     if (gpu_failed(gpu) || gpu->buffer_count == GPU_MAX_OBJECTS)
         return NULL;
@@ -358,8 +359,8 @@ VkShaderModule gpu_pipeline_add_module(struct gpu *gpu, struct gpu_pipeline *p, 
 }
 
 struct gpu_pipeline *gpu_pipeline_create(struct gpu *gpu, const uint32_t *code, size_t code_size,
-                                         const VkDescriptorType *bindings, uint32_t binding_count,
-                                         uint32_t push_size, const uint32_t *spec_values, uint32_t spec_count,
+                                         const VkDescriptorType *bindings, uint32_t binding_count, uint32_t push_size,
+                                         const uint32_t *spec_values, uint32_t spec_count,
                                          uint32_t required_subgroup_size)
 {
     if (spec_count > 8)
@@ -384,14 +385,15 @@ struct gpu_pipeline *gpu_pipeline_create(struct gpu *gpu, const uint32_t *code, 
     };
     VkComputePipelineCreateInfo pipeline_info = {
         .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-        .stage = {
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-            .pNext = required_subgroup_size ? &subgroup : NULL,
-            .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-            .module = module,
-            .pName = "main",
-            .pSpecializationInfo = spec_count ? &spec : NULL,
-        },
+        .stage =
+            {
+                .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                .pNext = required_subgroup_size ? &subgroup : NULL,
+                .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                .module = module,
+                .pName = "main",
+                .pSpecializationInfo = spec_count ? &spec : NULL,
+            },
         .layout = p->layout,
     };
     if (!GPU_CHECK(gpu, vkCreateComputePipelines(gpu->device, VK_NULL_HANDLE, 1, &pipeline_info, NULL, &p->pipeline)))
@@ -493,7 +495,7 @@ void gpu_compute_barrier(struct gpu *gpu)
     if (gpu_failed(gpu))
         return;
     gpu_memory_barrier(gpu, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
 }
 
 void gpu_image_layout(struct gpu *gpu, const struct gpu_image *image, VkImageLayout from, VkImageLayout to,
@@ -521,8 +523,9 @@ bool gpu_submit_and_wait(struct gpu *gpu)
     if (gpu_failed(gpu))
         return false;
     /* The host reads results after the fence: the spec asks for this HOST barrier as well. */
-    gpu_memory_barrier(gpu, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
-                   VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    gpu_memory_barrier(gpu, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+                       VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                       VK_ACCESS_HOST_READ_BIT);
     if (!GPU_CHECK(gpu, vkEndCommandBuffer(gpu->cmd)))
         return false;
     VkSubmitInfo submit = {

@@ -44,8 +44,8 @@ struct gpu_pipeline {
 
 struct gpu_options {
     const char *extensions[GPU_MAX_EXTENSIONS]; /* enabled when the device has them; NULL ends the list */
-    const void *features_chain;      /* VkPhysicalDevice*Features structs to pass in pNext */
-    VkPhysicalDeviceFeatures core;   /* core features to enable */
+    const void *features_chain;                 /* VkPhysicalDevice*Features structs to pass in pNext */
+    VkPhysicalDeviceFeatures core;              /* core features to enable */
 };
 
 struct gpu {
@@ -62,9 +62,9 @@ struct gpu {
     uint32_t api_version; /* min(instance, device) */
     const void *declared; /* the device's `declared` report block (a cJSON object), for tests */
 
-    VkResult error;         /* first failure, VK_SUCCESS if none */
-    char error_call[128];   /* the call that failed */
-    bool corrupt_readback;  /* fault injection: gpu_readback flips the first word (test builds) */
+    VkResult error;        /* first failure, VK_SUCCESS if none */
+    char error_call[128];  /* the call that failed */
+    bool corrupt_readback; /* fault injection: gpu_readback flips the first word (test builds) */
 
     struct gpu_buffer *buffers[GPU_MAX_OBJECTS];
     struct gpu_image *images[GPU_MAX_OBJECTS];
@@ -89,7 +89,8 @@ bool gpu_failed(const struct gpu *gpu);
 /* A host-visible, coherent storage buffer, its bytes set to `fill`. */
 struct gpu_buffer *gpu_buffer_create(struct gpu *gpu, VkDeviceSize size, uint8_t fill);
 /* The same with extra usage bits; with SHADER_DEVICE_ADDRESS the memory is allocated for it. */
-struct gpu_buffer *gpu_buffer_create_with_usage(struct gpu *gpu, VkDeviceSize size, VkBufferUsageFlags usage, uint8_t fill);
+struct gpu_buffer *gpu_buffer_create_with_usage(struct gpu *gpu, VkDeviceSize size, VkBufferUsageFlags usage,
+                                                uint8_t fill);
 VkDeviceAddress gpu_buffer_address(struct gpu *gpu, const struct gpu_buffer *b);
 /* A 2D image (optimal tiling, device-local) and its view, left in VK_IMAGE_LAYOUT_UNDEFINED. */
 struct gpu_image *gpu_image_create(struct gpu *gpu, VkFormat format, uint32_t width, uint32_t height,
@@ -106,8 +107,8 @@ VkShaderModule gpu_pipeline_add_module(struct gpu *gpu, struct gpu_pipeline *p, 
  * `push_size` bytes and specialization constants 0..spec_count-1. required_subgroup_size > 0
  * asks for that subgroup size (VK_EXT_subgroup_size_control). */
 struct gpu_pipeline *gpu_pipeline_create(struct gpu *gpu, const uint32_t *code, size_t code_size,
-                                         const VkDescriptorType *bindings, uint32_t binding_count,
-                                         uint32_t push_size, const uint32_t *spec_values, uint32_t spec_count,
+                                         const VkDescriptorType *bindings, uint32_t binding_count, uint32_t push_size,
+                                         const uint32_t *spec_values, uint32_t spec_count,
                                          uint32_t required_subgroup_size);
 void gpu_bind_buffer(struct gpu *gpu, struct gpu_pipeline *p, uint32_t binding, const struct gpu_buffer *b);
 void gpu_bind_image(struct gpu *gpu, struct gpu_pipeline *p, uint32_t binding, const struct gpu_image *image);
@@ -117,8 +118,7 @@ void gpu_bind_acceleration_structure(struct gpu *gpu, struct gpu_pipeline *p, ui
 /* Recording: begin, dispatches and barriers, then submit and wait. gpu_submit_and_wait first
  * records a barrier that makes shader and transfer writes visible to the host. */
 bool gpu_begin(struct gpu *gpu);
-void gpu_dispatch(struct gpu *gpu, const struct gpu_pipeline *p, uint32_t x, uint32_t y, uint32_t z,
-                  const void *push);
+void gpu_dispatch(struct gpu *gpu, const struct gpu_pipeline *p, uint32_t x, uint32_t y, uint32_t z, const void *push);
 void gpu_compute_barrier(struct gpu *gpu); /* compute shader writes -> compute shader reads/writes */
 void gpu_memory_barrier(struct gpu *gpu, VkPipelineStageFlags src_stage, VkAccessFlags src_access,
                         VkPipelineStageFlags dst_stage, VkAccessFlags dst_access);

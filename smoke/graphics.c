@@ -44,7 +44,8 @@ struct gpu_pipeline *graphics_pipeline_create(struct gpu *gpu, const struct grap
     if (gpu_failed(gpu))
         return NULL;
     bool mesh = (all_stages & VK_SHADER_STAGE_MESH_BIT_EXT) != 0;
-    VkPipelineVertexInputStateCreateInfo vertex_input = {.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+    VkPipelineVertexInputStateCreateInfo vertex_input = {.sType =
+                                                             VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
     VkPipelineInputAssemblyStateCreateInfo input_assembly = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
         .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
@@ -157,6 +158,6 @@ void graphics_end(struct gpu *gpu, struct graphics_target *t)
 
 void graphics_between_scopes(struct gpu *gpu)
 {
-    gpu_memory_barrier(gpu, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                       VK_ACCESS_TRANSFER_WRITE_BIT);
+    gpu_memory_barrier(gpu, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
 }

@@ -13,12 +13,12 @@ struct graphics_target {
 };
 
 struct graphics_pipeline_desc {
-    const uint32_t *stage_code[3];      /* SPIR-V per stage: vertex or task+mesh, then fragment */
+    const uint32_t *stage_code[3]; /* SPIR-V per stage: vertex or task+mesh, then fragment */
     size_t stage_size[3];
     VkShaderStageFlagBits stages[3];
     uint32_t stage_count;
     VkFormat color_format;
-    const VkDescriptorType *bindings;   /* one set, visible to every stage */
+    const VkDescriptorType *bindings; /* one set, visible to every stage */
     uint32_t binding_count;
     const void *create_next;            /* chained into VkGraphicsPipelineCreateInfo after rendering info */
     VkDynamicState extra_dynamic_state; /* beside viewport and scissor; 0 for none */

@@ -147,7 +147,8 @@ static void run_mesh(struct gpu *gpu, const void *param, struct smoke_outcome *o
         desc.stages[desc.stage_count++] = VK_SHADER_STAGE_TASK_BIT_EXT;
     }
     desc.stage_code[desc.stage_count] = c->task ? smoke_spirv_mesh_triangle_from_task : smoke_spirv_mesh_triangle;
-    desc.stage_size[desc.stage_count] = c->task ? smoke_spirv_mesh_triangle_from_task_size : smoke_spirv_mesh_triangle_size;
+    desc.stage_size[desc.stage_count] =
+        c->task ? smoke_spirv_mesh_triangle_from_task_size : smoke_spirv_mesh_triangle_size;
     desc.stages[desc.stage_count++] = VK_SHADER_STAGE_MESH_BIT_EXT;
     desc.stage_code[desc.stage_count] = smoke_spirv_flat_value_frag;
     desc.stage_size[desc.stage_count] = smoke_spirv_flat_value_frag_size;
@@ -217,8 +218,10 @@ static void run_mesh(struct gpu *gpu, const void *param, struct smoke_outcome *o
     bool timed = time_mesh(gpu, &target, p, out);
     if (gpu_failed(gpu))
         cJSON_AddStringToObject(out->evidence, "evidence_error", gpu->error_call);
-    smoke_signals(out, &(struct signals){.readback = true, .counters = primitives != VK_NULL_HANDLE,
-                                         .timing = timed && !gpu_failed(gpu), .artifacts = image});
+    smoke_signals(out, &(struct signals){.readback = true,
+                                         .counters = primitives != VK_NULL_HANDLE,
+                                         .timing = timed && !gpu_failed(gpu),
+                                         .artifacts = image});
 }
 
 static const struct mesh_case cases[] = {{false, 7}, {true, 9}};
@@ -226,7 +229,8 @@ static const struct mesh_case cases[] = {{false, 7}, {true, 9}};
 const struct smoke_test mesh_tests[] = {
     {"mesh_shader.draw", "mesh_shader", "one mesh workgroup emits a triangle; every pixel of the target checked",
      declares_mesh, mesh_options, run_mesh, &cases[0], SMOKE_RUNS_ALONE},
-    {"mesh_shader.task", "mesh_shader", "a task workgroup launches the mesh workgroup and passes its value in the payload",
-     declares_mesh, mesh_options, run_mesh, &cases[1], SMOKE_RUNS_ALONE},
+    {"mesh_shader.task", "mesh_shader",
+     "a task workgroup launches the mesh workgroup and passes its value in the payload", declares_mesh, mesh_options,
+     run_mesh, &cases[1], SMOKE_RUNS_ALONE},
 };
 const size_t mesh_test_count = sizeof(mesh_tests) / sizeof(mesh_tests[0]);

@@ -55,7 +55,8 @@ struct ray_test {
 
 static bool api_at_least_1_2(const cJSON *declared)
 {
-    return declared_number(declared, "properties/VkPhysicalDeviceProperties/apiVersion", 0) >= (double)VK_API_VERSION_1_2;
+    return declared_number(declared, "properties/VkPhysicalDeviceProperties/apiVersion", 0) >=
+           (double)VK_API_VERSION_1_2;
 }
 
 static const char *const bda_features[] = {"VkPhysicalDeviceBufferDeviceAddressFeatures",
@@ -81,7 +82,8 @@ static bool declares_ray_tracing(const cJSON *declared, const void *param, char 
         !declared_feature(declared, as_features, "accelerationStructure"))
         return smoke_missing(reason, size, "inconsistent declaration: %s without accelerationStructure", feature);
     if (!declared_feature(declared, bda_features, "bufferDeviceAddress"))
-        return smoke_missing(reason, size, "inconsistent declaration: accelerationStructure without bufferDeviceAddress");
+        return smoke_missing(reason, size,
+                             "inconsistent declaration: accelerationStructure without bufferDeviceAddress");
     if (!api_at_least_1_2(declared))
         return smoke_missing(reason, size, "the test's shaders need Vulkan 1.2 (SPIR-V 1.5)");
     return true;
@@ -221,7 +223,8 @@ static void ray_evidence(struct gpu *gpu, const struct ray_work *work, struct sm
         timing_reset(gpu, &timing[pass]);
         for (uint32_t s = 0; s < TIMED_SAMPLES && !gpu_failed(gpu); ++s) {
             if (s > 0) /* each sample writes the same sheet */
-                gpu_memory_barrier(gpu, work->stage, VK_ACCESS_SHADER_WRITE_BIT, work->stage, VK_ACCESS_SHADER_WRITE_BIT);
+                gpu_memory_barrier(gpu, work->stage, VK_ACCESS_SHADER_WRITE_BIT, work->stage,
+                                   VK_ACCESS_SHADER_WRITE_BIT);
             timing_begin(gpu, &timing[pass], s);
             work->record(gpu, work, GRID_RAYS);
             timing_end(gpu, &timing[pass], s);
@@ -270,7 +273,8 @@ static void record_trace_rays(struct gpu *gpu, const struct ray_work *work, uint
     vkCmdBindPipeline(gpu->cmd, VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR, work->pipeline->pipeline);
     vkCmdBindDescriptorSets(gpu->cmd, VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR, work->pipeline->layout, 0, 1,
                             &work->pipeline->set, 0, NULL);
-    vkCmdTraceRaysKHR(gpu->cmd, &work->regions[0], &work->regions[1], &work->regions[2], &work->regions[3], count, 1, 1);
+    vkCmdTraceRaysKHR(gpu->cmd, &work->regions[0], &work->regions[1], &work->regions[2], &work->regions[3], count, 1,
+                      1);
 }
 
 static void run_ray_query(struct gpu *gpu, const void *param, struct smoke_outcome *out)
@@ -278,7 +282,7 @@ static void run_ray_query(struct gpu *gpu, const void *param, struct smoke_outco
     const struct ray_test *t = param;
     static const VkDescriptorType bindings[] = {VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR,
                                                 VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
-    enum scene_geometry geometry = t->mode == RAY_QUERY_AABB    ? SCENE_AABB
+    enum scene_geometry geometry = t->mode == RAY_QUERY_AABB   ? SCENE_AABB
                                    : t->mode == RAY_QUERY_FLOW ? SCENE_TRIANGLE_NON_OPAQUE
                                                                : SCENE_TRIANGLE_OPAQUE;
     struct gpu_buffer *ray_buffer = upload_rays(gpu);
@@ -321,12 +325,18 @@ static void run_ray_tracing_pipeline(struct gpu *gpu, const void *param, struct 
     if (smoke_gpu_failed(gpu, out))
         return;
     VkPipelineShaderStageCreateInfo stages[3] = {
-        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_RAYGEN_BIT_KHR,
-         .module = raygen, .pName = "main"},
-        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_MISS_BIT_KHR,
-         .module = miss, .pName = "main"},
-        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_CLOSEST_HIT_BIT_KHR,
-         .module = hit, .pName = "main"},
+        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+         .stage = VK_SHADER_STAGE_RAYGEN_BIT_KHR,
+         .module = raygen,
+         .pName = "main"},
+        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+         .stage = VK_SHADER_STAGE_MISS_BIT_KHR,
+         .module = miss,
+         .pName = "main"},
+        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+         .stage = VK_SHADER_STAGE_CLOSEST_HIT_BIT_KHR,
+         .module = hit,
+         .pName = "main"},
     };
     VkRayTracingShaderGroupCreateInfoKHR groups[3];
     for (uint32_t i = 0; i < 3; ++i) {
@@ -372,8 +382,8 @@ static void run_ray_tracing_pipeline(struct gpu *gpu, const void *param, struct 
     if (smoke_gpu_failed(gpu, out))
         return;
     VkDeviceAddress address = gpu_buffer_address(gpu, sbt);
-    VkDeviceAddress base = (address + rt.shaderGroupBaseAlignment - 1) / rt.shaderGroupBaseAlignment *
-                           rt.shaderGroupBaseAlignment;
+    VkDeviceAddress base =
+        (address + rt.shaderGroupBaseAlignment - 1) / rt.shaderGroupBaseAlignment * rt.shaderGroupBaseAlignment;
     for (uint32_t g = 0; g < 3; ++g)
         memcpy((uint8_t *)sbt->mapped + (base - address) + g * region, handles + g * handle_size, handle_size);
     VkStridedDeviceAddressRegionKHR raygen_region = {base, record, record};
@@ -384,13 +394,16 @@ static void run_ray_tracing_pipeline(struct gpu *gpu, const void *param, struct 
     struct gpu_buffer *ray_buffer = upload_rays(gpu);
     struct gpu_buffer *hits = gpu_buffer_create(gpu, sizeof(struct hit) * RAY_COUNT, 0xFF);
     gpu_begin(gpu);
-    VkAccelerationStructureKHR tlas = scene_build(gpu, SCENE_TRIANGLE_OPAQUE, VK_PIPELINE_STAGE_RAY_TRACING_SHADER_BIT_KHR);
+    VkAccelerationStructureKHR tlas =
+        scene_build(gpu, SCENE_TRIANGLE_OPAQUE, VK_PIPELINE_STAGE_RAY_TRACING_SHADER_BIT_KHR);
     gpu_bind_acceleration_structure(gpu, p, 0, tlas);
     gpu_bind_buffer(gpu, p, 1, ray_buffer);
     gpu_bind_buffer(gpu, p, 2, hits);
     const VkStridedDeviceAddressRegionKHR regions[4] = {raygen_region, miss_region, hit_region, callable_region};
-    struct ray_work work = {.pipeline = p, .stage = VK_PIPELINE_STAGE_RAY_TRACING_SHADER_BIT_KHR,
-                            .record = record_trace_rays, .regions = regions};
+    struct ray_work work = {.pipeline = p,
+                            .stage = VK_PIPELINE_STAGE_RAY_TRACING_SHADER_BIT_KHR,
+                            .record = record_trace_rays,
+                            .regions = regions};
     record_trace_rays(gpu, &work, RAY_COUNT);
     gpu_submit_and_wait(gpu);
     if (smoke_gpu_failed(gpu, out))
@@ -403,15 +416,15 @@ static void run_ray_tracing_pipeline(struct gpu *gpu, const void *param, struct 
     ray_evidence(gpu, &work, out);
 }
 
-static const struct ray_test modes[] = {{RAY_QUERY_TRIANGLE}, {RAY_QUERY_FLOW}, {RAY_QUERY_AABB}, {RAY_TRACING_PIPELINE}};
+static const struct ray_test modes[] = {
+    {RAY_QUERY_TRIANGLE}, {RAY_QUERY_FLOW}, {RAY_QUERY_AABB}, {RAY_TRACING_PIPELINE}};
 
 const struct smoke_test ray_tests[] = {
     {"ray_query.triangle", "ray_query",
      "rays against a one-triangle BLAS in a TLAS: hits (t, barycentrics), misses, a ray stopped by tmax",
      declares_ray_tracing, ray_options, run_ray_query, &modes[0], SMOKE_RUNS_ALONE},
-    {"ray_query.flow", "ray_query",
-     "non-opaque triangle: exactly one candidate per hit, confirmed, then committed", declares_ray_tracing,
-     ray_options, run_ray_query, &modes[1], SMOKE_RUNS_ALONE},
+    {"ray_query.flow", "ray_query", "non-opaque triangle: exactly one candidate per hit, confirmed, then committed",
+     declares_ray_tracing, ray_options, run_ray_query, &modes[1], SMOKE_RUNS_ALONE},
     {"ray_query.aabb", "ray_query",
      "procedural AABB candidate intersected in the shader and committed with rayQueryGenerateIntersectionEXT",
      declares_ray_tracing, ray_options, run_ray_query, &modes[2], SMOKE_RUNS_ALONE},

@@ -9,16 +9,16 @@
 
 /* Every VkPhysicalDevice*Features struct is sType, pNext, then VkBool32 members only: OR them. */
 #define FEATURE_BOOLS(type) ((sizeof(type) - offsetof(type, pNext) - sizeof(void *)) / sizeof(VkBool32))
-#define MERGE_STRUCT(member, type)                                                                            \
-    do {                                                                                                      \
-        if (from_storage->member.sType != 0) {                                                                \
-            storage->member.sType = from_storage->member.sType;                                               \
-            VkBool32 *to = (VkBool32 *)((char *)&storage->member + offsetof(type, pNext) + sizeof(void *));  \
-            const VkBool32 *add =                                                                             \
-                (const VkBool32 *)((const char *)&from_storage->member + offsetof(type, pNext) + sizeof(void *)); \
-            for (size_t k = 0; k < FEATURE_BOOLS(type); ++k)                                                  \
-                to[k] = to[k] || add[k];                                                                      \
-        }                                                                                                     \
+#define MERGE_STRUCT(member, type)                                                                                     \
+    do {                                                                                                               \
+        if (from_storage->member.sType != 0) {                                                                         \
+            storage->member.sType = from_storage->member.sType;                                                        \
+            VkBool32 *to = (VkBool32 *)((char *)&storage->member + offsetof(type, pNext) + sizeof(void *));            \
+            const VkBool32 *add =                                                                                      \
+                (const VkBool32 *)((const char *)&from_storage->member + offsetof(type, pNext) + sizeof(void *));      \
+            for (size_t k = 0; k < FEATURE_BOOLS(type); ++k)                                                           \
+                to[k] = to[k] || add[k];                                                                               \
+        }                                                                                                              \
     } while (0)
 
 void smoke_options_merge(struct gpu_options *into, struct smoke_device_features *storage,
@@ -26,7 +26,8 @@ void smoke_options_merge(struct gpu_options *into, struct smoke_device_features 
 {
     for (int i = 0; i < GPU_MAX_EXTENSIONS && from->extensions[i] != NULL; ++i) {
         int at = 0;
-        while (at < GPU_MAX_EXTENSIONS && into->extensions[at] != NULL && strcmp(into->extensions[at], from->extensions[i]))
+        while (at < GPU_MAX_EXTENSIONS && into->extensions[at] != NULL &&
+               strcmp(into->extensions[at], from->extensions[i]))
             ++at;
         if (at < GPU_MAX_EXTENSIONS - 1 && into->extensions[at] == NULL)
             into->extensions[at] = from->extensions[i]; /* the last slot stays NULL: it ends the list */
@@ -47,11 +48,16 @@ void smoke_options_merge(struct gpu_options *into, struct smoke_device_features 
     MERGE_STRUCT(ray_tracing_pipeline, VkPhysicalDeviceRayTracingPipelineFeaturesKHR);
     /* one chain over every struct in use */
     VkBaseOutStructure *chain[] = {
-        (VkBaseOutStructure *)&storage->atomic_int64,          (VkBaseOutStructure *)&storage->atomic_float,
-        (VkBaseOutStructure *)&storage->subgroup_size_control, (VkBaseOutStructure *)&storage->fragment_shading_rate,
-        (VkBaseOutStructure *)&storage->dynamic_rendering,     (VkBaseOutStructure *)&storage->mesh_shader,
-        (VkBaseOutStructure *)&storage->buffer_device_address, (VkBaseOutStructure *)&storage->acceleration_structure,
-        (VkBaseOutStructure *)&storage->ray_query,             (VkBaseOutStructure *)&storage->ray_tracing_pipeline,
+        (VkBaseOutStructure *)&storage->atomic_int64,
+        (VkBaseOutStructure *)&storage->atomic_float,
+        (VkBaseOutStructure *)&storage->subgroup_size_control,
+        (VkBaseOutStructure *)&storage->fragment_shading_rate,
+        (VkBaseOutStructure *)&storage->dynamic_rendering,
+        (VkBaseOutStructure *)&storage->mesh_shader,
+        (VkBaseOutStructure *)&storage->buffer_device_address,
+        (VkBaseOutStructure *)&storage->acceleration_structure,
+        (VkBaseOutStructure *)&storage->ray_query,
+        (VkBaseOutStructure *)&storage->ray_tracing_pipeline,
     };
     VkBaseOutStructure *head = NULL;
     for (size_t i = sizeof(chain) / sizeof(chain[0]); i-- > 0;) {

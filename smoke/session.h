@@ -17,11 +17,11 @@ struct smoke_session {
     VkInstance instance;
     VkPhysicalDevice physical;
     uint32_t api_version;
-    bool per_test;               /* a device per test: no sharing */
-    bool union_refused;          /* the shared device could not be created: fall back to per test */
-    struct gpu_options options;  /* the union */
+    bool per_test;              /* a device per test: no sharing */
+    bool union_refused;         /* the shared device could not be created: fall back to per test */
+    struct gpu_options options; /* the union */
     struct smoke_device_features features;
-    struct gpu gpu;              /* the shared device, when open */
+    struct gpu gpu; /* the shared device, when open */
     unsigned devices_created;
 };
 

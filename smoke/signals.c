@@ -15,11 +15,13 @@ static cJSON *power_entry(void)
     int status = glob("/sys/class/drm/card*/device/hwmon/hwmon*/power1_average", 0, NULL, &found);
     if (status == 0 && found.gl_pathc > 0) {
         cJSON_AddStringToObject(power, "sensor", found.gl_pathv[0]);
-        cJSON_AddStringToObject(power, "reason", "a DRM hwmon power sensor exists, but steady power needs a sustained "
-                                                 "load longer than this test; not sampled");
+        cJSON_AddStringToObject(power, "reason",
+                                "a DRM hwmon power sensor exists, but steady power needs a sustained "
+                                "load longer than this test; not sampled");
     } else {
-        cJSON_AddStringToObject(power, "reason", "no standard interface: Vulkan has no power query and no DRM hwmon "
-                                                 "power sensor is present (NVIDIA reports power through NVML only)");
+        cJSON_AddStringToObject(power, "reason",
+                                "no standard interface: Vulkan has no power query and no DRM hwmon "
+                                "power sensor is present (NVIDIA reports power through NVML only)");
     }
     globfree(&found);
     return power;

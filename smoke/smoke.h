@@ -52,7 +52,13 @@ struct smoke_test {
 #define SMOKE_RUNS_ALONE 1u
 
 /* Faults the test build can inject into a test, to prove the runner catches them. */
-enum smoke_fault { SMOKE_FAULT_NONE, SMOKE_FAULT_CRASH, SMOKE_FAULT_HANG, SMOKE_FAULT_WRONG_RESULT, SMOKE_FAULT_DEVICE_LOST };
+enum smoke_fault {
+    SMOKE_FAULT_NONE,
+    SMOKE_FAULT_CRASH,
+    SMOKE_FAULT_HANG,
+    SMOKE_FAULT_WRONG_RESULT,
+    SMOKE_FAULT_DEVICE_LOST
+};
 
 /* Every test, in the order they run. */
 size_t smoke_test_count(void);

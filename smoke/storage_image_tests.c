@@ -24,9 +24,12 @@ struct storage_format {
     const size_t *load_size;
 };
 
-#define FORMAT(suffix, vk, components, kind)                                                                   \
-    {#vk, vk, components, kind, smoke_spirv_storage_image_##suffix##_store, smoke_spirv_storage_image_##suffix##_load, \
-     &smoke_spirv_storage_image_##suffix##_store_size, &smoke_spirv_storage_image_##suffix##_load_size}
+#define FORMAT(suffix, vk, components, kind)                                                                           \
+    {                                                                                                                  \
+#vk, vk, components, kind, smoke_spirv_storage_image_##suffix##_store,                                         \
+            smoke_spirv_storage_image_##suffix##_load, &smoke_spirv_storage_image_##suffix##_store_size,               \
+            &smoke_spirv_storage_image_##suffix##_load_size                                                            \
+    }
 
 static const struct storage_format formats[] = {
     FORMAT(rgba8, VK_FORMAT_R8G8B8A8_UNORM, 4, TEXEL_UNORM8),
@@ -77,10 +80,12 @@ static void run_storage_image(struct gpu *gpu, const void *param, struct smoke_o
 {
     const struct storage_format *f = param;
     static const VkDescriptorType store_bindings[] = {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE};
-    static const VkDescriptorType load_bindings[] = {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
+    static const VkDescriptorType load_bindings[] = {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
+                                                     VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
     struct gpu_image *image = gpu_image_create(gpu, f->format, SIDE, SIDE, VK_IMAGE_USAGE_STORAGE_BIT);
     struct gpu_buffer *texels = gpu_buffer_create(gpu, SIDE * SIDE * 4 * sizeof(uint32_t), 0xFF);
-    struct gpu_pipeline *store = gpu_pipeline_create(gpu, f->store_code, *f->store_size, store_bindings, 1, 0, NULL, 0, 0);
+    struct gpu_pipeline *store =
+        gpu_pipeline_create(gpu, f->store_code, *f->store_size, store_bindings, 1, 0, NULL, 0, 0);
     struct gpu_pipeline *load = gpu_pipeline_create(gpu, f->load_code, *f->load_size, load_bindings, 2, 0, NULL, 0, 0);
     gpu_bind_image(gpu, store, 0, image);
     gpu_bind_image(gpu, load, 0, image);
@@ -127,9 +132,11 @@ static void run_storage_image(struct gpu *gpu, const void *param, struct smoke_o
                   SIDE * SIDE * f->components);
 }
 
-#define STORAGE_TEST(suffix, index)                                                                             \
-    {"compute.storage_image." suffix, "formats", "imageStore/imageLoad round trip of a 16x16 " suffix " image",  \
-     declares_storage_format, NULL, run_storage_image, &formats[index], 0}
+#define STORAGE_TEST(suffix, index)                                                                                    \
+    {                                                                                                                  \
+        "compute.storage_image." suffix, "formats", "imageStore/imageLoad round trip of a 16x16 " suffix " image",     \
+            declares_storage_format, NULL, run_storage_image, &formats[index], 0                                       \
+    }
 
 const struct smoke_test storage_image_tests[] = {
     STORAGE_TEST("rgba8", 0), STORAGE_TEST("rgba16f", 1), STORAGE_TEST("r16f", 2),

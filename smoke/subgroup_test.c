@@ -33,9 +33,12 @@ static const struct subgroup_op ops[] = {
 
 static size_t op_code_size(size_t i)
 {
-    const size_t sizes[] = {smoke_spirv_subgroup_vote_size, smoke_spirv_subgroup_arithmetic_size,
-                            smoke_spirv_subgroup_ballot_size, smoke_spirv_subgroup_shuffle_size,
-                            smoke_spirv_subgroup_shuffle_relative_size, smoke_spirv_subgroup_clustered_size,
+    const size_t sizes[] = {smoke_spirv_subgroup_vote_size,
+                            smoke_spirv_subgroup_arithmetic_size,
+                            smoke_spirv_subgroup_ballot_size,
+                            smoke_spirv_subgroup_shuffle_size,
+                            smoke_spirv_subgroup_shuffle_relative_size,
+                            smoke_spirv_subgroup_clustered_size,
                             smoke_spirv_subgroup_quad_size};
     return sizes[i];
 }
@@ -45,7 +48,8 @@ static bool size_control_declared(const cJSON *declared)
     static const char *const structs[] = {"VkPhysicalDeviceSubgroupSizeControlFeatures",
                                           "VkPhysicalDeviceVulkan13Features", NULL};
     return declared_feature(declared, structs, "subgroupSizeControl") &&
-           declared_flag(declared, "properties/VkPhysicalDeviceSubgroupSizeControlProperties/requiredSubgroupSizeStages",
+           declared_flag(declared,
+                         "properties/VkPhysicalDeviceSubgroupSizeControlProperties/requiredSubgroupSizeStages",
                          "VK_SHADER_STAGE_COMPUTE_BIT");
 }
 
@@ -215,7 +219,7 @@ static void run_subgroup(struct gpu *gpu, const void *param, struct smoke_outcom
 
 const struct smoke_test subgroup_tests[] = {
     {"compute.subgroup", "compute",
-     "observed vs declared subgroup size, each declared subgroup operation, required sizes",
-     compute_declares_subgroups, subgroup_options, run_subgroup, NULL, 0},
+     "observed vs declared subgroup size, each declared subgroup operation, required sizes", compute_declares_subgroups,
+     subgroup_options, run_subgroup, NULL, 0},
 };
 const size_t subgroup_test_count = 1;

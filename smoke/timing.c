@@ -96,8 +96,8 @@ static double rounded(double v)
     return (double)(long long)(v * 1000 + (v >= 0 ? 0.5 : -0.5)) / 1000.0;
 }
 
-cJSON *timing_comparison(const char *what, const char *baseline, const double *baseline_ns,
-                         const double *feature_ns, uint32_t samples)
+cJSON *timing_comparison(const char *what, const char *baseline, const double *baseline_ns, const double *feature_ns,
+                         uint32_t samples)
 {
     cJSON *c = cJSON_CreateObject();
     double b = timing_median(baseline_ns, samples), f = timing_median(feature_ns, samples);

@@ -14,10 +14,10 @@
 #define TIMING_MAX_SAMPLES 32
 
 struct gpu_timing {
-    VkQueryPool pool;  /* VK_NULL_HANDLE when the queue cannot time */
-    uint32_t samples;  /* timestamp pairs */
-    double period_ns;  /* timestampPeriod */
-    uint64_t mask;     /* timestampValidBits */
+    VkQueryPool pool;      /* VK_NULL_HANDLE when the queue cannot time */
+    uint32_t samples;      /* timestamp pairs */
+    double period_ns;      /* timestampPeriod */
+    uint64_t mask;         /* timestampValidBits */
     char unavailable[160]; /* why not, when pool is null */
 };
 
@@ -35,7 +35,7 @@ double timing_median(const double *values, uint32_t count);
 
 /* Evidence {"what", "baseline": what, "baseline_ns", "feature_ns", "ratio", "samples"} for one
  * comparison of medians; ratio is feature / baseline. */
-cJSON *timing_comparison(const char *what, const char *baseline, const double *baseline_ns,
-                         const double *feature_ns, uint32_t samples);
+cJSON *timing_comparison(const char *what, const char *baseline, const double *baseline_ns, const double *feature_ns,
+                         uint32_t samples);
 
 #endif

@@ -53,7 +53,8 @@ static bool declares_vrs(const cJSON *declared, const void *param, char *reason,
     if (c->mode == VRS_RATES_LIST)
         return true;
     if (!declared_feature(declared, fsr_features, c->feature))
-        return smoke_missing(reason, size, "VkPhysicalDeviceFragmentShadingRateFeaturesKHR.%s not declared", c->feature);
+        return smoke_missing(reason, size, "VkPhysicalDeviceFragmentShadingRateFeaturesKHR.%s not declared",
+                             c->feature);
     if (!declared_feature(declared, dynamic_rendering_features, "dynamicRendering"))
         return smoke_missing(reason, size, "dynamicRendering not declared (the test renders with dynamic rendering)");
     if (!declared_feature(declared, core_features, "fragmentStoresAndAtomics"))
@@ -79,13 +80,14 @@ static void vrs_options(const cJSON *declared, const void *param, struct gpu_opt
     options->extensions[1] = "VK_KHR_dynamic_rendering";
     options->extensions[2] = "VK_KHR_create_renderpass2";
     options->core.fragmentStoresAndAtomics = VK_TRUE;
-    options->core.pipelineStatisticsQuery = json_path_true(declared, "features/VkPhysicalDeviceFeatures/pipelineStatisticsQuery");
+    options->core.pipelineStatisticsQuery =
+        json_path_true(declared, "features/VkPhysicalDeviceFeatures/pipelineStatisticsQuery");
     f->dynamic_rendering.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES;
     f->dynamic_rendering.dynamicRendering = VK_TRUE;
     f->fragment_shading_rate.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FRAGMENT_SHADING_RATE_FEATURES_KHR;
     f->fragment_shading_rate.pNext = &f->dynamic_rendering;
-    f->fragment_shading_rate.pipelineFragmentShadingRate = c->mode == VRS_PIPELINE || c->mode == VRS_DYNAMIC ||
-                                                           c->mode == VRS_PRIMITIVE || c->mode == VRS_ATTACHMENT;
+    f->fragment_shading_rate.pipelineFragmentShadingRate =
+        c->mode == VRS_PIPELINE || c->mode == VRS_DYNAMIC || c->mode == VRS_PRIMITIVE || c->mode == VRS_ATTACHMENT;
     f->fragment_shading_rate.primitiveFragmentShadingRate = c->mode == VRS_PRIMITIVE;
     f->fragment_shading_rate.attachmentFragmentShadingRate = c->mode == VRS_ATTACHMENT;
     options->features_chain = &f->fragment_shading_rate;
@@ -96,8 +98,8 @@ static void add_downgrade_properties(const cJSON *declared, cJSON *evidence)
 {
     static const char *const names[] = {
         "fragmentShadingRateWithShaderDepthStencilWrites", "fragmentShadingRateWithSampleMask",
-        "fragmentShadingRateWithShaderSampleMask", "fragmentShadingRateWithConservativeRasterization",
-        "fragmentShadingRateWithFragmentShaderInterlock", "fragmentShadingRateWithCustomSampleLocations",
+        "fragmentShadingRateWithShaderSampleMask",         "fragmentShadingRateWithConservativeRasterization",
+        "fragmentShadingRateWithFragmentShaderInterlock",  "fragmentShadingRateWithCustomSampleLocations",
         "fragmentShadingRateNonTrivialCombinerOps"};
     cJSON *p = cJSON_AddObjectToObject(evidence, "declared_properties");
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); ++i) {
@@ -133,8 +135,9 @@ static void upload_rate_image(struct gpu *gpu, struct rate_image *r)
     }
     r->columns = (TARGET_SIZE + r->texel_width - 1) / r->texel_width;
     r->rows = (TARGET_SIZE + r->texel_height - 1) / r->texel_height;
-    r->image = gpu_image_create(gpu, VK_FORMAT_R8_UINT, r->columns, r->rows,
-                                VK_IMAGE_USAGE_FRAGMENT_SHADING_RATE_ATTACHMENT_BIT_KHR | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+    r->image =
+        gpu_image_create(gpu, VK_FORMAT_R8_UINT, r->columns, r->rows,
+                         VK_IMAGE_USAGE_FRAGMENT_SHADING_RATE_ATTACHMENT_BIT_KHR | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
     struct gpu_buffer *staging = gpu_buffer_create(gpu, (VkDeviceSize)r->columns * r->rows, 0);
     if (gpu_failed(gpu))
         return;
@@ -143,12 +146,14 @@ static void upload_rate_image(struct gpu *gpu, struct rate_image *r)
         for (uint32_t x = 0; x < r->columns; ++x)
             codes[y * r->columns + x] = (uint8_t)(texel_is_coarse(r, x * r->texel_width) ? vrs_rate_code(2, 2) : 0);
     gpu_image_layout(gpu, r->image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-                     VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+                     VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                     VK_ACCESS_TRANSFER_WRITE_BIT);
     VkBufferImageCopy region = {
         .imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
         .imageExtent = {r->columns, r->rows, 1},
     };
-    vkCmdCopyBufferToImage(gpu->cmd, staging->buffer, r->image->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+    vkCmdCopyBufferToImage(gpu->cmd, staging->buffer, r->image->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1,
+                           &region);
     gpu_image_layout(gpu, r->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
                      VK_IMAGE_LAYOUT_FRAGMENT_SHADING_RATE_ATTACHMENT_OPTIMAL_KHR, VK_PIPELINE_STAGE_TRANSFER_BIT,
                      VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_FRAGMENT_SHADING_RATE_ATTACHMENT_BIT_KHR,
@@ -204,13 +209,16 @@ static void check_rates_list(const cJSON *declared, struct smoke_outcome *out)
     cJSON_AddNumberToObject(out->evidence, "out_of_order", misordered);
     cJSON_AddNumberToObject(out->evidence, "duplicates", duplicates);
     cJSON_AddItemToObject(out->evidence, "required_rates_missing", missing);
-    cJSON_AddItemToObject(out->evidence, "features",
-                          cJSON_Duplicate(json_path_get(declared, "features/VkPhysicalDeviceFragmentShadingRateFeaturesKHR"), 1));
+    cJSON_AddItemToObject(
+        out->evidence, "features",
+        cJSON_Duplicate(json_path_get(declared, "features/VkPhysicalDeviceFragmentShadingRateFeaturesKHR"), 1));
     if (count == 0)
         smoke_set(out, VERDICT_FAIL, "vkGetPhysicalDeviceFragmentShadingRatesKHR returned no rates");
     else if (misordered || duplicates || cJSON_GetArraySize(missing) > 0)
-        smoke_set(out, VERDICT_FAIL, "the rates list has %u entries out of order, %u duplicates and %d required rates "
-                  "missing", misordered, duplicates, cJSON_GetArraySize(missing));
+        smoke_set(out, VERDICT_FAIL,
+                  "the rates list has %u entries out of order, %u duplicates and %d required rates "
+                  "missing",
+                  misordered, duplicates, cJSON_GetArraySize(missing));
 }
 
 /* Timing: a fragment-heavy pass (heavy.frag) over a HEAVY_SIZE square, at 1x1 and at the test's
@@ -225,7 +233,8 @@ static struct gpu_pipeline *heavy_pipeline(struct gpu *gpu, const struct vrs_cas
     static const VkDescriptorType bindings[] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
     bool primitive = !baseline && c->mode == VRS_PRIMITIVE;
     struct graphics_pipeline_desc desc = {
-        .stage_code = {primitive ? smoke_spirv_fullscreen_primitive_rate : smoke_spirv_fullscreen, smoke_spirv_heavy_frag},
+        .stage_code = {primitive ? smoke_spirv_fullscreen_primitive_rate : smoke_spirv_fullscreen,
+                       smoke_spirv_heavy_frag},
         .stage_size = {primitive ? smoke_spirv_fullscreen_primitive_rate_size : smoke_spirv_fullscreen_size,
                        smoke_spirv_heavy_frag_size},
         .stages = {VK_SHADER_STAGE_VERTEX_BIT, VK_SHADER_STAGE_FRAGMENT_BIT},
@@ -239,8 +248,9 @@ static struct gpu_pipeline *heavy_pipeline(struct gpu *gpu, const struct vrs_cas
     return graphics_pipeline_create(gpu, &desc);
 }
 
-static void time_vrs(struct gpu *gpu, const struct vrs_case *c, const VkPipelineFragmentShadingRateStateCreateInfoKHR *rate_state,
-                     struct gpu_buffer *counter, struct smoke_outcome *out, bool *timed)
+static void time_vrs(struct gpu *gpu, const struct vrs_case *c,
+                     const VkPipelineFragmentShadingRateStateCreateInfoKHR *rate_state, struct gpu_buffer *counter,
+                     struct smoke_outcome *out, bool *timed)
 {
     *timed = false;
     if (c->mode == VRS_ATTACHMENT) {
@@ -288,8 +298,8 @@ static void time_vrs(struct gpu *gpu, const struct vrs_case *c, const VkPipeline
     }
     char what[96];
     snprintf(what, sizeof(what), "a fragment-heavy %ux%u pass at %ux%u", HEAVY_SIZE, HEAVY_SIZE, c->width, c->height);
-    cJSON *comparison = timing_comparison(what, "the same pass at 1x1", durations, durations + TIMED_SAMPLES,
-                                          TIMED_SAMPLES);
+    cJSON *comparison =
+        timing_comparison(what, "the same pass at 1x1", durations, durations + TIMED_SAMPLES, TIMED_SAMPLES);
     double ratio = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(comparison, "ratio"));
     cJSON_AddNumberToObject(comparison, "ratio_if_applied", 1.0 / (c->width * c->height));
     if (c->width * c->height > 1)
@@ -300,9 +310,8 @@ static void time_vrs(struct gpu *gpu, const struct vrs_case *c, const VkPipeline
 
 /* The observed rate per texel, one colour per rate (the map the readback was judged on). */
 static const struct artifact_palette rate_colours[] = {
-    {0, {40, 40, 48}},      {1, {70, 110, 220}},  {2, {60, 170, 230}},  {4, {80, 200, 110}},
-    {5, {230, 200, 60}},    {6, {240, 140, 50}},  {8, {170, 230, 90}},  {9, {230, 90, 60}},
-    {10, {200, 60, 160}},   {0xFFu, {255, 255, 255}},
+    {0, {40, 40, 48}},   {1, {70, 110, 220}}, {2, {60, 170, 230}}, {4, {80, 200, 110}},  {5, {230, 200, 60}},
+    {6, {240, 140, 50}}, {8, {170, 230, 90}}, {9, {230, 90, 60}},  {10, {200, 60, 160}}, {0xFFu, {255, 255, 255}},
 };
 
 static void run_vrs(struct gpu *gpu, const void *param, struct smoke_outcome *out)
@@ -329,7 +338,8 @@ static void run_vrs(struct gpu *gpu, const void *param, struct smoke_outcome *ou
     struct graphics_pipeline_desc desc = {
         .stage_code = {c->mode == VRS_PRIMITIVE ? smoke_spirv_fullscreen_primitive_rate : smoke_spirv_fullscreen,
                        smoke_spirv_shading_rate_frag},
-        .stage_size = {c->mode == VRS_PRIMITIVE ? smoke_spirv_fullscreen_primitive_rate_size : smoke_spirv_fullscreen_size,
+        .stage_size = {c->mode == VRS_PRIMITIVE ? smoke_spirv_fullscreen_primitive_rate_size
+                                                : smoke_spirv_fullscreen_size,
                        smoke_spirv_shading_rate_frag_size},
         .stages = {VK_SHADER_STAGE_VERTEX_BIT, VK_SHADER_STAGE_FRAGMENT_BIT},
         .stage_count = 2,
@@ -402,9 +412,11 @@ static void run_vrs(struct gpu *gpu, const void *param, struct smoke_outcome *ou
     vrs_rate_name(vrs_rate_code(c->width, c->height), requested, sizeof(requested));
     cJSON_AddStringToObject(out->evidence, "requested", requested);
     if (c->mode == VRS_ATTACHMENT) {
-        cJSON_AddItemToObject(out->evidence, "attachment_texel_size",
-                              cJSON_CreateIntArray((const int[]){(int)rate_image.texel_width, (int)rate_image.texel_height}, 2));
-        cJSON_AddStringToObject(out->evidence, "layout", "2x2 in the left half of the shading-rate image, 1x1 in the right");
+        cJSON_AddItemToObject(
+            out->evidence, "attachment_texel_size",
+            cJSON_CreateIntArray((const int[]){(int)rate_image.texel_width, (int)rate_image.texel_height}, 2));
+        cJSON_AddStringToObject(out->evidence, "layout",
+                                "2x2 in the left half of the shading-rate image, 1x1 in the right");
     }
     out->status = vrs_judge(&readback, out->evidence, out->reason, sizeof(out->reason));
     if (pool != VK_NULL_HANDLE) {
@@ -423,8 +435,8 @@ static void run_vrs(struct gpu *gpu, const void *param, struct smoke_outcome *ou
                                        sizeof(rate_colours) / sizeof(rate_colours[0]));
     bool timed = false;
     time_vrs(gpu, c, &rate_state, counter, out, &timed);
-    smoke_signals(out, &(struct signals){.readback = true, .counters = pool != VK_NULL_HANDLE, .timing = timed,
-                                         .artifacts = image});
+    smoke_signals(out, &(struct signals){
+                           .readback = true, .counters = pool != VK_NULL_HANDLE, .timing = timed, .artifacts = image});
 }
 
 static const struct vrs_case cases[] = {
@@ -443,7 +455,10 @@ static const struct vrs_case cases[] = {
     {VRS_ATTACHMENT, 2, 2, "attachmentFragmentShadingRate"},
 };
 
-#define VRS_TEST(id, text, index) {id, "vrs", text, declares_vrs, vrs_options, run_vrs, &cases[index], SMOKE_RUNS_ALONE}
+#define VRS_TEST(id, text, index)                                                                                      \
+    {                                                                                                                  \
+        id, "vrs", text, declares_vrs, vrs_options, run_vrs, &cases[index], SMOKE_RUNS_ALONE                           \
+    }
 
 const struct smoke_test vrs_tests[] = {
     {"vrs.rates_list", "vrs", "the rates list: sorted, no duplicates, the rates the spec requires", declares_vrs,
@@ -459,6 +474,7 @@ const struct smoke_test vrs_tests[] = {
     VRS_TEST("vrs.pipeline.4x4", "pipeline rate 4x4 applied", 9),
     VRS_TEST("vrs.dynamic", "2x2 set with vkCmdSetFragmentShadingRateKHR applied", 10),
     VRS_TEST("vrs.primitive", "2x2 from gl_PrimitiveShadingRateEXT with combiner REPLACE applied", 11),
-    VRS_TEST("vrs.attachment", "a shading-rate image (2x2 left, 1x1 right) with combiner REPLACE applied per region", 12),
+    VRS_TEST("vrs.attachment", "a shading-rate image (2x2 left, 1x1 right) with combiner REPLACE applied per region",
+             12),
 };
 const size_t vrs_test_count = sizeof(vrs_tests) / sizeof(vrs_tests[0]);

@@ -51,8 +51,10 @@ enum verdict vrs_judge(const struct vrs_readback *r, cJSON *evidence, char *reas
     if (mismatched == 0 && r->invocations == r->expected_invocations)
         return VERDICT_PASS;
     if (all_one_by_one && larger_requested && r->invocations == r->texels) {
-        snprintf(reason, size, "every texel was shaded at 1x1 (%u invocations for %u texels) although a larger rate "
-                 "was requested", r->invocations, r->texels);
+        snprintf(reason, size,
+                 "every texel was shaded at 1x1 (%u invocations for %u texels) although a larger rate "
+                 "was requested",
+                 r->invocations, r->texels);
         return VERDICT_NOT_APPLIED;
     }
     if (mismatched == 0)

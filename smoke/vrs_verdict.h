@@ -11,10 +11,10 @@
 #include "verdict.h"
 
 struct vrs_readback {
-    const uint32_t *observed;  /* per texel, as written by the fragment shader */
-    const uint8_t *expected;   /* per texel, the rate code that was requested there */
+    const uint32_t *observed; /* per texel, as written by the fragment shader */
+    const uint8_t *expected;  /* per texel, the rate code that was requested there */
     uint32_t texels;
-    uint32_t invocations;      /* counted by the fragment shader */
+    uint32_t invocations; /* counted by the fragment shader */
     uint32_t expected_invocations;
 };
 

@@ -68,7 +68,10 @@ static char *read_whole(const char *path, size_t *length, char *error, size_t si
     if (f != stdin)
         fclose(f);
     if (too_large || read_error || b.failed) {
-        snprintf(error, size, "%s: %s", path, too_large ? "larger than 16 MiB (the upload limit)" : read_error ? "read error" : "out of memory");
+        snprintf(error, size, "%s: %s", path,
+                 too_large    ? "larger than 16 MiB (the upload limit)"
+                 : read_error ? "read error"
+                              : "out of memory");
         buf_free(&b);
         return NULL;
     }
@@ -187,8 +190,8 @@ static int command_import(struct db *db, int count, char **paths, long jobs)
     pthread_cond_destroy(&w.progressed);
     free(w.slots);
     free(threads);
-    fprintf(stderr, "preflight-dashboard: import: %d stored, %d already there, %d refused%s\n", stored, duplicates, refused,
-            database_failed ? " (stopped: the database failed)" : "");
+    fprintf(stderr, "preflight-dashboard: import: %d stored, %d already there, %d refused%s\n", stored, duplicates,
+            refused, database_failed ? " (stopped: the database failed)" : "");
     return refused ? 1 : 0;
 }
 
@@ -205,7 +208,8 @@ int main(int argc, char **argv)
     if (argc < 2)
         return usage_error("%s", "a COMMAND is needed");
     const char *command = argv[1];
-    bool serve = strcmp(command, "serve") == 0, token = strcmp(command, "token") == 0, import = strcmp(command, "import") == 0;
+    bool serve = strcmp(command, "serve") == 0, token = strcmp(command, "token") == 0,
+         import = strcmp(command, "import") == 0;
     if (!serve && !token && !import)
         return usage_error("unknown command '%s'", command);
     struct server_options o = {0};
@@ -246,7 +250,8 @@ int main(int argc, char **argv)
             free(positional);
             bool takes_value = strcmp(a, "--db") == 0 || strcmp(a, "--listen") == 0 || strcmp(a, "--tls-cert") == 0 ||
                                strcmp(a, "--tls-key") == 0 || strcmp(a, "--jobs") == 0;
-            return usage_error(takes_value && !has_value ? "option '%s' needs a value" : "unknown option '%s' for this command", a);
+            return usage_error(
+                takes_value && !has_value ? "option '%s' needs a value" : "unknown option '%s' for this command", a);
         } else
             positional[positionals++] = argv[i];
     }

@@ -32,9 +32,18 @@ void db_close(struct db *db)
     free(db);
 }
 
-enum db_backend db_backend(const struct db *db) { return db->backend; }
-const char *db_error(const struct db *db) { return db->error; }
-bool db_error_is_duplicate(const struct db *db) { return db->duplicate; }
+enum db_backend db_backend(const struct db *db)
+{
+    return db->backend;
+}
+const char *db_error(const struct db *db)
+{
+    return db->error;
+}
+bool db_error_is_duplicate(const struct db *db)
+{
+    return db->duplicate;
+}
 
 void db_set_error(struct db *db, bool duplicate, const char *format, ...)
 {
@@ -79,9 +88,18 @@ struct db_result *db_query_dynamic(struct db *db, const char *sql, const struct 
     return query(db, sql, false, params, count);
 }
 
-bool db_begin_write(struct db *db) { return db->ops->begin_write(db); }
-bool db_begin_read(struct db *db) { return db->ops->begin_read(db); }
-bool db_commit(struct db *db) { return db->ops->run(db, "COMMIT", true, NULL, 0, NULL); }
+bool db_begin_write(struct db *db)
+{
+    return db->ops->begin_write(db);
+}
+bool db_begin_read(struct db *db)
+{
+    return db->ops->begin_read(db);
+}
+bool db_commit(struct db *db)
+{
+    return db->ops->run(db, "COMMIT", true, NULL, 0, NULL);
+}
 
 void db_rollback(struct db *db)
 {
@@ -133,8 +151,14 @@ bool db_result_set_cell(struct db_result *r, struct db_cell *cell, const void *d
     return true;
 }
 
-size_t db_result_rows(const struct db_result *r) { return r ? r->rows : 0; }
-size_t db_result_columns(const struct db_result *r) { return r ? r->columns : 0; }
+size_t db_result_rows(const struct db_result *r)
+{
+    return r ? r->rows : 0;
+}
+size_t db_result_columns(const struct db_result *r)
+{
+    return r ? r->columns : 0;
+}
 
 static const struct db_cell *cell(const struct db_result *r, size_t row, size_t column)
 {

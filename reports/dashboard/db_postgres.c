@@ -141,14 +141,16 @@ static bool run(struct db *db, const char *sql, bool cache, const struct db_para
     const char **values = calloc((size_t)count + 1, sizeof(*values));
     int *lengths = calloc((size_t)count + 1, sizeof(*lengths));
     int *formats = calloc((size_t)count + 1, sizeof(*formats));
-    char (*numbers)[32] = calloc((size_t)count + 1, sizeof(*numbers));
+    char(*numbers)[32] = calloc((size_t)count + 1, sizeof(*numbers));
     PGresult *result = NULL;
     bool ok = values && lengths && formats && numbers;
     if (!ok)
         db_set_error(db, false, "out of memory");
     for (int i = 0; ok && i < count; ++i) {
         switch (params[i].type) {
-        case DB_PARAM_NULL: values[i] = NULL; break;
+        case DB_PARAM_NULL:
+            values[i] = NULL;
+            break;
         case DB_PARAM_INT:
             snprintf(numbers[i], sizeof(numbers[i]), "%" PRId64, params[i].integer);
             values[i] = numbers[i];
@@ -157,7 +159,9 @@ static bool run(struct db *db, const char *sql, bool cache, const struct db_para
             snprintf(numbers[i], sizeof(numbers[i]), "%.17g", params[i].real);
             values[i] = numbers[i];
             break;
-        case DB_PARAM_TEXT: values[i] = params[i].text; break;
+        case DB_PARAM_TEXT:
+            values[i] = params[i].text;
+            break;
         case DB_PARAM_BLOB:
             values[i] = params[i].text;
             lengths[i] = (int)params[i].length;
@@ -220,7 +224,10 @@ static bool begin_write(struct db *db)
 }
 
 /* One snapshot for every query of a page. */
-static bool begin_read(struct db *db) { return run(db, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", true, NULL, 0, NULL); }
+static bool begin_read(struct db *db)
+{
+    return run(db, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", true, NULL, 0, NULL);
+}
 
 static void close_impl(struct db *db)
 {

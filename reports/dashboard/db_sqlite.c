@@ -59,15 +59,24 @@ static bool is_cached(const struct sqlite_impl *s, const sqlite3_stmt *statement
     return false;
 }
 
-static bool bind(struct db *db, struct sqlite_impl *s, sqlite3_stmt *statement, const struct db_param *params, int count)
+static bool bind(struct db *db, struct sqlite_impl *s, sqlite3_stmt *statement, const struct db_param *params,
+                 int count)
 {
     for (int i = 0; i < count; ++i) {
         int rc = SQLITE_OK;
         switch (params[i].type) {
-        case DB_PARAM_NULL: rc = sqlite3_bind_null(statement, i + 1); break;
-        case DB_PARAM_INT: rc = sqlite3_bind_int64(statement, i + 1, params[i].integer); break;
-        case DB_PARAM_REAL: rc = sqlite3_bind_double(statement, i + 1, params[i].real); break;
-        case DB_PARAM_TEXT: rc = sqlite3_bind_text(statement, i + 1, params[i].text, -1, SQLITE_TRANSIENT); break;
+        case DB_PARAM_NULL:
+            rc = sqlite3_bind_null(statement, i + 1);
+            break;
+        case DB_PARAM_INT:
+            rc = sqlite3_bind_int64(statement, i + 1, params[i].integer);
+            break;
+        case DB_PARAM_REAL:
+            rc = sqlite3_bind_double(statement, i + 1, params[i].real);
+            break;
+        case DB_PARAM_TEXT:
+            rc = sqlite3_bind_text(statement, i + 1, params[i].text, -1, SQLITE_TRANSIENT);
+            break;
         case DB_PARAM_BLOB:
             rc = sqlite3_bind_blob64(statement, i + 1, params[i].text, params[i].length, SQLITE_TRANSIENT);
             break;
@@ -90,8 +99,8 @@ static bool copy_row(sqlite3_stmt *statement, struct db_result *out)
         int type = sqlite3_column_type(statement, c);
         if (type == SQLITE_NULL)
             continue;
-        const void *data = type == SQLITE_BLOB ? sqlite3_column_blob(statement, c)
-                                               : (const void *)sqlite3_column_text(statement, c);
+        const void *data =
+            type == SQLITE_BLOB ? sqlite3_column_blob(statement, c) : (const void *)sqlite3_column_text(statement, c);
         size_t length = (size_t)sqlite3_column_bytes(statement, c);
         if (!db_result_set_cell(out, &row[c], data, length))
             return false;
@@ -130,8 +139,14 @@ static bool run(struct db *db, const char *sql, bool cache, const struct db_para
     return ok;
 }
 
-static bool begin_write(struct db *db) { return run(db, "BEGIN IMMEDIATE", true, NULL, 0, NULL); }
-static bool begin_read(struct db *db) { return run(db, "BEGIN", true, NULL, 0, NULL); }
+static bool begin_write(struct db *db)
+{
+    return run(db, "BEGIN IMMEDIATE", true, NULL, 0, NULL);
+}
+static bool begin_read(struct db *db)
+{
+    return run(db, "BEGIN", true, NULL, 0, NULL);
+}
 
 static void close_impl(struct db *db)
 {

@@ -33,7 +33,10 @@ void buf_add_bytes(struct buf *b, const char *data, size_t length)
     b->data[b->length] = '\0';
 }
 
-void buf_add(struct buf *b, const char *text) { buf_add_bytes(b, text, strlen(text)); }
+void buf_add(struct buf *b, const char *text)
+{
+    buf_add_bytes(b, text, strlen(text));
+}
 
 void buf_printf(struct buf *b, const char *format, ...)
 {
@@ -62,11 +65,21 @@ void buf_escape(struct buf *b, const char *text)
         return;
     for (const unsigned char *s = (const unsigned char *)text; *s; ++s) {
         switch (*s) {
-        case '&': buf_add(b, "&amp;"); break;
-        case '<': buf_add(b, "&lt;"); break;
-        case '>': buf_add(b, "&gt;"); break;
-        case '"': buf_add(b, "&quot;"); break;
-        case '\'': buf_add(b, "&#39;"); break;
+        case '&':
+            buf_add(b, "&amp;");
+            break;
+        case '<':
+            buf_add(b, "&lt;");
+            break;
+        case '>':
+            buf_add(b, "&gt;");
+            break;
+        case '"':
+            buf_add(b, "&quot;");
+            break;
+        case '\'':
+            buf_add(b, "&#39;");
+            break;
         default:
             if ((*s < 0x20 && *s != '\t' && *s != '\n') || *s == 0x7f)
                 buf_add(b, "\xef\xbf\xbd");
@@ -80,8 +93,8 @@ void buf_url(struct buf *b, const char *text)
 {
     static const char hex[] = "0123456789ABCDEF";
     for (const unsigned char *s = (const unsigned char *)text; s && *s; ++s) {
-        if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '-' || *s == '_' ||
-            *s == '.' || *s == '~') {
+        if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '-' ||
+            *s == '_' || *s == '.' || *s == '~') {
             buf_add_bytes(b, (const char *)s, 1);
         } else {
             char e[3] = {'%', hex[*s >> 4], hex[*s & 15]};
@@ -100,12 +113,13 @@ void svg_share_bar(struct buf *b, double share, double share2, const char *label
 {
     share = share < 0 ? 0 : share > 1 ? 1 : share;
     share2 = share2 < 0 ? 0 : share2 > 1 ? 1 : share2;
-    buf_printf(b,
-               "<svg class=\"bar\" width=\"120\" height=\"12\" role=\"img\" aria-label=\"");
+    buf_printf(b, "<svg class=\"bar\" width=\"120\" height=\"12\" role=\"img\" aria-label=\"");
     buf_escape(b, label);
-    buf_printf(b, "\"><rect width=\"120\" height=\"12\" fill=\"#e5e7eb\"/><rect width=\"%.1f\" height=\"12\" fill=\"#93c5fd\"/>"
-                  "<rect width=\"%.1f\" height=\"6\" y=\"6\" fill=\"#16a34a\"/></svg>",
-               share * 120, share2 * 120);
+    buf_printf(
+        b,
+        "\"><rect width=\"120\" height=\"12\" fill=\"#e5e7eb\"/><rect width=\"%.1f\" height=\"12\" fill=\"#93c5fd\"/>"
+        "<rect width=\"%.1f\" height=\"6\" y=\"6\" fill=\"#16a34a\"/></svg>",
+        share * 120, share2 * 120);
 }
 
 void svg_distribution(struct buf *b, const char *const *labels, const long *counts, size_t n)
@@ -114,14 +128,16 @@ void svg_distribution(struct buf *b, const char *const *labels, const long *coun
     for (size_t i = 0; i < n; ++i)
         most = counts[i] > most ? counts[i] : most;
     const int row = 18, width = 260;
-    buf_printf(b, "<svg class=\"distribution\" width=\"%d\" height=\"%zu\" role=\"img\" aria-label=\"value distribution\">",
-               width + 240, n * (size_t)row + 4);
+    buf_printf(
+        b, "<svg class=\"distribution\" width=\"%d\" height=\"%zu\" role=\"img\" aria-label=\"value distribution\">",
+        width + 240, n * (size_t)row + 4);
     for (size_t i = 0; i < n; ++i) {
         double w = (double)counts[i] / (double)most * width;
         buf_printf(b, "<text x=\"0\" y=\"%zu\" font-size=\"12\">", i * (size_t)row + 13);
         buf_escape(b, labels[i]);
-        buf_printf(b, "</text><rect x=\"160\" y=\"%zu\" width=\"%.1f\" height=\"12\" fill=\"#60a5fa\"/>"
-                      "<text x=\"%.1f\" y=\"%zu\" font-size=\"12\">%ld</text>",
+        buf_printf(b,
+                   "</text><rect x=\"160\" y=\"%zu\" width=\"%.1f\" height=\"12\" fill=\"#60a5fa\"/>"
+                   "<text x=\"%.1f\" y=\"%zu\" font-size=\"12\">%ld</text>",
                    i * (size_t)row + 3, w, 164 + w, i * (size_t)row + 13, counts[i]);
     }
     buf_add(b, "</svg>");

@@ -160,27 +160,31 @@ struct device_writes {
 
 static void device_writes_init(struct device_writes *w)
 {
-    w->current = (struct batch){.single = "INSERT INTO current_items (declared, verdict, value, number, device_key, kind, name) "
-                                          "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                                .head = "INSERT INTO current_items (declared, verdict, value, number, device_key, kind, name) VALUES",
-                                .tail = "", .columns = 7};
-    w->counts = (struct batch){.single = "INSERT INTO item_counts (kind, name, devices, declared, verified, failed) VALUES (?, ?, ?, ?, ?, ?) "
-                                         "ON CONFLICT (kind, name) DO UPDATE SET devices = item_counts.devices + excluded.devices, "
-                                         "declared = item_counts.declared + excluded.declared, "
-                                         "verified = item_counts.verified + excluded.verified, failed = item_counts.failed + excluded.failed",
-                               .head = "INSERT INTO item_counts (kind, name, devices, declared, verified, failed) VALUES",
-                               .tail = " ON CONFLICT (kind, name) DO UPDATE SET devices = item_counts.devices + excluded.devices, "
-                                       "declared = item_counts.declared + excluded.declared, "
-                                       "verified = item_counts.verified + excluded.verified, failed = item_counts.failed + excluded.failed",
-                               .columns = 6};
-    w->first_seen = (struct batch){.single = "INSERT INTO first_seen (device_key, kind, name, driver_raw, driver_version) "
-                                             "VALUES (?, ?, ?, ?, ?) ON CONFLICT (device_key, kind, name) DO UPDATE SET "
-                                             "driver_raw = excluded.driver_raw, driver_version = excluded.driver_version "
-                                             "WHERE excluded.driver_raw < first_seen.driver_raw",
-                                   .head = "INSERT INTO first_seen (device_key, kind, name, driver_raw, driver_version) VALUES",
-                                   .tail = " ON CONFLICT (device_key, kind, name) DO UPDATE SET driver_raw = excluded.driver_raw, "
-                                           "driver_version = excluded.driver_version WHERE excluded.driver_raw < first_seen.driver_raw",
-                                   .columns = 5};
+    w->current = (struct batch){
+        .single = "INSERT INTO current_items (declared, verdict, value, number, device_key, kind, name) "
+                  "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        .head = "INSERT INTO current_items (declared, verdict, value, number, device_key, kind, name) VALUES",
+        .tail = "",
+        .columns = 7};
+    w->counts = (struct batch){
+        .single = "INSERT INTO item_counts (kind, name, devices, declared, verified, failed) VALUES (?, ?, ?, ?, ?, ?) "
+                  "ON CONFLICT (kind, name) DO UPDATE SET devices = item_counts.devices + excluded.devices, "
+                  "declared = item_counts.declared + excluded.declared, "
+                  "verified = item_counts.verified + excluded.verified, failed = item_counts.failed + excluded.failed",
+        .head = "INSERT INTO item_counts (kind, name, devices, declared, verified, failed) VALUES",
+        .tail = " ON CONFLICT (kind, name) DO UPDATE SET devices = item_counts.devices + excluded.devices, "
+                "declared = item_counts.declared + excluded.declared, "
+                "verified = item_counts.verified + excluded.verified, failed = item_counts.failed + excluded.failed",
+        .columns = 6};
+    w->first_seen = (struct batch){
+        .single = "INSERT INTO first_seen (device_key, kind, name, driver_raw, driver_version) "
+                  "VALUES (?, ?, ?, ?, ?) ON CONFLICT (device_key, kind, name) DO UPDATE SET "
+                  "driver_raw = excluded.driver_raw, driver_version = excluded.driver_version "
+                  "WHERE excluded.driver_raw < first_seen.driver_raw",
+        .head = "INSERT INTO first_seen (device_key, kind, name, driver_raw, driver_version) VALUES",
+        .tail = " ON CONFLICT (device_key, kind, name) DO UPDATE SET driver_raw = excluded.driver_raw, "
+                "driver_version = excluded.driver_version WHERE excluded.driver_raw < first_seen.driver_raw",
+        .columns = 5};
 }
 
 static bool device_writes_flush(struct db *db, struct device_writes *w)
@@ -188,31 +192,37 @@ static bool device_writes_flush(struct db *db, struct device_writes *w)
     return batch_flush(db, &w->current) && batch_flush(db, &w->counts) && batch_flush(db, &w->first_seen);
 }
 
-static bool add_counts(struct db *db, struct device_writes *w, const char *kind, const char *name, struct contribution plus,
-                       struct contribution minus)
+static bool add_counts(struct db *db, struct device_writes *w, const char *kind, const char *name,
+                       struct contribution plus, struct contribution minus)
 {
     struct contribution d = {plus.devices - minus.devices, plus.declared - minus.declared,
                              plus.verified - minus.verified, plus.failed - minus.failed};
     if (!d.devices && !d.declared && !d.verified && !d.failed)
         return true;
-    const struct db_param p[] = {DB_TEXT(kind), DB_TEXT(name), DB_INT(d.devices), DB_INT(d.declared), DB_INT(d.verified), DB_INT(d.failed)};
+    const struct db_param p[] = {DB_TEXT(kind),      DB_TEXT(name),      DB_INT(d.devices),
+                                 DB_INT(d.declared), DB_INT(d.verified), DB_INT(d.failed)};
     return batch_add(db, &w->counts, p);
 }
 
 static bool note_first_seen(struct db *db, struct device_writes *w, const char *key, const struct item *it,
                             const struct entry_identity *e)
 {
-    const struct db_param p[] = {DB_TEXT(key), DB_TEXT(it->kind), DB_TEXT(it->name), DB_INT(e->driver_raw), DB_TEXT(e->driver_version)};
+    const struct db_param p[] = {DB_TEXT(key), DB_TEXT(it->kind), DB_TEXT(it->name), DB_INT(e->driver_raw),
+                                 DB_TEXT(e->driver_version)};
     return batch_add(db, &w->first_seen, p);
 }
 
 static bool write_current(struct db *db, struct device_writes *w, const char *key, const struct item *it, bool update)
 {
-    const struct db_param p[] = {DB_INT(it->declared), DB_TEXT(it->verdict), DB_TEXT(it->value),
-                                 isnan(it->number) ? DB_NULL : DB_REAL(it->number), DB_TEXT(key), DB_TEXT(it->kind), DB_TEXT(it->name)};
+    const struct db_param p[] = {DB_INT(it->declared), DB_TEXT(it->verdict),
+                                 DB_TEXT(it->value),   isnan(it->number) ? DB_NULL : DB_REAL(it->number),
+                                 DB_TEXT(key),         DB_TEXT(it->kind),
+                                 DB_TEXT(it->name)};
     if (update)
-        return db_exec(db, "UPDATE current_items SET declared = ?, verdict = ?, value = ?, number = ? "
-                           "WHERE device_key = ? AND kind = ? AND name = ?", p, 7);
+        return db_exec(db,
+                       "UPDATE current_items SET declared = ?, verdict = ?, value = ?, number = ? "
+                       "WHERE device_key = ? AND kind = ? AND name = ?",
+                       p, 7);
     return batch_add(db, &w->current, p);
 }
 
@@ -239,7 +249,8 @@ static int compare_row_item(const struct current_row *row, const struct item *it
 static bool replace_current(struct db *db, const char *key, const struct item_list *now, const struct entry_identity *e)
 {
     const struct db_param k = DB_TEXT(key);
-    struct db_result *r = db_query(db, "SELECT kind, name, declared, verdict, value FROM current_items WHERE device_key = ?", &k, 1);
+    struct db_result *r =
+        db_query(db, "SELECT kind, name, declared, verdict, value FROM current_items WHERE device_key = ?", &k, 1);
     if (r == NULL)
         return false;
     size_t count = db_result_rows(r);
@@ -274,7 +285,8 @@ static bool replace_current(struct db *db, const char *key, const struct item_li
         } else {
             const struct current_row *old = &before[a++];
             const struct item *it = &now->items[b++];
-            if (old->declared == it->declared && strcmp(old->verdict, it->verdict) == 0 && strcmp(old->value, it->value) == 0)
+            if (old->declared == it->declared && strcmp(old->verdict, it->verdict) == 0 &&
+                strcmp(old->value, it->value) == 0)
                 continue;
             ok = write_current(db, w, key, it, true) &&
                  add_counts(db, w, it->kind, it->name, contribution_of(it->declared, it->verdict),
@@ -290,21 +302,38 @@ static bool replace_current(struct db *db, const char *key, const struct item_li
 }
 
 static bool store_device(struct db *db, int64_t report_id, int index, const struct entry_identity *identity,
-                         const struct item_list *prepared, const char *host, const char *uploaded, char *message, size_t size)
+                         const struct item_list *prepared, const char *host, const char *uploaded, char *message,
+                         size_t size)
 {
     const struct entry_identity e = *identity;
     const struct item_list items = *prepared;
-    const struct db_param entry[] = {
-        DB_INT(report_id), DB_INT(index), DB_TEXT(e.key), DB_TEXT(e.name), DB_TEXT(e.vendor), DB_INT(e.vendor_id),
-        DB_INT(e.device_id), DB_TEXT(e.type), DB_TEXT(e.driver_name), DB_TEXT(e.driver_id), DB_TEXT(e.driver_version),
-        DB_INT(e.driver_raw), DB_TEXT(e.api_version), DB_TEXT(e.os), DB_TEXT(e.kernel), DB_TEXT(host), DB_TEXT(uploaded),
-        DB_INT(e.passed), DB_INT(e.failed), DB_INT(e.violations)};
-    struct db_result *r = db_query(db,
-                                   "INSERT INTO entries (report_id, device_index, device_key, device_name, vendor, vendor_id, "
-                                   "device_id, device_type, driver_name, driver_id, driver_version, driver_raw, api_version, os, "
-                                   "kernel, host, uploaded, tests_passed, tests_failed, spec_violations) "
-                                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                                   entry, 20);
+    const struct db_param entry[] = {DB_INT(report_id),
+                                     DB_INT(index),
+                                     DB_TEXT(e.key),
+                                     DB_TEXT(e.name),
+                                     DB_TEXT(e.vendor),
+                                     DB_INT(e.vendor_id),
+                                     DB_INT(e.device_id),
+                                     DB_TEXT(e.type),
+                                     DB_TEXT(e.driver_name),
+                                     DB_TEXT(e.driver_id),
+                                     DB_TEXT(e.driver_version),
+                                     DB_INT(e.driver_raw),
+                                     DB_TEXT(e.api_version),
+                                     DB_TEXT(e.os),
+                                     DB_TEXT(e.kernel),
+                                     DB_TEXT(host),
+                                     DB_TEXT(uploaded),
+                                     DB_INT(e.passed),
+                                     DB_INT(e.failed),
+                                     DB_INT(e.violations)};
+    struct db_result *r =
+        db_query(db,
+                 "INSERT INTO entries (report_id, device_index, device_key, device_name, vendor, vendor_id, "
+                 "device_id, device_type, driver_name, driver_id, driver_version, driver_raw, api_version, os, "
+                 "kernel, host, uploaded, tests_passed, tests_failed, spec_violations) "
+                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                 entry, 20);
     bool ok = r != NULL && db_result_rows(r) == 1;
     int64_t entry_id = ok ? db_result_int(r, 0, 0) : 0;
     db_result_free(r);
@@ -315,18 +344,25 @@ static bool store_device(struct db *db, int64_t report_id, int index, const stru
     /* the newest report of a device: the highest driver version, and of those the latest upload */
     bool newest = !known || e.driver_raw >= db_result_int(r, 0, 0);
     db_result_free(r);
-    const struct db_param d[] = {DB_INT(entry_id), DB_TEXT(uploaded), DB_TEXT(e.vendor), DB_TEXT(e.name), DB_TEXT(e.type),
-                                 DB_TEXT(e.driver_name), DB_TEXT(e.driver_version), DB_INT(e.driver_raw), DB_TEXT(e.os),
-                                 DB_TEXT(e.api_version), DB_INT(e.api_raw), DB_TEXT(e.key)};
+    const struct db_param d[] = {DB_INT(entry_id),          DB_TEXT(uploaded),    DB_TEXT(e.vendor),
+                                 DB_TEXT(e.name),           DB_TEXT(e.type),      DB_TEXT(e.driver_name),
+                                 DB_TEXT(e.driver_version), DB_INT(e.driver_raw), DB_TEXT(e.os),
+                                 DB_TEXT(e.api_version),    DB_INT(e.api_raw),    DB_TEXT(e.key)};
     if (ok && !known)
-        ok = db_exec(db, "INSERT INTO devices (current_entry, first_upload, last_upload, vendor, device_name, device_type, "
-                         "driver_name, newest_driver, newest_driver_raw, os, api_version, api_raw, device_key, reports) "
-                         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
-                     (const struct db_param[]){d[0], d[1], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8], d[9], d[10], d[11]}, 13);
+        ok = db_exec(
+            db,
+            "INSERT INTO devices (current_entry, first_upload, last_upload, vendor, device_name, device_type, "
+            "driver_name, newest_driver, newest_driver_raw, os, api_version, api_raw, device_key, reports) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
+            (const struct db_param[]){d[0], d[1], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8], d[9], d[10], d[11]},
+            13);
     else if (ok && newest)
-        ok = db_exec(db, "UPDATE devices SET current_entry = ?, last_upload = ?, vendor = ?, device_name = ?, device_type = ?, "
-                         "driver_name = ?, newest_driver = ?, newest_driver_raw = ?, os = ?, api_version = ?, api_raw = ?, "
-                         "reports = reports + 1 WHERE device_key = ?", d, 12);
+        ok = db_exec(
+            db,
+            "UPDATE devices SET current_entry = ?, last_upload = ?, vendor = ?, device_name = ?, device_type = ?, "
+            "driver_name = ?, newest_driver = ?, newest_driver_raw = ?, os = ?, api_version = ?, api_raw = ?, "
+            "reports = reports + 1 WHERE device_key = ?",
+            d, 12);
     else if (ok)
         ok = db_exec(db, "UPDATE devices SET last_upload = ?, reports = reports + 1 WHERE device_key = ?",
                      (const struct db_param[]){d[1], d[11]}, 2);
@@ -400,8 +436,10 @@ struct ingest_prepared *ingest_prepare(const char *body, size_t length, const ch
     for (int i = 0; i < p->devices; ++i) {
         const cJSON *identity = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(devices, i), "identity");
         if (!*text_of(identity, "deviceKey")) {
-            snprintf(message, size, "report: devices[%d].identity.deviceKey: missing (a vulkaninfo document is not a report; "
-                                    "probe the device with preflight-probe)", i);
+            snprintf(message, size,
+                     "report: devices[%d].identity.deviceKey: missing (a vulkaninfo document is not a report; "
+                     "probe the device with preflight-probe)",
+                     i);
             *status = INGEST_INVALID;
             cJSON_Delete(report);
             ingest_prepared_free(p);
@@ -425,7 +463,8 @@ struct ingest_prepared *ingest_prepare(const char *body, size_t length, const ch
     p->created = items_keep_text(&p->texts, text_of(report, "created"));
     const cJSON *generator = cJSON_GetObjectItemCaseSensitive(report, "generator");
     char generator_text[256];
-    snprintf(generator_text, sizeof(generator_text), "%s %s", text_of(generator, "name"), text_of(generator, "version"));
+    snprintf(generator_text, sizeof(generator_text), "%s %s", text_of(generator, "name"),
+             text_of(generator, "version"));
     p->generator = items_keep_text(&p->texts, generator_text);
     p->host = items_keep_text(&p->texts, text_of(report, "host"));
     cJSON_Delete(report);
@@ -450,15 +489,22 @@ enum ingest_status ingest_store(struct db *db, const struct ingest_prepared *p, 
         snprintf(message, size, "database: %s", db_error(db));
         return INGEST_FAILED;
     }
-    const struct db_param params[] = {DB_TEXT(p->key), DB_BLOB(p->stored, p->stored_length), DB_INT(p->length), DB_TEXT(uploaded),
-                                      DB_TEXT(source->token_name), DB_TEXT(source->peer), DB_TEXT(host),
-                                      DB_TEXT(p->created), DB_TEXT(p->generator),
+    const struct db_param params[] = {DB_TEXT(p->key),
+                                      DB_BLOB(p->stored, p->stored_length),
+                                      DB_INT(p->length),
+                                      DB_TEXT(uploaded),
+                                      DB_TEXT(source->token_name),
+                                      DB_TEXT(source->peer),
+                                      DB_TEXT(host),
+                                      DB_TEXT(p->created),
+                                      DB_TEXT(p->generator),
                                       DB_INT(p->devices)};
-    struct db_result *r = db_query(db,
-                                   "INSERT INTO reports (idempotency_key, body, body_bytes, uploaded, token, peer, host, created, "
-                                   "generator, devices) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                                   "ON CONFLICT (idempotency_key) DO NOTHING RETURNING id",
-                                   params, 10);
+    struct db_result *r =
+        db_query(db,
+                 "INSERT INTO reports (idempotency_key, body, body_bytes, uploaded, token, peer, host, created, "
+                 "generator, devices) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                 "ON CONFLICT (idempotency_key) DO NOTHING RETURNING id",
+                 params, 10);
     if (r == NULL) {
         snprintf(message, size, "database: %s", db_error(db));
         db_rollback(db);
@@ -471,7 +517,8 @@ enum ingest_status ingest_store(struct db *db, const struct ingest_prepared *p, 
         r = db_query(db, "SELECT id FROM reports WHERE idempotency_key = ?", &k, 1);
         *report_id = db_result_rows(r) ? db_result_int(r, 0, 0) : 0;
         db_result_free(r);
-        snprintf(message, size, "a report with Idempotency-Key %s is stored already (report %lld)", p->key, (long long)*report_id);
+        snprintf(message, size, "a report with Idempotency-Key %s is stored already (report %lld)", p->key,
+                 (long long)*report_id);
         return INGEST_DUPLICATE;
     }
     *report_id = db_result_int(r, 0, 0);
@@ -498,7 +545,8 @@ bool ingest_known(struct db *db, const char *key, int64_t *report_id, char *mess
     bool found = known != NULL && db_result_rows(known) == 1;
     if (found) {
         *report_id = db_result_int(known, 0, 0);
-        snprintf(message, size, "a report with Idempotency-Key %s is stored already (report %lld)", key, (long long)*report_id);
+        snprintf(message, size, "a report with Idempotency-Key %s is stored already (report %lld)", key,
+                 (long long)*report_id);
     }
     db_result_free(known);
     return found;

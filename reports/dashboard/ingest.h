@@ -36,8 +36,8 @@ enum ingest_status ingest_report(struct db *db, const char *body, size_t length,
 struct ingest_prepared;
 struct ingest_prepared *ingest_prepare(const char *body, size_t length, const char *key, enum ingest_status *status,
                                        char *message, size_t size);
-enum ingest_status ingest_store(struct db *db, const struct ingest_prepared *prepared, const struct ingest_source *source,
-                                int64_t *report_id, char *message, size_t size);
+enum ingest_status ingest_store(struct db *db, const struct ingest_prepared *prepared,
+                                const struct ingest_source *source, int64_t *report_id, char *message, size_t size);
 void ingest_prepared_free(struct ingest_prepared *prepared);
 /* Whether a report with this key is stored (a retry or a second upload answers at once). */
 bool ingest_known(struct db *db, const char *key, int64_t *report_id, char *message, size_t size);

@@ -138,15 +138,16 @@ static bool add_smoke(const cJSON *device, struct item_list *out)
     const cJSON *row;
     cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(device, "capabilities"))
     {
-        if (*text_of(row, "id") &&
-            !items_add(out, "capability", text_of(row, "id"), cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "declared")),
-                       text_of(row, "verified"), NULL, NAN))
+        if (*text_of(row, "id") && !items_add(out, "capability", text_of(row, "id"),
+                                              cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "declared")),
+                                              text_of(row, "verified"), NULL, NAN))
             return false;
     }
     cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(device, "smoke"))
     {
         const char *status = text_of(row, "status");
-        if (*text_of(row, "id") && !items_add(out, "test", text_of(row, "id"), strcmp(status, "unsupported") != 0, status, NULL, NAN))
+        if (*text_of(row, "id") &&
+            !items_add(out, "test", text_of(row, "id"), strcmp(status, "unsupported") != 0, status, NULL, NAN))
             return false;
     }
     return true;
@@ -160,7 +161,8 @@ static bool add_declared(const cJSON *declared, struct item_list *out)
         char version[32] = "";
         if (cJSON_IsNumber(entry))
             snprintf(version, sizeof(version), "%d", entry->valueint);
-        if (!items_add(out, "extension", entry->string, true, NULL, version, cJSON_IsNumber(entry) ? entry->valuedouble : NAN))
+        if (!items_add(out, "extension", entry->string, true, NULL, version,
+                       cJSON_IsNumber(entry) ? entry->valuedouble : NAN))
             return false;
     }
     cJSON_ArrayForEach(entry, cJSON_GetObjectItemCaseSensitive(declared, "features"))
@@ -177,7 +179,8 @@ static bool add_declared(const cJSON *declared, struct item_list *out)
     const cJSON *block = NULL;
     for (size_t i = 0; i < vkjson_limit_count; ++i) {
         const struct vkjson_limit *limit = &vkjson_limits[i];
-        if (structure == NULL || strcmp(structure, limit->structure) != 0) { /* the table lists a struct's limits together */
+        if (structure == NULL ||
+            strcmp(structure, limit->structure) != 0) { /* the table lists a struct's limits together */
             structure = limit->structure;
             if (strcmp(structure, "VkPhysicalDeviceLimits") == 0)
                 block = json_path_get(properties, "VkPhysicalDeviceProperties/limits");
@@ -195,7 +198,8 @@ static bool add_declared(const cJSON *declared, struct item_list *out)
             snprintf(text, sizeof(text), "%.17g", value->valuedouble);
             ok = items_add(out, "limit", limit->member, true, NULL, text, value->valuedouble);
         } else if (cJSON_IsRaw(value)) { /* a 64-bit value kept exact */
-            ok = items_add(out, "limit", limit->member, true, NULL, value->valuestring, strtod(value->valuestring, NULL));
+            ok = items_add(out, "limit", limit->member, true, NULL, value->valuestring,
+                           strtod(value->valuestring, NULL));
         } else {
             char *text = cJSON_PrintUnformatted(value);
             ok = text != NULL && items_add(out, "limit", limit->member, true, NULL, text, NAN);
@@ -228,4 +232,7 @@ bool items_from_device(const cJSON *device, struct item_list *out)
     return true;
 }
 
-const char *items_keep_text(struct item_list *list, const char *text) { return keep_text(list, text ? text : ""); }
+const char *items_keep_text(struct item_list *list, const char *text)
+{
+    return keep_text(list, text ? text : "");
+}

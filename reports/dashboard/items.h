@@ -14,10 +14,10 @@
 struct item {
     char kind[12];
     char *name;
-    bool declared;   /* the device declares it (a limit or format: it reports the value) */
+    bool declared;    /* the device declares it (a limit or format: it reports the value) */
     char verdict[16]; /* capabilities and tests: the smoke verdict ("" when none ran) */
-    char *value;     /* a limit's value, an extension's spec version, a format's features (JSON) */
-    double number;   /* a numeric limit's value; NAN otherwise */
+    char *value;      /* a limit's value, an extension's spec version, a format's features (JSON) */
+    double number;    /* a numeric limit's value; NAN otherwise */
 };
 
 struct item_text_block; /* the names and values live in a few large blocks, not a malloc each */

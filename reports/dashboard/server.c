@@ -23,7 +23,7 @@
 
 #define DB_CONNECTIONS 8
 #define MAX_CONNECTIONS 256
-#define IDLE_TIMEOUT_SECONDS 30   /* a connection that sends nothing for this long is closed */
+#define IDLE_TIMEOUT_SECONDS 30      /* a connection that sends nothing for this long is closed */
 #define REQUEST_DEADLINE_SECONDS 120 /* an upload that takes longer is dropped */
 #define LOGIN_BODY_MAX 4096
 
@@ -36,8 +36,8 @@ struct server {
 struct request {
     bool upload;
     struct buf body;
-    bool checked;     /* the upload's token and key were looked at */
-    int refusal;      /* the status an upload gets instead of being stored (0: none) */
+    bool checked; /* the upload's token and key were looked at */
+    int refusal;  /* the status an upload gets instead of being stored (0: none) */
     const char *refusal_text;
     double started;
     int answered; /* a response is queued already */
@@ -62,15 +62,16 @@ static void security_headers(struct MHD_Response *response, const char *nonce)
     char csp[256];
     snprintf(csp, sizeof(csp),
              "default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-%s'; img-src 'self' data:; "
-             "form-action 'self'; base-uri 'none'; frame-ancestors 'none'", nonce);
+             "form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+             nonce);
     MHD_add_response_header(response, "Content-Security-Policy", csp);
     MHD_add_response_header(response, "X-Content-Type-Options", "nosniff");
     MHD_add_response_header(response, "Referrer-Policy", "no-referrer");
     MHD_add_response_header(response, "Cache-Control", "no-store");
 }
 
-static enum MHD_Result send_bytes(struct MHD_Connection *c, int status, const char *type, const char *data, size_t length,
-                                  const char *nonce, const char *filename)
+static enum MHD_Result send_bytes(struct MHD_Connection *c, int status, const char *type, const char *data,
+                                  size_t length, const char *nonce, const char *filename)
 {
     struct MHD_Response *response = MHD_create_response_from_buffer(length, (void *)data, MHD_RESPMEM_MUST_COPY);
     if (response == NULL)
@@ -98,12 +99,14 @@ static enum MHD_Result send_json(struct MHD_Connection *c, int status, const cJS
     return r;
 }
 
-static enum MHD_Result send_message(struct MHD_Connection *c, int status, const char *message, bool html, const char *nonce)
+static enum MHD_Result send_message(struct MHD_Connection *c, int status, const char *message, bool html,
+                                    const char *nonce)
 {
     if (html) {
         struct buf b = {0};
         views_html_error(status, message, nonce, &b);
-        enum MHD_Result r = b.failed ? MHD_NO : send_bytes(c, status, "text/html; charset=utf-8", b.data, b.length, nonce, NULL);
+        enum MHD_Result r =
+            b.failed ? MHD_NO : send_bytes(c, status, "text/html; charset=utf-8", b.data, b.length, nonce, NULL);
         buf_free(&b);
         return r;
     }
@@ -246,12 +249,15 @@ static enum MHD_Result serve_read(struct server *s, struct MHD_Connection *c, co
             if (!api) {
                 struct buf b = {0};
                 views_html_login(status == TOKEN_REVOKED ? "that token was revoked" : "", nonce, &b);
-                enum MHD_Result r = send_bytes(c, 401, "text/html; charset=utf-8", b.data ? b.data : "", b.length, nonce, NULL);
+                enum MHD_Result r =
+                    send_bytes(c, 401, "text/html; charset=utf-8", b.data ? b.data : "", b.length, nonce, NULL);
                 buf_free(&b);
                 return r;
             }
             return send_message(c, status == TOKEN_REVOKED ? 403 : 401,
-                                status == TOKEN_REVOKED ? "the token was revoked" : "reading needs a token (Authorization: Bearer)", false, nonce);
+                                status == TOKEN_REVOKED ? "the token was revoked"
+                                                        : "reading needs a token (Authorization: Bearer)",
+                                false, nonce);
         }
     }
     struct query_args q = {0};
@@ -300,7 +306,8 @@ static bool hex64(const char *text)
     return true;
 }
 
-static enum MHD_Result finish_upload(struct server *s, struct MHD_Connection *c, struct request *r, const char *token_name)
+static enum MHD_Result finish_upload(struct server *s, struct MHD_Connection *c, struct request *r,
+                                     const char *token_name)
 {
     const char *key = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Idempotency-Key");
     char hash[65];
@@ -316,8 +323,8 @@ static enum MHD_Result finish_upload(struct server *s, struct MHD_Connection *c,
     if (!ingest_known(db, hash, &id, message, sizeof(message))) {
         /* checked and extracted on this connection's thread, stored one at a time: writers of one
          * process queue on a mutex instead of polling the database's lock */
-        struct ingest_prepared *p = ingest_prepare(r->body.data ? r->body.data : "", r->body.length, hash, &status, message,
-                                                   sizeof(message));
+        struct ingest_prepared *p =
+            ingest_prepare(r->body.data ? r->body.data : "", r->body.length, hash, &status, message, sizeof(message));
         if (p != NULL) {
             pthread_mutex_lock(&s->write_lock);
             status = ingest_store(db, p, &source, &id, message, sizeof(message));
@@ -342,7 +349,8 @@ static enum MHD_Result finish_upload(struct server *s, struct MHD_Connection *c,
 }
 
 static enum MHD_Result login_field(void *cls, enum MHD_ValueKind kind, const char *key, const char *filename,
-                                   const char *content_type, const char *encoding, const char *data, uint64_t offset, size_t size)
+                                   const char *content_type, const char *encoding, const char *data, uint64_t offset,
+                                   size_t size)
 {
     (void)kind, (void)filename, (void)content_type, (void)encoding;
     struct request *r = cls;
@@ -353,8 +361,8 @@ static enum MHD_Result login_field(void *cls, enum MHD_ValueKind kind, const cha
     return MHD_YES;
 }
 
-static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url, const char *method, const char *version,
-                              const char *upload_data, size_t *upload_data_size, void **context)
+static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+                              const char *version, const char *upload_data, size_t *upload_data_size, void **context)
 {
     (void)version;
     struct server *s = cls;
@@ -411,7 +419,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         if (status != TOKEN_VALID) {
             struct buf b = {0};
             views_html_login(status == TOKEN_REVOKED ? "that token was revoked" : "that token is not known", nonce, &b);
-            enum MHD_Result result = send_bytes(c, 401, "text/html; charset=utf-8", b.data ? b.data : "", b.length, nonce, NULL);
+            enum MHD_Result result =
+                send_bytes(c, 401, "text/html; charset=utf-8", b.data ? b.data : "", b.length, nonce, NULL);
             buf_free(&b);
             return result;
         }
@@ -473,7 +482,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     if (strcmp(url, "/login") == 0) {
         struct buf b = {0};
         views_html_login("", nonce, &b);
-        enum MHD_Result result = send_bytes(c, 200, "text/html; charset=utf-8", b.data ? b.data : "", b.length, nonce, NULL);
+        enum MHD_Result result =
+            send_bytes(c, 200, "text/html; charset=utf-8", b.data ? b.data : "", b.length, nonce, NULL);
         buf_free(&b);
         return result;
     }
@@ -495,7 +505,8 @@ static void completed(void *cls, struct MHD_Connection *c, void **context, enum 
     if (!s->quiet) {
         /* no query strings and no headers: nothing secret goes to the log */
         fprintf(stderr, "preflight-dashboard: %s %s %d %.1f ms%s\n", r->method, r->path, queued_status,
-                (now_seconds() - r->started) * 1000.0, code == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" : " (connection ended early)");
+                (now_seconds() - r->started) * 1000.0,
+                code == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" : " (connection ended early)");
     }
     if (r->post)
         MHD_destroy_post_processor(r->post);
@@ -529,7 +540,8 @@ int server_run(const struct server_options *o)
         return 1;
     }
     if (from > 0 && from < SCHEMA_VERSION)
-        fprintf(stderr, "preflight-dashboard: migrated the database from schema version %d to %d\n", from, SCHEMA_VERSION);
+        fprintf(stderr, "preflight-dashboard: migrated the database from schema version %d to %d\n", from,
+                SCHEMA_VERSION);
     db_close(db);
     struct server s = {.public_read = o->public_read, .quiet = o->quiet, .write_lock = PTHREAD_MUTEX_INITIALIZER};
     s.pool = db_pool_open(o->database, DB_CONNECTIONS, error, sizeof(error));
@@ -543,7 +555,8 @@ int server_run(const struct server_options *o)
         const char *colon = strrchr(o->listen, ':');
         char *end = NULL;
         unsigned long p = colon ? strtoul(colon + 1, &end, 10) : 0;
-        if (colon == NULL || end == colon + 1 || *end != '\0' || p > 65535 || (size_t)(colon - o->listen) >= sizeof(host)) {
+        if (colon == NULL || end == colon + 1 || *end != '\0' || p > 65535 ||
+            (size_t)(colon - o->listen) >= sizeof(host)) {
             fprintf(stderr, "preflight-dashboard: --listen %s: use ADDR:PORT, e.g. 127.0.0.1:8470\n", o->listen);
             db_pool_close(s.pool);
             return 2;
@@ -587,7 +600,8 @@ int server_run(const struct server_options *o)
     else
         daemon = MHD_start_daemon(flags, 0, NULL, NULL, handle, &s, MHD_OPTION_SOCK_ADDR, &address,
                                   MHD_OPTION_CONNECTION_LIMIT, (unsigned)MAX_CONNECTIONS, MHD_OPTION_CONNECTION_TIMEOUT,
-                                  (unsigned)IDLE_TIMEOUT_SECONDS, MHD_OPTION_NOTIFY_COMPLETED, completed, &s, MHD_OPTION_END);
+                                  (unsigned)IDLE_TIMEOUT_SECONDS, MHD_OPTION_NOTIFY_COMPLETED, completed, &s,
+                                  MHD_OPTION_END);
     if (daemon == NULL) {
         fprintf(stderr, "preflight-dashboard: cannot listen on %s:%u (%s)\n", host, port, strerror(errno));
         free(cert);

@@ -7,11 +7,11 @@
 #include <stdbool.h>
 
 struct server_options {
-    const char *database;     /* file or postgresql:// URL */
-    const char *listen;       /* "ADDR:PORT"; port 0 picks a free one */
-    bool public_read;         /* pages and API readable without a token */
+    const char *database;           /* file or postgresql:// URL */
+    const char *listen;             /* "ADDR:PORT"; port 0 picks a free one */
+    bool public_read;               /* pages and API readable without a token */
     const char *tls_cert, *tls_key; /* PEM files: HTTPS */
-    bool quiet;               /* no access log */
+    bool quiet;                     /* no access log */
 };
 
 /* Serves until SIGINT or SIGTERM; prints the URL it listens on first. Returns an exit code. */

@@ -30,7 +30,8 @@ bool token_name_valid(const char *name)
 bool token_add(struct db *db, const char *name, char token[TOKEN_TEXT_SIZE], char *error, size_t size)
 {
     if (!token_name_valid(name)) {
-        snprintf(error, size, "token name '%.80s': use 1 to %d of the characters A-Z a-z 0-9 . _ -", name, TOKEN_NAME_MAX);
+        snprintf(error, size, "token name '%.80s': use 1 to %d of the characters A-Z a-z 0-9 . _ -", name,
+                 TOKEN_NAME_MAX);
         return false;
     }
     unsigned char random[32];
@@ -61,7 +62,8 @@ bool token_revoke(struct db *db, const char *name, char *error, size_t size)
     char now[32];
     utc_now(now);
     const struct db_param params[] = {DB_TEXT(now), DB_TEXT(name)};
-    struct db_result *r = db_query(db, "UPDATE tokens SET revoked = ? WHERE name = ? AND revoked IS NULL RETURNING name", params, 2);
+    struct db_result *r =
+        db_query(db, "UPDATE tokens SET revoked = ? WHERE name = ? AND revoked IS NULL RETURNING name", params, 2);
     if (r == NULL) {
         snprintf(error, size, "database: %s", db_error(db));
         return false;

@@ -21,8 +21,8 @@
 #include "report.h"
 #include "report_read.h"
 
-#define HISTORY_DRIVERS 12   /* driver versions diffed on a device page unless ?all=1 */
-#define PAGE_ROWS 500        /* rows of a listing per page; the page says how many there are in all */
+#define HISTORY_DRIVERS 12 /* driver versions diffed on a device page unless ?all=1 */
+#define PAGE_ROWS 500      /* rows of a listing per page; the page says how many there are in all */
 
 const char *query_get(const struct query_args *q, const char *key)
 {
@@ -47,7 +47,10 @@ static void fail(struct view_response *out, int status, const char *format, cons
     out->model = NULL;
 }
 
-static void db_failed(struct view_response *out, struct db *db) { fail(out, 500, "database: %s", db_error(db)); }
+static void db_failed(struct view_response *out, struct db *db)
+{
+    fail(out, 500, "database: %s", db_error(db));
+}
 
 static bool parse_id(const char *text, int64_t *id)
 {
@@ -143,7 +146,10 @@ static void filter_free(struct filter_sql *f)
     cJSON_Delete(f->echo);
 }
 
-static bool filters_given(const struct filter_sql *f) { return f->where.length > 0; }
+static bool filters_given(const struct filter_sql *f)
+{
+    return f->where.length > 0;
+}
 
 static cJSON *distinct_values(struct db *db, const char *sql)
 {
@@ -170,11 +176,13 @@ void view_devices(struct db *db, const struct query_args *q, struct view_respons
     filter_build(q, &f);
     long page = page_of(q);
     struct buf sql = {0};
-    buf_printf(&sql, "SELECT d.device_key, d.vendor, d.device_name, d.device_type, d.driver_name, d.newest_driver, d.reports, "
-                     "d.last_upload, d.os, d.api_version, d.current_entry, e.report_id, COUNT(*) OVER () "
-                     "FROM devices d JOIN entries e ON e.id = d.current_entry WHERE 1 = 1%s "
-                     "ORDER BY d.vendor, d.driver_name, d.device_name, d.device_key LIMIT %d OFFSET %ld",
-               f.where.data, PAGE_ROWS, (page - 1) * PAGE_ROWS);
+    buf_printf(
+        &sql,
+        "SELECT d.device_key, d.vendor, d.device_name, d.device_type, d.driver_name, d.newest_driver, d.reports, "
+        "d.last_upload, d.os, d.api_version, d.current_entry, e.report_id, COUNT(*) OVER () "
+        "FROM devices d JOIN entries e ON e.id = d.current_entry WHERE 1 = 1%s "
+        "ORDER BY d.vendor, d.driver_name, d.device_name, d.device_key LIMIT %d OFFSET %ld",
+        f.where.data, PAGE_ROWS, (page - 1) * PAGE_ROWS);
     struct db_result *r = sql.failed ? NULL : db_query_dynamic(db, sql.data, f.params, f.count);
     buf_free(&sql);
     if (r == NULL) {
@@ -194,7 +202,8 @@ void view_devices(struct db *db, const struct query_args *q, struct view_respons
     cJSON *list = cJSON_AddArrayToObject(out->model, "devices");
     for (size_t i = 0; i < db_result_rows(r); ++i) {
         cJSON *d = cJSON_CreateObject();
-        static const char *const names[] = {"deviceKey", "vendor", "deviceName", "deviceType", "driverName", "newestDriver"};
+        static const char *const names[] = {"deviceKey",  "vendor",     "deviceName",
+                                            "deviceType", "driverName", "newestDriver"};
         for (size_t c = 0; c < 6; ++c)
             cJSON_AddStringToObject(d, names[c], db_result_text(r, i, c));
         cJSON_AddNumberToObject(d, "reports", (double)db_result_int(r, i, 6));
@@ -205,16 +214,18 @@ void view_devices(struct db *db, const struct query_args *q, struct view_respons
         cJSON_AddItemToArray(list, d);
     }
     db_result_free(r);
-    cJSON_AddItemToObject(out->model, "vendors", distinct_values(db, "SELECT DISTINCT vendor FROM devices ORDER BY vendor"));
-    cJSON_AddItemToObject(out->model, "types", distinct_values(db, "SELECT DISTINCT device_type FROM devices ORDER BY device_type"));
+    cJSON_AddItemToObject(out->model, "vendors",
+                          distinct_values(db, "SELECT DISTINCT vendor FROM devices ORDER BY vendor"));
+    cJSON_AddItemToObject(out->model, "types",
+                          distinct_values(db, "SELECT DISTINCT device_type FROM devices ORDER BY device_type"));
     cJSON_AddItemToObject(out->model, "oses", distinct_values(db, "SELECT DISTINCT os FROM devices ORDER BY os"));
     out->status = 200;
     filter_free(&f);
 }
 
 /* One row that must exist: NULL with `out` set to 500 (the database failed) or 404 (no such row). */
-static struct db_result *query_one(struct db *db, const char *sql, const struct db_param *param, struct view_response *out,
-                                   const char *not_found, const char *what)
+static struct db_result *query_one(struct db *db, const char *sql, const struct db_param *param,
+                                   struct view_response *out, const char *not_found, const char *what)
 {
     struct db_result *r = db_query(db, sql, param, 1);
     if (r == NULL) {
@@ -256,7 +267,8 @@ static cJSON *declared_groups(const cJSON *declared)
     const cJSON *block, *structure;
     cJSON_ArrayForEach(block, declared)
     {
-        if (cJSON_IsObject(block) && (strcmp(block->string, "features") == 0 || strcmp(block->string, "properties") == 0)) {
+        if (cJSON_IsObject(block) &&
+            (strcmp(block->string, "features") == 0 || strcmp(block->string, "properties") == 0)) {
             cJSON_ArrayForEach(structure, block)
             {
                 cJSON *g = cJSON_CreateObject();
@@ -284,8 +296,11 @@ void view_report(struct db *db, const char *id_text, struct view_response *out)
         return;
     }
     const struct db_param p = DB_INT(id);
-    struct db_result *r = query_one(db, "SELECT uploaded, token, peer, host, created, generator, body_bytes, idempotency_key "
-                                        "FROM reports WHERE id = ?", &p, out, "no report %s", id_text);
+    struct db_result *r =
+        query_one(db,
+                  "SELECT uploaded, token, peer, host, created, generator, body_bytes, idempotency_key "
+                  "FROM reports WHERE id = ?",
+                  &p, out, "no report %s", id_text);
     if (r == NULL)
         return;
     cJSON *report = load_report(db, id, out);
@@ -311,7 +326,8 @@ void view_report(struct db *db, const char *id_text, struct view_response *out)
         cJSON_AddNumberToObject(d, "index", index++);
         cJSON_AddItemToObject(d, "identity", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(device, "identity"), 1));
         cJSON_AddItemToObject(d, "smoke", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(device, "smoke"), 1));
-        cJSON_AddItemToObject(d, "spec_minimums", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(device, "spec_minimums"), 1));
+        cJSON_AddItemToObject(d, "spec_minimums",
+                              cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(device, "spec_minimums"), 1));
         cJSON_AddItemToObject(d, "declared", declared_groups(cJSON_GetObjectItemCaseSensitive(device, "declared")));
         cJSON_AddItemToArray(devices, d);
     }
@@ -418,15 +434,19 @@ static cJSON *change_json(const struct diff_change *c)
 void view_device_history(struct db *db, const char *device_key, const struct query_args *q, struct view_response *out)
 {
     const struct db_param p = DB_TEXT(device_key);
-    struct db_result *d = query_one(db, "SELECT vendor, device_name, device_type, driver_name, newest_driver, reports, "
-                                        "first_upload, last_upload FROM devices WHERE device_key = ?", &p, out,
-                                    "no device '%.80s'", device_key);
+    struct db_result *d = query_one(db,
+                                    "SELECT vendor, device_name, device_type, driver_name, newest_driver, reports, "
+                                    "first_upload, last_upload FROM devices WHERE device_key = ?",
+                                    &p, out, "no device '%.80s'", device_key);
     if (d == NULL)
         return;
-    struct db_result *r = db_query(db, "SELECT e.id, e.report_id, e.device_index, e.driver_version, e.driver_raw, e.host, e.os, "
-                                       "e.kernel, e.uploaded, e.tests_passed, e.tests_failed, e.spec_violations, r.token, r.peer "
-                                       "FROM entries e JOIN reports r ON r.id = e.report_id WHERE e.device_key = ? "
-                                       "ORDER BY e.driver_raw, e.id", &p, 1);
+    struct db_result *r =
+        db_query(db,
+                 "SELECT e.id, e.report_id, e.device_index, e.driver_version, e.driver_raw, e.host, e.os, "
+                 "e.kernel, e.uploaded, e.tests_passed, e.tests_failed, e.spec_violations, r.token, r.peer "
+                 "FROM entries e JOIN reports r ON r.id = e.report_id WHERE e.device_key = ? "
+                 "ORDER BY e.driver_raw, e.id",
+                 &p, 1);
     if (r == NULL) {
         db_result_free(d);
         db_failed(out, db);
@@ -589,17 +609,21 @@ void view_capabilities(struct db *db, const struct query_args *q, struct view_re
     int count = 0;
     if (filters_given(&f)) {
         /* a filtered set: counted from the devices' rows (one indexed pass over the set's items) */
-        buf_printf(&sql, "SELECT c.kind, c.name, COUNT(*), SUM(c.declared), SUM(CASE WHEN c.verdict = 'pass' THEN 1 ELSE 0 END), "
-                         "SUM(CASE WHEN c.declared = 1 AND c.verdict IN ('fail', 'not_applied', 'crashed', 'timeout', "
-                         "'device_lost') THEN 1 ELSE 0 END) FROM current_items c JOIN devices d ON d.device_key = c.device_key "
-                         "WHERE 1 = 1%s%s GROUP BY c.kind, c.name ORDER BY c.kind, c.name",
-                   f.where.data, kind && *kind ? " AND c.kind = ?" : "");
+        buf_printf(
+            &sql,
+            "SELECT c.kind, c.name, COUNT(*), SUM(c.declared), SUM(CASE WHEN c.verdict = 'pass' THEN 1 ELSE 0 END), "
+            "SUM(CASE WHEN c.declared = 1 AND c.verdict IN ('fail', 'not_applied', 'crashed', 'timeout', "
+            "'device_lost') THEN 1 ELSE 0 END) FROM current_items c JOIN devices d ON d.device_key = c.device_key "
+            "WHERE 1 = 1%s%s GROUP BY c.kind, c.name ORDER BY c.kind, c.name",
+            f.where.data, kind && *kind ? " AND c.kind = ?" : "");
         memcpy(params, f.params, sizeof(f.params[0]) * (size_t)f.count);
         count = f.count;
     } else {
         /* the whole fleet: the counts kept at ingest */
-        buf_printf(&sql, "SELECT kind, name, devices, declared, verified, failed FROM item_counts WHERE devices > 0%s "
-                         "ORDER BY kind, name", kind && *kind ? " AND kind = ?" : "");
+        buf_printf(&sql,
+                   "SELECT kind, name, devices, declared, verified, failed FROM item_counts WHERE devices > 0%s "
+                   "ORDER BY kind, name",
+                   kind && *kind ? " AND kind = ?" : "");
     }
     if (kind && *kind)
         params[count++] = DB_TEXT(kind);
@@ -678,7 +702,8 @@ static void add_distribution(cJSON *model, struct db_result *r, size_t value_col
                 continue;
             const char *value = db_result_text(r, i, value_column);
             cJSON *bucket = NULL, *b;
-            cJSON_ArrayForEach(b, distribution) if (strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(b, "value")), value) == 0) bucket = b;
+            cJSON_ArrayForEach(b, distribution) if (strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(b, "value")),
+                                                           value) == 0) bucket = b;
             if (bucket == NULL) {
                 bucket = cJSON_CreateObject();
                 cJSON_AddStringToObject(bucket, "value", value);
@@ -759,11 +784,14 @@ void view_capability(struct db *db, const char *id, const struct query_args *q, 
     memcpy(params + 2, f.params, sizeof(f.params[0]) * (size_t)f.count);
     struct buf sql = {0};
     /* every device of the set, with this item's row where it has one */
-    buf_printf(&sql, "SELECT d.device_key, d.vendor, d.device_name, d.newest_driver, c.declared, c.verdict, c.value, c.number, "
-                     "s.driver_version, e.report_id FROM devices d JOIN entries e ON e.id = d.current_entry "
-                     "LEFT JOIN current_items c ON c.device_key = d.device_key AND c.kind = ? AND c.name = ? "
-                     "LEFT JOIN first_seen s ON s.device_key = d.device_key AND s.kind = c.kind AND s.name = c.name "
-                     "WHERE 1 = 1%s ORDER BY d.vendor, d.device_name, d.device_key", f.where.data);
+    buf_printf(
+        &sql,
+        "SELECT d.device_key, d.vendor, d.device_name, d.newest_driver, c.declared, c.verdict, c.value, c.number, "
+        "s.driver_version, e.report_id FROM devices d JOIN entries e ON e.id = d.current_entry "
+        "LEFT JOIN current_items c ON c.device_key = d.device_key AND c.kind = ? AND c.name = ? "
+        "LEFT JOIN first_seen s ON s.device_key = d.device_key AND s.kind = c.kind AND s.name = c.name "
+        "WHERE 1 = 1%s ORDER BY d.vendor, d.device_name, d.device_key",
+        f.where.data);
     struct db_result *r = devices < 0 ? NULL : db_query_dynamic(db, sql.data, params, 2 + f.count);
     buf_free(&sql);
     if (r == NULL) {
@@ -824,8 +852,10 @@ void view_capability(struct db *db, const char *id, const struct query_args *q, 
 static cJSON **fleet_reports(struct db *db, const struct filter_sql *f, size_t *count, struct view_response *out)
 {
     struct buf sql = {0};
-    buf_printf(&sql, "SELECT e.report_id, e.device_index FROM devices d JOIN entries e ON e.id = d.current_entry "
-                     "WHERE 1 = 1%s ORDER BY e.report_id, e.device_index", f->where.data);
+    buf_printf(&sql,
+               "SELECT e.report_id, e.device_index FROM devices d JOIN entries e ON e.id = d.current_entry "
+               "WHERE 1 = 1%s ORDER BY e.report_id, e.device_index",
+               f->where.data);
     struct db_result *r = db_query_dynamic(db, sql.data, f->params, f->count);
     buf_free(&sql);
     if (r == NULL) {
@@ -847,7 +877,8 @@ static cJSON **fleet_reports(struct db *db, const struct filter_sql *f, size_t *
                 break;
         }
         cJSON *single = report_new("preflight-dashboard");
-        cJSON_AddItemToArray(report_devices(single), cJSON_Duplicate(device_of(loaded, (int)db_result_int(r, i, 1)), 1));
+        cJSON_AddItemToArray(report_devices(single),
+                             cJSON_Duplicate(device_of(loaded, (int)db_result_int(r, i, 1)), 1));
         reports[(*count)++] = single;
     }
     cJSON_Delete(loaded);
@@ -911,7 +942,8 @@ void view_fleet(struct db *db, const struct query_args *q, struct view_response 
         cJSON *m = cJSON_CreateObject();
         static const char *const names[] = {"deviceKey", "deviceName", "driverVersion"};
         for (size_t c = 0; c < 3; ++c)
-            cJSON_AddItemToObject(m, names[c], cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(identity, names[c]), 1));
+            cJSON_AddItemToObject(m, names[c],
+                                  cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(identity, names[c]), 1));
         if (g != NULL) {
             cJSON *failures = cJSON_CreateArray();
             bool pass = gate_evaluate(g, device, failures);

@@ -23,9 +23,9 @@ struct query_args {
 const char *query_get(const struct query_args *q, const char *key);
 
 struct view_response {
-    int status;            /* 200, or the HTTP error with `message` */
-    cJSON *model;          /* a view */
-    char *body;            /* a download (malloc'd) */
+    int status;   /* 200, or the HTTP error with `message` */
+    cJSON *model; /* a view */
+    char *body;   /* a download (malloc'd) */
     size_t length;
     const char *content_type;
     char filename[160];

@@ -21,16 +21,18 @@ static void head(struct buf *b, const char *title, const char *nonce)
     buf_add(b, "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" "
                "content=\"width=device-width\"><title>");
     buf_escape(b, title);
-    buf_add(b, " · preflight-dashboard</title><style>"
-               "body{font:14px system-ui,sans-serif;margin:0;color:#111}header{background:#1f2937;color:#fff;padding:8px 16px}"
-               "header a{color:#fff;margin-right:16px;text-decoration:none}main{padding:12px 16px}"
-               "table{border-collapse:collapse;margin:8px 0}th,td{border:1px solid #d1d5db;padding:3px 6px;text-align:left;vertical-align:top}"
-               "th{background:#f3f4f6;cursor:pointer}tr.regression td,.regression{background:#fee2e2}"
-               ".pass{color:#15803d}.fail,.crashed,.timeout,.device_lost,.not_applied{color:#b91c1c;font-weight:bold}"
-               ".muted{color:#6b7280}form.filters label{margin-right:10px}details{margin:4px 0}code{font-size:12px}"
-               "tr.same{display:none}body.all tr.same{display:table-row}"
-               "</style></head><body><header><a href=\"/\">Devices</a><a href=\"/capabilities\">Coverage</a>"
-               "<a href=\"/fleet\">Fleet</a><a href=\"/compare\">Compare</a></header><main>");
+    buf_add(
+        b,
+        " · preflight-dashboard</title><style>"
+        "body{font:14px system-ui,sans-serif;margin:0;color:#111}header{background:#1f2937;color:#fff;padding:8px 16px}"
+        "header a{color:#fff;margin-right:16px;text-decoration:none}main{padding:12px 16px}"
+        "table{border-collapse:collapse;margin:8px 0}th,td{border:1px solid #d1d5db;padding:3px 6px;text-align:left;vertical-align:top}"
+        "th{background:#f3f4f6;cursor:pointer}tr.regression td,.regression{background:#fee2e2}"
+        ".pass{color:#15803d}.fail,.crashed,.timeout,.device_lost,.not_applied{color:#b91c1c;font-weight:bold}"
+        ".muted{color:#6b7280}form.filters label{margin-right:10px}details{margin:4px 0}code{font-size:12px}"
+        "tr.same{display:none}body.all tr.same{display:table-row}"
+        "</style></head><body><header><a href=\"/\">Devices</a><a href=\"/capabilities\">Coverage</a>"
+        "<a href=\"/fleet\">Fleet</a><a href=\"/compare\">Compare</a></header><main>");
     (void)nonce;
 }
 
@@ -38,15 +40,17 @@ static void foot(struct buf *b, const char *nonce)
 {
     /* sorting by a column header and filtering rows by a text box: the page works without it */
     buf_printf(b, "</main><script nonce=\"%s\">", nonce);
-    buf_add(b, "document.querySelectorAll('table.sortable th').forEach(function(th,i){th.addEventListener('click',function(){"
-               "var t=th.closest('table'),rows=[].slice.call(t.tBodies[0].rows),up=th.dataset.up!=='1';th.dataset.up=up?'1':'0';"
-               "rows.sort(function(a,b){var x=a.cells[i].innerText,y=b.cells[i].innerText,nx=parseFloat(x),ny=parseFloat(y);"
-               "var c=(!isNaN(nx)&&!isNaN(ny))?nx-ny:x.localeCompare(y);return up?c:-c;});rows.forEach(function(r){t.tBodies[0].appendChild(r);});});});"
-               "document.querySelectorAll('input[data-filter]').forEach(function(box){box.addEventListener('input',function(){"
-               "var q=box.value.toLowerCase();document.querySelectorAll(box.dataset.filter).forEach(function(el){"
-               "el.style.display=el.innerText.toLowerCase().indexOf(q)<0?'none':'';});});});"
-               "document.body.dataset.ready='1';"
-               "</script></body></html>");
+    buf_add(
+        b,
+        "document.querySelectorAll('table.sortable th').forEach(function(th,i){th.addEventListener('click',function(){"
+        "var t=th.closest('table'),rows=[].slice.call(t.tBodies[0].rows),up=th.dataset.up!=='1';th.dataset.up=up?'1':'0';"
+        "rows.sort(function(a,b){var x=a.cells[i].innerText,y=b.cells[i].innerText,nx=parseFloat(x),ny=parseFloat(y);"
+        "var c=(!isNaN(nx)&&!isNaN(ny))?nx-ny:x.localeCompare(y);return up?c:-c;});rows.forEach(function(r){t.tBodies[0].appendChild(r);});});});"
+        "document.querySelectorAll('input[data-filter]').forEach(function(box){box.addEventListener('input',function(){"
+        "var q=box.value.toLowerCase();document.querySelectorAll(box.dataset.filter).forEach(function(el){"
+        "el.style.display=el.innerText.toLowerCase().indexOf(q)<0?'none':'';});});});"
+        "document.body.dataset.ready='1';"
+        "</script></body></html>");
 }
 
 static void link_device(struct buf *b, const char *key, const char *text)
@@ -105,7 +109,8 @@ static void filter_form(struct buf *b, const cJSON *model, const char *action, b
                cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(f, "exclude_virtual")) ? " checked" : "");
     buf_add(b, "<label>API ≥ <input name=\"api\" size=\"6\" value=\"");
     buf_escape(b, str(f, "api"));
-    buf_add(b, "\"></label><label>uploaded since <input name=\"since\" size=\"10\" placeholder=\"2026-01-01\" value=\"");
+    buf_add(b,
+            "\"></label><label>uploaded since <input name=\"since\" size=\"10\" placeholder=\"2026-01-01\" value=\"");
     buf_escape(b, str(f, "since"));
     buf_add(b, "\"></label><button>apply</button></form>");
 }
@@ -116,9 +121,9 @@ static void page_devices(const cJSON *m, const char *query, struct buf *b)
 {
     const cJSON *devices = cJSON_GetObjectItemCaseSensitive(m, "devices");
     buf_printf(b, "<h1>Devices</h1><p>%.0f devices", num(m, "total"));
-    if (num(m, "total") > cJSON_GetArraySize(devices))
-    {
-        buf_printf(b, " (page %.0f shows %d; <a href=\"?page=%.0f&amp;", num(m, "page"), cJSON_GetArraySize(devices), num(m, "page") + 1);
+    if (num(m, "total") > cJSON_GetArraySize(devices)) {
+        buf_printf(b, " (page %.0f shows %d; <a href=\"?page=%.0f&amp;", num(m, "page"), cJSON_GetArraySize(devices),
+                   num(m, "page") + 1);
         buf_escape(b, query);
         buf_add(b, "\">next page</a>)");
     }
@@ -160,8 +165,10 @@ static void page_devices(const cJSON *m, const char *query, struct buf *b)
             buf_add(b, "</ul></details></details>");
         return;
     }
-    buf_add(b, "<table class=\"sortable\" id=\"devices\"><thead><tr><th>vendor</th><th>device</th><th>type</th><th>driver stack</th>"
-               "<th>newest driver</th><th>API</th><th>OS</th><th>reports</th><th>last upload</th></tr></thead><tbody>");
+    buf_add(
+        b,
+        "<table class=\"sortable\" id=\"devices\"><thead><tr><th>vendor</th><th>device</th><th>type</th><th>driver stack</th>"
+        "<th>newest driver</th><th>API</th><th>OS</th><th>reports</th><th>last upload</th></tr></thead><tbody>");
     cJSON_ArrayForEach(d, devices)
     {
         buf_add(b, "<tr><td>");
@@ -169,7 +176,8 @@ static void page_devices(const cJSON *m, const char *query, struct buf *b)
         buf_add(b, "</td><td>");
         link_device(b, str(d, "deviceKey"), str(d, "deviceName"));
         buf_add(b, "</td><td>");
-        buf_escape(b, str(d, "deviceType") + (strncmp(str(d, "deviceType"), "VK_PHYSICAL_DEVICE_TYPE_", 24) == 0 ? 24 : 0));
+        buf_escape(b, str(d, "deviceType") +
+                          (strncmp(str(d, "deviceType"), "VK_PHYSICAL_DEVICE_TYPE_", 24) == 0 ? 24 : 0));
         buf_add(b, "</td><td>");
         buf_escape(b, str(d, "driverName"));
         buf_printf(b, "</td><td><a href=\"/reports/%.0f\">", num(d, "newestReport"));
@@ -213,15 +221,18 @@ static void page_report(const cJSON *m, struct buf *b)
     buf_escape(b, str(m, "created"));
     buf_add(b, " by ");
     buf_escape(b, str(m, "generator"));
-    buf_printf(b, " · downloads: <a href=\"/reports/%.0f/report.json\">report JSON</a> · "
-                  "<a href=\"/reports/%.0f/junit.xml\">JUnit</a></p>", id, id);
+    buf_printf(b,
+               " · downloads: <a href=\"/reports/%.0f/report.json\">report JSON</a> · "
+               "<a href=\"/reports/%.0f/junit.xml\">JUnit</a></p>",
+               id, id);
     const cJSON *device;
     cJSON_ArrayForEach(device, cJSON_GetObjectItemCaseSensitive(m, "devices"))
     {
         const cJSON *identity = cJSON_GetObjectItemCaseSensitive(device, "identity");
         buf_add(b, "<h2>");
         buf_escape(b, str(identity, "deviceName"));
-        buf_printf(b, "</h2><p><a href=\"/reports/%.0f/profile.json?device=%.0f\">Vulkan Profiles document</a> · ", id, num(device, "index"));
+        buf_printf(b, "</h2><p><a href=\"/reports/%.0f/profile.json?device=%.0f\">Vulkan Profiles document</a> · ", id,
+                   num(device, "index"));
         link_device(b, str(identity, "deviceKey"), "device history");
         buf_add(b, "</p><h3>Identity</h3><table class=\"identity\"><tbody>");
         const cJSON *field;
@@ -233,8 +244,10 @@ static void page_report(const cJSON *m, struct buf *b)
             value_text(b, field);
             buf_add(b, "</td></tr>");
         }
-        buf_add(b, "</tbody></table><h3>Smoke tests</h3><table class=\"sortable smoke\"><thead><tr><th>test</th><th>verdict</th>"
-                   "<th>ms</th><th>reason</th><th>evidence</th></tr></thead><tbody>");
+        buf_add(
+            b,
+            "</tbody></table><h3>Smoke tests</h3><table class=\"sortable smoke\"><thead><tr><th>test</th><th>verdict</th>"
+            "<th>ms</th><th>reason</th><th>evidence</th></tr></thead><tbody>");
         const cJSON *t;
         cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(device, "smoke"))
         {
@@ -265,8 +278,11 @@ static void page_report(const cJSON *m, struct buf *b)
             }
             buf_add(b, "</ul>");
         }
-        buf_printf(b, "<h3>Declared</h3><p><input placeholder=\"search declared values\" data-filter=\"#declared%.0f tr\"></p>"
-                      "<div id=\"declared%.0f\">", num(device, "index"), num(device, "index"));
+        buf_printf(
+            b,
+            "<h3>Declared</h3><p><input placeholder=\"search declared values\" data-filter=\"#declared%.0f tr\"></p>"
+            "<div id=\"declared%.0f\">",
+            num(device, "index"), num(device, "index"));
         const cJSON *group;
         cJSON_ArrayForEach(group, cJSON_GetObjectItemCaseSensitive(device, "declared"))
         {
@@ -308,7 +324,8 @@ static void page_device(const cJSON *m, struct buf *b)
     buf_add(b, "</p><h2>Driver changes</h2>");
     const cJSON *transitions = cJSON_GetObjectItemCaseSensitive(m, "transitions");
     if (num(m, "driverVersionsDiffed") < num(m, "driverVersions"))
-        buf_printf(b, "<p>The newest %.0f of %.0f driver versions are compared; <a href=\"?all=1\">compare all</a>.</p>",
+        buf_printf(b,
+                   "<p>The newest %.0f of %.0f driver versions are compared; <a href=\"?all=1\">compare all</a>.</p>",
                    num(m, "driverVersionsDiffed"), num(m, "driverVersions"));
     if (cJSON_GetArraySize(transitions) == 0)
         buf_add(b, "<p>Only one driver version has been reported.</p>");
@@ -323,10 +340,14 @@ static void page_device(const cJSON *m, struct buf *b)
             buf_escape(b, str(t, "from"));
             buf_add(b, " → ");
             buf_escape(b, str(t, "to"));
-            buf_printf(b, ": %.0f regressions, %d changes <a href=\"/compare?r=%.0f&amp;r=%.0f&amp;differ=1\">side by side</a></h3>",
-                       num(t, "regressions"), cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(t, "changes")),
-                       num(t, "fromReport"), num(t, "toReport"));
-            buf_add(b, "<table><thead><tr><th>kind</th><th>what</th><th>before</th><th>after</th><th>reason</th></tr></thead><tbody>");
+            buf_printf(
+                b,
+                ": %.0f regressions, %d changes <a href=\"/compare?r=%.0f&amp;r=%.0f&amp;differ=1\">side by side</a></h3>",
+                num(t, "regressions"), cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(t, "changes")),
+                num(t, "fromReport"), num(t, "toReport"));
+            buf_add(
+                b,
+                "<table><thead><tr><th>kind</th><th>what</th><th>before</th><th>after</th><th>reason</th></tr></thead><tbody>");
             const cJSON *c;
             cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(t, "changes"))
             {
@@ -346,8 +367,10 @@ static void page_device(const cJSON *m, struct buf *b)
             buf_add(b, "</tbody></table></section>");
         }
     }
-    buf_add(b, "<h2>Reports</h2><table class=\"sortable\"><thead><tr><th>report</th><th>driver</th><th>host</th><th>OS</th>"
-               "<th>kernel</th><th>uploaded</th><th>token</th><th>passed</th><th>failed</th><th>spec violations</th></tr></thead><tbody>");
+    buf_add(
+        b,
+        "<h2>Reports</h2><table class=\"sortable\"><thead><tr><th>report</th><th>driver</th><th>host</th><th>OS</th>"
+        "<th>kernel</th><th>uploaded</th><th>token</th><th>passed</th><th>failed</th><th>spec violations</th></tr></thead><tbody>");
     const cJSON *e;
     cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(m, "entries"))
     {
@@ -357,7 +380,8 @@ static void page_device(const cJSON *m, struct buf *b)
             buf_escape(b, str(e, fields[f]));
             buf_add(b, "</td><td>");
         }
-        buf_printf(b, "%.0f</td><td>%.0f</td><td>%.0f</td></tr>", num(e, "testsPassed"), num(e, "testsFailed"), num(e, "specViolations"));
+        buf_printf(b, "%.0f</td><td>%.0f</td><td>%.0f</td></tr>", num(e, "testsPassed"), num(e, "testsFailed"),
+                   num(e, "specViolations"));
     }
     buf_add(b, "</tbody></table>");
 }
@@ -370,9 +394,12 @@ static void page_compare(const cJSON *m, struct buf *b)
     const cJSON *columns = cJSON_GetObjectItemCaseSensitive(m, "columns");
     buf_printf(b, "<h1>Compare %d devices</h1><form method=\"get\" action=\"/compare\">", cJSON_GetArraySize(columns));
     const cJSON *id;
-    cJSON_ArrayForEach(id, cJSON_GetObjectItemCaseSensitive(m, "reports")) buf_printf(b, "<input type=\"hidden\" name=\"r\" value=\"%.0f\">", id->valuedouble);
-    buf_printf(b, "<label><input type=\"checkbox\" name=\"differ\" value=\"1\"%s> only rows that differ</label> <button>apply</button></form>",
-               only ? " checked" : "");
+    cJSON_ArrayForEach(id, cJSON_GetObjectItemCaseSensitive(m, "reports"))
+        buf_printf(b, "<input type=\"hidden\" name=\"r\" value=\"%.0f\">", id->valuedouble);
+    buf_printf(
+        b,
+        "<label><input type=\"checkbox\" name=\"differ\" value=\"1\"%s> only rows that differ</label> <button>apply</button></form>",
+        only ? " checked" : "");
     buf_add(b, "<table class=\"compare\"><thead><tr><th>row</th>");
     const cJSON *c;
     cJSON_ArrayForEach(c, columns)
@@ -432,17 +459,22 @@ static void capability_link(struct buf *b, const char *id, const char *query)
 static void page_capabilities(const cJSON *m, const char *query, struct buf *b)
 {
     double devices = num(m, "devices");
-    buf_printf(b, "<h1>Coverage</h1><p>Shares of %.0f distinct devices (each device's newest report): the blue bar declares, "
-                  "the green bar is verified by a smoke test.</p><p>", devices);
+    buf_printf(
+        b,
+        "<h1>Coverage</h1><p>Shares of %.0f distinct devices (each device's newest report): the blue bar declares, "
+        "the green bar is verified by a smoke test.</p><p>",
+        devices);
     static const char *const kinds[] = {"capability", "test", "extension", "feature", "limit", "format"};
     buf_add(b, "<a href=\"/capabilities\">all</a>");
     for (size_t k = 0; k < 6; ++k)
         buf_printf(b, " · <a href=\"/capabilities?kind=%s\">%s</a>", kinds[k], kinds[k]);
     buf_add(b, "</p>");
     filter_form(b, m, "/capabilities", false);
-    buf_add(b, "<p><input placeholder=\"filter rows\" data-filter=\"#coverage tbody tr\"></p><table class=\"sortable\" id=\"coverage\">"
-               "<thead><tr><th>kind</th><th>name</th><th>declared</th><th>verified</th><th>declared but failing</th><th>share</th>"
-               "</tr></thead><tbody>");
+    buf_add(
+        b,
+        "<p><input placeholder=\"filter rows\" data-filter=\"#coverage tbody tr\"></p><table class=\"sortable\" id=\"coverage\">"
+        "<thead><tr><th>kind</th><th>name</th><th>declared</th><th>verified</th><th>declared but failing</th><th>share</th>"
+        "</tr></thead><tbody>");
     const cJSON *it;
     cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(m, "items"))
     {
@@ -454,8 +486,9 @@ static void page_capabilities(const cJSON *m, const char *query, struct buf *b)
         bool smoke = strcmp(str(it, "kind"), "capability") == 0 || strcmp(str(it, "kind"), "test") == 0;
         buf_printf(b, "</a></td><td>%.1f%% (%.0f)</td>", num(it, "declaredShare") * 100, num(it, "devicesDeclaring"));
         if (smoke)
-            buf_printf(b, "<td>%.1f%% (%.0f)</td><td%s>%.0f</td><td>", num(it, "verifiedShare") * 100, num(it, "devicesVerified"),
-                       num(it, "devicesDeclaredFailing") > 0 ? " class=\"fail\"" : "", num(it, "devicesDeclaredFailing"));
+            buf_printf(b, "<td>%.1f%% (%.0f)</td><td%s>%.0f</td><td>", num(it, "verifiedShare") * 100,
+                       num(it, "devicesVerified"), num(it, "devicesDeclaredFailing") > 0 ? " class=\"fail\"" : "",
+                       num(it, "devicesDeclaredFailing"));
         else
             buf_add(b, "<td class=\"muted\">declared only</td><td class=\"muted\">-</td><td>");
         char label[64];
@@ -466,14 +499,16 @@ static void page_capabilities(const cJSON *m, const char *query, struct buf *b)
     buf_add(b, "</tbody></table>");
 }
 
-static void device_list(struct buf *b, const cJSON *list, const char *title, const char *css_class, bool values, bool verdicts)
+static void device_list(struct buf *b, const cJSON *list, const char *title, const char *css_class, bool values,
+                        bool verdicts)
 {
     buf_printf(b, "<h2>%s (%d)</h2>", title, cJSON_GetArraySize(list));
     if (cJSON_GetArraySize(list) == 0)
         return;
-    buf_printf(b, "<table class=\"sortable %s\"><thead><tr><th>vendor</th><th>device</th><th>newest driver</th>%s"
-                  "%s<th>first driver with it</th></tr></thead><tbody>", css_class, verdicts ? "<th>verdict</th>" : "",
-               values ? "<th>value</th>" : "");
+    buf_printf(b,
+               "<table class=\"sortable %s\"><thead><tr><th>vendor</th><th>device</th><th>newest driver</th>%s"
+               "%s<th>first driver with it</th></tr></thead><tbody>",
+               css_class, verdicts ? "<th>verdict</th>" : "", values ? "<th>value</th>" : "");
     const cJSON *d;
     cJSON_ArrayForEach(d, list)
     {
@@ -534,8 +569,10 @@ static void page_capability(const cJSON *m, struct buf *b)
     }
     const cJSON *bits = cJSON_GetObjectItemCaseSensitive(m, "formatFeatures");
     if (bits) {
-        buf_add(b, "<h2>Format features</h2><table class=\"sortable\"><thead><tr><th>tiling</th><th>feature</th><th>devices</th>"
-                   "<th>share</th></tr></thead><tbody>");
+        buf_add(
+            b,
+            "<h2>Format features</h2><table class=\"sortable\"><thead><tr><th>tiling</th><th>feature</th><th>devices</th>"
+            "<th>share</th></tr></thead><tbody>");
         const cJSON *f;
         cJSON_ArrayForEach(f, bits)
         {
@@ -551,7 +588,8 @@ static void page_capability(const cJSON *m, struct buf *b)
     }
     bool values = strcmp(str(m, "kind"), "limit") == 0 || strcmp(str(m, "kind"), "extension") == 0;
     if (smoke)
-        device_list(b, cJSON_GetObjectItemCaseSensitive(m, "declaredButFailing"), "Declare it but fail it", "failing", values, true);
+        device_list(b, cJSON_GetObjectItemCaseSensitive(m, "declaredButFailing"), "Declare it but fail it", "failing",
+                    values, true);
     device_list(b, cJSON_GetObjectItemCaseSensitive(m, "declaring"), "Declare it", "declaring", values, smoke);
     device_list(b, cJSON_GetObjectItemCaseSensitive(m, "lacking"), "Lack it", "lacking", values, smoke);
 }
@@ -560,7 +598,8 @@ static void page_capability(const cJSON *m, struct buf *b)
 
 static void page_fleet(const cJSON *m, const char *query, struct buf *b)
 {
-    buf_printf(b, "<h1>Fleet</h1><p>%.0f devices (the newest report of each). Downloads: <a href=\"/fleet/limits.json", num(m, "devices"));
+    buf_printf(b, "<h1>Fleet</h1><p>%.0f devices (the newest report of each). Downloads: <a href=\"/fleet/limits.json",
+               num(m, "devices"));
     if (query && *query) {
         buf_add(b, "?");
         buf_escape(b, query);
@@ -586,13 +625,17 @@ static void page_fleet(const cJSON *m, const char *query, struct buf *b)
             buf_add(b, "1");
         buf_add(b, "\">");
     }
-    buf_add(b, "<p>Requirements (the gate format of preflight-report gate):</p><textarea name=\"requirements\" rows=\"6\" cols=\"70\">");
+    buf_add(
+        b,
+        "<p>Requirements (the gate format of preflight-report gate):</p><textarea name=\"requirements\" rows=\"6\" cols=\"70\">");
     buf_escape(b, str(m, "requirements"));
     buf_add(b, "</textarea><br><button>gate the fleet</button></form>");
     bool gated = cJSON_GetObjectItemCaseSensitive(m, "rules") != NULL;
     if (gated)
-        buf_printf(b, "<p class=\"gate\">%.0f of %.0f devices meet the %.0f rules.</p>", num(m, "passing"), num(m, "devices"), num(m, "rules"));
-    buf_printf(b, "<table class=\"sortable\" id=\"fleet\"><thead><tr><th>device</th><th>driver</th>%s</tr></thead><tbody>",
+        buf_printf(b, "<p class=\"gate\">%.0f of %.0f devices meet the %.0f rules.</p>", num(m, "passing"),
+                   num(m, "devices"), num(m, "rules"));
+    buf_printf(b,
+               "<table class=\"sortable\" id=\"fleet\"><thead><tr><th>device</th><th>driver</th>%s</tr></thead><tbody>",
                gated ? "<th>gate</th><th>why not</th>" : "");
     const cJSON *d;
     cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(m, "members"))
@@ -673,6 +716,8 @@ void views_html_login(const char *message, const char *nonce, struct buf *out)
         buf_escape(out, message);
         buf_add(out, "</p>");
     }
-    buf_add(out, "<form method=\"post\" action=\"/login\"><input type=\"password\" name=\"token\" size=\"72\"> <button>sign in</button></form>");
+    buf_add(
+        out,
+        "<form method=\"post\" action=\"/login\"><input type=\"password\" name=\"token\" size=\"72\"> <button>sign in</button></form>");
     foot(out, nonce);
 }

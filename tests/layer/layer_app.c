@@ -5,8 +5,9 @@
  * Usage: layer_app SCENARIO [--enable-in-app] [--chain-messenger] [--threads N] [--setting KEY=TEXT]
  *                  [--setting-uint KEY=N]  (VkLayerSettingsCreateInfoEXT for VK_LAYER_PREFLIGHT_validation)
  * Scenarios: clean, group-count, dispatch-base, zero, workgroup-size, invocations, shared-memory,
- * indirect, indirect-gpu-written, target, stress, the alias/binding/hazard/host scenarios of
- * layer_app_alias.c and the lifetime and dispatch-coverage scenarios of layer_app_lifetime.c. */
+ * indirect, indirect-gpu-written, target, stress, the scenarios of layer_app_alias.c (alias and
+ * binding), layer_app_hazard.c, layer_app_host.c and layer_app_lifetime.c (lifetime and dispatch
+ * coverage). */
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -75,15 +76,17 @@ static void add_setting(const char *arg, bool number)
     snprintf(setting_names[i], sizeof(setting_names[i]), "%.*s", (int)(equals - arg), arg);
     setting_texts[i] = equals + 1;
     setting_numbers[i] = (uint32_t)strtoul(equals + 1, NULL, 10);
-    settings[i] = (struct app_layer_setting){"VK_LAYER_PREFLIGHT_validation", setting_names[i], number ? 3 : 7, 1,
-                                             number ? (const void *)&setting_numbers[i] : (const void *)&setting_texts[i]};
+    settings[i] =
+        (struct app_layer_setting){"VK_LAYER_PREFLIGHT_validation", setting_names[i], number ? 3 : 7, 1,
+                                   number ? (const void *)&setting_numbers[i] : (const void *)&setting_texts[i]};
 }
 
 static void create_app(struct app *a, bool enable_in_app, bool chain_messenger)
 {
     VkDebugUtilsMessengerCreateInfoEXT messenger_info = {
         .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
-        .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+        .messageSeverity =
+            VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
         .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
                        VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
         .pfnUserCallback = on_message,
@@ -115,7 +118,9 @@ static void create_app(struct app *a, bool enable_in_app, bool chain_messenger)
     };
     VkInstanceCreateInfo info = {
         .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
-        .pNext = setting_count ? (const void *)&settings_info : chain_messenger ? (const void *)&messenger_info : NULL,
+        .pNext = setting_count     ? (const void *)&settings_info
+                 : chain_messenger ? (const void *)&messenger_info
+                                   : NULL,
         .pApplicationInfo = &app_info,
         .enabledLayerCount = enable_in_app ? 1 : 0,
         .ppEnabledLayerNames = layers,
@@ -125,8 +130,8 @@ static void create_app(struct app *a, bool enable_in_app, bool chain_messenger)
     CHECK(vkCreateInstance(&info, NULL, &a->instance));
     a->headless = extension_count == 3;
     if (!chain_messenger) {
-        PFN_vkCreateDebugUtilsMessengerEXT create = (PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(
-            a->instance, "vkCreateDebugUtilsMessengerEXT");
+        PFN_vkCreateDebugUtilsMessengerEXT create =
+            (PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(a->instance, "vkCreateDebugUtilsMessengerEXT");
         CHECK(create(a->instance, &messenger_info, NULL, &a->messenger));
     }
     uint32_t count = 1;
@@ -144,8 +149,10 @@ static void create_app(struct app *a, bool enable_in_app, bool chain_messenger)
     float priorities[2] = {1, 1};
     /* two queues where the family has them, for the cross-queue scenarios */
     uint32_t queue_count = a->family < families && fp[a->family].queueCount >= 2 ? 2 : 1;
-    VkDeviceQueueCreateInfo queue = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueFamilyIndex = a->family,
-                                     .queueCount = queue_count, .pQueuePriorities = priorities};
+    VkDeviceQueueCreateInfo queue = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
+                                     .queueFamilyIndex = a->family,
+                                     .queueCount = queue_count,
+                                     .pQueuePriorities = priorities};
     /* synchronization2 (core in 1.3, still a feature to enable) for the vkCmdPipelineBarrier2 scenario,
      * timeline semaphores (core in 1.2) for the submit scenarios */
     VkPhysicalDeviceVulkan12Features features12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
@@ -154,10 +161,10 @@ static void create_app(struct app *a, bool enable_in_app, bool chain_messenger)
     VkPhysicalDeviceFeatures2 features = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &features13};
     if (a->properties.apiVersion >= VK_API_VERSION_1_3)
         vkGetPhysicalDeviceFeatures2(a->physical, &features);
-    VkPhysicalDeviceVulkan12Features enabled12 = {
-        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
-        .timelineSemaphore = features12.timelineSemaphore,
-        .descriptorBindingStorageBufferUpdateAfterBind = features12.descriptorBindingStorageBufferUpdateAfterBind};
+    VkPhysicalDeviceVulkan12Features enabled12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+                                                  .timelineSemaphore = features12.timelineSemaphore,
+                                                  .descriptorBindingStorageBufferUpdateAfterBind =
+                                                      features12.descriptorBindingStorageBufferUpdateAfterBind};
     a->update_after_bind = features12.descriptorBindingStorageBufferUpdateAfterBind;
     VkPhysicalDeviceVulkan13Features enabled13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
                                                   .synchronization2 = features13.synchronization2,
@@ -180,10 +187,12 @@ static void create_app(struct app *a, bool enable_in_app, bool chain_messenger)
         swapchain = swapchain || strcmp(dprops[i].extensionName, VK_KHR_SWAPCHAIN_EXTENSION_NAME) == 0;
     free(dprops);
     a->headless = a->headless && swapchain;
-    VkDeviceCreateInfo device_info = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .queueCreateInfoCount = 1,
+    VkDeviceCreateInfo device_info = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
+                                      .queueCreateInfoCount = 1,
                                       .enabledExtensionCount = a->headless ? 1 : 0,
                                       .ppEnabledExtensionNames = device_extensions,
-                                      .pQueueCreateInfos = &queue, .pEnabledFeatures = &enabled_core,
+                                      .pQueueCreateInfos = &queue,
+                                      .pEnabledFeatures = &enabled_core,
                                       .pNext = a->properties.apiVersion >= VK_API_VERSION_1_3 ? &enabled13 : NULL};
     CHECK(vkCreateDevice(a->physical, &device_info, NULL, &a->device));
     vkGetDeviceQueue(a->device, a->family, 0, &a->queue);
@@ -199,8 +208,8 @@ static void destroy_app(struct app *a)
 {
     vkDestroyDevice(a->device, NULL);
     if (a->messenger) {
-        PFN_vkDestroyDebugUtilsMessengerEXT destroy = (PFN_vkDestroyDebugUtilsMessengerEXT)vkGetInstanceProcAddr(
-            a->instance, "vkDestroyDebugUtilsMessengerEXT");
+        PFN_vkDestroyDebugUtilsMessengerEXT destroy =
+            (PFN_vkDestroyDebugUtilsMessengerEXT)vkGetInstanceProcAddr(a->instance, "vkDestroyDebugUtilsMessengerEXT");
         destroy(a->instance, a->messenger, NULL);
     }
     vkDestroyInstance(a->instance, NULL);
@@ -215,7 +224,6 @@ uint32_t memory_type(struct app *a, uint32_t bits, VkMemoryPropertyFlags wanted)
             return i;
     exit(3);
 }
-
 
 struct buffer make_buffer(struct app *a, VkDeviceSize size, VkBufferUsageFlags usage)
 {
@@ -263,22 +271,27 @@ static struct pipeline make_pipeline(struct app *a, const uint32_t *spec, VkBuff
     };
     CHECK(vkCreateShaderModule(a->device, &module_info, NULL, &p.module));
     VkDescriptorSetLayoutBinding binding = {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL};
-    VkDescriptorSetLayoutCreateInfo set_info = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-                                                .bindingCount = 1, .pBindings = &binding};
+    VkDescriptorSetLayoutCreateInfo set_info = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, .bindingCount = 1, .pBindings = &binding};
     CHECK(vkCreateDescriptorSetLayout(a->device, &set_info, NULL, &p.set_layout));
-    VkPipelineLayoutCreateInfo layout_info = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-                                              .setLayoutCount = 1, .pSetLayouts = &p.set_layout};
+    VkPipelineLayoutCreateInfo layout_info = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1, .pSetLayouts = &p.set_layout};
     CHECK(vkCreatePipelineLayout(a->device, &layout_info, NULL, &p.layout));
     VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1};
-    VkDescriptorPoolCreateInfo pool_info = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 1,
-                                            .poolSizeCount = 1, .pPoolSizes = &size};
+    VkDescriptorPoolCreateInfo pool_info = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 1, .poolSizeCount = 1, .pPoolSizes = &size};
     CHECK(vkCreateDescriptorPool(a->device, &pool_info, NULL, &p.pool));
     VkDescriptorSetAllocateInfo alloc = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-                                         .descriptorPool = p.pool, .descriptorSetCount = 1, .pSetLayouts = &p.set_layout};
+                                         .descriptorPool = p.pool,
+                                         .descriptorSetCount = 1,
+                                         .pSetLayouts = &p.set_layout};
     CHECK(vkAllocateDescriptorSets(a->device, &alloc, &p.set));
     VkDescriptorBufferInfo buffer_info = {output, 0, VK_WHOLE_SIZE};
-    VkWriteDescriptorSet write = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = p.set, .descriptorCount = 1,
-                                  .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &buffer_info};
+    VkWriteDescriptorSet write = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                  .dstSet = p.set,
+                                  .descriptorCount = 1,
+                                  .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                  .pBufferInfo = &buffer_info};
     vkUpdateDescriptorSets(a->device, 1, &write, 0, NULL);
     VkSpecializationMapEntry entries[4];
     for (uint32_t i = 0; i < 4; ++i)
@@ -287,8 +300,11 @@ static struct pipeline make_pipeline(struct app *a, const uint32_t *spec, VkBuff
     VkComputePipelineCreateInfo info = {
         .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
         .flags = VK_PIPELINE_CREATE_DISPATCH_BASE_BIT, /* vkCmdDispatchBase with a non-zero base needs it */
-        .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-                  .module = p.module, .pName = "main", .pSpecializationInfo = spec ? &spec_info : NULL},
+        .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                  .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                  .module = p.module,
+                  .pName = "main",
+                  .pSpecializationInfo = spec ? &spec_info : NULL},
         .layout = p.layout,
     };
     /* A pipeline past the limits is invalid usage: the driver may refuse it, which is fine here. */
@@ -306,20 +322,22 @@ static void free_pipeline(struct app *a, struct pipeline *p)
     vkDestroyShaderModule(a->device, p->module, NULL);
 }
 
-
 struct recording begin(struct app *a, const char *name)
 {
     struct recording r;
     VkCommandPoolCreateInfo pool_info = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
                                          .queueFamilyIndex = a->family};
     CHECK(vkCreateCommandPool(a->device, &pool_info, NULL, &r.pool));
-    VkCommandBufferAllocateInfo alloc = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, .commandPool = r.pool,
-                                         .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY, .commandBufferCount = 1};
+    VkCommandBufferAllocateInfo alloc = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+                                         .commandPool = r.pool,
+                                         .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+                                         .commandBufferCount = 1};
     CHECK(vkAllocateCommandBuffers(a->device, &alloc, &r.cb));
     if (name && a->set_name) {
         VkDebugUtilsObjectNameInfoEXT n = {.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT,
                                            .objectType = VK_OBJECT_TYPE_COMMAND_BUFFER,
-                                           .objectHandle = (uint64_t)(uintptr_t)r.cb, .pObjectName = name};
+                                           .objectHandle = (uint64_t)(uintptr_t)r.cb,
+                                           .pObjectName = name};
         a->set_name(a->device, &n);
     }
     VkCommandBufferBeginInfo info = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
@@ -348,8 +366,8 @@ static void compute_barrier(VkCommandBuffer cb)
                                .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
                                                 VK_ACCESS_INDIRECT_COMMAND_READ_BIT};
     vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT, 0, 1, &barrier,
-                         0, NULL, 0, NULL);
+                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT, 0, 1, &barrier, 0,
+                         NULL, 0, NULL);
 }
 
 /* Ends, optionally submits and waits, then frees the recording. */
@@ -357,7 +375,8 @@ void finish(struct app *a, struct recording *r, bool submit)
 {
     CHECK(vkEndCommandBuffer(r->cb));
     if (submit) {
-        VkSubmitInfo info = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &r->cb};
+        VkSubmitInfo info = {
+            .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &r->cb};
         CHECK(vkQueueSubmit(a->queue, 1, &info, VK_NULL_HANDLE));
         CHECK(vkQueueWaitIdle(a->queue));
     }
@@ -371,7 +390,7 @@ static void max_shape(const VkPhysicalDeviceLimits *l, uint32_t size[3])
     size[0] = n < l->maxComputeWorkGroupSize[0] ? n : l->maxComputeWorkGroupSize[0];
     size[1] = n / size[0] < l->maxComputeWorkGroupSize[1] ? n / size[0] : l->maxComputeWorkGroupSize[1];
     size[2] = n / (size[0] * size[1]) < l->maxComputeWorkGroupSize[2] ? n / (size[0] * size[1])
-                                                                        : l->maxComputeWorkGroupSize[2];
+                                                                      : l->maxComputeWorkGroupSize[2];
 }
 
 static void scenario_clean(struct app *a)
@@ -459,10 +478,11 @@ static void scenario_indirect(struct app *a, bool gpu_written)
     if (gpu_written) {
         /* ... but here the GPU rewrites the arguments first: the host's view says nothing */
         vkCmdFillBuffer(r.cb, args.buffer, 0, 12, 1);
-        VkMemoryBarrier barrier = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER, .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+        VkMemoryBarrier barrier = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                                   .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
                                    .dstAccessMask = VK_ACCESS_INDIRECT_COMMAND_READ_BIT};
-        vkCmdPipelineBarrier(r.cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT, 0, 1, &barrier, 0,
-                             NULL, 0, NULL);
+        vkCmdPipelineBarrier(r.cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT, 0, 1, &barrier,
+                             0, NULL, 0, NULL);
     }
     bind(r.cb, &noop);
     vkCmdDispatchIndirect(r.cb, args.buffer, 0);
@@ -496,7 +516,8 @@ static void *stress_thread(void *user)
     for (int i = 0; i < job->buffers; ++i) {
         VkCommandBuffer cb;
         VkCommandBufferAllocateInfo alloc = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-                                             .commandPool = pool, .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+                                             .commandPool = pool,
+                                             .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
                                              .commandBufferCount = 1};
         CHECK(vkAllocateCommandBuffers(a->device, &alloc, &cb));
         VkCommandBufferBeginInfo begin_info = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
@@ -566,7 +587,8 @@ int main(int argc, char **argv)
         scenario_indirect(&a, strcmp(s, "indirect-gpu-written") == 0);
     else if (strcmp(s, "stress") == 0)
         scenario_stress(&a, threads);
-    else if (!scenario_alias(&a, s) && !scenario_lifetime(&a, s)) {
+    else if (!scenarios_alias(&a, s) && !scenarios_hazard(&a, s) && !scenarios_host(&a, s) &&
+             !scenario_lifetime(&a, s)) {
         fprintf(stderr, "unknown scenario %s\n", s);
         return 2;
     }

@@ -7,13 +7,13 @@
 #include <stdlib.h>
 #include <vulkan/vulkan.h>
 
-#define CHECK(call)                                                                                                   \
-    do {                                                                                                              \
-        VkResult r_ = (call);                                                                                         \
-        if (r_ != VK_SUCCESS) {                                                                                       \
-            fprintf(stderr, "%s failed: %d\n", #call, r_);                                                            \
-            exit(3);                                                                                                  \
-        }                                                                                                             \
+#define CHECK(call)                                                                                                    \
+    do {                                                                                                               \
+        VkResult r_ = (call);                                                                                          \
+        if (r_ != VK_SUCCESS) {                                                                                        \
+            fprintf(stderr, "%s failed: %d\n", #call, r_);                                                             \
+            exit(3);                                                                                                   \
+        }                                                                                                              \
     } while (0)
 
 struct app {
@@ -24,8 +24,8 @@ struct app {
     VkQueue queue2; /* a second queue of the family, VK_NULL_HANDLE when it has one */
     bool timeline;  /* timeline semaphores enabled */
     bool dynamic_rendering;
-    bool fragment_stores; /* fragmentStoresAndAtomics enabled */
-    bool headless;        /* VK_EXT_headless_surface and VK_KHR_swapchain enabled: swapchains without a window */
+    bool fragment_stores;   /* fragmentStoresAndAtomics enabled */
+    bool headless;          /* VK_EXT_headless_surface and VK_KHR_swapchain enabled: swapchains without a window */
     bool update_after_bind; /* descriptorBindingStorageBufferUpdateAfterBind enabled */
     uint32_t family;
     VkPhysicalDeviceProperties properties;
@@ -56,8 +56,11 @@ void label(struct app *a, VkCommandBuffer cb, const char *text);
 /* Ends, optionally submits and waits, then frees the recording. */
 void finish(struct app *a, struct recording *r, bool submit);
 
-/* The alias and binding scenarios (layer_app_alias.c); false for an unknown name. */
-bool scenario_alias(struct app *a, const char *name);
+/* The scenarios of each area, by name; false for a name not theirs: alias and binding
+ * (layer_app_alias.c), hazard (layer_app_hazard.c), host (layer_app_host.c). */
+bool scenarios_alias(struct app *a, const char *name);
+bool scenarios_hazard(struct app *a, const char *name);
+bool scenarios_host(struct app *a, const char *name);
 /* The lifetime and dispatch-coverage scenarios (layer_app_lifetime.c); false for an unknown name. */
 bool scenario_lifetime(struct app *a, const char *name);
 

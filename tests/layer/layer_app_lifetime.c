@@ -49,7 +49,9 @@ struct copy_program {
 static void set_name(struct app *a, VkObjectType type, uint64_t handle, const char *name)
 {
     VkDebugUtilsObjectNameInfoEXT n = {.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT,
-                                       .objectType = type, .objectHandle = handle, .pObjectName = name};
+                                       .objectType = type,
+                                       .objectHandle = handle,
+                                       .pObjectName = name};
     if (a->set_name)
         a->set_name(a->device, &n);
 }
@@ -57,13 +59,15 @@ static void set_name(struct app *a, VkObjectType type, uint64_t handle, const ch
 static VkPipeline compute_pipeline(struct app *a, const uint32_t *code, size_t size, VkPipelineLayout layout,
                                    VkShaderModule *module)
 {
-    VkShaderModuleCreateInfo m = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = size, .pCode = code};
+    VkShaderModuleCreateInfo m = {
+        .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = size, .pCode = code};
     CHECK(vkCreateShaderModule(a->device, &m, NULL, module));
-    VkComputePipelineCreateInfo info = {
-        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-        .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-                  .module = *module, .pName = "main"},
-        .layout = layout};
+    VkComputePipelineCreateInfo info = {.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+                                        .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                                                  .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                                                  .module = *module,
+                                                  .pName = "main"},
+                                        .layout = layout};
     VkPipeline pipeline;
     CHECK(vkCreateComputePipelines(a->device, VK_NULL_HANDLE, 1, &info, NULL, &pipeline));
     return pipeline;
@@ -76,22 +80,26 @@ static struct copy_program copy_program(struct app *a, bool update_after_bind)
     VkDescriptorSetLayoutBinding bindings[2];
     VkDescriptorBindingFlags flags[2];
     for (uint32_t i = 0; i < 2; ++i) {
-        bindings[i] = (VkDescriptorSetLayoutBinding){i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
-                                                     VK_SHADER_STAGE_COMPUTE_BIT, NULL};
+        bindings[i] =
+            (VkDescriptorSetLayoutBinding){i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL};
         flags[i] = update_after_bind ? VK_DESCRIPTOR_BINDING_UPDATE_AFTER_BIND_BIT : 0;
     }
     VkDescriptorSetLayoutBindingFlagsCreateInfo binding_flags = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_BINDING_FLAGS_CREATE_INFO, .bindingCount = 2,
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_BINDING_FLAGS_CREATE_INFO,
+        .bindingCount = 2,
         .pBindingFlags = flags};
     VkDescriptorSetLayoutCreateInfo info = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, .pNext = update_after_bind ? &binding_flags : NULL,
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+        .pNext = update_after_bind ? &binding_flags : NULL,
         .flags = update_after_bind ? VK_DESCRIPTOR_SET_LAYOUT_CREATE_UPDATE_AFTER_BIND_POOL_BIT : 0,
-        .bindingCount = 2, .pBindings = bindings};
+        .bindingCount = 2,
+        .pBindings = bindings};
     CHECK(vkCreateDescriptorSetLayout(a->device, &info, NULL, &p.set_layout));
-    VkPipelineLayoutCreateInfo layout = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
-                                         .pSetLayouts = &p.set_layout};
+    VkPipelineLayoutCreateInfo layout = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1, .pSetLayouts = &p.set_layout};
     CHECK(vkCreatePipelineLayout(a->device, &layout, NULL, &p.layout));
-    p.pipeline = compute_pipeline(a, layer_test_spirv_alias_copy, layer_test_spirv_alias_copy_size, p.layout, &p.module);
+    p.pipeline =
+        compute_pipeline(a, layer_test_spirv_alias_copy, layer_test_spirv_alias_copy_size, p.layout, &p.module);
     return p;
 }
 
@@ -106,8 +114,11 @@ static void free_copy_program(struct copy_program *p)
 static VkDescriptorPool descriptor_pool(struct app *a, VkDescriptorPoolCreateFlags flags)
 {
     VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 16};
-    VkDescriptorPoolCreateInfo info = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .flags = flags,
-                                       .maxSets = 8, .poolSizeCount = 1, .pPoolSizes = &size};
+    VkDescriptorPoolCreateInfo info = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+                                       .flags = flags,
+                                       .maxSets = 8,
+                                       .poolSizeCount = 1,
+                                       .pPoolSizes = &size};
     VkDescriptorPool pool;
     CHECK(vkCreateDescriptorPool(a->device, &info, NULL, &pool));
     return pool;
@@ -116,12 +127,17 @@ static VkDescriptorPool descriptor_pool(struct app *a, VkDescriptorPoolCreateFla
 static VkDescriptorSet copy_set(struct copy_program *p, VkDescriptorPool pool, VkBuffer src, VkBuffer dst)
 {
     VkDescriptorSetAllocateInfo alloc = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-                                         .descriptorPool = pool, .descriptorSetCount = 1, .pSetLayouts = &p->set_layout};
+                                         .descriptorPool = pool,
+                                         .descriptorSetCount = 1,
+                                         .pSetLayouts = &p->set_layout};
     VkDescriptorSet set;
     CHECK(vkAllocateDescriptorSets(p->a->device, &alloc, &set));
     VkDescriptorBufferInfo infos[2] = {{src, 0, VK_WHOLE_SIZE}, {dst, 0, VK_WHOLE_SIZE}};
-    VkWriteDescriptorSet write = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .dstBinding = 0,
-                                  .descriptorCount = 2, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+    VkWriteDescriptorSet write = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                  .dstSet = set,
+                                  .dstBinding = 0,
+                                  .descriptorCount = 2,
+                                  .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                   .pBufferInfo = infos};
     vkUpdateDescriptorSets(p->a->device, 1, &write, 0, NULL);
     return set;
@@ -129,8 +145,8 @@ static VkDescriptorSet copy_set(struct copy_program *p, VkDescriptorPool pool, V
 
 static VkCommandPool command_pool(struct app *a, VkCommandPoolCreateFlags flags)
 {
-    VkCommandPoolCreateInfo info = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, .flags = flags,
-                                    .queueFamilyIndex = a->family};
+    VkCommandPoolCreateInfo info = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, .flags = flags, .queueFamilyIndex = a->family};
     VkCommandPool pool;
     CHECK(vkCreateCommandPool(a->device, &info, NULL, &pool));
     return pool;
@@ -138,8 +154,10 @@ static VkCommandPool command_pool(struct app *a, VkCommandPoolCreateFlags flags)
 
 static VkCommandBuffer command_buffer(struct app *a, VkCommandPool pool, const char *name)
 {
-    VkCommandBufferAllocateInfo alloc = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, .commandPool = pool,
-                                         .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY, .commandBufferCount = 1};
+    VkCommandBufferAllocateInfo alloc = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+                                         .commandPool = pool,
+                                         .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+                                         .commandBufferCount = 1};
     VkCommandBuffer cb;
     CHECK(vkAllocateCommandBuffers(a->device, &alloc, &cb));
     set_name(a, VK_OBJECT_TYPE_COMMAND_BUFFER, (uint64_t)(uintptr_t)cb, name);
@@ -236,53 +254,68 @@ static void scenario_destroy(struct app *a, const char *name)
 static void scenario_destroy_kinds(struct app *a)
 {
     VkDevice d = a->device;
-    VkImageCreateInfo image_info = {.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO, .imageType = VK_IMAGE_TYPE_2D,
-                                    .format = VK_FORMAT_R32_SFLOAT, .extent = {16, 16, 1}, .mipLevels = 1,
-                                    .arrayLayers = 1, .samples = VK_SAMPLE_COUNT_1_BIT,
-                                    .tiling = VK_IMAGE_TILING_OPTIMAL, .usage = VK_IMAGE_USAGE_SAMPLED_BIT,
+    VkImageCreateInfo image_info = {.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+                                    .imageType = VK_IMAGE_TYPE_2D,
+                                    .format = VK_FORMAT_R32_SFLOAT,
+                                    .extent = {16, 16, 1},
+                                    .mipLevels = 1,
+                                    .arrayLayers = 1,
+                                    .samples = VK_SAMPLE_COUNT_1_BIT,
+                                    .tiling = VK_IMAGE_TILING_OPTIMAL,
+                                    .usage = VK_IMAGE_USAGE_SAMPLED_BIT,
                                     .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED};
     VkImage image;
     CHECK(vkCreateImage(d, &image_info, NULL, &image));
     VkMemoryRequirements req;
     vkGetImageMemoryRequirements(d, image, &req);
-    VkMemoryAllocateInfo alloc = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size,
+    VkMemoryAllocateInfo alloc = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+                                  .allocationSize = req.size,
                                   .memoryTypeIndex = memory_type(a, req.memoryTypeBits, 0)};
     VkDeviceMemory image_memory;
     CHECK(vkAllocateMemory(d, &alloc, NULL, &image_memory));
     CHECK(vkBindImageMemory(d, image, image_memory, 0));
-    VkImageViewCreateInfo view_info = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, .image = image,
-                                       .viewType = VK_IMAGE_VIEW_TYPE_2D, .format = VK_FORMAT_R32_SFLOAT,
+    VkImageViewCreateInfo view_info = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+                                       .image = image,
+                                       .viewType = VK_IMAGE_VIEW_TYPE_2D,
+                                       .format = VK_FORMAT_R32_SFLOAT,
                                        .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}};
     VkImageView view;
     CHECK(vkCreateImageView(d, &view_info, NULL, &view));
     set_name(a, VK_OBJECT_TYPE_IMAGE_VIEW, (uint64_t)view, "albedo-view");
-    VkSamplerCreateInfo sampler_info = {.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO, .magFilter = VK_FILTER_NEAREST,
-                                        .minFilter = VK_FILTER_NEAREST, .maxLod = 1};
+    VkSamplerCreateInfo sampler_info = {.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
+                                        .magFilter = VK_FILTER_NEAREST,
+                                        .minFilter = VK_FILTER_NEAREST,
+                                        .maxLod = 1};
     VkSampler sampler;
     CHECK(vkCreateSampler(d, &sampler_info, NULL, &sampler));
     set_name(a, VK_OBJECT_TYPE_SAMPLER, (uint64_t)sampler, "albedo-sampler");
     VkDescriptorSetLayoutBinding bindings[2] = {
         {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
         {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL}};
-    VkDescriptorSetLayoutCreateInfo set_info = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-                                                .bindingCount = 2, .pBindings = bindings};
+    VkDescriptorSetLayoutCreateInfo set_info = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, .bindingCount = 2, .pBindings = bindings};
     VkDescriptorSetLayout set_layout;
     CHECK(vkCreateDescriptorSetLayout(d, &set_info, NULL, &set_layout));
-    VkPipelineLayoutCreateInfo layout_info = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-                                              .setLayoutCount = 1, .pSetLayouts = &set_layout};
+    VkPipelineLayoutCreateInfo layout_info = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1, .pSetLayouts = &set_layout};
     VkPipelineLayout layout;
     CHECK(vkCreatePipelineLayout(d, &layout_info, NULL, &layout));
     VkShaderModule module;
     VkPipeline pipeline = compute_pipeline(a, layer_test_spirv_sampled, layer_test_spirv_sampled_size, layout, &module);
     set_name(a, VK_OBJECT_TYPE_PIPELINE, (uint64_t)pipeline, "shade");
-    VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}};
+    VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1},
+                                     {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}};
     VkDescriptorPoolCreateInfo pool_info = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
-                                            .flags = VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT, .maxSets = 1,
-                                            .poolSizeCount = 2, .pPoolSizes = sizes};
+                                            .flags = VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT,
+                                            .maxSets = 1,
+                                            .poolSizeCount = 2,
+                                            .pPoolSizes = sizes};
     VkDescriptorPool pool;
     CHECK(vkCreateDescriptorPool(d, &pool_info, NULL, &pool));
     VkDescriptorSetAllocateInfo set_alloc = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-                                             .descriptorPool = pool, .descriptorSetCount = 1, .pSetLayouts = &set_layout};
+                                             .descriptorPool = pool,
+                                             .descriptorSetCount = 1,
+                                             .pSetLayouts = &set_layout};
     VkDescriptorSet set;
     CHECK(vkAllocateDescriptorSets(d, &set_alloc, &set));
     set_name(a, VK_OBJECT_TYPE_DESCRIPTOR_SET, (uint64_t)set, "material-set");
@@ -290,11 +323,18 @@ static void scenario_destroy_kinds(struct app *a)
     set_name(a, VK_OBJECT_TYPE_DEVICE_MEMORY, (uint64_t)out.memory, "readback-memory");
     VkDescriptorImageInfo image_desc = {sampler, view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
     VkDescriptorBufferInfo buffer_desc = {out.buffer, 0, VK_WHOLE_SIZE};
-    VkWriteDescriptorSet writes[2] = {
-        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .dstBinding = 0, .descriptorCount = 1,
-         .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, .pImageInfo = &image_desc},
-        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .dstBinding = 1, .descriptorCount = 1,
-         .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &buffer_desc}};
+    VkWriteDescriptorSet writes[2] = {{.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                       .dstSet = set,
+                                       .dstBinding = 0,
+                                       .descriptorCount = 1,
+                                       .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                                       .pImageInfo = &image_desc},
+                                      {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                       .dstSet = set,
+                                       .dstBinding = 1,
+                                       .descriptorCount = 1,
+                                       .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                       .pBufferInfo = &buffer_desc}};
     vkUpdateDescriptorSets(d, 2, writes, 0, NULL);
     VkCommandPool cmd = command_pool(a, 0);
     VkCommandBuffer cb = command_buffer(a, cmd, "shade-cb");
@@ -305,7 +345,8 @@ static void scenario_destroy_kinds(struct app *a)
                                     .oldLayout = VK_IMAGE_LAYOUT_UNDEFINED,
                                     .newLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
                                     .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-                                    .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .image = image,
+                                    .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                                    .image = image,
                                     .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}};
     vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, NULL, 0,
                          NULL, 1, &to_read);
@@ -430,7 +471,7 @@ static void scenario_stale(struct app *a, const char *name)
         submit(a->queue, cb, fence);
         wait_fence(a, fence);
         CHECK(vkResetDescriptorPool(a->device, pool, 0)); /* frame end */
-        record_copy(&p, cb, scene_set, false);             /* the next frame binds the kept set */
+        record_copy(&p, cb, scene_set, false);            /* the next frame binds the kept set */
     } else {
         if (free_set)
             CHECK(vkFreeDescriptorSets(a->device, pool, 1, &scene_set));
@@ -457,8 +498,7 @@ static void scenario_update(struct app *a, const char *name)
         return;
     }
     struct copy_program p = copy_program(a, update_after_bind);
-    VkDescriptorPool pool =
-        descriptor_pool(a, update_after_bind ? VK_DESCRIPTOR_POOL_CREATE_UPDATE_AFTER_BIND_BIT : 0);
+    VkDescriptorPool pool = descriptor_pool(a, update_after_bind ? VK_DESCRIPTOR_POOL_CREATE_UPDATE_AFTER_BIND_BIT : 0);
     struct buffer src = make_buffer(a, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
     struct buffer dst = make_buffer(a, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
     struct buffer next = make_buffer(a, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
@@ -471,8 +511,11 @@ static void scenario_update(struct app *a, const char *name)
     submit(a->queue, cb, fence);
     let_gpu_finish();
     VkDescriptorBufferInfo info = {next.buffer, 0, VK_WHOLE_SIZE};
-    VkWriteDescriptorSet write = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .dstBinding = 1,
-                                  .descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+    VkWriteDescriptorSet write = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                  .dstSet = set,
+                                  .dstBinding = 1,
+                                  .descriptorCount = 1,
+                                  .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                   .pBufferInfo = &info};
     vkUpdateDescriptorSets(a->device, 1, &write, 0, NULL); /* the next frame's output, before the fence */
     wait_fence(a, fence);
@@ -530,12 +573,19 @@ static void scenario_completion_chains(struct app *a)
         record_copy(&p, cb, copy_set(&p, pool, src.buffer, dst.buffer), false);
         const uint64_t value = 1;
         VkTimelineSemaphoreSubmitInfo values = {.sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
-                                                .signalSemaphoreValueCount = 1, .pSignalSemaphoreValues = &value};
-        VkSubmitInfo submit_info = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .pNext = &values, .commandBufferCount = 1,
-                                    .pCommandBuffers = &cb, .signalSemaphoreCount = 1, .pSignalSemaphores = &timeline};
+                                                .signalSemaphoreValueCount = 1,
+                                                .pSignalSemaphoreValues = &value};
+        VkSubmitInfo submit_info = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+                                    .pNext = &values,
+                                    .commandBufferCount = 1,
+                                    .pCommandBuffers = &cb,
+                                    .signalSemaphoreCount = 1,
+                                    .pSignalSemaphores = &timeline};
         CHECK(vkQueueSubmit(a->queue, 1, &submit_info, VK_NULL_HANDLE));
-        VkSemaphoreWaitInfo wait = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO, .semaphoreCount = 1,
-                                    .pSemaphores = &timeline, .pValues = &value};
+        VkSemaphoreWaitInfo wait = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO,
+                                    .semaphoreCount = 1,
+                                    .pSemaphores = &timeline,
+                                    .pValues = &value};
         CHECK(vkWaitSemaphores(a->device, &wait, UINT64_MAX));
         free_buffer(a, &dst);
         free_buffer(a, &src);
@@ -550,12 +600,19 @@ static void scenario_completion_chains(struct app *a)
     VkCommandBuffer first = command_buffer(a, cmd, "producer-cb"), second = command_buffer(a, cmd, "consumer-cb");
     record_copy(&p, first, copy_set(&p, pool, src.buffer, dst.buffer), false);
     record_copy(&p, second, copy_set(&p, pool, dst.buffer, other.buffer), false);
-    VkSubmitInfo produce = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &first,
-                            .signalSemaphoreCount = 1, .pSignalSemaphores = &done};
+    VkSubmitInfo produce = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+                            .commandBufferCount = 1,
+                            .pCommandBuffers = &first,
+                            .signalSemaphoreCount = 1,
+                            .pSignalSemaphores = &done};
     CHECK(vkQueueSubmit(a->queue, 1, &produce, VK_NULL_HANDLE));
     const VkPipelineStageFlags stage = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
-    VkSubmitInfo consume = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .waitSemaphoreCount = 1, .pWaitSemaphores = &done,
-                            .pWaitDstStageMask = &stage, .commandBufferCount = 1, .pCommandBuffers = &second};
+    VkSubmitInfo consume = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+                            .waitSemaphoreCount = 1,
+                            .pWaitSemaphores = &done,
+                            .pWaitDstStageMask = &stage,
+                            .commandBufferCount = 1,
+                            .pCommandBuffers = &second};
     VkFence fence = new_fence(a);
     CHECK(vkQueueSubmit(a->queue2 ? a->queue2 : a->queue, 1, &consume, fence));
     wait_fence(a, fence);
@@ -579,14 +636,16 @@ static void scenario_coverage(struct app *a, const char *name)
     bool two_d = strstr(name, "-2d") != NULL, grid = strcmp(name, "dispatch-grid-stride") == 0;
     bool indirect = strstr(name, "-indirect") != NULL, short_by_one = strstr(name, "uncovered") != NULL;
     VkDescriptorSetLayoutBinding binding = {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL};
-    VkDescriptorSetLayoutCreateInfo set_info = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-                                                .bindingCount = 1, .pBindings = &binding};
+    VkDescriptorSetLayoutCreateInfo set_info = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, .bindingCount = 1, .pBindings = &binding};
     VkDescriptorSetLayout set_layout;
     CHECK(vkCreateDescriptorSetLayout(a->device, &set_info, NULL, &set_layout));
     VkPushConstantRange range = {VK_SHADER_STAGE_COMPUTE_BIT, 0, 8};
     VkPipelineLayoutCreateInfo layout_info = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-                                              .setLayoutCount = 1, .pSetLayouts = &set_layout,
-                                              .pushConstantRangeCount = 1, .pPushConstantRanges = &range};
+                                              .setLayoutCount = 1,
+                                              .pSetLayouts = &set_layout,
+                                              .pushConstantRangeCount = 1,
+                                              .pPushConstantRanges = &range};
     VkPipelineLayout layout;
     CHECK(vkCreatePipelineLayout(a->device, &layout_info, NULL, &layout));
     VkShaderModule module;
@@ -599,12 +658,17 @@ static void scenario_coverage(struct app *a, const char *name)
     struct buffer data = make_buffer(a, 10240 * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
     struct buffer args = make_buffer(a, 64, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
     VkDescriptorSetAllocateInfo alloc = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-                                         .descriptorPool = pool, .descriptorSetCount = 1, .pSetLayouts = &set_layout};
+                                         .descriptorPool = pool,
+                                         .descriptorSetCount = 1,
+                                         .pSetLayouts = &set_layout};
     VkDescriptorSet set;
     CHECK(vkAllocateDescriptorSets(a->device, &alloc, &set));
     VkDescriptorBufferInfo info = {data.buffer, 0, VK_WHOLE_SIZE};
-    VkWriteDescriptorSet write = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .dstBinding = 0,
-                                  .descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+    VkWriteDescriptorSet write = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                  .dstSet = set,
+                                  .dstBinding = 0,
+                                  .descriptorCount = 1,
+                                  .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                   .pBufferInfo = &info};
     vkUpdateDescriptorSets(a->device, 1, &write, 0, NULL);
     struct recording r = begin(a, "particles-cb");
@@ -622,7 +686,10 @@ static void scenario_coverage(struct app *a, const char *name)
         vkCmdPushConstants(r.cb, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(count), &count);
         groups[0] = 4; /* the loop strides over the rest */
     } else {
-        const struct { float scale; uint32_t count; } params = {0.5f, 10000};
+        const struct {
+            float scale;
+            uint32_t count;
+        } params = {0.5f, 10000};
         vkCmdPushConstants(r.cb, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(params), &params);
     }
     if (indirect) {
@@ -661,8 +728,10 @@ bool scenario_lifetime(struct app *a, const char *name)
     else if (strcmp(name, "lifetime-completion-chains") == 0)
         scenario_completion_chains(a);
     else if (strncmp(name, "dispatch-", 9) == 0 &&
-             strstr(" dispatch-uncovered dispatch-covered dispatch-uncovered-2d dispatch-covered-2d dispatch-grid-stride"
-                    " dispatch-uncovered-indirect dispatch-covered-indirect ", name) != NULL)
+             strstr(
+                 " dispatch-uncovered dispatch-covered dispatch-uncovered-2d dispatch-covered-2d dispatch-grid-stride"
+                 " dispatch-uncovered-indirect dispatch-covered-indirect ",
+                 name) != NULL)
         scenario_coverage(a, name);
     else
         return false;

@@ -51,9 +51,11 @@ static void gpu_open(struct gpu *g)
         ;
     float priority = 1;
     VkDeviceQueueCreateInfo queue = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
-                                     .queueFamilyIndex = g->family, .queueCount = 1, .pQueuePriorities = &priority};
-    VkDeviceCreateInfo device = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .queueCreateInfoCount = 1,
-                                 .pQueueCreateInfos = &queue};
+                                     .queueFamilyIndex = g->family,
+                                     .queueCount = 1,
+                                     .pQueuePriorities = &priority};
+    VkDeviceCreateInfo device = {
+        .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .queueCreateInfoCount = 1, .pQueueCreateInfos = &queue};
     CHECK_VK(vkCreateDevice(g->physical, &device, NULL, &g->device));
     vkGetDeviceQueue(g->device, g->family, 0, &g->queue);
     VkCommandPoolCreateInfo pool = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
@@ -82,8 +84,8 @@ struct mapped {
 static struct mapped mapped_buffer(struct gpu *g, VkDeviceSize size)
 {
     struct mapped m;
-    VkBufferCreateInfo info = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = size,
-                               .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT};
+    VkBufferCreateInfo info = {
+        .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = size, .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT};
     CHECK_VK(vkCreateBuffer(g->device, &info, NULL, &m.buffer));
     VkMemoryRequirements req;
     vkGetBufferMemoryRequirements(g->device, m.buffer, &req);
@@ -98,8 +100,8 @@ static struct mapped mapped_buffer(struct gpu *g, VkDeviceSize size)
         fprintf(stderr, "no host-visible coherent memory\n");
         exit(3);
     }
-    VkMemoryAllocateInfo alloc = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size,
-                                  .memoryTypeIndex = type};
+    VkMemoryAllocateInfo alloc = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size, .memoryTypeIndex = type};
     CHECK_VK(vkAllocateMemory(g->device, &alloc, NULL, &m.memory));
     CHECK_VK(vkBindBufferMemory(g->device, m.buffer, m.memory, 0));
     CHECK_VK(vkMapMemory(g->device, m.memory, 0, VK_WHOLE_SIZE, 0, (void **)&m.data));
@@ -117,7 +119,8 @@ static void free_mapped(struct gpu *g, struct mapped *m)
 static int run_transform(struct gpu *g, VkFFTApplication *app, VkBuffer buffer, int inverse)
 {
     VkCommandBufferAllocateInfo alloc = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-                                         .commandPool = g->pool, .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+                                         .commandPool = g->pool,
+                                         .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
                                          .commandBufferCount = 1};
     VkCommandBuffer cb;
     CHECK_VK(vkAllocateCommandBuffers(g->device, &alloc, &cb));
@@ -126,7 +129,8 @@ static int run_transform(struct gpu *g, VkFFTApplication *app, VkBuffer buffer, 
     CHECK_VK(vkBeginCommandBuffer(cb, &begin));
     VkFFTLaunchParams params = {.commandBuffer = &cb, .buffer = &buffer};
     VkFFTResult result = VkFFTAppend(app, inverse, &params);
-    VkMemoryBarrier to_host = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER, .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
+    VkMemoryBarrier to_host = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                               .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
                                .dstAccessMask = VK_ACCESS_HOST_READ_BIT};
     vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0, NULL,
                          0, NULL);
@@ -164,9 +168,10 @@ static double dft_error(const float *in, const float *got, const uint64_t size[3
         double re = 0, im = 0;
         for (uint64_t j = 0; j < n; ++j) {
             uint64_t jx = j % size[0], jy = j / size[0] % size[1], jz = j / (size[0] * size[1]);
-            double phase = -2 * M_PI *
-                           ((double)(kx * jx % size[0]) / (double)size[0] + (double)(ky * jy % size[1]) / (double)size[1] +
-                            (double)(kz * jz % size[2]) / (double)size[2]);
+            double phase =
+                -2 * M_PI *
+                ((double)(kx * jx % size[0]) / (double)size[0] + (double)(ky * jy % size[1]) / (double)size[1] +
+                 (double)(kz * jz % size[2]) / (double)size[2]);
             re += in[2 * j] * cos(phase) - in[2 * j + 1] * sin(phase);
             im += in[2 * j] * sin(phase) + in[2 * j + 1] * cos(phase);
         }
@@ -230,8 +235,8 @@ static int check_shape(struct gpu *g, uint64_t dims, const uint64_t size[3])
 
 int main(int argc, char **argv)
 {
-    static const uint64_t shapes[][4] = {{1, 8, 1, 1},    {1, 64, 1, 1},   {1, 256, 1, 1}, {1, 1000, 1, 1},
-                                         {1, 1536, 1, 1}, {2, 32, 24, 1},  {3, 8, 8, 8}};
+    static const uint64_t shapes[][4] = {{1, 8, 1, 1},    {1, 64, 1, 1},  {1, 256, 1, 1}, {1, 1000, 1, 1},
+                                         {1, 1536, 1, 1}, {2, 32, 24, 1}, {3, 8, 8, 8}};
     struct gpu g;
     gpu_open(&g);
     int worst = 0;

@@ -33,8 +33,8 @@ static struct command_buffer_state cb, cb2, cb3;
 static struct buffer_state buffers[3];
 static struct semaphore_state binary_semaphore = {.type = VK_SEMAPHORE_TYPE_BINARY};
 static struct image_state image = {.handle = (VkImage)0x300, .mip_levels = 4, .array_layers = 6};
-static struct image_state volume = {.handle = (VkImage)0x301, .extent = {16, 16, 8}, .mip_levels = 2,
-                                    .array_layers = 1, .type = VK_IMAGE_TYPE_3D};
+static struct image_state volume = {
+    .handle = (VkImage)0x301, .extent = {16, 16, 8}, .mip_levels = 2, .array_layers = 1, .type = VK_IMAGE_TYPE_3D};
 static struct semaphore_state timeline_semaphore = {.type = VK_SEMAPHORE_TYPE_TIMELINE};
 
 static int setup(void **state)
@@ -161,14 +161,14 @@ static void repeated_barriers_apply_after_each_access(void **state)
 {
     (void)state;
     barrier(COMPUTE, COMPUTE, SHADER_WRITE, SHADER_READ);
-    access(3, 0, 4096, COMPUTE, SHADER_WRITE, true);              /* inside the run */
+    access(3, 0, 4096, COMPUTE, SHADER_WRITE, true); /* inside the run */
     barrier(COMPUTE, COMPUTE, SHADER_WRITE, SHADER_READ);
     assert_true(hazard_repeat_global_barrier(&cb, COMPUTE, COMPUTE, SHADER_WRITE, SHADER_READ));
     cb.command_index++;
     barrier(COMPUTE, COMPUTE, SHADER_WRITE, SHADER_READ);
-    access(3, 0, 4096, COMPUTE, SHADER_READ, false);               /* made visible by the repeats */
+    access(3, 0, 4096, COMPUTE, SHADER_READ, false); /* made visible by the repeats */
     assert_int_equal(all_findings(), 0);
-    access(1, 0, 4096, COMPUTE, SHADER_WRITE, true);              /* then only execution-only repeats */
+    access(1, 0, 4096, COMPUTE, SHADER_WRITE, true); /* then only execution-only repeats */
     barrier(COMPUTE, COMPUTE, 0, 0);
     assert_false(hazard_repeat_global_barrier(&cb, COMPUTE, COMPUTE, SHADER_WRITE, SHADER_READ));
     barrier(COMPUTE, COMPUTE, 0, 0);
@@ -290,8 +290,8 @@ static void buffer_barrier_covers_only_its_range(void **state)
     access(3, 0, 4096, COMPUTE, SHADER_WRITE, true);
     struct hazard_access elsewhere;
     assert_true(hazard_buffer_range(&device, 1, 0, 4096, &elsewhere)); /* memory 0x100, not 0x200 */
-    struct hazard_memory_barrier m = {.key = elsewhere.key, .begin = 0, .end = 4096, .src_access = SHADER_WRITE,
-                                      .dst_access = SHADER_READ};
+    struct hazard_memory_barrier m = {
+        .key = elsewhere.key, .begin = 0, .end = 4096, .src_access = SHADER_WRITE, .dst_access = SHADER_READ};
     hazard_barrier(&cb, COMPUTE, COMPUTE, &m, 1);
     cb.command_index++;
     access(3, 0, 4096, COMPUTE, SHADER_READ, false);
@@ -325,8 +325,12 @@ static void transition(uint64_t src, uint64_t dst, uint64_t dst_access)
 {
     struct hazard_access range;
     assert_true(hazard_image_range(&device, 0x300, 0, 1, 0, 1, &range));
-    struct hazard_memory_barrier b = {.image = true, .key = range.key, .begin = range.begin, .end = range.end,
-                                      .layer_begin = range.layer_begin, .layer_end = range.layer_end,
+    struct hazard_memory_barrier b = {.image = true,
+                                      .key = range.key,
+                                      .begin = range.begin,
+                                      .end = range.end,
+                                      .layer_begin = range.layer_begin,
+                                      .layer_end = range.layer_end,
                                       .dst_access = dst_access};
     hazard_barrier(&cb, src, dst, &b, 1);
     hazard_image_transition(&device, &cb, src, dst, &b, "transition");
@@ -412,8 +416,8 @@ static void write_after_write_needs_a_memory_dependency(void **state)
     transition_from(COMPUTE, 0, TRANSFER, TRANSFER_WRITE);           /* chains to the previous transition */
     assert_int_equal(all_findings(), 2);
     image_access(0, 0, TRANSFER, TRANSFER_WRITE, true);
-    barrier(TRANSFER, BOTTOM, TRANSFER_WRITE, 0);          /* available, but nothing chains to BOTTOM */
-    transition_from(TRANSFER, 0, COMPUTE, SHADER_READ);    /* ordered directly, not available to it */
+    barrier(TRANSFER, BOTTOM, TRANSFER_WRITE, 0);       /* available, but nothing chains to BOTTOM */
+    transition_from(TRANSFER, 0, COMPUTE, SHADER_READ); /* ordered directly, not available to it */
     assert_int_equal(findings("PREFLIGHT-hazard-write-after-write"), 3);
 }
 
@@ -425,7 +429,7 @@ static void store_at_an_earlier_command_follows_the_commands_since(void **state)
 {
     (void)state;
     access(3, 0, 4096, DRAW_INDIRECT, INDIRECT_READ, false); /* command 0: before the rendering */
-    uint32_t begin = cb.command_index;               /* command 1: the rendering begins */
+    uint32_t begin = cb.command_index;                       /* command 1: the rendering begins */
     cb.command_index++;
     access(3, 0, 4096, COMPUTE, SHADER_READ, false); /* command 2: inside it */
     struct hazard_accesses store = {.count = 1};
@@ -450,8 +454,12 @@ static void submit_waiting_at(VkQueue queue, struct command_buffer_state *c, VkS
     hazard_end(c);
     struct command_buffer_state *list[1] = {c};
     struct hazard_semaphore_op w = {wait, 0, wait_stages}, s = {signal, 0, 0};
-    struct hazard_batch batch = {.waits = &w, .wait_count = wait ? 1 : 0, .command_buffers = list,
-                                 .command_buffer_count = 1, .signals = &s, .signal_count = signal ? 1 : 0,
+    struct hazard_batch batch = {.waits = &w,
+                                 .wait_count = wait ? 1 : 0,
+                                 .command_buffers = list,
+                                 .command_buffer_count = 1,
+                                 .signals = &s,
+                                 .signal_count = signal ? 1 : 0,
                                  .fence = fence};
     hazard_submit_batch(&device, queue, &batch);
 }

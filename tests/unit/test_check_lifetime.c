@@ -97,10 +97,14 @@ static void submit(VkQueue queue, struct command_buffer_state *cb, uint64_t wait
                    uint64_t signal_semaphore, uint64_t signal_value, uint64_t fence)
 {
     struct batch s = {.wait = {(VkSemaphore)wait_semaphore, wait_value, ~0ull},
-                      .signal = {(VkSemaphore)signal_semaphore, signal_value, 0}, .cb = cb};
-    s.b = (struct hazard_batch){.waits = &s.wait, .wait_count = wait_semaphore ? 1 : 0,
-                                .command_buffers = &s.cb, .command_buffer_count = cb ? 1 : 0,
-                                .signals = &s.signal, .signal_count = signal_semaphore ? 1 : 0,
+                      .signal = {(VkSemaphore)signal_semaphore, signal_value, 0},
+                      .cb = cb};
+    s.b = (struct hazard_batch){.waits = &s.wait,
+                                .wait_count = wait_semaphore ? 1 : 0,
+                                .command_buffers = &s.cb,
+                                .command_buffer_count = cb ? 1 : 0,
+                                .signals = &s.signal,
+                                .signal_count = signal_semaphore ? 1 : 0,
                                 .fence = (VkFence)fence};
     lifetime_submit_batch(&device, queue, &s.b);
 }
@@ -144,8 +148,8 @@ static void semaphore_waits_carry_completion_across_queues(void **state)
     destroy(RENDER_PASS_1);
     assert_int_equal(findings(), 1);
     lifetime_device_idle(&device);
-    submit(QUEUE_A, &cb1, 0, 0, 0x5e, 0, 0);     /* signals the binary semaphore */
-    submit(QUEUE_B, &cb2, 0x5e, 0, 0, 0, 0xf4);  /* waits for it */
+    submit(QUEUE_A, &cb1, 0, 0, 0x5e, 0, 0);    /* signals the binary semaphore */
+    submit(QUEUE_B, &cb2, 0x5e, 0, 0, 0, 0xf4); /* waits for it */
     lifetime_fence_waited(&device, (VkFence)0xf4);
     destroy(RENDER_PASS_1);
     assert_int_equal(findings(), 1);

@@ -72,7 +72,8 @@ static void bars_clamp(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(escapes_what_would_become_markup), cmocka_unit_test(encodes_links),
-                                       cmocka_unit_test(grows_and_formats), cmocka_unit_test(bars_clamp)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(escapes_what_would_become_markup),
+                                       cmocka_unit_test(encodes_links), cmocka_unit_test(grows_and_formats),
+                                       cmocka_unit_test(bars_clamp)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

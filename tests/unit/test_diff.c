@@ -42,9 +42,9 @@ static void injected_regressions_are_found(void **state)
     cJSON *after = load_fixture("probe-nvidia-h200.report.json");
     cJSON *declared = cJSON_GetObjectItemCaseSensitive(device_of(after), "declared");
     cJSON *limits = (cJSON *)json_path_get(declared, "properties/VkPhysicalDeviceProperties/limits");
-    cJSON_ReplaceItemInObject(limits, "maxComputeSharedMemorySize", cJSON_CreateNumber(32768)); /* max shrank */
+    cJSON_ReplaceItemInObject(limits, "maxComputeSharedMemorySize", cJSON_CreateNumber(32768));    /* max shrank */
     cJSON_ReplaceItemInObject(limits, "minUniformBufferOffsetAlignment", cJSON_CreateNumber(256)); /* min grew */
-    cJSON_ReplaceItemInObject(limits, "maxImageDimension2D", cJSON_CreateNumber(65536)); /* improvement */
+    cJSON_ReplaceItemInObject(limits, "maxImageDimension2D", cJSON_CreateNumber(65536));           /* improvement */
     cJSON *features = (cJSON *)json_path_get(declared, "features/VkPhysicalDeviceFeatures");
     cJSON_ReplaceItemInObject(features, "shaderInt64", cJSON_CreateFalse());
     cJSON_DeleteItemFromObject(cJSON_GetObjectItemCaseSensitive(declared, "extensions"), "VK_EXT_mesh_shader");

@@ -28,7 +28,8 @@ static void most_restrictive_values_and_who_sets_them(void **state)
     (void)state;
     cJSON *reports[2] = {load_fixture("probe-lavapipe.report.json"), load_fixture("probe-nvidia-h200.report.json")};
     cJSON *fleet = fleet_limits_build(reports, 2);
-    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(fleet, "schema")), "preflight.fleet-limits/1");
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(fleet, "schema")),
+                        "preflight.fleet-limits/1");
     const cJSON *shared = entry(fleet, "limits", "VkPhysicalDeviceLimits.maxComputeSharedMemorySize");
     assert_int_equal(cJSON_GetObjectItemCaseSensitive(shared, "value")->valueint, 32768);
     assert_string_equal(first_setter(shared), "10005-0000-mesa_llvmpipe");
@@ -43,12 +44,13 @@ static void most_restrictive_values_and_who_sets_them(void **state)
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(vrs, "missing_on")), 1);
     /* bitmask flags: the intersection */
     const cJSON *counts = entry(fleet, "limits", "VkPhysicalDeviceLimits.framebufferColorSampleCounts");
-    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(counts, "value")), 2); /* 1 and 4 on lavapipe */
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(counts, "value")),
+                     2); /* 1 and 4 on lavapipe */
     /* features */
     assert_true(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(
         entry(fleet, "features", "VkPhysicalDeviceRayQueryFeaturesKHR.rayQuery"), "value")));
-    assert_true(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
-        entry(fleet, "features", "VkPhysicalDeviceFeatures.shaderInt64"), "value")));
+    assert_true(cJSON_IsTrue(
+        cJSON_GetObjectItemCaseSensitive(entry(fleet, "features", "VkPhysicalDeviceFeatures.shaderInt64"), "value")));
     cJSON_Delete(fleet);
     cJSON_Delete(reports[0]);
     cJSON_Delete(reports[1]);

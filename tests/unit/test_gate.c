@@ -29,15 +29,14 @@ static void malformed_lines_are_named(void **state)
     assert_non_null(strstr(error, "line 1: a verdict is missing"));
 }
 
-static const char requirements[] =
-    "# what we ship on\n"
-    "compute.1x1 must pass\n"
-    "compute.* pass\n"
-    "vrs.pipeline.2x2 pass or unsupported\n"
-    "maxComputeSharedMemorySize >= 32768\n"
-    "VkPhysicalDeviceSubgroupProperties.subgroupSize >= 8\n"
-    "feature shaderInt64\n"
-    "extension VK_KHR_dynamic_rendering\n";
+static const char requirements[] = "# what we ship on\n"
+                                   "compute.1x1 must pass\n"
+                                   "compute.* pass\n"
+                                   "vrs.pipeline.2x2 pass or unsupported\n"
+                                   "maxComputeSharedMemorySize >= 32768\n"
+                                   "VkPhysicalDeviceSubgroupProperties.subgroupSize >= 8\n"
+                                   "feature shaderInt64\n"
+                                   "extension VK_KHR_dynamic_rendering\n";
 
 static void both_devices_meet_a_shared_gate(void **state)
 {
@@ -71,7 +70,8 @@ static void a_device_that_misses_requirements_fails_with_reasons(void **state)
     cJSON *failures = cJSON_CreateArray();
     assert_false(gate_evaluate(g, device_of(lavapipe), failures));
     assert_int_equal(cJSON_GetArraySize(failures), 3); /* shared memory, VRS extension, spec minimums */
-    assert_non_null(strstr(cJSON_GetArrayItem(failures, 0)->valuestring, "line 2: maxComputeSharedMemorySize is 32768"));
+    assert_non_null(
+        strstr(cJSON_GetArrayItem(failures, 0)->valuestring, "line 2: maxComputeSharedMemorySize is 32768"));
     cJSON_Delete(failures);
 
     cJSON *h200 = load_fixture("probe-nvidia-h200.report.json");

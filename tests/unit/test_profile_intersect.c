@@ -31,7 +31,8 @@ static bool has_string(const cJSON *array, const char *s)
 static void what_both_devices_support(void **state)
 {
     (void)state;
-    cJSON *lavapipe = load_fixture("probe-lavapipe.report.json"), *nvidia = load_fixture("probe-nvidia-h200.report.json");
+    cJSON *lavapipe = load_fixture("probe-lavapipe.report.json"),
+          *nvidia = load_fixture("probe-nvidia-h200.report.json");
     const cJSON *devices[2] = {cJSON_GetArrayItem(cJSON_GetObjectItem(lavapipe, "devices"), 0),
                                cJSON_GetArrayItem(cJSON_GetObjectItem(nvidia, "devices"), 0)};
     cJSON *profile = profile_intersect(devices, 2, "VP_TEST_fleet");

@@ -70,8 +70,10 @@ static void a_bad_verdict_is_named_with_its_place(void **state)
 {
     (void)state;
     cJSON *r = load_fixture("probe-lavapipe.report.json");
-    cJSON *entry = cJSON_GetArrayItem(
-        cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "devices"), 0), "smoke"), 2);
+    cJSON *entry =
+        cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(
+                               cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "devices"), 0), "smoke"),
+                           2);
     cJSON_ReplaceItemInObject(entry, "status", cJSON_CreateString("passed"));
     char *text = cJSON_PrintUnformatted(r);
     expect_refused(text, "devices[0].smoke[2].status: 'passed' is not a verdict");
@@ -103,7 +105,7 @@ static void strict_json_only(void **state)
     assert_null(report_parse(raw_nul, sizeof(raw_nul) - 1, "input.json", error, sizeof(error)));
     assert_non_null(strstr(error, "NUL byte"));
     expect_refused("{\"name\": \"GPU \xff\xfe\"}", "not UTF-8");
-    expect_refused("{\"name\": \"\xc0\xaf\"}", "not UTF-8"); /* an overlong '/' */
+    expect_refused("{\"name\": \"\xc0\xaf\"}", "not UTF-8");     /* an overlong '/' */
     expect_refused("{\"name\": \"\xed\xa0\x80\"}", "not UTF-8"); /* a surrogate in UTF-8 */
     expect_refused("{\"name\": \"\\ud800\"}", "surrogate");
     expect_refused("{\"limit\": 1e999}", "out of range");

@@ -90,16 +90,22 @@ static void defaults_without_any_source(void **state)
 static void bad_values_are_reported_with_the_default_used(void **state)
 {
     (void)state;
-    char *environment[] = {"VK_PREFLIGHT_VALIDATION_DUPLICATE_LIMIT=ten", "VK_PREFLIGHT_VALIDATION_ACTION=explode",
-                           "VK_PREFLIGHT_VALIDATION_WRITE_AFTER_WRITE=strict", "VK_PREFLIGHT_VALIDATION_DISABLE=PREFLIGHT-nope",
-                           "VK_PREFLIGHT_VALIDATION_STDERR=", "VK_PREFLIGHT_VALIDATION_COLOUR=on", "OTHER=1", NULL};
+    char *environment[] = {"VK_PREFLIGHT_VALIDATION_DUPLICATE_LIMIT=ten",
+                           "VK_PREFLIGHT_VALIDATION_ACTION=explode",
+                           "VK_PREFLIGHT_VALIDATION_WRITE_AFTER_WRITE=strict",
+                           "VK_PREFLIGHT_VALIDATION_DISABLE=PREFLIGHT-nope",
+                           "VK_PREFLIGHT_VALIDATION_STDERR=",
+                           "VK_PREFLIGHT_VALIDATION_COLOUR=on",
+                           "OTHER=1",
+                           NULL};
     settings_environment = environment;
     struct layer_settings s;
     struct settings_problems p;
     settings_load(&s, NULL, &p);
     settings_environment = no_environment;
     assert_int_equal(s.duplicate_limit, 10); /* 'ten' once became 0: unlimited */
-    assert_true(said(&p, "duplicate_limit = 'ten' (from the environment) is not a number from 0 to 4294967295; using 10"));
+    assert_true(
+        said(&p, "duplicate_limit = 'ten' (from the environment) is not a number from 0 to 4294967295; using 10"));
     assert_int_equal(s.action, ACTION_LOG);
     assert_true(said(&p, "action = 'explode' (from the environment) is not one of log, abort, break; using log"));
     assert_false(s.write_after_write_visible);
@@ -113,8 +119,8 @@ static void bad_values_are_reported_with_the_default_used(void **state)
 static void numbers_at_their_bounds(void **state)
 {
     (void)state;
-    const char *cases[][2] = {{"0", "0"}, {"4294967295", "4294967295"}, {"4294967296", NULL}, {"-1", NULL},
-                              {"12abc", NULL}, {"", NULL}};
+    const char *cases[][2] = {
+        {"0", "0"}, {"4294967295", "4294967295"}, {"4294967296", NULL}, {"-1", NULL}, {"12abc", NULL}, {"", NULL}};
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
         char variable[96];
         snprintf(variable, sizeof(variable), "VK_PREFLIGHT_VALIDATION_DUPLICATE_LIMIT=%s", cases[i][0]);
@@ -221,7 +227,8 @@ static void manifest_describes_the_table(void **state)
     text[n] = '\0';
     cJSON *manifest = cJSON_Parse(text);
     assert_non_null(manifest);
-    const cJSON *list = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(manifest, "layer"), "features"), "settings");
+    const cJSON *list =
+        cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(manifest, "layer"), "features"), "settings");
     assert_int_equal(cJSON_GetArraySize(list), (int)settings_count());
     for (size_t i = 0; i < settings_count(); ++i) {
         const struct setting_info *info = settings_info(i);
@@ -249,7 +256,8 @@ static void manifest_describes_the_table(void **state)
                 ++count;
             assert_int_equal(cJSON_GetArraySize(flags), count);
             for (int c = 0; c < count; ++c)
-                assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(flags, c), "key")->valuestring, info->choices[c]);
+                assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(flags, c), "key")->valuestring,
+                                    info->choices[c]);
         }
     }
     cJSON_Delete(manifest);

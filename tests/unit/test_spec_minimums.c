@@ -39,8 +39,10 @@ static void lavapipe_falls_short_on_ray_tracing_and_mesh_limits(void **state)
     (void)state;
     cJSON *fixture = load_fixture("vulkaninfo-lavapipe-mesa-25.0.7.json");
     cJSON *violations = spec_minimums_check(fixture_declared(fixture));
-    assert_int_equal(count_limit(violations, "VkPhysicalDeviceAccelerationStructurePropertiesKHR.maxPrimitiveCount"), 1);
-    assert_int_equal(count_limit(violations, "VkPhysicalDeviceRayTracingPipelinePropertiesKHR.maxRayDispatchInvocationCount"), 1);
+    assert_int_equal(count_limit(violations, "VkPhysicalDeviceAccelerationStructurePropertiesKHR.maxPrimitiveCount"),
+                     1);
+    assert_int_equal(
+        count_limit(violations, "VkPhysicalDeviceRayTracingPipelinePropertiesKHR.maxRayDispatchInvocationCount"), 1);
     assert_int_equal(count_limit(violations, "VkPhysicalDeviceMeshShaderPropertiesEXT.maxMeshMultiviewViewCount"), 1);
     assert_int_equal(cJSON_GetArraySize(violations), 3);
     const cJSON *first = cJSON_GetArrayItem(violations, 0);
@@ -112,9 +114,11 @@ static void extension_limits_apply_only_with_the_extension(void **state)
     (void)state;
     cJSON *fixture = load_fixture("vulkaninfo-lavapipe-mesa-25.0.7.json");
     cJSON *declared = (cJSON *)fixture_declared(fixture);
-    cJSON_DeleteItemFromObject(cJSON_GetObjectItemCaseSensitive(declared, "extensions"), "VK_KHR_acceleration_structure");
+    cJSON_DeleteItemFromObject(cJSON_GetObjectItemCaseSensitive(declared, "extensions"),
+                               "VK_KHR_acceleration_structure");
     cJSON *violations = spec_minimums_check(declared);
-    assert_int_equal(count_limit(violations, "VkPhysicalDeviceAccelerationStructurePropertiesKHR.maxPrimitiveCount"), 0);
+    assert_int_equal(count_limit(violations, "VkPhysicalDeviceAccelerationStructurePropertiesKHR.maxPrimitiveCount"),
+                     0);
     assert_int_equal(cJSON_GetArraySize(violations), 2);
     cJSON_Delete(violations);
     cJSON_Delete(fixture);

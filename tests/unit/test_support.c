@@ -31,8 +31,8 @@ cJSON *load_fixture(const char *name)
 
 const cJSON *fixture_declared(const cJSON *vulkaninfo)
 {
-    const cJSON *device = cJSON_GetObjectItemCaseSensitive(
-        cJSON_GetObjectItemCaseSensitive(vulkaninfo, "capabilities"), "device");
+    const cJSON *device =
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(vulkaninfo, "capabilities"), "device");
     assert_non_null(device);
     return device;
 }
