@@ -342,14 +342,8 @@ int main(int argc, char **argv)
     /* The smoke tests run in child processes with instances of their own; this process holds no
      * Vulkan objects while they run. */
     vulkan_instance_close(&vi);
-    if (options.smoke) {
-        cJSON *device;
-        cJSON_ArrayForEach(device, report_devices(report))
-        {
-            uint32_t index = (uint32_t)cJSON_GetObjectItemCaseSensitive(device, "index")->valueint;
-            runner_run_device(device, index, &options.runner);
-        }
-    }
+    if (options.smoke)
+        runner_run_devices(report_devices(report), &options.runner);
 
     char default_path[1024];
     const char *path = options.out_path;

@@ -114,7 +114,7 @@ static bool not_run(const struct smoke_test *test, bool is_declared, const char 
 struct slot {
     struct worker_result result;
     double started_ms, duration_ms;
-    bool runs, done;
+    bool runs;
 };
 
 /* A worker and the test it runs now (SIZE_MAX: idle). */
@@ -124,15 +124,30 @@ struct lane {
     double deadline_ms;
 };
 
-static void finish(struct slot *slots, struct lane *lane, const struct worker_result *r, double now,
-                   const struct runner_options *options, uint32_t device_index)
+/* One device's run: its tests, its workers, its queue. Devices are independent GPUs: their runs
+ * go on side by side, each with its own lanes; the "alone" rule holds per device. */
+struct device_run {
+    cJSON *device;
+    uint32_t index;
+    struct slot *slots;
+    bool *is_declared, *selected;
+    char (*missing)[512];
+    size_t *order, queued, next, ran;
+    struct lane lanes[WORKER_MAX];
+    unsigned jobs, started;
+    char prefix[96];
+    struct worker_context context;
+    double began, elapsed_ms;
+};
+
+static void finish(struct device_run *d, struct lane *lane, const struct worker_result *r, double now,
+                   const struct runner_options *options)
 {
-    struct slot *slot = &slots[lane->test];
+    struct slot *slot = &d->slots[lane->test];
     slot->result = *r;
     slot->duration_ms = now - slot->started_ms;
-    slot->done = true;
     if (options->progress)
-        fprintf(stderr, "  GPU%u %-32s %-12s %8.1f ms%s%s\n", device_index, smoke_test_get(lane->test)->id,
+        fprintf(stderr, "  GPU%u %-32s %-12s %8.1f ms%s%s\n", d->index, smoke_test_get(lane->test)->id,
                 verdict_name(r->status), slot->duration_ms, r->reason[0] ? "  " : "", r->reason);
     lane->test = SIZE_MAX;
 }
@@ -156,66 +171,76 @@ static bool hand_over(struct worker *w, const struct worker_context *context, si
     return false;
 }
 
-/* Runs the selected tests on `jobs` workers. Tests that measure GPU time run last, one at a time
- * with no other test running, so that no other process's work lands inside their timings. */
-static unsigned schedule(struct slot *slots, size_t count, const struct worker_context *context,
-                         const struct runner_options *options)
+static unsigned busy_lanes(const struct device_run *d)
 {
-    unsigned started = 0; /* worker processes, for the summary line */
-    size_t order[count], queued = 0;
-    for (int alone = 0; alone < 2; ++alone)
-        for (size_t i = 0; i < count; ++i)
-            if (slots[i].runs && ((smoke_test_get(i)->flags & SMOKE_RUNS_ALONE) != 0) == alone)
-                order[queued++] = i;
-    unsigned jobs = options->jobs ? options->jobs : 1;
-    if (jobs > queued)
-        jobs = queued ? (unsigned)queued : 1;
-    struct lane lanes[WORKER_MAX];
-    for (unsigned j = 0; j < jobs; ++j)
-        lanes[j] = (struct lane){.test = SIZE_MAX};
-    size_t next = 0;
+    unsigned busy = 0;
+    for (unsigned j = 0; j < d->jobs; ++j)
+        busy += d->lanes[j].test != SIZE_MAX;
+    return busy;
+}
+
+/* Hands the device's next tests to its idle lanes. Tests that measure GPU time come last and run
+ * one at a time with nothing else on that device, so no other test's work lands in their timings. */
+static void hand_out(struct device_run *d, const struct runner_options *options)
+{
+    unsigned busy = busy_lanes(d);
+    for (unsigned j = 0; j < d->jobs && d->next < d->queued; ++j) {
+        struct lane *lane = &d->lanes[j];
+        if (lane->test != SIZE_MAX)
+            continue;
+        bool alone = (smoke_test_get(d->order[d->next])->flags & SMOKE_RUNS_ALONE) != 0;
+        if (alone && busy > 0)
+            break;
+        size_t test = d->order[d->next++];
+        d->slots[test].started_ms = now_ms();
+        lane->test = test;
+        lane->deadline_ms = d->slots[test].started_ms + options->timeout_seconds * 1000.0;
+        ++busy;
+        char error[256];
+        if (!hand_over(&lane->worker, &d->context, test, &d->started, error, sizeof(error))) {
+            struct worker_result r = {.status = VERDICT_CRASHED};
+            snprintf(r.reason, sizeof(r.reason), "the test process could not be started: %s", error);
+            worker_kill(&lane->worker);
+            finish(d, lane, &r, now_ms(), options);
+            --busy;
+        }
+        if (alone)
+            break;
+    }
+}
+
+/* Runs every device's selected tests until all are answered. */
+static void schedule(struct device_run *runs, size_t device_count, const struct runner_options *options)
+{
     double timeout_ms = options->timeout_seconds * 1000.0;
     for (;;) {
-        unsigned busy = 0;
-        for (unsigned j = 0; j < jobs; ++j)
-            busy += lanes[j].test != SIZE_MAX;
-        /* hand out work */
-        for (unsigned j = 0; j < jobs && next < queued; ++j) {
-            struct lane *lane = &lanes[j];
-            if (lane->test != SIZE_MAX)
-                continue;
-            bool alone = (smoke_test_get(order[next])->flags & SMOKE_RUNS_ALONE) != 0;
-            if (alone && busy > 0)
-                break;
-            size_t test = order[next++];
-            slots[test].started_ms = now_ms();
-            lane->test = test;
-            lane->deadline_ms = slots[test].started_ms + timeout_ms;
-            ++busy;
-            char error[256];
-            if (!hand_over(&lane->worker, context, test, &started, error, sizeof(error))) {
-                struct worker_result r = {.status = VERDICT_CRASHED};
-                snprintf(r.reason, sizeof(r.reason), "the test process could not be started: %s", error);
-                worker_kill(&lane->worker);
-                finish(slots, lane, &r, now_ms(), options, context->device_index);
-                --busy;
-            }
-            if (alone)
-                break;
+        bool pending = false;
+        for (size_t d = 0; d < device_count; ++d) {
+            hand_out(&runs[d], options);
+            bool done = busy_lanes(&runs[d]) == 0 && runs[d].next >= runs[d].queued;
+            if (done && runs[d].elapsed_ms == 0)
+                runs[d].elapsed_ms = now_ms() - runs[d].began;
+            pending |= !done;
         }
-        if (busy == 0 && next >= queued)
+        if (!pending)
             break;
         /* wait for answers, or the nearest deadline */
         struct pollfd fds[WORKER_MAX];
-        unsigned lane_of[WORKER_MAX], polled = 0;
+        struct lane *lane_of[WORKER_MAX];
+        struct device_run *run_of[WORKER_MAX];
+        unsigned polled = 0;
         double nearest = now_ms() + 1000.0;
-        for (unsigned j = 0; j < jobs; ++j) {
-            if (lanes[j].test == SIZE_MAX)
-                continue;
-            fds[polled] = (struct pollfd){.fd = lanes[j].worker.result_fd, .events = POLLIN};
-            lane_of[polled++] = j;
-            if (lanes[j].deadline_ms < nearest)
-                nearest = lanes[j].deadline_ms;
+        for (size_t d = 0; d < device_count; ++d) {
+            for (unsigned j = 0; j < runs[d].jobs; ++j) {
+                struct lane *lane = &runs[d].lanes[j];
+                if (lane->test == SIZE_MAX || polled >= WORKER_MAX)
+                    continue;
+                fds[polled] = (struct pollfd){.fd = lane->worker.result_fd, .events = POLLIN};
+                lane_of[polled] = lane;
+                run_of[polled++] = &runs[d];
+                if (lane->deadline_ms < nearest)
+                    nearest = lane->deadline_ms;
+            }
         }
         double wait = nearest - now_ms();
         int ready = poll(fds, polled, wait <= 0 ? 0 : (int)wait + 1);
@@ -224,94 +249,143 @@ static unsigned schedule(struct slot *slots, size_t count, const struct worker_c
         for (unsigned k = 0; k < polled && ready > 0; ++k) {
             if (fds[k].revents == 0)
                 continue;
-            struct lane *lane = &lanes[lane_of[k]];
             struct worker_result r;
-            int got = worker_receive(&lane->worker, &r);
+            int got = worker_receive(&lane_of[k]->worker, &r);
             if (got == 0)
                 continue;
-            finish(slots, lane, &r, now_ms(), options, context->device_index);
+            finish(run_of[k], lane_of[k], &r, now_ms(), options);
             /* a lost device may leave the driver in any state: the next test gets a fresh process */
             if (got > 0 && r.status == VERDICT_DEVICE_LOST)
-                worker_kill(&lane->worker);
+                worker_kill(&lane_of[k]->worker);
         }
         double now = now_ms();
-        for (unsigned j = 0; j < jobs; ++j) {
-            struct lane *lane = &lanes[j];
-            if (lane->test == SIZE_MAX || now < lane->deadline_ms)
-                continue;
-            worker_kill(&lane->worker);
-            struct worker_result r = {.status = VERDICT_TIMEOUT};
-            snprintf(r.reason, sizeof(r.reason), "no result within %g s; the test process was killed",
-                     timeout_ms / 1000);
-            finish(slots, lane, &r, now, options, context->device_index);
+        for (size_t d = 0; d < device_count; ++d) {
+            for (unsigned j = 0; j < runs[d].jobs; ++j) {
+                struct lane *lane = &runs[d].lanes[j];
+                if (lane->test == SIZE_MAX || now < lane->deadline_ms)
+                    continue;
+                worker_kill(&lane->worker);
+                struct worker_result r = {.status = VERDICT_TIMEOUT};
+                snprintf(r.reason, sizeof(r.reason), "no result within %g s; the test process was killed",
+                         timeout_ms / 1000);
+                finish(&runs[d], lane, &r, now, options);
+            }
         }
     }
-    for (unsigned j = 0; j < jobs; ++j)
-        worker_stop(&lanes[j].worker);
-    return started;
+    for (size_t d = 0; d < device_count; ++d)
+        for (unsigned j = 0; j < runs[d].jobs; ++j)
+            worker_stop(&runs[d].lanes[j].worker);
 }
 
-void runner_run_device(cJSON *device, uint32_t device_index, const struct runner_options *options)
+/* A device's tests: which run (declared, selected), in which order, on how many lanes. */
+static bool prepare(struct device_run *d, cJSON *device, unsigned jobs, const struct runner_options *options)
 {
-    const cJSON *declared = cJSON_GetObjectItemCaseSensitive(device, "declared");
-    cJSON *smoke = cJSON_GetObjectItemCaseSensitive(device, "smoke");
-    cJSON *capabilities = cJSON_GetObjectItemCaseSensitive(device, "capabilities");
     size_t count = smoke_test_count();
-    struct slot *slots = calloc(count, sizeof(*slots));
-    bool *is_declared = calloc(count, sizeof(*is_declared));
-    char(*missing)[512] = calloc(count, sizeof(*missing));
-    if (slots == NULL || is_declared == NULL || missing == NULL) {
-        fprintf(stderr, "preflight-probe: out of memory for the smoke tests of GPU%u\n", device_index);
-        free(slots);
-        free(is_declared);
-        free(missing);
-        return;
-    }
-    bool selected[count];
+    d->device = device;
+    d->index = (uint32_t)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(device, "index"));
+    d->slots = calloc(count, sizeof(*d->slots));
+    d->is_declared = calloc(count, sizeof(*d->is_declared));
+    d->selected = calloc(count, sizeof(*d->selected));
+    d->missing = calloc(count, sizeof(*d->missing));
+    d->order = calloc(count, sizeof(*d->order));
+    if (d->slots == NULL || d->is_declared == NULL || d->selected == NULL || d->missing == NULL || d->order == NULL)
+        return false;
+    const cJSON *declared = cJSON_GetObjectItemCaseSensitive(device, "declared");
     for (size_t i = 0; i < count; ++i) {
         const struct smoke_test *test = smoke_test_get(i);
-        is_declared[i] = test->declared(declared, test->param, missing[i], sizeof(missing[i]));
-        slots[i].result.status = VERDICT_PASS;
-        slots[i].runs = selected[i] = !not_run(test, is_declared[i], missing[i], options, &slots[i].result);
+        d->is_declared[i] = test->declared(declared, test->param, d->missing[i], sizeof(d->missing[i]));
+        d->slots[i].result.status = VERDICT_PASS;
+        d->slots[i].runs = d->selected[i] =
+            !not_run(test, d->is_declared[i], d->missing[i], options, &d->slots[i].result);
+        d->ran += d->slots[i].runs;
     }
+    for (int alone = 0; alone < 2; ++alone)
+        for (size_t i = 0; i < count; ++i)
+            if (d->slots[i].runs && ((smoke_test_get(i)->flags & SMOKE_RUNS_ALONE) != 0) == alone)
+                d->order[d->queued++] = i;
+    d->jobs = jobs < d->queued ? jobs : (d->queued ? (unsigned)d->queued : 1);
+    for (unsigned j = 0; j < d->jobs; ++j)
+        d->lanes[j] = (struct lane){.test = SIZE_MAX};
     const char *key = cJSON_GetStringValue(
         cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(device, "identity"), "deviceKey"));
-    char prefix[96];
-    snprintf(prefix, sizeof(prefix), "gpu%u-%s", device_index, key ? key : "device");
-    struct worker_context context = {
+    snprintf(d->prefix, sizeof(d->prefix), "gpu%u-%s", d->index, key ? key : "device");
+    d->context = (struct worker_context){
         .declared = declared,
-        .device_index = device_index,
+        .device_index = d->index,
         .artifacts_dir = options->artifacts_dir,
-        .artifact_prefix = prefix,
-        .selected = selected,
+        .artifact_prefix = d->prefix,
+        .selected = d->selected,
         .fresh_device = options->fresh_device,
     };
-    double began = now_ms();
-    size_t ran = 0;
-    for (size_t i = 0; i < count; ++i)
-        ran += slots[i].runs;
-    unsigned workers = schedule(slots, count, &context, options);
-    if (options->progress)
-        fprintf(stderr, "GPU%u: %zu smoke tests in %u worker processes (--jobs %u), %.0f ms\n", device_index, ran,
-                workers, options->jobs, now_ms() - began);
+    d->began = now_ms();
+    return true;
+}
 
-    for (size_t i = 0; i < count; ++i) {
+/* The device's `smoke` and `capabilities` arrays, in the tests' table order. */
+static void write_results(struct device_run *d)
+{
+    cJSON *smoke = cJSON_GetObjectItemCaseSensitive(d->device, "smoke");
+    cJSON *capabilities = cJSON_GetObjectItemCaseSensitive(d->device, "capabilities");
+    for (size_t i = 0; i < smoke_test_count(); ++i) {
         const struct smoke_test *test = smoke_test_get(i);
-        const struct worker_result *r = &slots[i].result;
+        const struct worker_result *r = &d->slots[i].result;
         cJSON *entry = cJSON_CreateObject();
         cJSON_AddStringToObject(entry, "id", test->id);
         cJSON_AddStringToObject(entry, "status", verdict_name(r->status));
-        cJSON_AddNumberToObject(entry, "duration_ms", (double)(long long)(slots[i].duration_ms * 1000) / 1000.0);
+        cJSON_AddNumberToObject(entry, "duration_ms", (double)(long long)(d->slots[i].duration_ms * 1000) / 1000.0);
         if (r->reason[0] != '\0')
             cJSON_AddStringToObject(entry, "reason", r->reason);
         else
             cJSON_AddNullToObject(entry, "reason");
         cJSON_AddItemToObject(entry, "evidence", r->evidence ? r->evidence : cJSON_CreateObject());
         cJSON_AddItemToArray(smoke, entry);
-        cJSON_AddItemToArray(capabilities,
-                             capability_row(test, is_declared[i], is_declared[i] ? NULL : missing[i], r->status));
+        cJSON_AddItemToArray(
+            capabilities, capability_row(test, d->is_declared[i], d->is_declared[i] ? NULL : d->missing[i], r->status));
     }
-    free(slots);
-    free(is_declared);
-    free(missing);
+}
+
+static void release(struct device_run *d)
+{
+    free(d->slots);
+    free(d->is_declared);
+    free(d->selected);
+    free(d->missing);
+    free(d->order);
+}
+
+void runner_run_devices(cJSON *devices, const struct runner_options *options)
+{
+    size_t count = (size_t)cJSON_GetArraySize(devices);
+    if (count == 0)
+        return;
+    struct device_run *runs = calloc(count, sizeof(*runs));
+    if (runs == NULL) {
+        fprintf(stderr, "preflight-probe: out of memory for the smoke tests\n");
+        return;
+    }
+    /* every device's lanes together stay within the workers the stop handler can track */
+    unsigned jobs = options->jobs ? options->jobs : 1;
+    if (jobs * count > WORKER_MAX)
+        jobs = (unsigned)(WORKER_MAX / count) ? (unsigned)(WORKER_MAX / count) : 1;
+    bool ok = true;
+    size_t d = 0;
+    const cJSON *device;
+    cJSON_ArrayForEach(device, devices)
+    {
+        ok = prepare(&runs[d++], (cJSON *)device, jobs, options) && ok;
+    }
+    if (!ok) {
+        fprintf(stderr, "preflight-probe: out of memory for the smoke tests\n");
+    } else {
+        schedule(runs, count, options);
+        for (d = 0; d < count; ++d) {
+            if (options->progress)
+                fprintf(stderr, "GPU%u: %zu smoke tests in %u worker processes (--jobs %u), %.0f ms\n", runs[d].index,
+                        runs[d].ran, runs[d].started, runs[d].jobs, runs[d].elapsed_ms);
+            write_results(&runs[d]);
+        }
+    }
+    for (d = 0; d < count; ++d)
+        release(&runs[d]);
+    free(runs);
 }

@@ -1,7 +1,8 @@
-/* Runs the smoke tests for one device in worker processes (worker.h) with a watchdog per test, so
- * a test that crashes, hangs or loses the device costs only its own verdict: the report is always
- * written. Up to `jobs` workers run at once; tests that measure GPU time run alone. Fills the
- * device's `smoke` and `capabilities` arrays, in the tests' table order whatever the run order. */
+/* Runs the smoke tests of the report's devices in worker processes (worker.h) with a watchdog per
+ * test, so a test that crashes, hangs or loses the device costs only its own verdict: the report
+ * is always written. Up to `jobs` workers per device run at once, every device beside the others;
+ * tests that measure GPU time run alone on their device. Fills each device's `smoke` and
+ * `capabilities` arrays, in the tests' table order whatever the run order. */
 #ifndef PREFLIGHT_PROBE_RUNNER_H
 #define PREFLIGHT_PROBE_RUNNER_H
 
@@ -28,7 +29,9 @@ struct runner_options {
 
 #define RUNNER_DEFAULT_TIMEOUT_SECONDS 60.0
 
-void runner_run_device(cJSON *device, uint32_t device_index, const struct runner_options *options);
+/* Runs the tests of every device of the report's `devices` array (each has its `index`), all
+ * devices side by side: they are independent GPUs. */
+void runner_run_devices(cJSON *devices, const struct runner_options *options);
 /* Lists test ids, groups and descriptions on stdout. */
 void runner_list_tests(void);
 /* true when `id` matches one of the comma-separated patterns */

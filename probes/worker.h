@@ -52,7 +52,7 @@ void worker_kill(struct worker *w);
 void worker_stop(struct worker *w);
 
 /* The pids of running workers, for the stop-signal handler (async-signal-safe to read). */
-#define WORKER_MAX 64
+#define WORKER_MAX 256
 extern pid_t worker_pids[WORKER_MAX];
 
 #endif

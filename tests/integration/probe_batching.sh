@@ -68,6 +68,30 @@ for t in tests:
         break
 sys.exit(0 if ok else 1)
 PY
+# two devices (lavapipe's ICD listed twice: the loader makes two physical devices) run side by side
+icd=$(ls /usr/share/vulkan/icd.d/lvp_icd*.json 2>/dev/null | head -1)
+if [ -n "$icd" ]; then
+    cp "$icd" "$work/second_icd.json"
+    VK_DRIVER_FILES="$icd:$work/second_icd.json" PREFLIGHT_FAULT=compute.buffer=crash \
+        "$faulty" --tests "compute.*" --out "$work/two.json" 2>"$work/two.log"
+    check "two devices: one report with both, every verdict as on one device (the crash on each)" python3 - "$work/two.json" <<'PY'
+import json, sys
+devices = json.load(open(sys.argv[1]))["devices"]
+ok = len(devices) == 2 and [d["index"] for d in devices] == [0, 1]
+for d in devices:
+    for t in d["smoke"]:
+        want = "crashed" if t["id"] == "compute.buffer" else "pass" if t["id"].startswith("compute.") else "skipped"
+        ok &= t["status"] == want
+sys.exit(0 if ok else 1)
+PY
+    # side by side: GPU1's first answer comes before GPU0's last
+    first1=$(grep -n "^  GPU1 " "$work/two.log" | head -1 | cut -d: -f1)
+    last0=$(grep -n "^  GPU0 " "$work/two.log" | tail -1 | cut -d: -f1)
+    check "two devices run side by side, not one after the other" test -n "$first1" -a -n "$last0" -a "${first1:-0}" -lt "${last0:-0}"
+else
+    echo "FAIL lavapipe's ICD file not found in /usr/share/vulkan/icd.d"; failures=$((failures + 1))
+fi
+
 touch "$work/not-a-dir"
 "$probe" --tests compute.1x1 --artifacts "$work/not-a-dir/x" --out "$work/y.json" 2>"$work/err"
 check "--artifacts under a file is refused (exit 1) before any test runs" test $? -eq 1 -a ! -e "$work/y.json"
