@@ -411,14 +411,6 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDispatchBase(VkCommandBuffer command
         ->dispatch.CmdDispatchBase(command_buffer, bx, by, bz, x, y, z);
 }
 
-static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDispatchBaseKHR(VkCommandBuffer command_buffer, uint32_t bx, uint32_t by,
-                                                            uint32_t bz, uint32_t x, uint32_t y, uint32_t z)
-{
-    const uint32_t base[3] = {bx, by, bz}, count[3] = {x, y, z};
-    dispatched(command_buffer, base, count, "vkCmdDispatchBaseKHR")
-        ->dispatch.CmdDispatchBaseKHR(command_buffer, bx, by, bz, x, y, z);
-}
-
 /* An indirect dispatch at the current command, whose arguments are checked at submit. */
 static bool add_pending_indirect(struct command_buffer_state *cb, VkBuffer buffer, VkDeviceSize offset,
                                  const struct dispatch_bounds *bounds)
@@ -601,17 +593,6 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdPipelineBarrier2(VkCommandBuffer com
     ld->dispatch.CmdPipelineBarrier2(command_buffer, info);
 }
 
-static VKAPI_ATTR void VKAPI_CALL hook_vkCmdPipelineBarrier2KHR(VkCommandBuffer command_buffer,
-                                                                const VkDependencyInfo *info)
-{
-    struct command_buffer_state *cb;
-    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
-    dependency_info(cb, info);
-    if (cb != NULL)
-        cb->command_index++;
-    ld->dispatch.CmdPipelineBarrier2KHR(command_buffer, info);
-}
-
 static void wait_events2(struct command_buffer_state *cb, uint32_t count, const VkDependencyInfo *infos)
 {
     for (uint32_t i = 0; cb != NULL && i < count; ++i)
@@ -627,15 +608,6 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdWaitEvents2(VkCommandBuffer command_
     struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     wait_events2(cb, count, infos);
     ld->dispatch.CmdWaitEvents2(command_buffer, count, events, infos);
-}
-
-static VKAPI_ATTR void VKAPI_CALL hook_vkCmdWaitEvents2KHR(VkCommandBuffer command_buffer, uint32_t count,
-                                                           const VkEvent *events, const VkDependencyInfo *infos)
-{
-    struct command_buffer_state *cb;
-    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
-    wait_events2(cb, count, infos);
-    ld->dispatch.CmdWaitEvents2KHR(command_buffer, count, events, infos);
 }
 
 /* Pushed values, for the checks that compare a dispatch with a shader's push-constant bound. */
@@ -680,29 +652,16 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdExecuteCommands(VkCommandBuffer comm
 }
 
 const struct layer_hook command_hooks[] = {
-    LAYER_HOOK(vkCmdExecuteCommands),
-    LAYER_HOOK(vkCmdPipelineBarrier),
-    LAYER_HOOK(vkCmdPipelineBarrier2),
-    LAYER_HOOK(vkCmdPipelineBarrier2KHR),
-    LAYER_HOOK(vkCmdWaitEvents),
-    LAYER_HOOK(vkCmdWaitEvents2),
-    LAYER_HOOK(vkCmdWaitEvents2KHR),
-    LAYER_HOOK(vkCreateCommandPool),
-    LAYER_HOOK(vkDestroyCommandPool),
-    LAYER_HOOK(vkResetCommandPool),
-    LAYER_HOOK(vkAllocateCommandBuffers),
-    LAYER_HOOK(vkFreeCommandBuffers),
-    LAYER_HOOK(vkBeginCommandBuffer),
-    LAYER_HOOK(vkEndCommandBuffer),
-    LAYER_HOOK(vkResetCommandBuffer),
-    LAYER_HOOK(vkCmdBindPipeline),
-    LAYER_HOOK(vkCmdBindDescriptorSets),
-    LAYER_HOOK(vkCmdBeginDebugUtilsLabelEXT),
-    LAYER_HOOK(vkCmdEndDebugUtilsLabelEXT),
-    LAYER_HOOK(vkCmdDispatch),
-    LAYER_HOOK(vkCmdDispatchBase),
-    LAYER_HOOK(vkCmdDispatchBaseKHR),
-    LAYER_HOOK(vkCmdDispatchIndirect),
+    LAYER_HOOK(vkCmdExecuteCommands),       LAYER_HOOK(vkCmdPipelineBarrier),
+    LAYER_HOOK(vkCmdPipelineBarrier2),      LAYER_HOOK(vkCmdWaitEvents),
+    LAYER_HOOK(vkCmdWaitEvents2),           LAYER_HOOK(vkCreateCommandPool),
+    LAYER_HOOK(vkDestroyCommandPool),       LAYER_HOOK(vkResetCommandPool),
+    LAYER_HOOK(vkAllocateCommandBuffers),   LAYER_HOOK(vkFreeCommandBuffers),
+    LAYER_HOOK(vkBeginCommandBuffer),       LAYER_HOOK(vkEndCommandBuffer),
+    LAYER_HOOK(vkResetCommandBuffer),       LAYER_HOOK(vkCmdBindPipeline),
+    LAYER_HOOK(vkCmdBindDescriptorSets),    LAYER_HOOK(vkCmdBeginDebugUtilsLabelEXT),
+    LAYER_HOOK(vkCmdEndDebugUtilsLabelEXT), LAYER_HOOK(vkCmdDispatch),
+    LAYER_HOOK(vkCmdDispatchBase),          LAYER_HOOK(vkCmdDispatchIndirect),
     LAYER_HOOK(vkCmdPushConstants),
 };
 const size_t command_hook_count = sizeof(command_hooks) / sizeof(command_hooks[0]);

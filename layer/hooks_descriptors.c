@@ -378,15 +378,6 @@ hook_vkCreateDescriptorUpdateTemplate(VkDevice device, const VkDescriptorUpdateT
                            ld->dispatch.CreateDescriptorUpdateTemplate(device, info, allocator, handle));
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL
-hook_vkCreateDescriptorUpdateTemplateKHR(VkDevice device, const VkDescriptorUpdateTemplateCreateInfo *info,
-                                         const VkAllocationCallbacks *allocator, VkDescriptorUpdateTemplate *handle)
-{
-    struct layer_device *ld = layer_device_of(device);
-    return create_template(device, info, handle,
-                           ld->dispatch.CreateDescriptorUpdateTemplateKHR(device, info, allocator, handle));
-}
-
 static void destroy_template(struct layer_device *ld, VkDescriptorUpdateTemplate handle)
 {
     struct update_template_state *t = handle_map_take(&ld->update_templates, HANDLE(handle));
@@ -403,15 +394,6 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyDescriptorUpdateTemplate(VkDevic
     struct layer_device *ld = layer_device_of(device);
     destroy_template(ld, handle);
     ld->dispatch.DestroyDescriptorUpdateTemplate(device, handle, allocator);
-}
-
-static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyDescriptorUpdateTemplateKHR(VkDevice device,
-                                                                            VkDescriptorUpdateTemplate handle,
-                                                                            const VkAllocationCallbacks *allocator)
-{
-    struct layer_device *ld = layer_device_of(device);
-    destroy_template(ld, handle);
-    ld->dispatch.DestroyDescriptorUpdateTemplateKHR(device, handle, allocator);
 }
 
 /* Template data is raw memory: each entry says where its descriptors' infos start and the stride. */
@@ -444,21 +426,6 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkUpdateDescriptorSetWithTemplate(VkDevic
         apply_template(ld, s, t, data);
     resource_epoch_bump(ld);
     ld->dispatch.UpdateDescriptorSetWithTemplate(device, set, handle, data);
-}
-
-static VKAPI_ATTR void VKAPI_CALL hook_vkUpdateDescriptorSetWithTemplateKHR(VkDevice device, VkDescriptorSet set,
-                                                                            VkDescriptorUpdateTemplate handle,
-                                                                            const void *data)
-{
-    struct layer_device *ld = layer_device_of(device);
-    struct set_state *s = handle_map_get(&ld->descriptor_sets, HANDLE(set));
-    struct update_template_state *t = handle_map_get(&ld->update_templates, HANDLE(handle));
-    for (uint32_t i = 0; s && t && i < t->entry_count; ++i)
-        lifetime_check_update(ld, s, t->entries[i].dstBinding, "vkUpdateDescriptorSetWithTemplateKHR");
-    if (s && t)
-        apply_template(ld, s, t, data);
-    resource_epoch_bump(ld);
-    ld->dispatch.UpdateDescriptorSetWithTemplateKHR(device, set, handle, data);
 }
 
 /* A push descriptor set lives in the command buffer: a private set bound at `set`, replacing what
@@ -523,11 +490,8 @@ const struct layer_hook descriptor_hooks[] = {
     LAYER_HOOK(vkFreeDescriptorSets),
     LAYER_HOOK(vkUpdateDescriptorSets),
     LAYER_HOOK(vkCreateDescriptorUpdateTemplate),
-    LAYER_HOOK(vkCreateDescriptorUpdateTemplateKHR),
     LAYER_HOOK(vkDestroyDescriptorUpdateTemplate),
-    LAYER_HOOK(vkDestroyDescriptorUpdateTemplateKHR),
     LAYER_HOOK(vkUpdateDescriptorSetWithTemplate),
-    LAYER_HOOK(vkUpdateDescriptorSetWithTemplateKHR),
     LAYER_HOOK(vkCmdPushDescriptorSetKHR),
     LAYER_HOOK(vkCmdPushDescriptorSetWithTemplateKHR),
 };

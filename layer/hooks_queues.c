@@ -202,14 +202,6 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkQueueSubmit2(VkQueue queue, uint32_
     return ld->dispatch.QueueSubmit2(queue, count, submits, fence);
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL hook_vkQueueSubmit2KHR(VkQueue queue, uint32_t count,
-                                                             const VkSubmitInfo2 *submits, VkFence fence)
-{
-    struct layer_device *ld = layer_device_of(queue);
-    submitted2(ld, queue, count, submits, fence);
-    return ld->dispatch.QueueSubmit2KHR(queue, count, submits, fence);
-}
-
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkWaitForFences(VkDevice device, uint32_t count, const VkFence *fences,
                                                            VkBool32 wait_all, uint64_t timeout)
 {
@@ -341,15 +333,6 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkSignalSemaphore(VkDevice device, co
     return result;
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL hook_vkSignalSemaphoreKHR(VkDevice device, const VkSemaphoreSignalInfo *info)
-{
-    struct layer_device *ld = layer_device_of(device);
-    VkResult result = ld->dispatch.SignalSemaphoreKHR(device, info);
-    if (result == VK_SUCCESS)
-        host_signaled(ld, info);
-    return result;
-}
-
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkInvalidateMappedMemoryRanges(VkDevice device, uint32_t count,
                                                                           const VkMappedMemoryRange *ranges)
 {
@@ -376,7 +359,6 @@ const struct layer_hook queue_hooks[] = {
     LAYER_HOOK(vkGetSemaphoreCounterValue),
     LAYER_HOOK(vkGetSemaphoreCounterValueKHR),
     LAYER_HOOK(vkSignalSemaphore),
-    LAYER_HOOK(vkSignalSemaphoreKHR),
     LAYER_HOOK(vkInvalidateMappedMemoryRanges),
     LAYER_HOOK(vkFlushMappedMemoryRanges),
     LAYER_HOOK(vkCreateFence),
@@ -385,6 +367,5 @@ const struct layer_hook queue_hooks[] = {
     LAYER_HOOK(vkDestroySemaphore),
     LAYER_HOOK(vkQueueSubmit),
     LAYER_HOOK(vkQueueSubmit2),
-    LAYER_HOOK(vkQueueSubmit2KHR),
 };
 const size_t queue_hook_count = sizeof(queue_hooks) / sizeof(queue_hooks[0]);

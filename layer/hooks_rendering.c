@@ -256,14 +256,6 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateRenderPass2(VkDevice device, 
                                render_pass);
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateRenderPass2KHR(VkDevice device, const VkRenderPassCreateInfo2 *info,
-                                                                  const VkAllocationCallbacks *allocator,
-                                                                  VkRenderPass *render_pass)
-{
-    return create_render_pass2(layer_device_of(device)->dispatch.CreateRenderPass2KHR, device, info, allocator,
-                               render_pass);
-}
-
 static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyRenderPass(VkDevice device, VkRenderPass render_pass,
                                                            const VkAllocationCallbacks *allocator)
 {
@@ -510,14 +502,6 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBeginRenderPass2(VkCommandBuffer com
     ld->dispatch.CmdBeginRenderPass2(command_buffer, begin, subpass);
 }
 
-static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBeginRenderPass2KHR(VkCommandBuffer command_buffer,
-                                                                const VkRenderPassBeginInfo *begin,
-                                                                const VkSubpassBeginInfo *subpass)
-{
-    struct layer_device *ld = begin_render_pass(command_buffer, begin);
-    ld->dispatch.CmdBeginRenderPass2KHR(command_buffer, begin, subpass);
-}
-
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdNextSubpass(VkCommandBuffer command_buffer, VkSubpassContents contents)
 {
     struct layer_device *ld = next_subpass(command_buffer);
@@ -531,14 +515,6 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdNextSubpass2(VkCommandBuffer command
     ld->dispatch.CmdNextSubpass2(command_buffer, begin, end);
 }
 
-static VKAPI_ATTR void VKAPI_CALL hook_vkCmdNextSubpass2KHR(VkCommandBuffer command_buffer,
-                                                            const VkSubpassBeginInfo *begin,
-                                                            const VkSubpassEndInfo *end)
-{
-    struct layer_device *ld = next_subpass(command_buffer);
-    ld->dispatch.CmdNextSubpass2KHR(command_buffer, begin, end);
-}
-
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdEndRenderPass(VkCommandBuffer command_buffer)
 {
     struct layer_device *ld = end_rendering(command_buffer);
@@ -549,13 +525,6 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdEndRenderPass2(VkCommandBuffer comma
 {
     struct layer_device *ld = end_rendering(command_buffer);
     ld->dispatch.CmdEndRenderPass2(command_buffer, end);
-}
-
-static VKAPI_ATTR void VKAPI_CALL hook_vkCmdEndRenderPass2KHR(VkCommandBuffer command_buffer,
-                                                              const VkSubpassEndInfo *end)
-{
-    struct layer_device *ld = end_rendering(command_buffer);
-    ld->dispatch.CmdEndRenderPass2KHR(command_buffer, end);
 }
 
 /* ---- dynamic rendering ---- */
@@ -686,23 +655,10 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBeginRendering(VkCommandBuffer comma
     ld->dispatch.CmdBeginRendering(command_buffer, info);
 }
 
-static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBeginRenderingKHR(VkCommandBuffer command_buffer,
-                                                              const VkRenderingInfo *info)
-{
-    struct layer_device *ld = begin_rendering(command_buffer, info);
-    ld->dispatch.CmdBeginRenderingKHR(command_buffer, info);
-}
-
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdEndRendering(VkCommandBuffer command_buffer)
 {
     struct layer_device *ld = end_rendering(command_buffer);
     ld->dispatch.CmdEndRendering(command_buffer);
-}
-
-static VKAPI_ATTR void VKAPI_CALL hook_vkCmdEndRenderingKHR(VkCommandBuffer command_buffer)
-{
-    struct layer_device *ld = end_rendering(command_buffer);
-    ld->dispatch.CmdEndRenderingKHR(command_buffer);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdSetDepthWriteEnable(VkCommandBuffer command_buffer, VkBool32 enable)
@@ -712,15 +668,6 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdSetDepthWriteEnable(VkCommandBuffer 
     if (cb != NULL)
         cb->depth_write_enable = enable;
     ld->dispatch.CmdSetDepthWriteEnable(command_buffer, enable);
-}
-
-static VKAPI_ATTR void VKAPI_CALL hook_vkCmdSetDepthWriteEnableEXT(VkCommandBuffer command_buffer, VkBool32 enable)
-{
-    struct command_buffer_state *cb;
-    struct layer_device *ld = command_buffer_device(command_buffer, &cb);
-    if (cb != NULL)
-        cb->depth_write_enable = enable;
-    ld->dispatch.CmdSetDepthWriteEnableEXT(command_buffer, enable);
 }
 
 /* ---- vertex and index buffers ---- */
@@ -755,16 +702,6 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBindVertexBuffers2(VkCommandBuffer c
 {
     struct layer_device *ld = bind_vertex_buffers(command_buffer, first, count, buffers, offsets);
     ld->dispatch.CmdBindVertexBuffers2(command_buffer, first, count, buffers, offsets, sizes, strides);
-}
-
-static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBindVertexBuffers2EXT(VkCommandBuffer command_buffer, uint32_t first,
-                                                                  uint32_t count, const VkBuffer *buffers,
-                                                                  const VkDeviceSize *offsets,
-                                                                  const VkDeviceSize *sizes,
-                                                                  const VkDeviceSize *strides)
-{
-    struct layer_device *ld = bind_vertex_buffers(command_buffer, first, count, buffers, offsets);
-    ld->dispatch.CmdBindVertexBuffers2EXT(command_buffer, first, count, buffers, offsets, sizes, strides);
 }
 
 static uint32_t index_size(VkIndexType type)
@@ -942,28 +879,20 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDrawMeshTasksIndirectEXT(VkCommandBu
 const struct layer_hook rendering_hooks[] = {
     LAYER_HOOK(vkCreateRenderPass),
     LAYER_HOOK(vkCreateRenderPass2),
-    LAYER_HOOK(vkCreateRenderPass2KHR),
     LAYER_HOOK(vkDestroyRenderPass),
     LAYER_HOOK(vkCreateFramebuffer),
     LAYER_HOOK(vkDestroyFramebuffer),
     LAYER_HOOK(vkCmdBeginRenderPass),
     LAYER_HOOK(vkCmdBeginRenderPass2),
-    LAYER_HOOK(vkCmdBeginRenderPass2KHR),
     LAYER_HOOK(vkCmdNextSubpass),
     LAYER_HOOK(vkCmdNextSubpass2),
-    LAYER_HOOK(vkCmdNextSubpass2KHR),
     LAYER_HOOK(vkCmdEndRenderPass),
     LAYER_HOOK(vkCmdEndRenderPass2),
-    LAYER_HOOK(vkCmdEndRenderPass2KHR),
     LAYER_HOOK(vkCmdBeginRendering),
-    LAYER_HOOK(vkCmdBeginRenderingKHR),
     LAYER_HOOK(vkCmdEndRendering),
-    LAYER_HOOK(vkCmdEndRenderingKHR),
     LAYER_HOOK(vkCmdSetDepthWriteEnable),
-    LAYER_HOOK(vkCmdSetDepthWriteEnableEXT),
     LAYER_HOOK(vkCmdBindVertexBuffers),
     LAYER_HOOK(vkCmdBindVertexBuffers2),
-    LAYER_HOOK(vkCmdBindVertexBuffers2EXT),
     LAYER_HOOK(vkCmdBindIndexBuffer),
     LAYER_HOOK(vkCmdDraw),
     LAYER_HOOK(vkCmdDrawIndexed),

@@ -136,12 +136,6 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkBindBufferMemory2(VkDevice device, 
     return bind_buffers(device, count, infos, layer_device_of(device)->dispatch.BindBufferMemory2);
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL hook_vkBindBufferMemory2KHR(VkDevice device, uint32_t count,
-                                                                  const VkBindBufferMemoryInfo *infos)
-{
-    return bind_buffers(device, count, infos, layer_device_of(device)->dispatch.BindBufferMemory2KHR);
-}
-
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateImage(VkDevice device, const VkImageCreateInfo *info,
                                                          const VkAllocationCallbacks *allocator, VkImage *image)
 {
@@ -210,12 +204,6 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkBindImageMemory2(VkDevice device, u
     return bind_images(device, count, infos, layer_device_of(device)->dispatch.BindImageMemory2);
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL hook_vkBindImageMemory2KHR(VkDevice device, uint32_t count,
-                                                                 const VkBindImageMemoryInfo *infos)
-{
-    return bind_images(device, count, infos, layer_device_of(device)->dispatch.BindImageMemory2KHR);
-}
-
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateImageView(VkDevice device, const VkImageViewCreateInfo *info,
                                                              const VkAllocationCallbacks *allocator, VkImageView *view)
 {
@@ -264,11 +252,11 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyBufferView(VkDevice device, VkBu
 }
 
 const struct layer_hook resource_hooks[] = {
-    LAYER_HOOK(vkAllocateMemory),   LAYER_HOOK(vkFreeMemory),          LAYER_HOOK(vkMapMemory),
-    LAYER_HOOK(vkUnmapMemory),      LAYER_HOOK(vkCreateBuffer),        LAYER_HOOK(vkDestroyBuffer),
-    LAYER_HOOK(vkBindBufferMemory), LAYER_HOOK(vkBindBufferMemory2),   LAYER_HOOK(vkBindBufferMemory2KHR),
-    LAYER_HOOK(vkCreateImage),      LAYER_HOOK(vkDestroyImage),        LAYER_HOOK(vkBindImageMemory),
-    LAYER_HOOK(vkBindImageMemory2), LAYER_HOOK(vkBindImageMemory2KHR), LAYER_HOOK(vkCreateImageView),
-    LAYER_HOOK(vkDestroyImageView), LAYER_HOOK(vkDestroySampler),      LAYER_HOOK(vkDestroyBufferView),
+    LAYER_HOOK(vkAllocateMemory),    LAYER_HOOK(vkFreeMemory),        LAYER_HOOK(vkMapMemory),
+    LAYER_HOOK(vkUnmapMemory),       LAYER_HOOK(vkCreateBuffer),      LAYER_HOOK(vkDestroyBuffer),
+    LAYER_HOOK(vkBindBufferMemory),  LAYER_HOOK(vkBindBufferMemory2), LAYER_HOOK(vkCreateImage),
+    LAYER_HOOK(vkDestroyImage),      LAYER_HOOK(vkBindImageMemory),   LAYER_HOOK(vkBindImageMemory2),
+    LAYER_HOOK(vkCreateImageView),   LAYER_HOOK(vkDestroyImageView),  LAYER_HOOK(vkDestroySampler),
+    LAYER_HOOK(vkDestroyBufferView),
 };
 const size_t resource_hook_count = sizeof(resource_hooks) / sizeof(resource_hooks[0]);

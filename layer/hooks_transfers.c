@@ -366,23 +366,20 @@ IMAGE_TO_IMAGE2(copy_image2, VkCopyImageInfo2, REGIONS(VkImageCopy2))
 IMAGE_TO_IMAGE2(blit_image2, VkBlitImageInfo2, BLIT_REGIONS(VkImageBlit2))
 IMAGE_TO_IMAGE2(resolve_image2, VkResolveImageInfo2, REGIONS(VkImageResolve2))
 
-/* A hook of a *2 command (the core and the KHR name alike): its check, then the call down. */
+/* A hook of a *2 command: its check, then the call down (its KHR alias finds the same hook:
+ * layer_dispatch_alias_of). */
 #define INFO2_HOOK(command, info_type, check)                                                                          \
     static VKAPI_ATTR void VKAPI_CALL hook_vk##command(VkCommandBuffer command_buffer, const info_type *info)          \
     {                                                                                                                  \
         check(command_buffer, info, "vk" #command);                                                                    \
         layer_device_of(command_buffer)->dispatch.command(command_buffer, info);                                       \
     }
-/* the core command and its KHR alias */
-#define INFO2_HOOKS(command, info_type, check)                                                                         \
-    INFO2_HOOK(command, info_type, check)                                                                              \
-    INFO2_HOOK(command##KHR, info_type, check)
-INFO2_HOOKS(CmdCopyBuffer2, VkCopyBufferInfo2, copy_buffer2)
-INFO2_HOOKS(CmdCopyBufferToImage2, VkCopyBufferToImageInfo2, copy_buffer_to_image2)
-INFO2_HOOKS(CmdCopyImageToBuffer2, VkCopyImageToBufferInfo2, copy_image_to_buffer2)
-INFO2_HOOKS(CmdCopyImage2, VkCopyImageInfo2, copy_image2)
-INFO2_HOOKS(CmdBlitImage2, VkBlitImageInfo2, blit_image2)
-INFO2_HOOKS(CmdResolveImage2, VkResolveImageInfo2, resolve_image2)
+INFO2_HOOK(CmdCopyBuffer2, VkCopyBufferInfo2, copy_buffer2)
+INFO2_HOOK(CmdCopyBufferToImage2, VkCopyBufferToImageInfo2, copy_buffer_to_image2)
+INFO2_HOOK(CmdCopyImageToBuffer2, VkCopyImageToBufferInfo2, copy_image_to_buffer2)
+INFO2_HOOK(CmdCopyImage2, VkCopyImageInfo2, copy_image2)
+INFO2_HOOK(CmdBlitImage2, VkBlitImageInfo2, blit_image2)
+INFO2_HOOK(CmdResolveImage2, VkResolveImageInfo2, resolve_image2)
 
 const struct layer_hook transfer_hooks[] = {
     LAYER_HOOK(vkCmdCopyBuffer),
@@ -397,16 +394,10 @@ const struct layer_hook transfer_hooks[] = {
     LAYER_HOOK(vkCmdClearDepthStencilImage),
     LAYER_HOOK(vkCmdCopyQueryPoolResults),
     LAYER_HOOK(vkCmdCopyBuffer2),
-    LAYER_HOOK(vkCmdCopyBuffer2KHR),
     LAYER_HOOK(vkCmdCopyBufferToImage2),
-    LAYER_HOOK(vkCmdCopyBufferToImage2KHR),
     LAYER_HOOK(vkCmdCopyImageToBuffer2),
-    LAYER_HOOK(vkCmdCopyImageToBuffer2KHR),
     LAYER_HOOK(vkCmdCopyImage2),
-    LAYER_HOOK(vkCmdCopyImage2KHR),
     LAYER_HOOK(vkCmdBlitImage2),
-    LAYER_HOOK(vkCmdBlitImage2KHR),
     LAYER_HOOK(vkCmdResolveImage2),
-    LAYER_HOOK(vkCmdResolveImage2KHR),
 };
 const size_t transfer_hook_count = sizeof(transfer_hooks) / sizeof(transfer_hooks[0]);

@@ -486,7 +486,10 @@ static PFN_vkVoidFunction find_device_hook(const char *name)
         if (f != NULL)
             return f;
     }
-    return NULL;
+    /* a KHR/EXT alias shares its core command's hook: the dispatch table fills either name from
+     * the other (registry/codegen/gen_dispatch.py), so the hook's call down works for both */
+    const char *core = layer_dispatch_alias_of(name);
+    return core != NULL ? find_device_hook(core) : NULL;
 }
 
 LAYER_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(VkDevice device, const char *name);

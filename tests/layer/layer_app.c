@@ -177,19 +177,26 @@ static void create_app(struct app *a, bool enable_in_app, bool chain_messenger)
     vkGetPhysicalDeviceFeatures(a->physical, &core_features);
     VkPhysicalDeviceFeatures enabled_core = {.fragmentStoresAndAtomics = core_features.fragmentStoresAndAtomics};
     a->fragment_stores = core_features.fragmentStoresAndAtomics;
-    const char *device_extensions[] = {VK_KHR_SWAPCHAIN_EXTENSION_NAME};
+    const char *device_extensions[2];
+    uint32_t device_extension_count = 0;
     uint32_t device_available = 0;
     vkEnumerateDeviceExtensionProperties(a->physical, NULL, &device_available, NULL);
     VkExtensionProperties *dprops = calloc(device_available ? device_available : 1, sizeof(*dprops));
     vkEnumerateDeviceExtensionProperties(a->physical, NULL, &device_available, dprops);
-    bool swapchain = false;
-    for (uint32_t i = 0; i < device_available; ++i)
+    bool swapchain = false, copy2 = false;
+    for (uint32_t i = 0; i < device_available; ++i) {
         swapchain = swapchain || strcmp(dprops[i].extensionName, VK_KHR_SWAPCHAIN_EXTENSION_NAME) == 0;
+        copy2 = copy2 || strcmp(dprops[i].extensionName, "VK_KHR_copy_commands2") == 0;
+    }
     free(dprops);
     a->headless = a->headless && swapchain;
+    if (a->headless)
+        device_extensions[device_extension_count++] = VK_KHR_SWAPCHAIN_EXTENSION_NAME;
+    if (copy2) /* for hazard-copy2-khr: a KHR alias of a core command */
+        device_extensions[device_extension_count++] = "VK_KHR_copy_commands2";
     VkDeviceCreateInfo device_info = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
                                       .queueCreateInfoCount = 1,
-                                      .enabledExtensionCount = a->headless ? 1 : 0,
+                                      .enabledExtensionCount = device_extension_count,
                                       .ppEnabledExtensionNames = device_extensions,
                                       .pQueueCreateInfos = &queue,
                                       .pEnabledFeatures = &enabled_core,

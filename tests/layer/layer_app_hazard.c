@@ -52,7 +52,9 @@ static void scenario_hazard(struct objects *o, const char *name)
             vkCmdPipelineBarrier(r.cb, compute, transfer, 0, 0, NULL, 0, NULL, 0, NULL);
         vkCmdFillBuffer(r.cb, src, 0, 4096, 2);
         submit = strcmp(name, "hazard-war") != 0;
-    } else if (strcmp(name, "hazard-copy2") == 0) { /* the VkCopyBufferInfo2 form reads what the fill wrote */
+    } else if (strcmp(name, "hazard-copy2") == 0 || strcmp(name, "hazard-copy2-khr") == 0) {
+        /* the VkCopyBufferInfo2 form reads what the fill wrote; -khr calls it by its KHR alias,
+         * which the layer serves with the core command's hook */
         vkCmdFillBuffer(r.cb, src, 0, 4096, 1);
         VkBufferCopy2 region = {.sType = VK_STRUCTURE_TYPE_BUFFER_COPY_2, .srcOffset = 0, .dstOffset = 0, .size = 256};
         VkCopyBufferInfo2 copy = {.sType = VK_STRUCTURE_TYPE_COPY_BUFFER_INFO_2,
@@ -60,7 +62,15 @@ static void scenario_hazard(struct objects *o, const char *name)
                                   .dstBuffer = dst,
                                   .regionCount = 1,
                                   .pRegions = &region};
-        vkCmdCopyBuffer2(r.cb, &copy);
+        PFN_vkCmdCopyBuffer2KHR copy_khr =
+            (PFN_vkCmdCopyBuffer2KHR)vkGetDeviceProcAddr(o->a->device, "vkCmdCopyBuffer2KHR");
+        if (strcmp(name, "hazard-copy2-khr") == 0 && copy_khr == NULL) {
+            printf("skip: VK_KHR_copy_commands2 is not available\n");
+        } else if (strcmp(name, "hazard-copy2-khr") == 0) {
+            copy_khr(r.cb, &copy);
+        } else {
+            vkCmdCopyBuffer2(r.cb, &copy);
+        }
         submit = false;
     } else if (strcmp(name, "hazard-waw") == 0) {
         vkCmdFillBuffer(r.cb, dst, 0, 4096, 1);
@@ -1154,7 +1164,7 @@ bool scenarios_hazard(struct app *a, const char *name)
         scenario_swapchain(&o, name);
     } else if (strncmp(name, "hazard-", 7) == 0 &&
                strstr(" hazard-raw hazard-raw-fixed hazard-war hazard-war-execution-only hazard-waw hazard-insufficient"
-                      " hazard-copy2"
+                      " hazard-copy2 hazard-copy2-khr"
                       " hazard-disjoint hazard-waw-read-barrier hazard-waw-exec-barrier hazard-event hazard-event2"
                       " hazard-event2-raw hazard-sync2 ",
                       name) != NULL) {

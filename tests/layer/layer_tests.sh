@@ -172,6 +172,9 @@ run hazard-waw
 check "hazard: a dispatch writes what a fill wrote, no barrier" has "^FINDING PREFLIGHT-hazard-write-after-write"
 run hazard-copy2
 check "hazard: vkCmdCopyBuffer2 reads what a fill wrote, no barrier" has "^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdCopyBuffer2 (command 1) reads VkBuffer .*(memory bytes \\[0, 256)) that vkCmdFillBuffer (command 0) wrote"
+run hazard-copy2-khr
+skipped "VK_KHR_copy_commands2" ||
+    check "hazard: the same through vkCmdCopyBuffer2KHR: its alias finds the core hook (named as the core command)" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdCopyBuffer2 (command 1) reads VkBuffer .*(memory bytes \\[0, 256)) that vkCmdFillBuffer (command 0) wrote' '$work/out'"
 run hazard-insufficient
 check "hazard: a barrier to compute shader reads does not cover indirect argument reads" has "PREFLIGHT-hazard-read-after-write .*vkCmdDispatchIndirect (command 4) reads .*(memory bytes \\[0, 12))"
 run hazard-waw-exec-barrier
