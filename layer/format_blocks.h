@@ -1,4 +1,5 @@
-/* Texel block sizes of formats, for the bytes a buffer<->image copy touches in the buffer. */
+/* Texel block sizes of formats, for the bytes a buffer<->image copy touches in the buffer: the
+ * registry's table (vk.xml), with the spec's per-aspect rule for depth/stencil formats. */
 #ifndef PREFLIGHT_LAYER_FORMAT_BLOCKS_H
 #define PREFLIGHT_LAYER_FORMAT_BLOCKS_H
 
