@@ -1,5 +1,7 @@
 #include "findings.h"
 
+#include "vk_object_types.h"
+
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,50 +81,10 @@ static void json_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
-static const char *object_type_name(VkObjectType t)
-{
-    switch (t) {
-    case VK_OBJECT_TYPE_COMMAND_BUFFER:
-        return "VkCommandBuffer";
-    case VK_OBJECT_TYPE_PIPELINE:
-        return "VkPipeline";
-    case VK_OBJECT_TYPE_SHADER_MODULE:
-        return "VkShaderModule";
-    case VK_OBJECT_TYPE_BUFFER:
-        return "VkBuffer";
-    case VK_OBJECT_TYPE_QUEUE:
-        return "VkQueue";
-    case VK_OBJECT_TYPE_DEVICE:
-        return "VkDevice";
-    case VK_OBJECT_TYPE_IMAGE:
-        return "VkImage";
-    case VK_OBJECT_TYPE_DESCRIPTOR_SET:
-        return "VkDescriptorSet";
-    case VK_OBJECT_TYPE_DEVICE_MEMORY:
-        return "VkDeviceMemory";
-    case VK_OBJECT_TYPE_IMAGE_VIEW:
-        return "VkImageView";
-    case VK_OBJECT_TYPE_BUFFER_VIEW:
-        return "VkBufferView";
-    case VK_OBJECT_TYPE_SAMPLER:
-        return "VkSampler";
-    case VK_OBJECT_TYPE_DESCRIPTOR_POOL:
-        return "VkDescriptorPool";
-    case VK_OBJECT_TYPE_COMMAND_POOL:
-        return "VkCommandPool";
-    case VK_OBJECT_TYPE_FRAMEBUFFER:
-        return "VkFramebuffer";
-    case VK_OBJECT_TYPE_RENDER_PASS:
-        return "VkRenderPass";
-    default:
-        return "object";
-    }
-}
-
 const char *finding_object_text(struct layer_device *ld, VkObjectType type, uint64_t handle, char *out, size_t size)
 {
     const char *name = ld ? handle_map_get(&ld->names, handle) : NULL;
-    snprintf(out, size, "%s 0x%llx%s%s%s", object_type_name(type), (unsigned long long)handle, name ? " \"" : "",
+    snprintf(out, size, "%s 0x%llx%s%s%s", vk_object_type_name(type), (unsigned long long)handle, name ? " \"" : "",
              name ? name : "", name ? "\"" : "");
     return out;
 }
@@ -183,7 +145,7 @@ void finding_report(struct layer_instance *instance, struct layer_device *device
     size_t at = 0;
     for (uint32_t i = 0; i < f->object_count && at < sizeof(context); ++i)
         at += (size_t)snprintf(context + at, sizeof(context) - at, "%s%s 0x%llx%s%s%s", i ? ", " : "",
-                               object_type_name(f->objects[i].type), (unsigned long long)f->objects[i].handle,
+                               vk_object_type_name(f->objects[i].type), (unsigned long long)f->objects[i].handle,
                                names[i] ? " \"" : "", names[i] ? names[i] : "", names[i] ? "\"" : "");
     for (uint32_t i = 0; i < label_count && at < sizeof(context); ++i)
         at += (size_t)snprintf(context + at, sizeof(context) - at, "%s%s",
@@ -204,7 +166,7 @@ void finding_report(struct layer_instance *instance, struct layer_device *device
         fprintf(out, ",\"objects\":[");
         for (uint32_t i = 0; i < f->object_count; ++i) {
             fprintf(out, "%s{\"type\":\"%s\",\"handle\":\"0x%llx\",\"name\":", i ? "," : "",
-                    object_type_name(f->objects[i].type), (unsigned long long)f->objects[i].handle);
+                    vk_object_type_name(f->objects[i].type), (unsigned long long)f->objects[i].handle);
             if (names[i])
                 json_string(out, names[i]);
             else
