@@ -1,12 +1,11 @@
 #include "artifacts.h"
 
-#include <errno.h>
 #include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "output_file.h"
 #include "sha256.h"
 
 static const char *directory, *file_prefix;
@@ -88,24 +87,18 @@ uint8_t *artifacts_encode_png_rgb(const uint8_t *rgb, uint32_t width, uint32_t h
     return data;
 }
 
-/* Written beside, then renamed: a reader never sees half a file. */
+/* Through output_file.h: written beside, then renamed, so a reader never sees half a file. */
 static bool write_file(const char *path, const uint8_t *data, size_t size, char *error, size_t error_size)
 {
-    char temporary[4150];
-    snprintf(temporary, sizeof(temporary), "%s.%ld.tmp", path, (long)getpid());
-    FILE *f = fopen(temporary, "wb");
-    if (f == NULL) {
-        snprintf(error, error_size, "%s: %s", temporary, strerror(errno));
+    struct output_file o;
+    if (!output_open(&o, path, error, error_size))
+        return false;
+    if (fwrite(data, 1, size, o.file) != size) {
+        snprintf(error, error_size, "cannot write %s", path);
+        output_abandon(&o);
         return false;
     }
-    bool ok = fwrite(data, 1, size, f) == size;
-    ok = (fclose(f) == 0) && ok;
-    if (!ok || rename(temporary, path) != 0) {
-        snprintf(error, error_size, "%s: %s", path, strerror(errno));
-        unlink(temporary);
-        return false;
-    }
-    return true;
+    return output_commit(&o, error, error_size);
 }
 
 static uint32_t code_at(const void *codes, unsigned stride, size_t i)
