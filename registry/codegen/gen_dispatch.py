@@ -9,17 +9,13 @@ for every command of a core version or a supported, non-platform extension:
 
 Usage: gen_dispatch.py VK_XML OUT_DIR
 """
-import os
 import sys
 import xml.etree.ElementTree as ET
 
+from vkxml import api_ok, write_outputs
+
 GLOBAL = {"vkCreateInstance", "vkEnumerateInstanceExtensionProperties", "vkEnumerateInstanceLayerProperties",
           "vkEnumerateInstanceVersion", "vkGetInstanceProcAddr"}
-
-
-def api_ok(e):
-    api = e.get("api")
-    return api is None or "vulkan" in api.split(",")
 
 
 def main():
@@ -129,13 +125,7 @@ def main():
           "        if (strcmp(alias_table[i].alias, name) == 0)",
           "            return alias_table[i].command;",
           "    return NULL;", "}"]
-    os.makedirs(out_dir, exist_ok=True)
-    for name, lines in (("layer_dispatch.h", h), ("layer_dispatch.c", c)):
-        path = os.path.join(out_dir, name)
-        text = "\n".join(lines) + "\n"
-        if not os.path.exists(path) or open(path).read() != text:
-            open(path, "w").write(text)
-
+    write_outputs(out_dir, (("layer_dispatch.h", h), ("layer_dispatch.c", c)))
 
 if __name__ == "__main__":
     main()

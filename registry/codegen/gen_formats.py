@@ -9,33 +9,16 @@ by plane, which the layer does not track.
 
 Usage: gen_formats.py VK_XML OUT_DIR
 """
-import os
 import sys
-import xml.etree.ElementTree as ET
+
+from vkxml import Registry, write_outputs
 
 
 def main():
-    root = ET.parse(sys.argv[1]).getroot()
+    reg = Registry(sys.argv[1])
+    root = reg.root
     out_dir = sys.argv[2]
-    values = {}
-    for enums in root.findall("enums"):
-        if enums.get("name") == "VkFormat":
-            for e in enums.findall("enum"):
-                if e.get("value") is not None:
-                    values[e.get("name")] = int(e.get("value"), 0)
-    # extension formats: value = 1000000000 + (extnumber - 1) * 1000 + offset
-    for ext in root.find("extensions").findall("extension"):
-        number = int(ext.get("number"))
-        for req in ext.findall("require"):
-            for e in req.findall("enum"):
-                if e.get("extends") == "VkFormat" and e.get("offset") is not None:
-                    n = int(e.get("extnumber", number))
-                    values[e.get("name")] = 1000000000 + (n - 1) * 1000 + int(e.get("offset"))
-    for feat in root.findall("feature"):
-        for req in feat.findall("require"):
-            for e in req.findall("enum"):
-                if e.get("extends") == "VkFormat" and e.get("offset") is not None:
-                    values[e.get("name")] = 1000000000 + (int(e.get("extnumber")) - 1) * 1000 + int(e.get("offset"))
+    values = dict(reg.enum_values["VkFormat"])
     rows = []
     for f in root.find("formats").findall("format"):
         name = f.get("name")
@@ -73,13 +56,7 @@ def main():
           "    *width = blocks[low].width;",
           "    *height = blocks[low].height;",
           "    return true;", "}"]
-    os.makedirs(out_dir, exist_ok=True)
-    for name, lines in (("vk_formats.h", h), ("vk_formats.c", c)):
-        path = os.path.join(out_dir, name)
-        text = "\n".join(lines) + "\n"
-        if not os.path.exists(path) or open(path).read() != text:
-            open(path, "w").write(text)
-
+    write_outputs(out_dir, (("vk_formats.h", h), ("vk_formats.c", c)))
 
 if __name__ == "__main__":
     main()

@@ -7,9 +7,10 @@ VK_OBJECT_TYPE_BUFFER), from the handles' objtypeenum attributes, for messages t
 
 Usage: gen_object_types.py VK_XML OUT_DIR
 """
-import os
 import sys
 import xml.etree.ElementTree as ET
+
+from vkxml import write_outputs
 
 
 def main():
@@ -31,13 +32,7 @@ def main():
         c.append("    case %s:" % enum)
         c.append('        return "%s";' % name)
     c += ["    default:", '        return "object";', "    }", "}"]
-    os.makedirs(out_dir, exist_ok=True)
-    for name, lines in (("vk_object_types.h", h), ("vk_object_types.c", c)):
-        path = os.path.join(out_dir, name)
-        text = "\n".join(lines) + "\n"
-        if not os.path.exists(path) or open(path).read() != text:
-            open(path, "w").write(text)
-
+    write_outputs(out_dir, (("vk_object_types.h", h), ("vk_object_types.c", c)))
 
 if __name__ == "__main__":
     main()
