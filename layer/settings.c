@@ -11,38 +11,11 @@
 #include <sys/stat.h>
 #include <vulkan/vulkan.h>
 
+#include "layer_settings_ext.h"
+
 #define LAYER_NAME "VK_LAYER_PREFLIGHT_validation"
 #define FILE_PREFIX "preflight_validation."
 #define ENV_PREFIX "VK_PREFLIGHT_VALIDATION_"
-
-/* VK_EXT_layer_settings is newer than Debian 12's headers (1.3.239): declared here as the
- * registry defines it. */
-#ifndef VK_EXT_layer_settings
-#define VK_STRUCTURE_TYPE_LAYER_SETTINGS_CREATE_INFO_EXT ((VkStructureType)1000496000)
-typedef enum VkLayerSettingTypeEXT {
-    VK_LAYER_SETTING_TYPE_BOOL32_EXT = 0,
-    VK_LAYER_SETTING_TYPE_INT32_EXT = 1,
-    VK_LAYER_SETTING_TYPE_INT64_EXT = 2,
-    VK_LAYER_SETTING_TYPE_UINT32_EXT = 3,
-    VK_LAYER_SETTING_TYPE_UINT64_EXT = 4,
-    VK_LAYER_SETTING_TYPE_FLOAT32_EXT = 5,
-    VK_LAYER_SETTING_TYPE_FLOAT64_EXT = 6,
-    VK_LAYER_SETTING_TYPE_STRING_EXT = 7,
-} VkLayerSettingTypeEXT;
-typedef struct VkLayerSettingEXT {
-    const char *pLayerName;
-    const char *pSettingName;
-    VkLayerSettingTypeEXT type;
-    uint32_t valueCount;
-    const void *pValues;
-} VkLayerSettingEXT;
-typedef struct VkLayerSettingsCreateInfoEXT {
-    VkStructureType sType;
-    const void *pNext;
-    uint32_t settingCount;
-    const VkLayerSettingEXT *pSettings;
-} VkLayerSettingsCreateInfoEXT;
-#endif
 
 enum setting_key {
     KEY_ACTION,

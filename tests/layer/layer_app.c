@@ -16,6 +16,7 @@
 #include <vulkan/vulkan.h>
 
 #include "layer_app.h"
+#include "layer_settings_ext.h"
 #include "layer_test_spirv.h"
 
 static pthread_mutex_t print_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -47,21 +48,8 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlag
 }
 
 /* --setting KEY=TEXT and --setting-uint KEY=N: VK_EXT_layer_settings, as an engine configures the
- * layer from code (declared here: newer than Debian 12's headers). */
-struct app_layer_setting {
-    const char *pLayerName;
-    const char *pSettingName;
-    int type; /* VkLayerSettingTypeEXT: 3 UINT32, 7 STRING */
-    uint32_t valueCount;
-    const void *pValues;
-};
-struct app_layer_settings_info {
-    VkStructureType sType; /* VK_STRUCTURE_TYPE_LAYER_SETTINGS_CREATE_INFO_EXT */
-    const void *pNext;
-    uint32_t settingCount;
-    const struct app_layer_setting *pSettings;
-};
-static struct app_layer_setting settings[8];
+ * layer from code (layer_settings_ext.h declares it: newer than Debian 12's headers). */
+static VkLayerSettingEXT settings[8];
 static char setting_names[8][64];
 static const char *setting_texts[8];
 static uint32_t setting_numbers[8];
@@ -76,9 +64,9 @@ static void add_setting(const char *arg, bool number)
     snprintf(setting_names[i], sizeof(setting_names[i]), "%.*s", (int)(equals - arg), arg);
     setting_texts[i] = equals + 1;
     setting_numbers[i] = (uint32_t)strtoul(equals + 1, NULL, 10);
-    settings[i] =
-        (struct app_layer_setting){"VK_LAYER_PREFLIGHT_validation", setting_names[i], number ? 3 : 7, 1,
-                                   number ? (const void *)&setting_numbers[i] : (const void *)&setting_texts[i]};
+    settings[i] = (VkLayerSettingEXT){"VK_LAYER_PREFLIGHT_validation", setting_names[i],
+                                      number ? VK_LAYER_SETTING_TYPE_UINT32_EXT : VK_LAYER_SETTING_TYPE_STRING_EXT, 1,
+                                      number ? (const void *)&setting_numbers[i] : (const void *)&setting_texts[i]};
 }
 
 static void create_app(struct app *a, bool enable_in_app, bool chain_messenger)
@@ -110,8 +98,8 @@ static void create_app(struct app *a, bool enable_in_app, bool chain_messenger)
     }
     const char *layers[] = {"VK_LAYER_PREFLIGHT_validation"};
     VkApplicationInfo app_info = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .apiVersion = VK_API_VERSION_1_3};
-    struct app_layer_settings_info settings_info = {
-        .sType = (VkStructureType)1000496000,
+    VkLayerSettingsCreateInfoEXT settings_info = {
+        .sType = VK_STRUCTURE_TYPE_LAYER_SETTINGS_CREATE_INFO_EXT,
         .pNext = chain_messenger ? &messenger_info : NULL,
         .settingCount = setting_count,
         .pSettings = settings,

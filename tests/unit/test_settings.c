@@ -14,21 +14,8 @@
 #include <cjson/cJSON.h>
 #include <cmocka.h>
 
+#include "layer_settings_ext.h"
 #include "settings.h"
-
-/* VK_EXT_layer_settings as an application declares it on Debian 12's headers. */
-struct api_setting {
-    const char *pLayerName, *pSettingName;
-    int type; /* 3 UINT32, 7 STRING, 0 BOOL32 */
-    uint32_t valueCount;
-    const void *pValues;
-};
-struct api_settings {
-    int sType; /* 1000496000 */
-    const void *pNext;
-    uint32_t settingCount;
-    const struct api_setting *pSettings;
-};
 
 static char *no_environment[] = {NULL};
 static char settings_dir[64];
@@ -145,15 +132,17 @@ static void api_file_environment_in_that_order(void **state)
     (void)state;
     const char *abort_text = "abort", *break_text = "break", *log_path = "/tmp/from-api.jsonl";
     uint32_t three = 3, four = 4;
-    struct api_setting values[] = {
-        {"VK_LAYER_PREFLIGHT_validation", "action", 7, 1, &abort_text},
-        {"VK_LAYER_PREFLIGHT_validation", "action", 7, 1, &break_text}, /* second reference: not used */
-        {"VK_LAYER_PREFLIGHT_validation", "duplicate_limit", 3, 1, &three},
-        {"VK_LAYER_PREFLIGHT_validation", "log_file", 7, 1, &log_path},
-        {"VK_LAYER_OTHER_layer", "duplicate_limit", 3, 1, &four}, /* another layer's */
-        {"VK_LAYER_PREFLIGHT_validation", "no_such_key", 3, 1, &four},
+    VkLayerSettingEXT values[] = {
+        {"VK_LAYER_PREFLIGHT_validation", "action", VK_LAYER_SETTING_TYPE_STRING_EXT, 1, &abort_text},
+        {"VK_LAYER_PREFLIGHT_validation", "action", VK_LAYER_SETTING_TYPE_STRING_EXT, 1,
+         &break_text}, /* second reference: not used */
+        {"VK_LAYER_PREFLIGHT_validation", "duplicate_limit", VK_LAYER_SETTING_TYPE_UINT32_EXT, 1, &three},
+        {"VK_LAYER_PREFLIGHT_validation", "log_file", VK_LAYER_SETTING_TYPE_STRING_EXT, 1, &log_path},
+        {"VK_LAYER_OTHER_layer", "duplicate_limit", VK_LAYER_SETTING_TYPE_UINT32_EXT, 1, &four}, /* another layer's */
+        {"VK_LAYER_PREFLIGHT_validation", "no_such_key", VK_LAYER_SETTING_TYPE_UINT32_EXT, 1, &four},
     };
-    struct api_settings api = {1000496000, NULL, sizeof(values) / sizeof(values[0]), values};
+    VkLayerSettingsCreateInfoEXT api = {VK_STRUCTURE_TYPE_LAYER_SETTINGS_CREATE_INFO_EXT, NULL,
+                                        sizeof(values) / sizeof(values[0]), values};
     struct layer_settings s;
     struct settings_problems p;
     settings_load(&s, &api, &p);
@@ -183,11 +172,11 @@ static void check_lists(void **state)
 {
     (void)state;
     const char *disable = "PREFLIGHT-hazard-*", *enable = "PREFLIGHT-hazard-read-after-write,PREFLIGHT-alias-in-place";
-    struct api_setting values[] = {
-        {"VK_LAYER_PREFLIGHT_validation", "disable", 7, 1, &disable},
-        {"VK_LAYER_PREFLIGHT_validation", "enable", 7, 1, &enable},
+    VkLayerSettingEXT values[] = {
+        {"VK_LAYER_PREFLIGHT_validation", "disable", VK_LAYER_SETTING_TYPE_STRING_EXT, 1, &disable},
+        {"VK_LAYER_PREFLIGHT_validation", "enable", VK_LAYER_SETTING_TYPE_STRING_EXT, 1, &enable},
     };
-    struct api_settings api = {1000496000, NULL, 2, values};
+    VkLayerSettingsCreateInfoEXT api = {VK_STRUCTURE_TYPE_LAYER_SETTINGS_CREATE_INFO_EXT, NULL, 2, values};
     struct layer_settings s;
     struct settings_problems p;
     settings_load(&s, &api, &p);
