@@ -57,6 +57,7 @@ bool gpu_open(struct gpu *gpu, VkInstance instance, VkPhysicalDevice physical, u
     }
     if (gpu->queue_family == UINT32_MAX)
         return gpu_check(gpu, VK_ERROR_FEATURE_NOT_PRESENT, "no queue family with VK_QUEUE_COMPUTE_BIT");
+    gpu->timestamp_valid_bits = families[gpu->queue_family].timestampValidBits;
 
     uint32_t available_count = 0;
     vkEnumerateDeviceExtensionProperties(physical, NULL, &available_count, NULL);

@@ -54,6 +54,7 @@ struct gpu {
     VkDevice device;
     VkQueue queue;
     uint32_t queue_family;
+    uint32_t timestamp_valid_bits; /* of the queue family (0: it cannot time) */
     VkCommandPool command_pool;
     VkCommandBuffer cmd;
     VkFence fence;

@@ -7,13 +7,7 @@
 bool timing_create(struct gpu *gpu, struct gpu_timing *t, uint32_t samples)
 {
     memset(t, 0, sizeof(*t));
-    uint32_t count = 0;
-    vkGetPhysicalDeviceQueueFamilyProperties(gpu->physical, &count, NULL);
-    VkQueueFamilyProperties families[32];
-    if (count > 32)
-        count = 32;
-    vkGetPhysicalDeviceQueueFamilyProperties(gpu->physical, &count, families);
-    uint32_t bits = gpu->queue_family < count ? families[gpu->queue_family].timestampValidBits : 0;
+    uint32_t bits = gpu->timestamp_valid_bits;
     if (bits == 0 || gpu->properties.limits.timestampPeriod <= 0) {
         snprintf(t->unavailable, sizeof(t->unavailable),
                  "queue family %u declares no timestamp bits (timestampValidBits 0)", gpu->queue_family);
