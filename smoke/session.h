@@ -25,7 +25,8 @@ struct smoke_session {
     unsigned devices_created;
 };
 
-/* `selected[i]` says whether smoke_test_get(i) may run in this session (NULL: every test). */
+/* `selected[i]` says whether smoke_test_get(i) runs in this session: selected and declared, as the
+ * runner decided (NULL: every test the device declares). */
 void smoke_session_init(struct smoke_session *s, const cJSON *declared, VkInstance instance, VkPhysicalDevice physical,
                         uint32_t api_version, const bool *selected, bool per_test);
 /* Runs one test; fills `out` (evidence owned by the caller). */
