@@ -56,14 +56,6 @@ struct alias_cache {
     struct hazard_accesses exported; /* the same accesses as the hazard tracker takes them */
 };
 
-void check_alias_free(struct bound_state *b)
-{
-    for (uint32_t i = 0; i < BOUND_RECALL; ++i) {
-        free(b->memos[i].alias_cache);
-        b->memos[i].alias_cache = NULL;
-    }
-}
-
 static void add(struct collection *c, const struct access *a)
 {
     if (c->count < c->capacity)

@@ -20,8 +20,6 @@ struct alias_fixed_reads {
 const struct hazard_accesses *check_alias_command(struct layer_device *ld, struct command_buffer_state *cb,
                                                   struct bound_state *b, const struct alias_fixed_reads *fixed,
                                                   const char *call, struct hazard_accesses *scratch);
-/* Frees the bound state's cached descriptor accesses. */
-void check_alias_free(struct bound_state *b);
 /* The layout binding `binding` of a bound set, or NULL. */
 const struct set_layout_binding *check_layout_binding(const struct set_state *set, uint32_t binding);
 

@@ -1,6 +1,5 @@
 #include "layer_state.h"
 
-#include "check_alias.h"
 #include "check_hazard.h"
 #include "check_lifetime.h"
 
@@ -137,39 +136,119 @@ static bool same_content(const struct bound_recall *x, const struct bound_recall
     return true;
 }
 
+static uint32_t home_slot(uint64_t hash, uint32_t slot_count)
+{
+    return (uint32_t)(hash >> 32) & (slot_count - 1);
+}
+
+static bool slot_holds(const struct bound_state *b, const struct bound_slot *slot)
+{
+    return slot->recall.serial != 0 && slot->recall.generation == b->generation;
+}
+
+/* The recall table at `count` slots, this generation's states moved to their new homes with their
+ * memos; false when out of memory (the table is unchanged). */
+static bool resize_slots(struct bound_state *b, uint32_t count)
+{
+    struct bound_slot *grown = calloc(count, sizeof(*grown));
+    if (grown == NULL)
+        return false;
+    for (uint32_t i = 0; i < b->slot_count; ++i) {
+        struct bound_slot *old = &b->slots[i];
+        struct bound_slot *to = NULL;
+        for (uint32_t k = 0, home = home_slot(old->recall.hash, count); slot_holds(b, old) && k < BOUND_RECALL_PROBE;
+             ++k)
+            if (!slot_holds(b, &grown[(home + k) & (count - 1)])) {
+                to = &grown[(home + k) & (count - 1)];
+                break;
+            }
+        if (to == NULL) {
+            free(old->memos.alias_cache);
+            if (slot_holds(b, old))
+                b->slots_used--;
+        } else {
+            *to = *old;
+        }
+    }
+    free(b->slots);
+    b->slots = grown;
+    b->slot_count = count;
+    b->current = 0;
+    return true;
+}
+
+static struct bound_slot *recalled(struct bound_state *b, const struct bound_recall *now)
+{
+    for (uint32_t k = 0, home = home_slot(now->hash, b->slot_count); k < BOUND_RECALL_PROBE && k < b->slot_count;
+         ++k) {
+        struct bound_slot *slot = &b->slots[(home + k) & (b->slot_count - 1)];
+        if (!slot_holds(b, slot))
+            return NULL; /* states are never taken out of a generation: the probe ends at a gap */
+        if (slot->recall.hash == now->hash && same_content(&slot->recall, now))
+            return slot;
+    }
+    return NULL;
+}
+
+/* A slot for a new state: the first free one near its home, else its home (replacing a state
+ * there keeps every probe sequence unbroken). */
+static struct bound_slot *slot_for(struct bound_state *b, uint64_t hash)
+{
+    if (b->slots == NULL && !resize_slots(b, BOUND_RECALL_FIRST))
+        return NULL;
+    if ((b->slots_used + 1) * 2 > b->slot_count && b->slot_count < BOUND_RECALL_MAX)
+        resize_slots(b, b->slot_count * 2); /* out of memory: the states recalled stay as they are */
+    uint32_t home = home_slot(hash, b->slot_count);
+    for (uint32_t k = 0; k < BOUND_RECALL_PROBE && k < b->slot_count; ++k) {
+        struct bound_slot *slot = &b->slots[(home + k) & (b->slot_count - 1)];
+        if (!slot_holds(b, slot)) {
+            b->slots_used++;
+            return slot;
+        }
+    }
+    return &b->slots[home];
+}
+
 void bound_state_changed(struct bound_state *b)
 {
     struct bound_recall now;
     bool recallable = recall_entry(b, &now);
-    for (uint32_t i = 0; recallable && i < BOUND_RECALL; ++i) {
-        if (b->recall[i].serial != 0 && b->recall[i].hash == now.hash && same_content(&b->recall[i], &now)) {
-            b->serial = b->recall[i].serial;
-            b->current = i;
-            return;
-        }
+    struct bound_slot *slot = recallable && b->slots != NULL ? recalled(b, &now) : NULL;
+    if (slot != NULL) {
+        b->serial = slot->recall.serial;
+        b->current = (uint32_t)(slot - b->slots) + 1;
+        return;
     }
-    /* new content: a serial never used by this bound state, in a free slot or else a random one
-     * (replacing the oldest would miss at every bind when more states than slots rotate in turn) */
+    /* new content: a serial never used by this bound state */
     b->serial = ++b->last_serial;
-    uint32_t slot = BOUND_RECALL;
-    for (uint32_t i = 0; i < BOUND_RECALL && slot == BOUND_RECALL; ++i)
-        if (b->recall[i].serial == 0)
-            slot = i;
-    if (slot == BOUND_RECALL)
-        slot = (uint32_t)((b->serial * 0x9E3779B97F4A7C15ull) >> 32) % BOUND_RECALL;
-    b->current = slot;
-    b->recall[slot].serial = 0;
-    if (recallable) {
-        now.serial = b->serial;
-        b->recall[slot] = now;
+    slot = recallable ? slot_for(b, now.hash) : NULL;
+    if (slot == NULL) {
+        b->current = 0;
+        return;
     }
+    now.serial = b->serial;
+    now.generation = b->generation;
+    slot->recall = now;
+    b->current = (uint32_t)(slot - b->slots) + 1;
 }
 
 void bound_state_forget(struct bound_state *b)
 {
-    for (uint32_t i = 0; i < BOUND_RECALL; ++i)
-        b->recall[i].serial = 0;
+    b->generation++;
+    b->slots_used = 0;
+    b->current = 0;
     b->serial = ++b->last_serial;
+}
+
+void bound_state_free(struct bound_state *b)
+{
+    for (uint32_t i = 0; i < b->slot_count; ++i)
+        free(b->slots[i].memos.alias_cache);
+    free(b->slots);
+    free(b->unrecalled.alias_cache);
+    b->slots = NULL;
+    b->unrecalled.alias_cache = NULL;
+    b->slot_count = b->slots_used = b->current = 0;
 }
 
 static void unbind(struct bound_state *b)
@@ -240,7 +319,7 @@ void command_buffer_free_state(struct command_buffer_state *cb)
     free(cb->written_table);
     hazard_free(cb);
     lifetime_free(cb);
-    check_alias_free(&cb->compute);
-    check_alias_free(&cb->graphics);
+    bound_state_free(&cb->compute);
+    bound_state_free(&cb->graphics);
     free(cb);
 }

@@ -242,20 +242,31 @@ struct alias_cache; /* check_alias.c */
 /* What the per-command checks derived from one bound state, each with the key it was taken at. */
 struct bound_memos {
     struct bound_key binding_checked, writes_noted; /* check_binding, the written-buffers list */
-    struct alias_cache *alias_cache;                /* check_alias's descriptor accesses (malloc'd) */
+    /* check_alias's descriptor accesses: one malloc'd block without pointers inside, made by the
+     * alias check and freed with the memos (bound_state_free) */
+    struct alias_cache *alias_cache;
 };
 
-/* A bound state seen recently, by content: engines rotate a few descriptor sets (per material,
- * per frame in flight) with one pipeline, and a state bound again gets its serial and memos back.
+/* A bound state seen recently, by content: engines rotate descriptor sets (per material, per
+ * frame in flight, dozens of them) with one pipeline, and a state bound again gets its serial and
+ * memos back. The recalled states are a hash table (by content), grown as more distinct states are
+ * bound in one recording, up to BOUND_RECALL_MAX; past that a new state takes its home slot's place.
  * States with dynamic offsets or more than BOUND_RECALL_SETS sets are not recalled. */
-#define BOUND_RECALL 8
+#define BOUND_RECALL_FIRST 8
+#define BOUND_RECALL_MAX 256
+#define BOUND_RECALL_PROBE 8 /* slots looked at from a state's home slot */
 #define BOUND_RECALL_SETS 8
 struct bound_recall {
-    uint64_t serial; /* 0: nothing to recall */
-    uint64_t hash;   /* of the content below: compared first */
+    uint64_t serial;     /* 0: nothing to recall */
+    uint64_t generation; /* the bound state's generation it was recalled in (bound_state_forget) */
+    uint64_t hash;       /* of the content below: compared first */
     uint64_t pipeline_id;
     uint32_t set_count;
     uint64_t set_ids[BOUND_RECALL_SETS];
+};
+struct bound_slot {
+    struct bound_recall recall;
+    struct bound_memos memos;
 };
 
 struct bound_state {
@@ -269,11 +280,12 @@ struct bound_state {
     uint32_t set_mask, dynamic_mask; /* bit i: sets[i] is bound, dynamic_count[i] != 0 (MAX_BOUND_SETS <= 32) */
     uint32_t stale_mask;      /* bit i: the last bind at i named a set the layer does not know (freed, or never made) */
     uint64_t lifetime_serial; /* check_lifetime: the serial whose sets were last noted */
-    uint32_t current;         /* the slot of memos and recall of the state bound now */
-    struct bound_memos memos[BOUND_RECALL];
-    struct bound_recall recall[BOUND_RECALL];
+    uint32_t current;         /* 1 + the slot of the state bound now; 0: it is not recalled */
+    uint64_t generation;      /* slots of another generation hold nothing (bound_state_forget) */
+    uint32_t slot_count, slots_used; /* a power of two (0 until a state is first recalled); used this generation */
+    struct bound_slot *slots;
+    struct bound_memos unrecalled; /* the memos of a state that is not recalled */
 };
-
 /* After a bind changed the bound state: its serial, recalled when the same content was bound
  * recently, else new. */
 void bound_state_changed(struct bound_state *b);
@@ -281,8 +293,10 @@ void bound_state_changed(struct bound_state *b);
 void bound_state_forget(struct bound_state *b);
 static inline struct bound_memos *bound_memos_of(struct bound_state *b)
 {
-    return &b->memos[b->current];
+    return b->current == 0 ? &b->unrecalled : &b->slots[b->current - 1].memos;
 }
+/* Frees the memos' blocks and the recall table (command_buffer_free_state). */
+void bound_state_free(struct bound_state *b);
 
 /* The work bounds of a compute shader (reflect_bound) with the values pushed for a dispatch:
  * per dimension, the count of invocations (or workgroups, `kind`) the shader works on. */

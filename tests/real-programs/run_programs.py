@@ -80,10 +80,10 @@ def cases():
         Case("vkd3d-gears", ["vkd3d-gears"], ["vkd3d-gears"], display=True, runs_for=4),
         Case("vkd3d-triangle", ["vkd3d-triangle"], ["vkd3d-triangle"], display=True, runs_for=4),
         # libplacebo passes over CPU devices unless named: {device} is lavapipe's deviceName
-        Case("mpv-gpu", ["mpv", "--no-config", "--really-quiet", "--vo=gpu", "--gpu-api=vulkan",
+        Case("mpv-gpu", ["mpv", "--no-config", "--msg-level=all=error", "--vo=gpu", "--gpu-api=vulkan",
                          "--vulkan-device={device}", "--frames=30", "--no-audio", "{work}/clip.y4m"], ["mpv"],
              display=True, inputs=["clip.y4m"]),
-        Case("mpv-gpu-next", ["mpv", "--no-config", "--really-quiet", "--vo=gpu-next", "--gpu-api=vulkan",
+        Case("mpv-gpu-next", ["mpv", "--no-config", "--msg-level=all=error", "--vo=gpu-next", "--gpu-api=vulkan",
                               "--vulkan-device={device}", "--frames=30", "--no-audio", "{work}/clip.y4m"], ["mpv"],
              display=True, inputs=["clip.y4m"]),
         Case("gst-colorconvert", ["gst-launch-1.0", "-q", "videotestsrc", "num-buffers=30", "pattern=ball", "!",
@@ -179,16 +179,24 @@ def start_x(work):
 
 
 def device_name(env):
-    """The first Vulkan device's name (lavapipe's carries its LLVM version)."""
-    out = subprocess.run(["vulkaninfo", "--summary"], env=env, capture_output=True, text=True).stdout
-    match = re.search(r"deviceName\s*=\s*(.+)", out)
-    return match.group(1).strip() if match else "llvmpipe"
+    """lavapipe's device name as mpv lists it (it carries the LLVM version and vector width, and mpv
+    takes a software device only when named exactly), or None when mpv lists none."""
+    if not shutil.which("mpv"):
+        return None
+    listing = subprocess.run(["mpv", "--no-config", "--vo=gpu", "--gpu-api=vulkan", "--vulkan-device=help"], env=env,
+                             capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60)
+    names = re.findall(r"'([^']+)' \(GPU", listing.stdout + listing.stderr)
+    lavapipe = [n for n in names if n.startswith("llvmpipe")]
+    if not lavapipe:
+        print(f"run_programs: mpv lists no lavapipe device (it lists: {names or 'none'}; said: "
+              f"{(listing.stdout + listing.stderr).strip()[-300:]!r})")
+    return lavapipe[0] if lavapipe else None
 
 
 def run_once(case, env, work, vkfft, device):
     """The outcome of one run: status, output hash, result matches, and stdout+stderr (a failed
     run's output is kept in {work}/<name>.failed.log for the report)."""
-    argv = [a.format(work=work, vkfft=vkfft, device=device) for a in case.argv]
+    argv = [a.format(work=work, vkfft=vkfft, device=device or "(no lavapipe device)") for a in case.argv]
     if case.output:
         out = os.path.join(work, case.output)
         if os.path.exists(out):
@@ -287,7 +295,7 @@ def main():
             if case.zink:
                 env.update({"LIBGL_ALWAYS_SOFTWARE": "1", "GALLIUM_DRIVER": "zink", "MESA_LOADER_DRIVER_OVERRIDE": "zink"})
             started = time.monotonic()
-            plain, _ = run_once(case, env, work, args.vkfft, device)
+            plain, plain_text = run_once(case, env, work, args.vkfft, device)
             plain_seconds = time.monotonic() - started
             log_file = os.path.join(work, case.name + ".jsonl")
             if os.path.exists(log_file):
@@ -321,6 +329,7 @@ def main():
             if plain["status"].startswith("hung") or plain["status"].startswith("exit") and plain["status"] != "exit 0" \
                     and case.name not in EXIT_NONZERO:
                 problems.append(f"the program itself failed without the layer: {plain['status']}")
+                problems += ["it said: " + line[:200] for line in plain_text.strip().splitlines()[-6:]]
             if case.result is not None and not plain["result"]:
                 problems.append("no result printed")
             expected = read_expectations(case.name)
