@@ -179,8 +179,7 @@ static bool resize_slots(struct bound_state *b, uint32_t count)
 
 static struct bound_slot *recalled(struct bound_state *b, const struct bound_recall *now)
 {
-    for (uint32_t k = 0, home = home_slot(now->hash, b->slot_count); k < BOUND_RECALL_PROBE && k < b->slot_count;
-         ++k) {
+    for (uint32_t k = 0, home = home_slot(now->hash, b->slot_count); k < BOUND_RECALL_PROBE && k < b->slot_count; ++k) {
         struct bound_slot *slot = &b->slots[(home + k) & (b->slot_count - 1)];
         if (!slot_holds(b, slot))
             return NULL; /* states are never taken out of a generation: the probe ends at a gap */
