@@ -129,17 +129,22 @@ __attribute__((noinline)) static void report_counts(struct layer_device *ld, str
 }
 
 /* The common case, nothing to report, decided without the formatting's stack frame. */
+void check_dispatch_device_init(struct layer_device *ld)
+{
+    const struct target_limits *t = &ld->instance->targets;
+    for (int i = 0; i < 3; ++i) {
+        ld->group_end_max[i] = ld->properties.limits.maxComputeWorkGroupCount[i];
+        if (t->group_count[i].present && t->group_count[i].value < ld->group_end_max[i])
+            ld->group_end_max[i] = t->group_count[i].value;
+    }
+}
+
 static void check_counts(struct layer_device *ld, struct command_buffer_state *cb, const uint32_t base[3],
                          const uint32_t count[3], const char *call, const char *how)
 {
-    const VkPhysicalDeviceLimits *limits = &ld->properties.limits;
-    const struct target_limits *t = &ld->instance->targets;
     bool suspect = how[0] == '\0' && (count[0] == 0 || count[1] == 0 || count[2] == 0);
-    for (int i = 0; i < 3 && !suspect; ++i) {
-        uint64_t end = (uint64_t)base[i] + count[i];
-        suspect =
-            end > limits->maxComputeWorkGroupCount[i] || (t->group_count[i].present && end > t->group_count[i].value);
-    }
+    for (int i = 0; i < 3 && !suspect; ++i)
+        suspect = (uint64_t)base[i] + count[i] > ld->group_end_max[i];
     if (suspect)
         report_counts(ld, cb, base, count, call, how);
 }

@@ -8,6 +8,8 @@
 
 void check_dispatch_pipeline(struct layer_device *ld, const struct pipeline_state *p, VkShaderModule module,
                              const char *call);
+/* Takes the device's and the target devices' group count limits together, once per device. */
+void check_dispatch_device_init(struct layer_device *ld);
 void check_dispatch_groups(struct layer_device *ld, struct command_buffer_state *cb, const uint32_t base[3],
                            const uint32_t count[3], const char *call);
 /* The work bounds of the bound compute pipeline's shader with the values pushed so far (none

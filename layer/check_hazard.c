@@ -198,12 +198,7 @@ void hazard_command_at(struct layer_device *ld, struct command_buffer_state *cb,
                 .access = *a, .command_index = command_index, .call = call, .barrier_index = t->barrier_count};
             add_entry(t, r, &e);
         }
-        struct hazard_use use = {.stages = a->stages,
-                                 .access = a->access,
-                                 .command_index = command_index,
-                                 .call = call,
-                                 .command_buffer = handle,
-                                 .labels = cb->label_path};
+        struct hazard_use use = hazard_use_now(a->stages, a->access, command_index, call, handle, cb->label_path);
         tracker_record(r, &use, a->write);
     }
 }

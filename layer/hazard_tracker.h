@@ -36,6 +36,28 @@ struct hazard_use {
     uint64_t submission;     /* queue trackers: the batch's number on its queue */
 };
 
+/* A use recorded now, every field set one by one: an initializer that zeroes the struct first
+ * compiles to a `rep stos`, a third of the per-access cost in the recording benchmark. */
+static inline struct hazard_use hazard_use_now(uint64_t stages, uint64_t access, uint32_t command_index,
+                                               const char *call, uint64_t command_buffer, const char *labels)
+{
+    struct hazard_use u;
+    u.stages = stages;
+    u.access = access;
+    u.named_stages = 0;
+    u.transition = false;
+    u.ordered_stages = 0;
+    u.visible_stages = 0;
+    u.visible_access = 0;
+    u.available_stages = 0;
+    u.command_index = command_index;
+    u.call = call;
+    u.command_buffer = command_buffer;
+    u.labels = labels;
+    u.submission = 0;
+    return u;
+}
+
 struct hazard_range {
     bool image;
     uint64_t key, begin, end, resource;

@@ -404,6 +404,9 @@ struct layer_device {
     VkPhysicalDevice physical;
     struct layer_device_dispatch dispatch;
     VkPhysicalDeviceProperties properties;
+    /* per dimension, the largest baseGroup + groupCount a dispatch may reach: the device's
+     * maxComputeWorkGroupCount or a target device's, whichever is lower (check_dispatch_device_init) */
+    uint64_t group_end_max[3];
     struct handle_map names; /* object handle -> name from vkSetDebugUtilsObjectNameEXT */
     struct handle_map memories, buffers, images, image_views, set_layouts, descriptor_pools, descriptor_sets,
         update_templates, pipeline_layouts, shader_modules, pipelines, command_pools, command_buffers, fences,

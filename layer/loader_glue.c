@@ -8,6 +8,7 @@
 #include <vulkan/vk_layer.h>
 
 #include "findings.h"
+#include "check_dispatch.h"
 #include "check_hazard_submit.h"
 #include "check_host.h"
 #include "check_lifetime.h"
@@ -268,6 +269,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateDevice(VkPhysicalDevice physi
     ld->physical = physical;
     layer_device_dispatch_load(&ld->dispatch, *device, next_gdpa);
     li->dispatch.GetPhysicalDeviceProperties(physical, &ld->properties);
+    check_dispatch_device_init(ld);
     struct handle_map *maps[] = {
         &ld->names,          &ld->memories,         &ld->buffers,         &ld->images,           &ld->image_views,
         &ld->set_layouts,    &ld->descriptor_pools, &ld->descriptor_sets, &ld->update_templates, &ld->pipeline_layouts,
