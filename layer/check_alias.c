@@ -52,8 +52,10 @@ struct alias_cache {
     struct bound_key key;
     bool exported_only; /* filled from a lone set's memo: `exported` is right, `a` was not collected */
     uint32_t count;
+    /* the same accesses as the hazard tracker takes them: next to the key, because a state bound
+     * again reads only these two (its pairs were compared when it was first bound) */
+    struct hazard_accesses exported;
     struct access a[CACHED_ACCESSES];
-    struct hazard_accesses exported; /* the same accesses as the hazard tracker takes them */
 };
 
 static void add(struct collection *c, const struct access *a)

@@ -98,9 +98,13 @@ struct set_memo_key {
 };
 
 struct set_state {
+    /* the fields every bind and dispatch reads first, on one cache line (engines rotate dozens of
+     * sets: each is cold when it is bound again) */
     int refs;
     uint64_t id; /* unique for the layer's life: handles and addresses are reused */
     VkDescriptorSet handle;
+    uint64_t lifetime_noted; /* check_lifetime.c: the (recording, pipeline) it was last noted for,
+                              * mixed into one word (atomic, relaxed) */
     VkDescriptorPool pool;
     struct set_layout_state *layout;
     struct descriptor_state *descriptors;
@@ -108,8 +112,6 @@ struct set_state {
     struct set_memo_key binding_clean; /* check_binding found nothing to report for this key */
     struct set_memo_key writes_noted;  /* its written buffers are in that recording's written list */
     struct alias_set_memo *alias;      /* check_alias.c: the set's descriptor accesses (malloc'd) */
-    uint64_t lifetime_noted;           /* check_lifetime.c: the (recording, pipeline) it was last noted for,
-                                        * mixed into one word (atomic, relaxed) */
 };
 
 static inline bool set_memo_key_equal(const struct set_memo_key *x, const struct set_memo_key *y)
