@@ -26,7 +26,7 @@ void check_dispatch_pipeline(struct layer_device *ld, const struct pipeline_stat
     if (!p->reflected || !p->shader.has_local_size)
         return;
     const VkPhysicalDeviceLimits *limits = &ld->properties.limits;
-    const struct target_limits *t = &ld->instance->targets;
+    const struct fleet_compute_limits *t = &ld->instance->targets;
     const uint32_t *size = p->shader.local_size;
     uint64_t invocations = (uint64_t)size[0] * size[1] * size[2];
     char message[1024];
@@ -87,7 +87,7 @@ __attribute__((noinline)) static void report_counts(struct layer_device *ld, str
                                                     const char *how)
 {
     const VkPhysicalDeviceLimits *limits = &ld->properties.limits;
-    const struct target_limits *t = &ld->instance->targets;
+    const struct fleet_compute_limits *t = &ld->instance->targets;
     uint64_t pipeline = cb && cb->compute.pipeline ? HANDLE(cb->compute.pipeline->handle) : 0;
     char message[1024];
     static const char axis[3] = {'X', 'Y', 'Z'};
@@ -131,7 +131,7 @@ __attribute__((noinline)) static void report_counts(struct layer_device *ld, str
 /* The common case, nothing to report, decided without the formatting's stack frame. */
 void check_dispatch_device_init(struct layer_device *ld)
 {
-    const struct target_limits *t = &ld->instance->targets;
+    const struct fleet_compute_limits *t = &ld->instance->targets;
     for (int i = 0; i < 3; ++i) {
         ld->group_end_max[i] = ld->properties.limits.maxComputeWorkGroupCount[i];
         if (t->group_count[i].present && t->group_count[i].value < ld->group_end_max[i])

@@ -21,7 +21,7 @@
 #include "layer_dispatch.h"
 #include "settings.h"
 #include "spirv_reflect.h"
-#include "target_limits.h"
+#include "fleet_limits_read.h"
 
 #define LAYER_NAME "VK_LAYER_PREFLIGHT_validation"
 #define MAX_BOUND_SETS 32
@@ -42,7 +42,7 @@ struct layer_instance {
     VkInstance instance;
     struct layer_instance_dispatch dispatch;
     struct layer_settings settings;
-    struct target_limits targets;
+    struct fleet_compute_limits targets; /* the `target_limits` setting's file (matrix/fleet_limits_read.h) */
     pthread_mutex_t messengers_lock;
     struct layer_messenger *messengers;
     size_t messenger_count, messenger_capacity;

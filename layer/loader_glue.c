@@ -206,7 +206,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateInstance(const VkInstanceCrea
     }
     if (li->settings.target_limits[0] != '\0') {
         char error[512];
-        if (!target_limits_load(li->settings.target_limits, &li->targets, error, sizeof(error))) {
+        if (!fleet_compute_limits_read(li->settings.target_limits, &li->targets, error, sizeof(error))) {
             snprintf(message, sizeof(message), "%s; target-limit checks are off", error);
             layer_warning(li, "preflight-settings", message);
         }

@@ -6,12 +6,11 @@
 #include <string.h>
 
 #include "identity.h"
+#include "json_file.h"
 #include "json_strict.h"
 #include "report.h"
 #include "spec_minimums.h"
 #include "verdict.h"
-
-#define MAX_REPORT_BYTES (256u << 20) /* larger than any real report by far */
 
 static bool fail(char *error, size_t size, const char *format, const char *place, const char *detail)
 {
@@ -218,45 +217,11 @@ cJSON *report_parse(const char *text, size_t length, const char *name, char *err
 
 cJSON *report_load(const char *path, char *error, size_t size)
 {
-    bool standard_input = strcmp(path, "-") == 0;
-    FILE *f = standard_input ? stdin : fopen(path, "rb");
-    if (standard_input)
-        path = "(standard input)";
-    if (f == NULL) {
-        snprintf(error, size, "%s: cannot open: %s", path, strerror(errno));
+    size_t length = 0;
+    char *text = json_file_read(path, JSON_FILE_MAX_BYTES, &length, error, size);
+    if (text == NULL)
         return NULL;
-    }
-    size_t capacity = 1 << 20, length = 0;
-    char *text = malloc(capacity);
-    while (text != NULL) {
-        size_t n = fread(text + length, 1, capacity - length, f);
-        length += n;
-        if (n == 0)
-            break;
-        if (length == capacity) {
-            if (capacity >= MAX_REPORT_BYTES) {
-                free(text);
-                if (!standard_input)
-                    fclose(f);
-                snprintf(error, size, "%s: larger than %u MiB, not a report", path, MAX_REPORT_BYTES >> 20);
-                return NULL;
-            }
-            char *bigger = realloc(text, capacity * 2);
-            if (bigger == NULL)
-                break;
-            text = bigger;
-            capacity *= 2;
-        }
-    }
-    bool read_error = ferror(f) != 0;
-    if (!standard_input)
-        fclose(f);
-    if (text == NULL || read_error) {
-        free(text);
-        snprintf(error, size, "%s: cannot read", path);
-        return NULL;
-    }
-    cJSON *report = report_parse(text, length, path, error, size);
+    cJSON *report = report_parse(text, length, strcmp(path, "-") == 0 ? "(standard input)" : path, error, size);
     free(text);
     return report;
 }
