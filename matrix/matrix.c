@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "json_path.h"
+#include "report_model.h"
 
 /* Extensions an engine team asks about first; each one row in the "extensions" group. */
 static const char *const key_extensions[] = {
@@ -72,12 +73,6 @@ const char *matrix_vendor_name(unsigned vendor_id)
     }
 }
 
-static const char *text_of(const cJSON *object, const char *key)
-{
-    const char *s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(object, key));
-    return s ? s : "";
-}
-
 struct row_builder {
     struct matrix *m;
     size_t capacity;
@@ -121,27 +116,23 @@ static void format_number(const cJSON *value, char *out, size_t size)
 
 static void add_device(struct row_builder *b, const cJSON *device, size_t column)
 {
-    const cJSON *declared = cJSON_GetObjectItemCaseSensitive(device, "declared");
     const cJSON *row_json;
-    cJSON_ArrayForEach(row_json, cJSON_GetObjectItemCaseSensitive(device, "capabilities"))
+    REPORT_FOR_EACH_CAPABILITY(row_json, device)
     {
-        struct matrix_row *row = row_for(b, text_of(row_json, "group"), text_of(row_json, "id"));
+        struct report_capability capability = report_capability_of(row_json);
+        struct matrix_row *row = row_for(b, capability.group, capability.id);
         if (row == NULL)
             return;
         struct matrix_cell *cell = &row->cells[column];
         cell->kind = MATRIX_CELL_CAPABILITY;
-        cell->declared = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row_json, "declared"));
-        snprintf(cell->verified, sizeof(cell->verified), "%s", text_of(row_json, "verified"));
+        cell->declared = capability.declared;
+        snprintf(cell->verified, sizeof(cell->verified), "%s", capability.verified);
         /* the smoke result behind the verdict: its reason and evidence, for the reader of a cell */
-        const cJSON *tests = cJSON_GetObjectItemCaseSensitive(row_json, "tests");
-        const char *test = cJSON_GetStringValue(cJSON_GetArrayItem(tests, 0));
-        const cJSON *entry;
-        cJSON_ArrayForEach(entry, cJSON_GetObjectItemCaseSensitive(device, "smoke"))
-        {
-            if (test == NULL || strcmp(text_of(entry, "id"), test) != 0)
-                continue;
-            snprintf(cell->reason, sizeof(cell->reason), "%s", text_of(entry, "reason"));
-            const cJSON *evidence = cJSON_GetObjectItemCaseSensitive(entry, "evidence");
+        const char *test = cJSON_GetStringValue(cJSON_GetArrayItem(capability.tests, 0));
+        struct report_smoke result;
+        if (test != NULL && report_smoke_find(device, test, &result)) {
+            snprintf(cell->reason, sizeof(cell->reason), "%s", result.reason);
+            const cJSON *evidence = result.evidence;
             char *printed = cJSON_GetArraySize(evidence) > 0 ? cJSON_PrintUnformatted(evidence) : NULL;
             if (printed != NULL) {
                 size_t n = strlen(printed);
@@ -155,7 +146,6 @@ static void add_device(struct row_builder *b, const cJSON *device, size_t column
                 }
             }
             free(printed);
-            break;
         }
     }
     for (size_t i = 0; i < sizeof(key_extensions) / sizeof(key_extensions[0]); ++i) {
@@ -163,10 +153,10 @@ static void add_device(struct row_builder *b, const cJSON *device, size_t column
         if (row == NULL)
             return;
         row->cells[column].kind = MATRIX_CELL_CAPABILITY;
-        row->cells[column].declared =
-            cJSON_HasObjectItem(cJSON_GetObjectItemCaseSensitive(declared, "extensions"), key_extensions[i]);
+        row->cells[column].declared = report_declares_extension(device, key_extensions[i]);
     }
-    const cJSON *properties = json_path_get(declared, "properties/VkPhysicalDeviceProperties");
+    const cJSON *properties =
+        cJSON_GetObjectItemCaseSensitive(report_declared_properties(device), "VkPhysicalDeviceProperties");
     for (size_t i = 0; i < sizeof(key_limits) / sizeof(key_limits[0]); ++i) {
         char id[96];
         snprintf(id, sizeof(id), "%s", key_limits[i] + strlen("limits/"));
@@ -184,7 +174,7 @@ static void add_device(struct row_builder *b, const cJSON *device, size_t column
     if (row != NULL) {
         row->cells[column].kind = MATRIX_CELL_VALUE;
         snprintf(row->cells[column].value, sizeof(row->cells[column].value), "%d",
-                 cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(device, "spec_minimums")));
+                 (int)report_spec_minimum_count(device));
     }
 }
 
@@ -200,7 +190,7 @@ struct matrix *matrix_build(cJSON *const *reports, size_t report_count)
     if (m == NULL)
         return NULL;
     for (size_t r = 0; r < report_count; ++r)
-        m->column_count += (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(reports[r], "devices"));
+        m->column_count += report_device_count(reports[r]);
     m->columns = calloc(m->column_count ? m->column_count : 1, sizeof(*m->columns));
     if (m->columns == NULL) {
         free(m);
@@ -210,25 +200,22 @@ struct matrix *matrix_build(cJSON *const *reports, size_t report_count)
     size_t column = 0;
     for (size_t r = 0; r < report_count; ++r) {
         const cJSON *device;
-        cJSON_ArrayForEach(device, cJSON_GetObjectItemCaseSensitive(reports[r], "devices"))
+        REPORT_FOR_EACH_DEVICE(device, reports[r])
         {
-            const cJSON *identity = cJSON_GetObjectItemCaseSensitive(device, "identity");
+            struct report_identity id = report_identity_of(device);
             struct matrix_column *c = &m->columns[column];
-            snprintf(c->device_key, sizeof(c->device_key), "%s", text_of(identity, "deviceKey"));
-            snprintf(c->device_name, sizeof(c->device_name), "%s", text_of(identity, "deviceName"));
-            snprintf(c->driver, sizeof(c->driver), "%s %s", text_of(identity, "driverName"),
-                     text_of(identity, "driverVersion"));
-            const cJSON *vendor = cJSON_GetObjectItemCaseSensitive(identity, "vendorID");
-            snprintf(c->vendor, sizeof(c->vendor), "%s",
-                     matrix_vendor_name(cJSON_IsNumber(vendor) ? (unsigned)vendor->valuedouble : 0));
-            const char *source = text_of(device, "source");
+            snprintf(c->device_key, sizeof(c->device_key), "%s", id.device_key);
+            snprintf(c->device_name, sizeof(c->device_name), "%s", id.device_name);
+            snprintf(c->driver, sizeof(c->driver), "%s %s", id.driver_name, id.driver_version);
+            snprintf(c->vendor, sizeof(c->vendor), "%s", matrix_vendor_name(id.has_vendor_id ? id.vendor_id : 0));
+            const char *source = report_device_source(device);
             snprintf(c->source, sizeof(c->source), "%s", *source ? source : "probe");
-            snprintf(c->created, sizeof(c->created), "%s", text_of(reports[r], "created"));
+            snprintf(c->created, sizeof(c->created), "%s", report_created(reports[r]));
             /* the machine: the report's "host" (preflight-probe --host-label) */
-            const char *host = text_of(reports[r], "host");
-            snprintf(c->host, sizeof(c->host), "%s", *host ? host : text_of(identity, "host"));
-            snprintf(c->os, sizeof(c->os), "%s", text_of(identity, "os"));
-            snprintf(c->kernel, sizeof(c->kernel), "%s", text_of(identity, "kernel"));
+            const char *host = report_host(reports[r]);
+            snprintf(c->host, sizeof(c->host), "%s", *host ? host : id.host);
+            snprintf(c->os, sizeof(c->os), "%s", id.os);
+            snprintf(c->kernel, sizeof(c->kernel), "%s", id.kernel);
             add_device(&builder, device, column);
             ++column;
         }

@@ -65,6 +65,9 @@ struct report_identity report_identity_of(const cJSON *device)
         .driver_info = text(identity, "driverInfo"),
         .driver_version = text(identity, "driverVersion"),
         .api_version = text(identity, "apiVersion"),
+        .os = text(identity, "os"),
+        .kernel = text(identity, "kernel"),
+        .host = text(identity, "host"),
     };
     id.has_vendor_id = id_number(identity, "vendorID", &id.vendor_id);
     id.has_device_id = id_number(identity, "deviceID", &id.device_id);
@@ -79,6 +82,11 @@ const char *report_device_key(const cJSON *device)
 const char *report_device_name(const cJSON *device)
 {
     return text(report_identity_block(device), "deviceName");
+}
+
+const char *report_device_source(const cJSON *device)
+{
+    return text(device, "source");
 }
 
 const cJSON *report_declared(const cJSON *device)
@@ -189,6 +197,11 @@ const char *report_schema(const cJSON *report)
 const char *report_created(const cJSON *report)
 {
     return text(report, "created");
+}
+
+const char *report_host(const cJSON *report)
+{
+    return text(report, "host");
 }
 
 const cJSON *report_generator(const cJSON *report)

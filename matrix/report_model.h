@@ -23,6 +23,7 @@ const cJSON *report_device_at(const cJSON *report, size_t index);
 struct report_identity {
     const char *device_name, *device_key, *device_type;
     const char *driver_name, *driver_info, *driver_version, *api_version;
+    const char *os, *kernel, *host; /* where it ran (host: older reports kept it here) */
     uint32_t vendor_id, device_id;
     bool has_vendor_id, has_device_id;
 };
@@ -30,6 +31,8 @@ struct report_identity report_identity_of(const cJSON *device);
 const cJSON *report_identity_block(const cJSON *device); /* the whole block, for diffs and storage */
 const char *report_device_key(const cJSON *device);
 const char *report_device_name(const cJSON *device);
+/* Where a device's data came from: "" for the probe, "vulkaninfo" for a converted profile. */
+const char *report_device_source(const cJSON *device);
 
 /* What a device declares: its `declared` block, in vulkaninfo --json's layout. */
 const cJSON *report_declared(const cJSON *device);
@@ -75,6 +78,7 @@ struct report_spec_minimum report_spec_minimum_of(const cJSON *entry);
 /* The document's own fields. */
 const char *report_schema(const cJSON *report);
 const char *report_created(const cJSON *report);
+const char *report_host(const cJSON *report); /* preflight-probe --host-label, or "" */
 const cJSON *report_generator(const cJSON *report);
 
 #endif

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_path.h"
+#include "report_model.h"
 #include "vk_json.h"
 #include "verdict.h"
 
@@ -119,10 +119,9 @@ bool gate_check_tests(const struct gate *g, const cJSON *const *devices, size_t 
         bool matched = false;
         for (size_t d = 0; d < count && !matched; ++d) {
             const cJSON *entry;
-            cJSON_ArrayForEach(entry, cJSON_GetObjectItemCaseSensitive(devices[d], "smoke"))
+            REPORT_FOR_EACH_SMOKE(entry, devices[d])
             {
-                const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(entry, "id"));
-                if (id != NULL && fnmatch(r->subject, id, 0) == 0) {
+                if (fnmatch(r->subject, report_smoke_of(entry).id, 0) == 0) {
                     matched = true;
                     break;
                 }
@@ -131,7 +130,7 @@ bool gate_check_tests(const struct gate *g, const cJSON *const *devices, size_t 
         /* devices without any smoke results (vulkaninfo input) cannot tell a misspelling */
         bool any_smoke = false;
         for (size_t d = 0; d < count; ++d)
-            any_smoke = any_smoke || cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(devices[d], "smoke")) > 0;
+            any_smoke = any_smoke || report_smoke_count(devices[d]) > 0;
         if (!matched && any_smoke) {
             snprintf(error, size, "line %d: '%s' matches no smoke test of any report (misspelt?)", r->line, r->subject);
             return false;
@@ -270,15 +269,15 @@ size_t gate_rule_count(const struct gate *g)
 
 /* "maxComputeSharedMemorySize" or "limits.maxX" or "VkPhysicalDeviceFooProperties.member":
  * the first property struct that has it. */
-static const cJSON *find_limit(const cJSON *declared, const char *name)
+static const cJSON *find_limit(const cJSON *device, const char *name)
 {
-    const cJSON *properties = cJSON_GetObjectItemCaseSensitive(declared, "properties");
+    const cJSON *properties = report_declared_properties(device);
     const char *dot = strrchr(name, '.');
     const char *member = dot ? dot + 1 : name;
     char structure[128] = "";
     if (dot != NULL)
         snprintf(structure, sizeof(structure), "%.*s", (int)(dot - name), name);
-    const cJSON *limits = json_path_get(properties, "VkPhysicalDeviceProperties/limits");
+    const cJSON *limits = report_declared_limits(device);
     if (dot == NULL || strcmp(structure, "limits") == 0 || strcmp(structure, "VkPhysicalDeviceLimits") == 0) {
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(limits, member);
         if (v != NULL || dot != NULL)
@@ -333,14 +332,13 @@ static void failed(cJSON *failures, const struct rule *r, const char *format, co
 
 static bool evaluate(const struct rule *r, const cJSON *device, cJSON *failures)
 {
-    const cJSON *declared = cJSON_GetObjectItemCaseSensitive(device, "declared");
     char text[64];
     switch (r->kind) {
     case RULE_FEATURE: {
         const char *dot = strrchr(r->subject, '.');
         bool found = false;
         const cJSON *s;
-        cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(declared, "features"))
+        cJSON_ArrayForEach(s, report_declared_features(device))
         {
             if (!cJSON_IsObject(s))
                 continue;
@@ -353,12 +351,12 @@ static bool evaluate(const struct rule *r, const cJSON *device, cJSON *failures)
         return found;
     }
     case RULE_EXTENSION:
-        if (cJSON_HasObjectItem(cJSON_GetObjectItemCaseSensitive(declared, "extensions"), r->subject))
+        if (report_declares_extension(device, r->subject))
             return true;
         failed(failures, r, "extension %s is not exposed%s", r->subject, "");
         return false;
     case RULE_SPEC_MINIMUMS: {
-        int violations = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(device, "spec_minimums"));
+        int violations = (int)report_spec_minimum_count(device);
         if (violations == 0)
             return true;
         snprintf(text, sizeof(text), "%d", violations);
@@ -366,7 +364,7 @@ static bool evaluate(const struct rule *r, const cJSON *device, cJSON *failures)
         return false;
     }
     case RULE_LIMIT: {
-        const cJSON *v = find_limit(declared, r->subject);
+        const cJSON *v = find_limit(device, r->subject);
         if (!cJSON_IsNumber(v)) {
             failed(failures, r, "%s is not reported as a number%s", r->subject, "");
             return false;
@@ -384,20 +382,19 @@ static bool evaluate(const struct rule *r, const cJSON *device, cJSON *failures)
     case RULE_VERDICT: {
         bool matched = false, ok = true;
         const cJSON *entry;
-        cJSON_ArrayForEach(entry, cJSON_GetObjectItemCaseSensitive(device, "smoke"))
+        REPORT_FOR_EACH_SMOKE(entry, device)
         {
-            const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(entry, "id"));
-            if (id == NULL || fnmatch(r->subject, id, 0) != 0)
+            struct report_smoke result = report_smoke_of(entry);
+            if (fnmatch(r->subject, result.id, 0) != 0)
                 continue;
             matched = true;
             enum verdict v;
-            const char *status = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(entry, "status"));
-            if (status != NULL && verdict_parse(status, &v) && r->allowed[v])
+            if (verdict_parse(result.status, &v) && r->allowed[v])
                 continue;
             char detail[256];
-            const char *reason = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(entry, "reason"));
-            snprintf(detail, sizeof(detail), "%s%s%s", status ? status : "?", reason ? ": " : "", reason ? reason : "");
-            failed(failures, r, "%s is %s", id, detail);
+            snprintf(detail, sizeof(detail), "%s%s%s", result.status[0] ? result.status : "?",
+                     result.reason[0] ? ": " : "", result.reason);
+            failed(failures, r, "%s is %s", result.id, detail);
             ok = false;
         }
         if (!matched)

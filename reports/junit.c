@@ -1,7 +1,10 @@
 #include "junit.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "report_model.h"
 
 static void xml_text(FILE *out, const char *text)
 {
@@ -27,21 +30,19 @@ static void xml_text(FILE *out, const char *text)
     }
 }
 
-static const char *string_of(const cJSON *o, const char *key)
+static bool status_in(const char *status, const char *const *statuses)
 {
-    return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, key));
+    for (const char *const *st = statuses; *st != NULL; ++st)
+        if (strcmp(status, *st) == 0)
+            return true;
+    return false;
 }
 
-static int count_status(const cJSON *smoke, const char *const *statuses)
+static int count_status(const cJSON *device, const char *const *statuses)
 {
     int n = 0;
     const cJSON *entry;
-    cJSON_ArrayForEach(entry, smoke)
-    {
-        const char *s = string_of(entry, "status");
-        for (const char *const *st = statuses; *st != NULL; ++st)
-            n += s != NULL && strcmp(s, *st) == 0;
-    }
+    REPORT_FOR_EACH_SMOKE(entry, device) n += status_in(report_smoke_of(entry).status, statuses);
     return n;
 }
 
@@ -49,18 +50,47 @@ static const char *const failure_statuses[] = {"fail", "not_applied", NULL};
 static const char *const error_statuses[] = {"crashed", "timeout", "device_lost", NULL};
 static const char *const skipped_statuses[] = {"unsupported", "skipped", NULL};
 
+static void write_case(FILE *out, const struct report_smoke *result)
+{
+    const char *dot = strchr(result->id, '.');
+    fputs("    <testcase classname=\"", out);
+    if (dot)
+        fprintf(out, "%.*s", (int)(dot - result->id), result->id);
+    fputs("\" name=\"", out);
+    xml_text(out, result->id);
+    fprintf(out, "\" time=\"%.3f\"", result->duration_ms / 1000.0);
+    const char *element = status_in(result->status, failure_statuses)   ? "failure"
+                          : status_in(result->status, error_statuses)   ? "error"
+                          : status_in(result->status, skipped_statuses) ? "skipped"
+                                                                        : NULL;
+    if (element == NULL) {
+        fputs("/>\n", out);
+        return;
+    }
+    fprintf(out, ">\n      <%s type=\"%s\" message=\"", element, result->status);
+    xml_text(out, result->status);
+    if (result->reason[0] != '\0') {
+        fputs(": ", out);
+        xml_text(out, result->reason);
+    }
+    fputs("\">", out);
+    char *evidence = result->evidence ? cJSON_PrintUnformatted(result->evidence) : NULL;
+    xml_text(out, evidence ? evidence : "null");
+    free(evidence);
+    fprintf(out, "</%s>\n    </testcase>\n", element);
+}
+
 void junit_write(cJSON *const *reports, size_t report_count, FILE *out)
 {
     int tests = 0, failures = 0, errors = 0, skipped = 0;
     for (size_t r = 0; r < report_count; ++r) {
         const cJSON *device;
-        cJSON_ArrayForEach(device, cJSON_GetObjectItemCaseSensitive(reports[r], "devices"))
+        REPORT_FOR_EACH_DEVICE(device, reports[r])
         {
-            const cJSON *smoke = cJSON_GetObjectItemCaseSensitive(device, "smoke");
-            tests += cJSON_GetArraySize(smoke);
-            failures += count_status(smoke, failure_statuses);
-            errors += count_status(smoke, error_statuses);
-            skipped += count_status(smoke, skipped_statuses);
+            tests += (int)report_smoke_count(device);
+            failures += count_status(device, failure_statuses);
+            errors += count_status(device, error_statuses);
+            skipped += count_status(device, skipped_statuses);
         }
     }
     fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
@@ -68,65 +98,30 @@ void junit_write(cJSON *const *reports, size_t report_count, FILE *out)
             failures, errors, skipped);
     for (size_t r = 0; r < report_count; ++r) {
         const cJSON *device;
-        cJSON_ArrayForEach(device, cJSON_GetObjectItemCaseSensitive(reports[r], "devices"))
+        REPORT_FOR_EACH_DEVICE(device, reports[r])
         {
-            const cJSON *identity = cJSON_GetObjectItemCaseSensitive(device, "identity");
-            const cJSON *smoke = cJSON_GetObjectItemCaseSensitive(device, "smoke");
+            struct report_identity id = report_identity_of(device);
             double seconds = 0;
             const cJSON *entry;
-            cJSON_ArrayForEach(entry, smoke)
-            {
-                seconds += cJSON_GetObjectItemCaseSensitive(entry, "duration_ms")->valuedouble / 1000.0;
-            }
+            REPORT_FOR_EACH_SMOKE(entry, device) seconds += report_smoke_of(entry).duration_ms / 1000.0;
             fputs("  <testsuite name=\"", out);
-            xml_text(out, string_of(identity, "deviceName"));
+            xml_text(out, id.device_name);
             fputs(" (", out);
-            xml_text(out, string_of(identity, "driverName"));
+            xml_text(out, id.driver_name);
             fputc(' ', out);
-            xml_text(out, string_of(identity, "driverVersion"));
+            xml_text(out, id.driver_version);
             fprintf(out, ")\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%.3f\">\n",
-                    cJSON_GetArraySize(smoke), count_status(smoke, failure_statuses),
-                    count_status(smoke, error_statuses), count_status(smoke, skipped_statuses), seconds);
+                    (int)report_smoke_count(device), count_status(device, failure_statuses),
+                    count_status(device, error_statuses), count_status(device, skipped_statuses), seconds);
             fputs("    <properties><property name=\"deviceKey\" value=\"", out);
-            xml_text(out, string_of(identity, "deviceKey"));
+            xml_text(out, id.device_key);
             fputs("\"/><property name=\"driverInfo\" value=\"", out);
-            xml_text(out, string_of(identity, "driverInfo"));
+            xml_text(out, id.driver_info);
             fputs("\"/></properties>\n", out);
-            cJSON_ArrayForEach(entry, smoke)
+            REPORT_FOR_EACH_SMOKE(entry, device)
             {
-                const char *id = string_of(entry, "id");
-                const char *status = string_of(entry, "status");
-                const char *reason = string_of(entry, "reason");
-                const char *dot = id ? strchr(id, '.') : NULL;
-                fputs("    <testcase classname=\"", out);
-                if (dot)
-                    fprintf(out, "%.*s", (int)(dot - id), id);
-                fputs("\" name=\"", out);
-                xml_text(out, id);
-                fprintf(out, "\" time=\"%.3f\"",
-                        cJSON_GetObjectItemCaseSensitive(entry, "duration_ms")->valuedouble / 1000.0);
-                const char *element = NULL;
-                for (const char *const *s = failure_statuses; *s && !element; ++s)
-                    element = strcmp(status, *s) == 0 ? "failure" : NULL;
-                for (const char *const *s = error_statuses; *s && !element; ++s)
-                    element = strcmp(status, *s) == 0 ? "error" : NULL;
-                for (const char *const *s = skipped_statuses; *s && !element; ++s)
-                    element = strcmp(status, *s) == 0 ? "skipped" : NULL;
-                if (element == NULL) {
-                    fputs("/>\n", out);
-                    continue;
-                }
-                fprintf(out, ">\n      <%s type=\"%s\" message=\"", element, status);
-                xml_text(out, status);
-                if (reason) {
-                    fputs(": ", out);
-                    xml_text(out, reason);
-                }
-                fputs("\">", out);
-                char *evidence = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(entry, "evidence"));
-                xml_text(out, evidence);
-                free(evidence);
-                fprintf(out, "</%s>\n    </testcase>\n", element);
+                struct report_smoke result = report_smoke_of(entry);
+                write_case(out, &result);
             }
             fputs("  </testsuite>\n", out);
         }

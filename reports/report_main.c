@@ -10,16 +10,20 @@
 #include "diff.h"
 #include "fleet_limits.h"
 #include "gate.h"
+#include "json_file.h"
 #include "junit.h"
 #include "matrix.h"
 #include "profile_export.h"
 #include "render.h"
 #include "report.h"
 #include "output_file.h"
+#include "report_model.h"
 #include "report_read.h"
 #include "sha256.h"
 #include "text_safe.h"
 #include "upload.h"
+
+#define GATE_FILE_MAX_BYTES (4u << 20) /* a requirements file is a page of rules */
 
 enum report_exit {
     EXIT_OK = 0,
@@ -237,11 +241,11 @@ static bool load_reports_for(const char *const *paths, int count, cJSON **report
         char error[1024];
         reports[i] = report_load(paths[i], error, sizeof(error));
         if (reports[i] != NULL && drop_formats) {
-            cJSON *device;
-            cJSON_ArrayForEach(device, cJSON_GetObjectItemCaseSensitive(reports[i], "devices"))
+            const cJSON *device;
+            REPORT_FOR_EACH_DEVICE(device, reports[i])
             {
-                cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(device, "declared"),
-                                                        "formats");
+                /* the matrix and the diff do not look at formats: the largest part of a report */
+                cJSON_DeleteItemFromObjectCaseSensitive((cJSON *)report_declared(device), "formats");
             }
         }
         if (reports[i] == NULL) {
@@ -342,12 +346,6 @@ static int command_matrix(struct arguments *a)
     return status;
 }
 
-static const char *device_key(const cJSON *device)
-{
-    return cJSON_GetStringValue(
-        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(device, "identity"), "deviceKey"));
-}
-
 /* One change as the text output shows it: flag sets by the bits lost and gained, verdicts with
  * the new verdict's reason. */
 static void print_change(const struct diff_change *c)
@@ -413,22 +411,21 @@ static int command_diff(struct arguments *a)
     int status = EXIT_OK, paired = 0;
     char key[2][256];
     const cJSON *before;
-    cJSON_ArrayForEach(before, cJSON_GetObjectItemCaseSensitive(reports[0], "devices"))
+    REPORT_FOR_EACH_DEVICE(before, reports[0])
     {
         const cJSON *after = NULL, *candidate;
-        cJSON_ArrayForEach(candidate, cJSON_GetObjectItemCaseSensitive(reports[1], "devices"))
+        REPORT_FOR_EACH_DEVICE(candidate, reports[1])
         {
-            if (strcmp(device_key(candidate), device_key(before)) == 0)
+            if (strcmp(report_device_key(candidate), report_device_key(before)) == 0)
                 after = candidate;
         }
-        if (after == NULL && a->force &&
-            cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(reports[1], "devices")) == 1)
-            after = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(reports[1], "devices"), 0);
+        if (after == NULL && a->force && report_device_count(reports[1]) == 1)
+            after = report_device_at(reports[1], 0);
         if (after == NULL) {
             if (json)
-                cJSON_AddItemToArray(unpaired, cJSON_CreateString(device_key(before)));
+                cJSON_AddItemToArray(unpaired, cJSON_CreateString(report_device_key(before)));
             else
-                printf("device %s: not in %s\n", text_safe(device_key(before), key[0], sizeof(key[0])),
+                printf("device %s: not in %s\n", text_safe(report_device_key(before), key[0], sizeof(key[0])),
                        text_safe(a->positional[1], key[1], sizeof(key[1])));
             continue;
         }
@@ -438,15 +435,15 @@ static int command_diff(struct arguments *a)
         cJSON *device = NULL, *changes = NULL;
         if (json) {
             device = cJSON_CreateObject();
-            cJSON_AddStringToObject(device, "before", device_key(before));
-            cJSON_AddStringToObject(device, "after", device_key(after));
+            cJSON_AddStringToObject(device, "before", report_device_key(before));
+            cJSON_AddStringToObject(device, "after", report_device_key(after));
             changes = cJSON_AddArrayToObject(device, "changes");
             cJSON_AddNumberToObject(device, "regressions", (double)d.regressions);
             cJSON_AddNumberToObject(device, "other_changes", (double)(d.count - d.regressions));
             cJSON_AddItemToArray(devices, device);
         } else {
-            printf("device %s -> %s\n", text_safe(device_key(before), key[0], sizeof(key[0])),
-                   text_safe(device_key(after), key[1], sizeof(key[1])));
+            printf("device %s -> %s\n", text_safe(report_device_key(before), key[0], sizeof(key[0])),
+                   text_safe(report_device_key(after), key[1], sizeof(key[1])));
         }
         for (int pass = 0; pass < 2; ++pass) { /* regressions first */
             for (size_t i = 0; i < d.count; ++i) {
@@ -480,47 +477,24 @@ static int command_diff(struct arguments *a)
     return status;
 }
 
-static char *read_text_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return NULL;
-    size_t capacity = 4096, length = 0;
-    char *text = malloc(capacity);
-    while (text != NULL) {
-        size_t n = fread(text + length, 1, capacity - length - 1, f);
-        length += n;
-        if (n == 0)
-            break;
-        if (length + 1 == capacity) {
-            char *bigger = capacity < (64u << 20) ? realloc(text, capacity * 2) : NULL;
-            if (bigger == NULL) {
-                free(text);
-                text = NULL;
-                break;
-            }
-            text = bigger;
-            capacity *= 2;
-        }
-    }
-    fclose(f);
-    if (text != NULL)
-        text[length] = '\0';
-    return text;
-}
-
 static int command_gate(struct arguments *a)
 {
     if (a->positional_count < 2)
         return usage_error("%s", "gate needs a REQUIREMENTS file and at least one REPORT");
     if (a->format != NULL && strcmp(a->format, "text") != 0 && strcmp(a->format, "json") != 0)
         return usage_error("unknown format '%s' for gate (text, json)", a->format);
-    char *text = read_text_file(a->positional[0]);
+    char error[512];
+    size_t text_length = 0;
+    char *text = json_file_read(a->positional[0], GATE_FILE_MAX_BYTES, &text_length, error, sizeof(error));
     if (text == NULL) {
-        fprintf(stderr, "preflight-report: cannot read %s: %s\n", a->positional[0], strerror(errno));
+        fprintf(stderr, "preflight-report: %s\n", error);
         return EXIT_BAD_INPUT;
     }
-    char error[512];
+    if (strlen(text) != text_length) {
+        fprintf(stderr, "preflight-report: %s: holds a NUL byte, not a requirements file\n", a->positional[0]);
+        free(text);
+        return EXIT_BAD_INPUT;
+    }
     struct gate *g = gate_parse(text, error, sizeof(error));
     free(text);
     if (g == NULL) {
@@ -541,12 +515,12 @@ static int command_gate(struct arguments *a)
     /* every device to be gated, for the check that each test-id rule names a test */
     size_t device_count = 0;
     for (int r = 0; r < count; ++r)
-        device_count += (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(reports[r], "devices"));
+        device_count += report_device_count(reports[r]);
     const cJSON **all = calloc(device_count + 1, sizeof(*all));
     size_t at = 0;
     for (int r = 0; all != NULL && r < count; ++r) {
         const cJSON *device;
-        cJSON_ArrayForEach(device, cJSON_GetObjectItemCaseSensitive(reports[r], "devices")) all[at++] = device;
+        REPORT_FOR_EACH_DEVICE(device, reports[r]) all[at++] = device;
     }
     if (all == NULL || !gate_check_tests(g, all, device_count, error, sizeof(error))) {
         fprintf(stderr, "preflight-report: %s: %s\n", a->positional[0], all ? error : "out of memory");
@@ -570,19 +544,16 @@ static int command_gate(struct arguments *a)
         return EXIT_OUTPUT;
     }
     for (size_t d = 0; d < device_count; ++d) {
-        const cJSON *identity = cJSON_GetObjectItemCaseSensitive(all[d], "identity");
+        struct report_identity id = report_identity_of(all[d]);
         cJSON *failures = cJSON_CreateArray();
         bool ok = gate_evaluate(g, all[d], failures);
-        const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(identity, "deviceName"));
-        const char *driver = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(identity, "driverName"));
-        const char *version = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(identity, "driverVersion"));
+        const char *name = id.device_name, *driver = id.driver_name, *version = id.driver_version;
         if (json) {
             cJSON *row = cJSON_CreateObject();
-            cJSON_AddStringToObject(row, "deviceName", name ? name : "");
-            cJSON_AddStringToObject(
-                row, "deviceKey", cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(identity, "deviceKey")) ?: "");
-            cJSON_AddStringToObject(row, "driverName", driver ? driver : "");
-            cJSON_AddStringToObject(row, "driverVersion", version ? version : "");
+            cJSON_AddStringToObject(row, "deviceName", name);
+            cJSON_AddStringToObject(row, "deviceKey", id.device_key);
+            cJSON_AddStringToObject(row, "driverName", driver);
+            cJSON_AddStringToObject(row, "driverVersion", version);
             cJSON_AddBoolToObject(row, "pass", ok);
             cJSON_AddItemToObject(row, "failures", failures);
             cJSON_AddItemToArray(rows, row);
@@ -647,7 +618,7 @@ static int command_profile(struct arguments *a)
     cJSON *report;
     if (!load_reports(a->positional, 1, &report))
         return EXIT_BAD_INPUT;
-    const cJSON *device = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(report, "devices"), (int)a->device);
+    const cJSON *device = a->device >= 0 ? report_device_at(report, (size_t)a->device) : NULL;
     int status;
     if (device == NULL) {
         fprintf(stderr, "preflight-report: %s has no device %ld\n", a->positional[0], a->device);
@@ -787,18 +758,18 @@ static int command_upload(struct arguments *a)
     curl_global_init(CURL_GLOBAL_DEFAULT);
     int left = 0, lost = 0, status = EXIT_OK;
     for (int i = 0; i < a->positional_count; ++i) {
-        char *body = read_text_file(a->positional[i]);
         char error[1024];
-        cJSON *report = body ? report_parse(body, strlen(body), a->positional[i], error, sizeof(error)) : NULL;
+        size_t length = 0;
+        char *body = json_file_read(a->positional[i], JSON_FILE_MAX_BYTES, &length, error, sizeof(error));
+        cJSON *report = body ? report_parse(body, length, a->positional[i], error, sizeof(error)) : NULL;
         if (report == NULL) {
-            fprintf(stderr, "preflight-report: %s\n", body ? error : "cannot read the report");
+            fprintf(stderr, "preflight-report: %s\n", error);
             free(body);
             status = EXIT_BAD_INPUT;
             continue;
         }
         cJSON_Delete(report);
         char key[65], message[1024];
-        size_t length = strlen(body);
         sha256_hex(body, length, key);
         enum upload_outcome outcome = upload_send(&o, body, length, key, message, sizeof(message));
         fprintf(stderr, "%s: %s\n", a->positional[i], message);

@@ -12,6 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "json_file.h"
+#include "report_model.h"
 #include "report_read.h"
 #include "sha256.h"
 
@@ -193,20 +195,13 @@ bool spool_store(const char *dir, const char *key, const char *body, size_t leng
     return true;
 }
 
-static char *read_file(const char *path, size_t *length)
+/* A spooled report's bytes; NULL when it cannot be read (reported with its name). */
+static char *read_spooled(const char *path, size_t *length)
 {
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return NULL;
-    char *text = NULL;
-    if (fseek(f, 0, SEEK_END) == 0) {
-        long size = ftell(f);
-        if (size >= 0 && fseek(f, 0, SEEK_SET) == 0 && (text = malloc((size_t)size + 1)) != NULL) {
-            *length = fread(text, 1, (size_t)size, f);
-            text[*length] = '\0';
-        }
-    }
-    fclose(f);
+    char error[512];
+    char *text = json_file_read(path, JSON_FILE_MAX_BYTES, length, error, sizeof(error));
+    if (text == NULL)
+        fprintf(stderr, "%s\n", error);
     return text;
 }
 
@@ -225,7 +220,7 @@ int spool_flush(const struct upload_options *o, int *delivered)
         char path[4096];
         snprintf(path, sizeof(path), "%s/%s", o->spool_dir, entry->d_name);
         size_t length = 0;
-        char *body = read_file(path, &length);
+        char *body = read_spooled(path, &length);
         if (body == NULL) {
             ++remaining;
             continue;
@@ -283,15 +278,14 @@ int spool_list(const char *dir_path)
         if (bytes >= 0)
             strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&st.st_mtime));
         size_t length = 0;
-        char *body = read_file(path, &length), error[256];
+        char *body = read_spooled(path, &length), error[256];
         cJSON *report = body ? report_parse(body, length, entry->d_name, error, sizeof(error)) : NULL;
         const cJSON *device;
         size_t at = 0;
-        cJSON_ArrayForEach(device, cJSON_GetObjectItemCaseSensitive(report, "devices"))
+        REPORT_FOR_EACH_DEVICE(device, report)
         {
-            const char *name = cJSON_GetStringValue(
-                cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(device, "identity"), "deviceKey"));
-            if (name != NULL && at < sizeof(devices))
+            const char *name = report_device_key(device);
+            if (name[0] != '\0' && at < sizeof(devices))
                 at += (size_t)snprintf(devices + at, sizeof(devices) - at, "%s%s", at ? "," : "", name);
         }
         printf("%.64s %10lld bytes  %s  %s\n", entry->d_name, bytes, date, report ? devices : "(not a valid report)");
