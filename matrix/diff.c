@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report_model.h"
 #include "vk_json.h"
 
 static void add(struct diff *d, const char *kind, const char *what, const char *before, const char *after,
@@ -314,45 +315,40 @@ static const cJSON *find_by(const cJSON *array, const char *key, const char *val
     return NULL;
 }
 
-static void compare_smoke(struct diff *d, const cJSON *before, const cJSON *after)
+static void compare_smoke(struct diff *d, const cJSON *before_device, const cJSON *after_device)
 {
     const cJSON *entry;
-    cJSON_ArrayForEach(entry, before)
+    REPORT_FOR_EACH_SMOKE(entry, before_device)
     {
-        const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(entry, "id"));
-        const char *was = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(entry, "status"));
-        if (id == NULL || was == NULL)
+        struct report_smoke was = report_smoke_of(entry), now;
+        if (was.id[0] == '\0' || was.status[0] == '\0')
             continue;
-        const cJSON *other = find_by(after, "id", id);
-        const char *now = other ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(other, "status")) : "(absent)";
-        if (strcmp(was, now) == 0)
+        bool present = report_smoke_find(after_device, was.id, &now);
+        const char *now_status = present ? now.status : "(absent)";
+        if (strcmp(was.status, now_status) == 0)
             continue;
         /* Verified, and now not verified: the driver broke it. A test skipped on request is not
          * a verdict on the device, so pass -> skipped is reported but is no regression. */
-        bool regression = strcmp(was, "pass") == 0 && strcmp(now, "skipped") != 0;
-        add(d, "smoke", id, was, now, regression);
-        const char *reason = other ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(other, "reason")) : NULL;
-        if (reason != NULL && d->count > 0)
-            snprintf(d->changes[d->count - 1].reason, sizeof(d->changes[0].reason), "%s", reason);
+        bool regression = strcmp(was.status, "pass") == 0 && strcmp(now_status, "skipped") != 0;
+        add(d, "smoke", was.id, was.status, now_status, regression);
+        if (present && now.reason[0] != '\0' && d->count > 0)
+            snprintf(d->changes[d->count - 1].reason, sizeof(d->changes[0].reason), "%s", now.reason);
     }
 }
 
-static void compare_spec_minimums(struct diff *d, const cJSON *before, const cJSON *after)
+static void compare_spec_minimums(struct diff *d, const cJSON *before_device, const cJSON *after_device)
 {
     const cJSON *violation;
-    if (!cJSON_IsArray(after))
-        return;
-    cJSON_ArrayForEach(violation, after)
+    cJSON_ArrayForEach(violation, report_spec_minimums(after_device))
     {
-        const char *limit = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(violation, "limit"));
-        if (limit == NULL || find_by(before, "limit", limit) != NULL)
+        struct report_spec_minimum now = report_spec_minimum_of(violation);
+        if (now.limit[0] == '\0' || find_by(report_spec_minimums(before_device), "limit", now.limit) != NULL)
             continue;
         char value[128];
-        value_text(cJSON_GetObjectItemCaseSensitive(violation, "value"), value, sizeof(value));
+        value_text(now.value, value, sizeof(value));
         char text[160];
-        snprintf(text, sizeof(text), "%s (required %s)", value,
-                 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(violation, "required")) ?: "?");
-        add(d, "spec_minimum", limit, "met", text, true);
+        snprintf(text, sizeof(text), "%s (required %s)", value, now.required[0] ? now.required : "?");
+        add(d, "spec_minimum", now.limit, "met", text, true);
     }
 }
 
@@ -375,16 +371,11 @@ static void compare_identity(struct diff *d, const cJSON *before, const cJSON *a
 void diff_devices(const cJSON *before, const cJSON *after, struct diff *out)
 {
     memset(out, 0, sizeof(*out));
-#define PART(device, a, b) cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(device, a), b)
-    compare_identity(out, cJSON_GetObjectItemCaseSensitive(before, "identity"),
-                     cJSON_GetObjectItemCaseSensitive(after, "identity"));
-    compare_extensions(out, PART(before, "declared", "extensions"), PART(after, "declared", "extensions"));
-    compare_features(out, PART(before, "declared", "features"), PART(after, "declared", "features"));
-    compare_properties(out, PART(before, "declared", "properties"), PART(after, "declared", "properties"));
-    compare_formats(out, PART(before, "declared", "formats"), PART(after, "declared", "formats"));
-    compare_smoke(out, cJSON_GetObjectItemCaseSensitive(before, "smoke"),
-                  cJSON_GetObjectItemCaseSensitive(after, "smoke"));
-    compare_spec_minimums(out, cJSON_GetObjectItemCaseSensitive(before, "spec_minimums"),
-                          cJSON_GetObjectItemCaseSensitive(after, "spec_minimums"));
-#undef PART
+    compare_identity(out, report_identity_block(before), report_identity_block(after));
+    compare_extensions(out, report_declared_extensions(before), report_declared_extensions(after));
+    compare_features(out, report_declared_features(before), report_declared_features(after));
+    compare_properties(out, report_declared_properties(before), report_declared_properties(after));
+    compare_formats(out, report_declared_formats(before), report_declared_formats(after));
+    compare_smoke(out, before, after);
+    compare_spec_minimums(out, before, after);
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "json_path.h"
+#include "report_model.h"
 #include "report.h"
 #include "vk_json.h"
 
@@ -202,7 +203,7 @@ cJSON *fleet_limits_build(cJSON *const *reports, size_t report_count)
     /* every device of every report: a fleet limit from part of the fleet would be wrong */
     size_t total = 0;
     for (size_t r = 0; r < report_count; ++r)
-        total += (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(reports[r], "devices"));
+        total += report_device_count(reports[r]);
     struct fleet_device *devices = calloc(total ? total : 1, sizeof(*devices));
     if (devices == NULL)
         return NULL;
@@ -216,13 +217,13 @@ cJSON *fleet_limits_build(cJSON *const *reports, size_t report_count)
     cJSON *list = cJSON_AddArrayToObject(out, "devices");
     for (size_t r = 0; r < report_count; ++r) {
         const cJSON *device;
-        cJSON_ArrayForEach(device, cJSON_GetObjectItemCaseSensitive(reports[r], "devices"))
+        REPORT_FOR_EACH_DEVICE(device, reports[r])
         {
             if (n == total)
                 break;
-            const cJSON *identity = cJSON_GetObjectItemCaseSensitive(device, "identity");
-            devices[n].declared = cJSON_GetObjectItemCaseSensitive(device, "declared");
-            devices[n].key = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(identity, "deviceKey"));
+            const cJSON *identity = report_identity_block(device);
+            devices[n].declared = report_declared(device);
+            devices[n].key = report_device_key(device);
             cJSON *d = cJSON_CreateObject();
             cJSON_AddStringToObject(d, "deviceKey", devices[n].key);
             cJSON_AddItemToObject(d, "deviceName",

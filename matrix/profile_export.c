@@ -6,6 +6,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "report_model.h"
+
 /* Drops "0x..." entries from flag arrays, recursively. */
 static void strip_unnamed_bits(cJSON *node)
 {
@@ -46,11 +48,12 @@ cJSON *profile_export(const cJSON *device)
 {
     static const char *const sections[] = {"extensions", "features", "properties", "formats",
                                            "queueFamiliesProperties"};
-    const cJSON *declared = cJSON_GetObjectItemCaseSensitive(device, "declared");
-    const cJSON *identity = cJSON_GetObjectItemCaseSensitive(device, "identity");
-    const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(identity, "deviceName"));
-    const char *driver = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(identity, "driverVersion"));
-    const char *api = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(identity, "apiVersion"));
+    const cJSON *declared = report_declared(device);
+    struct report_identity id = report_identity_of(device);
+    /* "" (absent) reads as the defaults below */
+    const char *name = id.device_name[0] ? id.device_name : NULL;
+    const char *driver = id.driver_version[0] ? id.driver_version : NULL;
+    const char *api = id.api_version[0] ? id.api_version : NULL;
 
     cJSON *doc = cJSON_CreateObject();
     cJSON_AddStringToObject(doc, "$schema", PROFILES_SCHEMA_URL);

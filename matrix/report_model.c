@@ -62,6 +62,7 @@ struct report_identity report_identity_of(const cJSON *device)
         .device_key = text(identity, "deviceKey"),
         .device_type = text(identity, "deviceType"),
         .driver_name = text(identity, "driverName"),
+        .driver_id = text(identity, "driverID"),
         .driver_info = text(identity, "driverInfo"),
         .driver_version = text(identity, "driverVersion"),
         .api_version = text(identity, "apiVersion"),
@@ -69,6 +70,10 @@ struct report_identity report_identity_of(const cJSON *device)
         .kernel = text(identity, "kernel"),
         .host = text(identity, "host"),
     };
+    const cJSON *raw = member(identity, "driverVersionRaw");
+    id.driver_version_raw = cJSON_IsNumber(raw) ? (int64_t)raw->valuedouble : 0;
+    raw = member(identity, "apiVersionRaw");
+    id.api_version_raw = cJSON_IsNumber(raw) ? (int64_t)raw->valuedouble : 0;
     id.has_vendor_id = id_number(identity, "vendorID", &id.vendor_id);
     id.has_device_id = id_number(identity, "deviceID", &id.device_id);
     return id;

@@ -12,6 +12,7 @@
 #include "host_info.h"
 #include "identity.h"
 #include "report.h"
+#include "report_model.h"
 #include "runner.h"
 #include "spec_minimums.h"
 #include "vulkan_instance.h"
@@ -239,21 +240,16 @@ static cJSON *probe_device(const struct vulkan_instance *vi, uint32_t index)
 
 static void summarize_device(const cJSON *device)
 {
-    const cJSON *identity = cJSON_GetObjectItemCaseSensitive(device, "identity");
-    const cJSON *declared = cJSON_GetObjectItemCaseSensitive(device, "declared");
+    struct report_identity id = report_identity_of(device);
     fprintf(stderr,
             "GPU%d: %s (%s %s, Vulkan %s): %d extensions, %d feature structs, %d property structs, "
             "%d formats, %d spec-minimum violations\n",
-            cJSON_GetObjectItemCaseSensitive(device, "index")->valueint,
-            cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(identity, "deviceName")),
-            cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(identity, "driverName")) ?: "driver",
-            cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(identity, "driverVersion")),
-            cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(identity, "apiVersion")),
-            cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(declared, "extensions")),
-            cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(declared, "features")),
-            cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(declared, "properties")),
-            cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(declared, "formats")),
-            cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(device, "spec_minimums")));
+            cJSON_GetObjectItemCaseSensitive(device, "index")->valueint, id.device_name,
+            id.driver_name[0] ? id.driver_name : "driver", id.driver_version, id.api_version,
+            cJSON_GetArraySize(report_declared_extensions(device)),
+            cJSON_GetArraySize(report_declared_features(device)),
+            cJSON_GetArraySize(report_declared_properties(device)), cJSON_GetArraySize(report_declared_formats(device)),
+            (int)report_spec_minimum_count(device));
 }
 
 static void default_output_name(const cJSON *devices, char *out, size_t size)
@@ -262,9 +258,8 @@ static void default_output_name(const cJSON *devices, char *out, size_t size)
     const cJSON *device;
     cJSON_ArrayForEach(device, devices)
     {
-        const char *key = cJSON_GetStringValue(
-            cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(device, "identity"), "deviceKey"));
-        if (key != NULL && at < size)
+        const char *key = report_device_key(device);
+        if (key[0] != '\0' && at < size)
             at += (size_t)snprintf(out + at, size - at, "-%s", key);
     }
     if (at < size)

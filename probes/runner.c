@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "report_model.h"
 #include "smoke.h"
 #include "worker.h"
 
@@ -290,7 +291,7 @@ static bool prepare(struct device_run *d, cJSON *device, unsigned jobs, const st
     d->order = calloc(count, sizeof(*d->order));
     if (d->slots == NULL || d->is_declared == NULL || d->selected == NULL || d->missing == NULL || d->order == NULL)
         return false;
-    const cJSON *declared = cJSON_GetObjectItemCaseSensitive(device, "declared");
+    const cJSON *declared = report_declared(device);
     for (size_t i = 0; i < count; ++i) {
         const struct smoke_test *test = smoke_test_get(i);
         d->is_declared[i] = test->declared(declared, test->param, d->missing[i], sizeof(d->missing[i]));
@@ -306,9 +307,8 @@ static bool prepare(struct device_run *d, cJSON *device, unsigned jobs, const st
     d->jobs = jobs < d->queued ? jobs : (d->queued ? (unsigned)d->queued : 1);
     for (unsigned j = 0; j < d->jobs; ++j)
         d->lanes[j] = (struct lane){.test = SIZE_MAX};
-    const char *key = cJSON_GetStringValue(
-        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(device, "identity"), "deviceKey"));
-    snprintf(d->prefix, sizeof(d->prefix), "gpu%u-%s", d->index, key ? key : "device");
+    const char *key = report_device_key(device);
+    snprintf(d->prefix, sizeof(d->prefix), "gpu%u-%s", d->index, key[0] ? key : "device");
     d->context = (struct worker_context){
         .declared = declared,
         .device_index = d->index,

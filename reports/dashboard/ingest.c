@@ -8,6 +8,7 @@
 
 #include "items.h"
 #include "matrix.h"
+#include "report_model.h"
 #include "report_read.h"
 #include "sha256.h"
 #include "tokens.h"
@@ -56,12 +57,6 @@ static const char *text_of(const cJSON *object, const char *key)
     return s ? s : "";
 }
 
-static int64_t int_of(const cJSON *object, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(object, key);
-    return cJSON_IsNumber(v) ? (int64_t)v->valuedouble : 0;
-}
-
 /* One device entry's identity, as the listings keep it. */
 struct entry_identity {
     const char *key, *name, *vendor, *type, *driver_name, *driver_id, *driver_version, *api_version, *os, *kernel;
@@ -72,30 +67,30 @@ struct entry_identity {
 /* The strings are copied into `keep` (the device's item list), so that the parsed report can go. */
 static void identity_of(const cJSON *device, struct entry_identity *e, struct item_list *keep)
 {
-    const cJSON *identity = cJSON_GetObjectItemCaseSensitive(device, "identity");
-    e->key = items_keep_text(keep, text_of(identity, "deviceKey"));
-    e->name = items_keep_text(keep, text_of(identity, "deviceName"));
-    e->vendor_id = int_of(identity, "vendorID");
+    struct report_identity id = report_identity_of(device);
+    e->key = items_keep_text(keep, id.device_key);
+    e->name = items_keep_text(keep, id.device_name);
+    e->vendor_id = id.has_vendor_id ? id.vendor_id : 0;
     e->vendor = matrix_vendor_name((unsigned)e->vendor_id);
-    e->device_id = int_of(identity, "deviceID");
-    e->type = items_keep_text(keep, text_of(identity, "deviceType"));
-    e->driver_name = items_keep_text(keep, text_of(identity, "driverName"));
-    e->driver_id = items_keep_text(keep, text_of(identity, "driverID"));
-    e->driver_version = items_keep_text(keep, text_of(identity, "driverVersion"));
-    e->driver_raw = int_of(identity, "driverVersionRaw");
-    e->api_version = items_keep_text(keep, text_of(identity, "apiVersion"));
-    e->api_raw = int_of(identity, "apiVersionRaw");
-    e->os = items_keep_text(keep, text_of(identity, "os"));
-    e->kernel = items_keep_text(keep, text_of(identity, "kernel"));
+    e->device_id = id.has_device_id ? id.device_id : 0;
+    e->type = items_keep_text(keep, id.device_type);
+    e->driver_name = items_keep_text(keep, id.driver_name);
+    e->driver_id = items_keep_text(keep, id.driver_id);
+    e->driver_version = items_keep_text(keep, id.driver_version);
+    e->driver_raw = id.driver_version_raw;
+    e->api_version = items_keep_text(keep, id.api_version);
+    e->api_raw = id.api_version_raw;
+    e->os = items_keep_text(keep, id.os);
+    e->kernel = items_keep_text(keep, id.kernel);
     e->passed = e->failed = 0;
     const cJSON *test;
-    cJSON_ArrayForEach(test, cJSON_GetObjectItemCaseSensitive(device, "smoke"))
+    REPORT_FOR_EACH_SMOKE(test, device)
     {
-        const char *status = text_of(test, "status");
+        const char *status = report_smoke_of(test).status;
         e->passed += strcmp(status, "pass") == 0;
         e->failed += items_verdict_failing(status);
     }
-    e->violations = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(device, "spec_minimums"));
+    e->violations = (int)report_spec_minimum_count(device);
 }
 
 /* What one device contributes to an item's counts. */
@@ -431,11 +426,9 @@ struct ingest_prepared *ingest_prepare(const char *body, size_t length, const ch
         ingest_prepared_free(p);
         return NULL;
     }
-    const cJSON *devices = cJSON_GetObjectItemCaseSensitive(report, "devices");
-    p->devices = cJSON_GetArraySize(devices);
+    p->devices = (int)report_device_count(report);
     for (int i = 0; i < p->devices; ++i) {
-        const cJSON *identity = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(devices, i), "identity");
-        if (!*text_of(identity, "deviceKey")) {
+        if (!*report_device_key(report_device_at(report, (size_t)i))) {
             snprintf(message, size,
                      "report: devices[%d].identity.deviceKey: missing (a vulkaninfo document is not a report; "
                      "probe the device with preflight-probe)",
@@ -451,7 +444,7 @@ struct ingest_prepared *ingest_prepare(const char *body, size_t length, const ch
     bool ok = p->items != NULL && p->identities != NULL;
     int index = 0;
     const cJSON *device;
-    cJSON_ArrayForEach(device, devices)
+    REPORT_FOR_EACH_DEVICE(device, report)
     {
         if (!ok)
             break;
@@ -460,13 +453,13 @@ struct ingest_prepared *ingest_prepare(const char *body, size_t length, const ch
             identity_of(device, &p->identities[index], &p->items[index]);
         ++index;
     }
-    p->created = items_keep_text(&p->texts, text_of(report, "created"));
-    const cJSON *generator = cJSON_GetObjectItemCaseSensitive(report, "generator");
+    p->created = items_keep_text(&p->texts, report_created(report));
+    const cJSON *generator = report_generator(report);
     char generator_text[256];
     snprintf(generator_text, sizeof(generator_text), "%s %s", text_of(generator, "name"),
              text_of(generator, "version"));
     p->generator = items_keep_text(&p->texts, generator_text);
-    p->host = items_keep_text(&p->texts, text_of(report, "host"));
+    p->host = items_keep_text(&p->texts, report_host(report));
     cJSON_Delete(report);
     ok = ok && p->created && p->generator && p->host;
     p->stored = ok ? deflate_body(body, length, &p->stored_length) : NULL;

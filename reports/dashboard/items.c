@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "json_path.h"
+#include "report_model.h"
 #include "verdict.h"
 #include "vk_json.h"
 
@@ -127,36 +128,29 @@ void items_free(struct item_list *list)
     memset(list, 0, sizeof(*list));
 }
 
-static const char *text_of(const cJSON *object, const char *key)
-{
-    const char *s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(object, key));
-    return s ? s : "";
-}
-
 static bool add_smoke(const cJSON *device, struct item_list *out)
 {
     const cJSON *row;
-    cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(device, "capabilities"))
+    REPORT_FOR_EACH_CAPABILITY(row, device)
     {
-        if (*text_of(row, "id") && !items_add(out, "capability", text_of(row, "id"),
-                                              cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "declared")),
-                                              text_of(row, "verified"), NULL, NAN))
+        struct report_capability c = report_capability_of(row);
+        if (*c.id && !items_add(out, "capability", c.id, c.declared, c.verified, NULL, NAN))
             return false;
     }
-    cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(device, "smoke"))
+    REPORT_FOR_EACH_SMOKE(row, device)
     {
-        const char *status = text_of(row, "status");
-        if (*text_of(row, "id") &&
-            !items_add(out, "test", text_of(row, "id"), strcmp(status, "unsupported") != 0, status, NULL, NAN))
+        struct report_smoke result = report_smoke_of(row);
+        if (*result.id &&
+            !items_add(out, "test", result.id, strcmp(result.status, "unsupported") != 0, result.status, NULL, NAN))
             return false;
     }
     return true;
 }
 
-static bool add_declared(const cJSON *declared, struct item_list *out)
+static bool add_declared(const cJSON *device, struct item_list *out)
 {
     const cJSON *entry, *member;
-    cJSON_ArrayForEach(entry, cJSON_GetObjectItemCaseSensitive(declared, "extensions"))
+    cJSON_ArrayForEach(entry, report_declared_extensions(device))
     {
         char version[32] = "";
         if (cJSON_IsNumber(entry))
@@ -165,7 +159,7 @@ static bool add_declared(const cJSON *declared, struct item_list *out)
                        cJSON_IsNumber(entry) ? entry->valuedouble : NAN))
             return false;
     }
-    cJSON_ArrayForEach(entry, cJSON_GetObjectItemCaseSensitive(declared, "features"))
+    cJSON_ArrayForEach(entry, report_declared_features(device))
     {
         cJSON_ArrayForEach(member, entry)
         {
@@ -174,7 +168,7 @@ static bool add_declared(const cJSON *declared, struct item_list *out)
                 return false;
         }
     }
-    const cJSON *properties = cJSON_GetObjectItemCaseSensitive(declared, "properties");
+    const cJSON *properties = report_declared_properties(device);
     const char *structure = NULL;
     const cJSON *block = NULL;
     for (size_t i = 0; i < vkjson_limit_count; ++i) {
@@ -183,7 +177,7 @@ static bool add_declared(const cJSON *declared, struct item_list *out)
             strcmp(structure, limit->structure) != 0) { /* the table lists a struct's limits together */
             structure = limit->structure;
             if (strcmp(structure, "VkPhysicalDeviceLimits") == 0)
-                block = json_path_get(properties, "VkPhysicalDeviceProperties/limits");
+                block = report_declared_limits(device);
             else if (strcmp(structure, "VkPhysicalDeviceSparseProperties") == 0)
                 block = json_path_get(properties, "VkPhysicalDeviceProperties/sparseProperties");
             else
@@ -208,7 +202,7 @@ static bool add_declared(const cJSON *declared, struct item_list *out)
         if (!ok)
             return false;
     }
-    cJSON_ArrayForEach(entry, cJSON_GetObjectItemCaseSensitive(declared, "formats"))
+    cJSON_ArrayForEach(entry, report_declared_formats(device))
     {
         const cJSON *properties = cJSON_GetObjectItemCaseSensitive(entry, "VkFormatProperties");
         bool any = false;
@@ -224,7 +218,7 @@ static bool add_declared(const cJSON *declared, struct item_list *out)
 
 bool items_from_device(const cJSON *device, struct item_list *out)
 {
-    if (!add_smoke(device, out) || !add_declared(cJSON_GetObjectItemCaseSensitive(device, "declared"), out)) {
+    if (!add_smoke(device, out) || !add_declared(device, out)) {
         items_free(out);
         return false;
     }

@@ -9,6 +9,7 @@
 
 #include "diff.h"
 #include "fleet_limits.h"
+#include "report_model.h"
 #include "gate.h"
 #include "html.h"
 #include "ingest.h"
@@ -320,15 +321,14 @@ void view_report(struct db *db, const char *id_text, struct view_response *out)
     cJSON *devices = cJSON_AddArrayToObject(out->model, "devices");
     const cJSON *device;
     int index = 0;
-    cJSON_ArrayForEach(device, cJSON_GetObjectItemCaseSensitive(report, "devices"))
+    REPORT_FOR_EACH_DEVICE(device, report)
     {
         cJSON *d = cJSON_CreateObject();
         cJSON_AddNumberToObject(d, "index", index++);
-        cJSON_AddItemToObject(d, "identity", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(device, "identity"), 1));
-        cJSON_AddItemToObject(d, "smoke", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(device, "smoke"), 1));
-        cJSON_AddItemToObject(d, "spec_minimums",
-                              cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(device, "spec_minimums"), 1));
-        cJSON_AddItemToObject(d, "declared", declared_groups(cJSON_GetObjectItemCaseSensitive(device, "declared")));
+        cJSON_AddItemToObject(d, "identity", cJSON_Duplicate(report_identity_block(device), 1));
+        cJSON_AddItemToObject(d, "smoke", cJSON_Duplicate(report_smoke_results(device), 1));
+        cJSON_AddItemToObject(d, "spec_minimums", cJSON_Duplicate(report_spec_minimums(device), 1));
+        cJSON_AddItemToObject(d, "declared", declared_groups(report_declared(device)));
         cJSON_AddItemToArray(devices, d);
     }
     cJSON_Delete(report);
@@ -380,8 +380,8 @@ void view_report_download(struct db *db, const char *id_text, const char *what, 
     if (strcmp(what, "profile.json") == 0) {
         const char *d = query_get(q, "device");
         long index = d ? strtol(d, NULL, 10) : 0;
-        const cJSON *device = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(report, "devices"), (int)index);
-        if (device == NULL || index < 0) {
+        const cJSON *device = index >= 0 ? report_device_at(report, (size_t)index) : NULL;
+        if (device == NULL) {
             fail(out, 404, "the report has no device %s", d);
         } else {
             cJSON *profile = profile_export(device);
@@ -411,7 +411,7 @@ void view_report_download(struct db *db, const char *id_text, const char *what, 
 
 static const cJSON *device_of(const cJSON *report, int index)
 {
-    return cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(report, "devices"), index);
+    return index >= 0 ? report_device_at(report, (size_t)index) : NULL;
 }
 
 static cJSON *change_json(const struct diff_change *c)
@@ -938,7 +938,7 @@ void view_fleet(struct db *db, const struct query_args *q, struct view_response 
     size_t passing = 0;
     for (size_t i = 0; i < n; ++i) {
         const cJSON *device = device_of(reports[i], 0);
-        const cJSON *identity = cJSON_GetObjectItemCaseSensitive(device, "identity");
+        const cJSON *identity = report_identity_block(device);
         cJSON *m = cJSON_CreateObject();
         static const char *const names[] = {"deviceKey", "deviceName", "driverVersion"};
         for (size_t c = 0; c < 3; ++c)
