@@ -128,7 +128,6 @@ __attribute__((noinline)) static void report_counts(struct layer_device *ld, str
     }
 }
 
-/* The common case, nothing to report, decided without the formatting's stack frame. */
 void check_dispatch_device_init(struct layer_device *ld)
 {
     const struct fleet_compute_limits *t = &ld->instance->targets;
@@ -139,6 +138,7 @@ void check_dispatch_device_init(struct layer_device *ld)
     }
 }
 
+/* The common case, nothing to report, decided without the formatting's stack frame. */
 static void check_counts(struct layer_device *ld, struct command_buffer_state *cb, const uint32_t base[3],
                          const uint32_t count[3], const char *call, const char *how)
 {

@@ -235,18 +235,13 @@ void hazard_image_transition(struct layer_device *ld, struct command_buffer_stat
     }
     /* then the transition is the last write, ordered before the second scope and visible to its
      * access scope */
-    struct hazard_use use = {.stages = src.exec,
-                             .access = ~0ull,
-                             .ordered_stages = dst.exec,
-                             .visible_stages = dst.access,
-                             .visible_access = barrier->dst_access,
-                             .available_stages = dst.exec,
-                             .named_stages = src_stages ? src_stages : VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
-                             .transition = true,
-                             .command_index = cb->command_index,
-                             .call = call,
-                             .command_buffer = handle,
-                             .labels = cb->label_path};
+    struct hazard_use use = hazard_use_now(src.exec, ~0ull, cb->command_index, call, handle, cb->label_path);
+    use.ordered_stages = dst.exec;
+    use.visible_stages = dst.access;
+    use.visible_access = barrier->dst_access;
+    use.available_stages = dst.exec;
+    use.named_stages = src_stages ? src_stages : VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT;
+    use.transition = true;
     struct hazard_range *exact = tracker_find_or_add(t, &transition);
     struct hazard_entry e = {.access = transition,
                              .command_index = cb->command_index,

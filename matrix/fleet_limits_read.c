@@ -94,40 +94,36 @@ bool fleet_compute_limits_read(const char *path, struct fleet_compute_limits *t,
     char *text = json_file_read(path, JSON_FILE_MAX_BYTES, &length, error, size);
     if (text == NULL)
         return false;
-    char detail[256];
-    if (!json_strict_check(text, length, detail, sizeof(detail))) {
-        snprintf(error, size, "%s: not valid JSON: %s", path, detail);
-        free(text);
+    const char *name = json_file_name(path);
+    cJSON *json = json_strict_parse(text, length, name, error, size);
+    free(text);
+    if (json == NULL)
         return false;
-    }
-    cJSON *json = cJSON_ParseWithLength(text, length);
     const char *schema = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(json, "schema"));
-    bool ok = true;
     if (schema != NULL && strcmp(schema, FLEET_LIMITS_SCHEMA_ID) == 0) {
         from_fleet(json, t);
+        cJSON_Delete(json);
     } else if (schema != NULL && strcmp(schema, REPORT_SCHEMA_ID) != 0) {
-        snprintf(error, size, "%s: schema '%.64s' is neither %s nor %s", path, schema, FLEET_LIMITS_SCHEMA_ID,
+        snprintf(error, size, "%s: schema '%.64s' is neither %s nor %s", name, schema, FLEET_LIMITS_SCHEMA_ID,
                  REPORT_SCHEMA_ID);
-        ok = false;
+        cJSON_Delete(json);
+        return false;
     } else {
-        /* a report, or a Vulkan Profiles document (no schema): through the report reader's checks */
-        char detail_error[512];
-        cJSON *report = report_parse(text, length, path, detail_error, sizeof(detail_error));
-        if (report == NULL && schema == NULL)
-            snprintf(error, size, "%s is neither %s nor %s (nor a Vulkan Profiles document): %s", path,
-                     FLEET_LIMITS_SCHEMA_ID, REPORT_SCHEMA_ID, detail_error);
+        /* a report, or a Vulkan Profiles document (no schema): the report reader's conversion and checks */
+        bool unnamed = schema == NULL;
+        char detail[512];
+        cJSON *report = report_from_json(json, name, detail, sizeof(detail));
+        if (report == NULL && unnamed)
+            snprintf(error, size, "%s is neither %s nor %s (nor a Vulkan Profiles document): %s", name,
+                     FLEET_LIMITS_SCHEMA_ID, REPORT_SCHEMA_ID, detail);
         else if (report == NULL)
-            snprintf(error, size, "%s", detail_error);
-        ok = report != NULL;
-        if (ok)
-            from_report(report, t);
+            snprintf(error, size, "%s", detail);
+        if (report == NULL)
+            return false;
+        from_report(report, t);
         cJSON_Delete(report);
     }
-    cJSON_Delete(json);
-    free(text);
-    if (ok) {
-        t->loaded = true;
-        snprintf(t->source, sizeof(t->source), "%s", path);
-    }
-    return ok;
+    t->loaded = true;
+    snprintf(t->source, sizeof(t->source), "%s", path);
+    return true;
 }

@@ -6,10 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *json_file_name(const char *path)
+{
+    return strcmp(path, "-") == 0 ? "(standard input)" : path;
+}
+
 char *json_file_read(const char *path, size_t limit, size_t *length, char *error, size_t size)
 {
     bool standard_input = strcmp(path, "-") == 0;
-    const char *name = standard_input ? "(standard input)" : path;
+    const char *name = json_file_name(path);
     FILE *f = standard_input ? stdin : fopen(path, "rb");
     if (f == NULL) {
         snprintf(error, size, "%s: cannot open: %s", name, strerror(errno));

@@ -9,6 +9,9 @@
 /* The largest document any reader takes: far larger than any real report or fleet file. */
 #define JSON_FILE_MAX_BYTES (256u << 20)
 
+/* How messages name `path`: "(standard input)" for "-". */
+const char *json_file_name(const char *path);
+
 /* The file's bytes (malloc'd), at most `limit` of them; NULL with `error` set ("PATH: cannot open:
  * No such file or directory", "PATH: larger than 256 MiB"). */
 char *json_file_read(const char *path, size_t limit, size_t *length, char *error, size_t size);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <cjson/cJSON.h>
 
 struct scan {
     const unsigned char *text;
@@ -424,4 +425,20 @@ bool json_strict_check(const char *text, size_t length, char *error, size_t size
         ok = refuse(&s, "more after the JSON value (trailing garbage)");
     free(s.pool);
     return ok;
+}
+
+cJSON *json_strict_parse(const char *text, size_t length, const char *name, char *error, size_t size)
+{
+    char strict[256];
+    if (!json_strict_check(text, length, strict, sizeof(strict))) {
+        snprintf(error, size, "%s: malformed JSON: %s", name, strict);
+        return NULL;
+    }
+    const char *end = NULL;
+    cJSON *json = cJSON_ParseWithLengthOpts(text, length, &end, 0);
+    if (json == NULL) {
+        size_t offset = end != NULL && end >= text ? (size_t)(end - text) : 0;
+        snprintf(error, size, "%s: malformed JSON near byte %zu", name, offset);
+    }
+    return json;
 }

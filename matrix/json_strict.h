@@ -13,6 +13,11 @@
 /* False with `error` set to "byte N: <problem>" (the problem in words) for the first violation. */
 bool json_strict_check(const char *text, size_t length, char *error, size_t size);
 
+/* The parsed document, after the check above; NULL with `error` set to "NAME: malformed JSON: ..."
+ * (`name` names the document in messages). */
+struct cJSON;
+struct cJSON *json_strict_parse(const char *text, size_t length, const char *name, char *error, size_t size);
+
 /* Whether `text` is valid UTF-8 (no overlong forms, surrogates or code points past U+10FFFF). */
 bool json_valid_utf8(const char *text, size_t length);
 

@@ -1,6 +1,5 @@
 #include "report_read.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,20 +181,8 @@ static cJSON *from_vulkaninfo(const cJSON *profile)
     return report;
 }
 
-cJSON *report_parse(const char *text, size_t length, const char *name, char *error, size_t size)
+cJSON *report_from_json(cJSON *json, const char *name, char *error, size_t size)
 {
-    char strict[256];
-    if (!json_strict_check(text, length, strict, sizeof(strict))) {
-        snprintf(error, size, "%s: malformed JSON: %s", name, strict);
-        return NULL;
-    }
-    const char *end = NULL;
-    cJSON *json = cJSON_ParseWithLengthOpts(text, length, &end, 0);
-    if (json == NULL) {
-        size_t offset = end != NULL && end >= text ? (size_t)(end - text) : 0;
-        snprintf(error, size, "%s: malformed JSON near byte %zu", name, offset);
-        return NULL;
-    }
     if (cJSON_GetObjectItemCaseSensitive(json, "$schema") != NULL &&
         cJSON_GetObjectItemCaseSensitive(json, "schema") == NULL) {
         cJSON *converted = from_vulkaninfo(json);
@@ -215,13 +202,19 @@ cJSON *report_parse(const char *text, size_t length, const char *name, char *err
     return json;
 }
 
+cJSON *report_parse(const char *text, size_t length, const char *name, char *error, size_t size)
+{
+    cJSON *json = json_strict_parse(text, length, name, error, size);
+    return json ? report_from_json(json, name, error, size) : NULL;
+}
+
 cJSON *report_load(const char *path, char *error, size_t size)
 {
     size_t length = 0;
     char *text = json_file_read(path, JSON_FILE_MAX_BYTES, &length, error, size);
     if (text == NULL)
         return NULL;
-    cJSON *report = report_parse(text, length, strcmp(path, "-") == 0 ? "(standard input)" : path, error, size);
+    cJSON *report = report_parse(text, length, json_file_name(path), error, size);
     free(text);
     return report;
 }

@@ -14,6 +14,9 @@
 cJSON *report_load(const char *path, char *error, size_t size);
 /* The same from text already in memory (`name` is used in messages). */
 cJSON *report_parse(const char *text, size_t length, const char *name, char *error, size_t size);
+/* The same from a document already parsed, which it takes (converted or freed): for readers that
+ * looked at the document first (matrix/fleet_limits_read.c). */
+cJSON *report_from_json(cJSON *json, const char *name, char *error, size_t size);
 /* Structure check of a parsed report: false with `error` set (e.g. "devices[0].smoke[3].status:
  * 'passed' is not a verdict"). */
 bool report_check(const cJSON *report, char *error, size_t size);

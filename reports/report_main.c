@@ -23,7 +23,7 @@
 #include "text_safe.h"
 #include "upload.h"
 
-#define GATE_FILE_MAX_BYTES (4u << 20) /* a requirements file is a page of rules */
+#define GATE_FILE_MAX_BYTES (64u << 20) /* as before the one reader: far past any requirements file */
 
 enum report_exit {
     EXIT_OK = 0,

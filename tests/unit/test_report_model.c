@@ -160,7 +160,7 @@ static void fleet_limits_from_a_report_and_a_fleet_file(void **state)
     cJSON_Delete(fleet);
     cJSON_Delete(r);
 
-    const char *bad[][2] = {{"{\"schema\":\"preflight.fleet-limits/1\",", "not valid JSON"},
+    const char *bad[][2] = {{"{\"schema\":\"preflight.fleet-limits/1\",", "malformed JSON"},
                             {"{\"schema\":\"other/1\"}", "other/1"},
                             {"[1,2]", "neither"}};
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); ++i) {
