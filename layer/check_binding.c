@@ -4,10 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "check_alias.h"
 #include "findings.h"
-
-#define HANDLE(h) ((uint64_t)(h))
 
 static const char *type_name(VkDescriptorType t)
 {
@@ -164,7 +161,7 @@ void check_binding_command(struct layer_device *ld, struct command_buffer_state 
                    VK_OBJECT_TYPE_DESCRIPTOR_SET, HANDLE(set->handle), message);
             continue;
         }
-        const struct set_layout_binding *lb = check_layout_binding(set, rb->binding);
+        const struct set_layout_binding *lb = set_layout_binding_of(set, rb->binding);
         if (lb == NULL) {
             snprintf(message, sizeof(message),
                      "the shader uses set %u binding %u, which the bound set's layout does not "
@@ -250,7 +247,7 @@ void check_binding_resource(struct layer_device *ld, VkDescriptorSet set, VkDesc
     case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC:
     case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER:
     case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC: {
-        struct buffer_state *b = handle_map_get(&ld->buffers, resource);
+        struct buffer_state *b = buffer_state_in(ld, resource);
         bool storage = type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER || type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC;
         needed = storage ? "VK_BUFFER_USAGE_STORAGE_BUFFER_BIT" : "VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT";
         ok = b == NULL ||
@@ -261,8 +258,8 @@ void check_binding_resource(struct layer_device *ld, VkDescriptorSet set, VkDesc
     case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
     case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER:
     case VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT: {
-        struct image_view_state *v = handle_map_get(&ld->image_views, resource);
-        struct image_state *image = v ? handle_map_get(&ld->images, HANDLE(v->image)) : NULL;
+        struct image_view_state *v = image_view_state_in(ld, resource);
+        struct image_state *image = v ? image_state_in(ld, HANDLE(v->image)) : NULL;
         VkImageUsageFlags want = type == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE      ? VK_IMAGE_USAGE_STORAGE_BIT
                                  : type == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT ? VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT
                                                                                : VK_IMAGE_USAGE_SAMPLED_BIT;

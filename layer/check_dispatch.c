@@ -1,11 +1,11 @@
 #include "check_dispatch.h"
 
+#include "array_grow.h"
+
 #include <stdio.h>
 #include <string.h>
 
 #include "findings.h"
-
-#define HANDLE(h) ((uint64_t)(h))
 
 static void report(struct layer_device *ld, struct command_buffer_state *cb, enum check_id check, const char *call,
                    VkObjectType type, uint64_t handle, VkObjectType type2, uint64_t handle2, const char *message)
@@ -224,13 +224,46 @@ void check_dispatch_coverage(struct layer_device *ld, struct command_buffer_stat
     }
 }
 
+/* Appends a pending indirect dispatch at the current command; NULL when out of memory. */
+static struct pending_indirect *add_pending(struct command_buffer_state *cb, VkBuffer buffer, VkDeviceSize offset)
+{
+    struct pending_indirect *grown =
+        array_grow(cb->indirect, &cb->indirect_capacity, cb->indirect_count + 1, sizeof(*grown), 8);
+    if (grown == NULL)
+        return NULL;
+    cb->indirect = grown;
+    struct pending_indirect *p = &cb->indirect[cb->indirect_count++];
+    p->buffer = buffer;
+    p->offset = offset;
+    p->command_index = cb->command_index;
+    return p;
+}
+
+void check_dispatch_indirect_recorded(struct command_buffer_state *cb, VkBuffer buffer, VkDeviceSize offset)
+{
+    struct pending_indirect *p = add_pending(cb, buffer, offset);
+    if (p != NULL)
+        dispatch_bounds_now(cb, &p->bounds);
+}
+
+void check_dispatch_indirect_executed(struct command_buffer_state *primary,
+                                      const struct command_buffer_state *secondary)
+{
+    for (uint32_t k = 0; k < secondary->indirect_count; ++k) {
+        struct pending_indirect *p = add_pending(primary, secondary->indirect[k].buffer, secondary->indirect[k].offset);
+        if (p == NULL)
+            return;
+        p->bounds = secondary->indirect[k].bounds; /* as pushed in the secondary */
+    }
+}
+
 void check_dispatch_indirect_at_submit(struct layer_device *ld, struct command_buffer_state *cb, VkQueue queue)
 {
     (void)queue;
     for (uint32_t i = 0; i < cb->indirect_count; ++i) {
         const struct pending_indirect *p = &cb->indirect[i];
-        struct buffer_state *b = handle_map_get(&ld->buffers, HANDLE(p->buffer));
-        struct memory_state *m = b ? handle_map_get(&ld->memories, HANDLE(b->memory)) : NULL;
+        struct buffer_state *b = buffer_state_in(ld, HANDLE(p->buffer));
+        struct memory_state *m = b ? memory_state_in(ld, HANDLE(b->memory)) : NULL;
         /* Only what the host can see now is what the GPU will read: mapped memory that no recorded
          * command of this command buffer writes before the dispatch. */
         if (m == NULL || m->mapped == NULL || command_buffer_may_write(cb, HANDLE(p->buffer)))

@@ -19,6 +19,12 @@ void dispatch_bounds_now(const struct command_buffer_state *cb, struct dispatch_
 void check_dispatch_coverage(struct layer_device *ld, struct command_buffer_state *cb,
                              const struct dispatch_bounds *bounds, const uint32_t base[3], const uint32_t count[3],
                              const char *call, const char *how, uint32_t command_index);
+/* An indirect dispatch at the current command, with the bounds pushed so far: its arguments are
+ * checked at submit (check_dispatch_indirect_at_submit). */
+void check_dispatch_indirect_recorded(struct command_buffer_state *cb, VkBuffer buffer, VkDeviceSize offset);
+/* vkCmdExecuteCommands: the secondary's indirect dispatches, now at the primary's current command. */
+void check_dispatch_indirect_executed(struct command_buffer_state *primary,
+                                      const struct command_buffer_state *secondary);
 /* Checks the recorded indirect dispatches of `cb` as it is submitted to `queue`. */
 void check_dispatch_indirect_at_submit(struct layer_device *ld, struct command_buffer_state *cb, VkQueue queue);
 

@@ -15,10 +15,9 @@
 
 #include "array_grow.h"
 #include "findings.h"
+#include "check_hazard_report.h"
 #include "hazard_tracker.h"
 #include "layer_state.h"
-
-#define HANDLE(h) ((uint64_t)(h))
 
 static struct hazard_tracker *tracker_of(struct command_buffer_state *cb, bool create)
 {
@@ -320,87 +319,4 @@ void hazard_end(struct command_buffer_state *cb)
     struct hazard_tracker *t = tracker_of(cb, false);
     for (uint32_t i = 0; t != NULL && i < t->count; ++i)
         tracker_catch_up(t, &t->ranges[i], t->barrier_count);
-}
-
-bool hazard_buffer_range(struct layer_device *ld, uint64_t buffer, VkDeviceSize offset, VkDeviceSize size,
-                         struct hazard_access *out)
-{
-    struct buffer_state *b = handle_map_get(&ld->buffers, buffer);
-    if (b == NULL || offset >= b->size)
-        return false;
-    VkDeviceSize length = size == VK_WHOLE_SIZE || offset + size > b->size ? b->size - offset : size;
-    out->image = false;
-    out->layer_begin = 0;
-    out->layer_end = 1;
-    out->resource = buffer;
-    out->key = b->memory ? HANDLE(b->memory) : buffer;
-    out->begin = (b->memory ? b->memory_offset : 0) + offset;
-    out->end = out->begin + length;
-    return length > 0;
-}
-
-/* Depth slices of level `mip` of a 3D image. */
-static uint32_t depth_at(const struct image_state *i, uint32_t mip)
-{
-    uint32_t depth = mip < 32 ? i->extent.depth >> mip : 0;
-    return depth ? depth : 1;
-}
-
-bool hazard_image_range(struct layer_device *ld, uint64_t image, uint32_t base_mip, uint32_t mip_count,
-                        uint32_t base_layer, uint32_t layer_count, struct hazard_access *out)
-{
-    struct image_state *i = handle_map_get(&ld->images, image);
-    if (i == NULL || base_mip >= i->mip_levels || base_layer >= i->array_layers)
-        return false;
-    uint32_t mips = mip_count == VK_REMAINING_MIP_LEVELS || base_mip + mip_count > i->mip_levels
-                        ? i->mip_levels - base_mip
-                        : mip_count;
-    uint32_t layers = layer_count == VK_REMAINING_ARRAY_LAYERS || base_layer + layer_count > i->array_layers
-                          ? i->array_layers - base_layer
-                          : layer_count;
-    out->image = true;
-    out->key = out->resource = image;
-    out->begin = base_mip;
-    out->end = (uint64_t)base_mip + mips;
-    out->layer_begin = base_layer;
-    out->layer_end = base_layer + layers;
-    if (i->type == VK_IMAGE_TYPE_3D) { /* every slice of every level named (slices counted at level 0's size) */
-        out->layer_begin = 0;
-        out->layer_end = depth_at(i, 0);
-    }
-    return mips > 0 && layers > 0;
-}
-
-bool hazard_image_region(struct layer_device *ld, uint64_t image, uint32_t mip, uint32_t base_layer,
-                         uint32_t layer_count, int32_t z, uint32_t depth, struct hazard_access *out)
-{
-    struct image_state *i = handle_map_get(&ld->images, image);
-    if (i == NULL || i->type != VK_IMAGE_TYPE_3D)
-        return hazard_image_range(ld, image, mip, 1, base_layer, layer_count, out);
-    if (!hazard_image_range(ld, image, mip, 1, 0, 1, out))
-        return false;
-    /* the slices of this level: a level has its own depth, and ranges of one level compare slice by
-     * slice (a range over several levels names all of their slices) */
-    uint32_t slices = depth_at(i, mip), first = z > 0 ? (uint32_t)z : 0;
-    if (first >= slices)
-        return false;
-    out->layer_begin = first;
-    out->layer_end = depth == 0 || first + depth > slices ? slices : first + depth;
-    return true;
-}
-
-bool hazard_view_range(struct layer_device *ld, const struct image_view_state *v, uint32_t layers, bool one_mip,
-                       struct hazard_access *out)
-{
-    if (v == NULL)
-        return false;
-    const struct image_state *i = handle_map_get(&ld->images, HANDLE(v->image));
-    if (i != NULL && i->type == VK_IMAGE_TYPE_3D &&
-        (v->view_type == VK_IMAGE_VIEW_TYPE_2D || v->view_type == VK_IMAGE_VIEW_TYPE_2D_ARRAY)) {
-        uint32_t count = layers ? layers : v->range.layerCount;
-        return hazard_image_region(ld, HANDLE(v->image), v->range.baseMipLevel, 0, 1, (int32_t)v->range.baseArrayLayer,
-                                   count == VK_REMAINING_ARRAY_LAYERS ? 0 : count, out);
-    }
-    return hazard_image_range(ld, HANDLE(v->image), v->range.baseMipLevel, one_mip ? 1 : v->range.levelCount,
-                              v->range.baseArrayLayer, layers ? layers : v->range.layerCount, out);
 }

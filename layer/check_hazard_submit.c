@@ -25,12 +25,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check_host.h"
+#include "host_unseen.h"
 #include "findings.h"
+#include "check_hazard_report.h"
 #include "hazard_tracker.h"
 #include "layer_state.h"
 
-#define HANDLE(h) ((uint64_t)(h))
 #define MAX_QUEUES 16
 #define SIGNALS_KEPT 64
 #define FENCES_KEPT 64
@@ -200,7 +200,7 @@ static void wait_semaphore(struct layer_device *ld, struct hazard_queues *h, uin
                            const struct hazard_semaphore_op *w)
 {
     uint64_t handle = HANDLE(w->semaphore);
-    struct semaphore_state *s = handle != 0 ? handle_map_get(&ld->semaphores, handle) : NULL;
+    struct semaphore_state *s = handle != 0 ? semaphore_state_in(ld, handle) : NULL;
     if (s != NULL && s->type == VK_SEMAPHORE_TYPE_TIMELINE) {
         /* the wait is satisfied by the first signal that reaches its value, the one with the
          * smallest value at or above it (a timeline only grows): it and every signal before it
@@ -507,10 +507,6 @@ void hazard_forget_key(struct layer_device *ld, uint64_t key)
 
 /* --- completion ------------------------------------------------------------------------------ */
 
-/* VkPipelineStageFlagBits2 HOST, VkAccessFlagBits2 HOST_READ */
-#define STAGE_HOST 0x4000ull
-#define ACCESS_HOST_READ 0x2000ull
-
 /* Drops the uses of batches up to `batch` from a queue's tracker; completed buffer writes tell
  * the host checks whether a barrier made them visible to host reads. */
 static void retire(struct layer_device *ld, struct hazard_queue *q, uint64_t batch)
@@ -521,10 +517,12 @@ static void retire(struct layer_device *ld, struct hazard_queue *q, uint64_t bat
         if (r->has_write && r->write.submission <= batch) {
             tracker_catch_up(t, r, t->barrier_count);
             const struct hazard_use *w = &r->write;
-            if (!r->image)
-                host_write_completed(ld, r->key, r->begin, r->end, r->resource,
-                                     (w->visible_stages & STAGE_HOST) && (w->visible_access & ACCESS_HOST_READ),
-                                     w->call, w->command_index, w->command_buffer);
+            if (!r->image) {
+                struct unseen_write u = {r->key,  r->begin,         r->end,           r->resource,
+                                         w->call, w->command_index, w->command_buffer};
+                unseen_write_completed(ld, &u,
+                                       (w->visible_stages & STAGE_HOST) && (w->visible_access & ACCESS_HOST_READ));
+            }
             r->has_write = false;
         }
         uint32_t kept = 0;

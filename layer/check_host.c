@@ -8,7 +8,8 @@
  *
  * Complete is not enough for a host read: the writes must also have been made visible to the host
  * by a barrier to the HOST stage with HOST_READ access before the fence signaled. The submit-time
- * hazard tracker tells, as it retires each completed buffer write, whether one did; a later
+ * hazard tracker tells, as it retires each completed buffer write, whether one did (host_unseen.h
+ * keeps those no barrier made visible); a later
  * vkInvalidateMappedMemoryRanges over such a write is reported. And the host must not write
  * memory that pending work still reads or writes: vkFlushMappedMemoryRanges over a range a
  * submission not yet waited for uses is reported (host writes to coherent memory without a flush
@@ -21,112 +22,14 @@
 #include <string.h>
 
 #include "check_hazard_submit.h"
+#include "host_unseen.h"
 #include "findings.h"
 #include "layer_state.h"
 
-#define HANDLE(h) ((uint64_t)(h))
-/* A completed GPU write no barrier made visible to the host (HOST stage, HOST_READ access). */
-struct unseen_write {
-    uint64_t memory, begin, end, buffer;
-    const char *call;
-    uint32_t command_index;
-    uint64_t command_buffer;
-};
-#define UNSEEN_KEPT 256
-
-#define READBACKS_KEPT 16
-
-struct host_tracker {
-    pthread_mutex_t lock;
-    struct unseen_write unseen[UNSEEN_KEPT]; /* the latest ones, a ring; memory 0: empty */
-    uint32_t unseen_next;
-    /* completed writes to persistently mapped readback buffers no barrier made visible to the
-     * host, reported by host_report_readbacks once the submit-time lock is released */
-    struct unseen_write readbacks[READBACKS_KEPT];
-    uint32_t readback_count;
-};
-
-/* Usage bits through which the GPU can read a buffer: a buffer with none of them is written by the
- * GPU only for the host to read it (a readback buffer). */
-#define GPU_READ_USAGE                                                                                                 \
-    (VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT |                                     \
-     VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT |                                   \
-     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_VERTEX_BUFFER_BIT |       \
-     VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT |                                 \
-     VK_BUFFER_USAGE_ACCELERATION_STRUCTURE_BUILD_INPUT_READ_ONLY_BIT_KHR |                                            \
-     VK_BUFFER_USAGE_SHADER_BINDING_TABLE_BIT_KHR | VK_BUFFER_USAGE_TRANSFORM_FEEDBACK_BUFFER_BIT_EXT |                \
-     VK_BUFFER_USAGE_CONDITIONAL_RENDERING_BIT_EXT)
-
-/* Whether a completed, unseen write went to a readback buffer whose memory is mapped now: mapped
- * before the work (persistently), so no map or invalidate will show the host's read. */
-static bool persistent_readback(struct layer_device *ld, uint64_t memory, uint64_t buffer)
-{
-    const struct buffer_state *b = handle_map_get(&ld->buffers, buffer);
-    const struct memory_state *m = handle_map_get(&ld->memories, memory);
-    return b != NULL && m != NULL && (b->usage & GPU_READ_USAGE) == 0 &&
-           __atomic_load_n(&m->mapped, __ATOMIC_ACQUIRE) != NULL;
-}
-
-static pthread_mutex_t create_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static struct host_tracker *tracker(struct layer_device *ld)
-{
-    pthread_mutex_lock(&create_lock);
-    if (ld->host == NULL) {
-        ld->host = calloc(1, sizeof(*ld->host));
-        if (ld->host != NULL)
-            pthread_mutex_init(&ld->host->lock, NULL);
-    }
-    pthread_mutex_unlock(&create_lock);
-    return ld->host;
-}
-
-void host_tracker_free(struct layer_device *ld)
-{
-    if (ld->host == NULL)
-        return;
-    pthread_mutex_destroy(&ld->host->lock);
-    free(ld->host);
-    ld->host = NULL;
-}
-
-static bool overlaps(const struct unseen_write *u, uint64_t memory, uint64_t begin, uint64_t end)
-{
-    return u->memory != 0 && u->memory == memory && u->begin < end && begin < u->end;
-}
-
-void host_write_completed(struct layer_device *ld, uint64_t memory, uint64_t begin, uint64_t end, uint64_t buffer,
-                          bool visible_to_host, const char *call, uint32_t command_index, uint64_t command_buffer)
-{
-    struct host_tracker *t = tracker(ld);
-    if (t == NULL)
-        return;
-    pthread_mutex_lock(&t->lock);
-    /* a newer write to the same bytes replaces what the host would read */
-    for (uint32_t i = 0; i < UNSEEN_KEPT; ++i)
-        if (overlaps(&t->unseen[i], memory, begin, end) && t->unseen[i].begin >= begin && t->unseen[i].end <= end)
-            t->unseen[i].memory = 0;
-    if (!visible_to_host) {
-        struct unseen_write w = {memory, begin, end, buffer, call, command_index, command_buffer};
-        t->unseen[t->unseen_next] = w;
-        t->unseen_next = (t->unseen_next + 1) % UNSEEN_KEPT;
-        if (t->readback_count < READBACKS_KEPT && persistent_readback(ld, memory, buffer))
-            t->readbacks[t->readback_count++] = w;
-    }
-    pthread_mutex_unlock(&t->lock);
-}
-
 void host_report_readbacks(struct layer_device *ld, const char *call)
 {
-    struct host_tracker *t = ld->host;
-    if (t == NULL || __atomic_load_n(&t->readback_count, __ATOMIC_ACQUIRE) == 0)
-        return;
-    struct unseen_write found[READBACKS_KEPT];
-    pthread_mutex_lock(&t->lock);
-    uint32_t count = t->readback_count;
-    memcpy(found, t->readbacks, count * sizeof(found[0]));
-    t->readback_count = 0;
-    pthread_mutex_unlock(&t->lock);
+    struct unseen_write found[UNSEEN_READBACKS_KEPT];
+    uint32_t count = unseen_readbacks_take(ld, found);
     for (uint32_t i = 0; i < count; ++i) {
         const struct unseen_write *w = &found[i];
         struct finding f = {.check = CHECK_HOST_READBACK_WITHOUT_HOST_BARRIER, .call = call};
@@ -148,19 +51,10 @@ void host_report_readbacks(struct layer_device *ld, const char *call)
 }
 
 /* vkInvalidateMappedMemoryRanges after the work completed: was it made visible to the host? */
-static void check_host_visibility(struct layer_device *ld, struct host_tracker *t, uint64_t memory, uint64_t begin,
-                                  uint64_t end)
+static void check_host_visibility(struct layer_device *ld, uint64_t memory, uint64_t begin, uint64_t end)
 {
-    struct unseen_write hit = {0};
-    pthread_mutex_lock(&t->lock);
-    for (uint32_t i = 0; i < UNSEEN_KEPT && hit.memory == 0; ++i) {
-        if (overlaps(&t->unseen[i], memory, begin, end)) {
-            hit = t->unseen[i];
-            t->unseen[i].memory = 0; /* once */
-        }
-    }
-    pthread_mutex_unlock(&t->lock);
-    if (hit.memory == 0)
+    struct unseen_write hit;
+    if (!unseen_write_take(ld, memory, begin, end, &hit))
         return;
     struct finding f = {.check = CHECK_HOST_READ_WITHOUT_HOST_BARRIER, .call = "vkInvalidateMappedMemoryRanges"};
     f.objects[f.object_count++] = (struct finding_object){VK_OBJECT_TYPE_DEVICE_MEMORY, hit.memory};
@@ -183,7 +77,7 @@ static void check_host_visibility(struct layer_device *ld, struct host_tracker *
 static bool host_range(struct layer_device *ld, VkDeviceMemory memory, VkDeviceSize offset, VkDeviceSize size,
                        uint64_t *begin, uint64_t *end)
 {
-    const struct memory_state *m = handle_map_get(&ld->memories, HANDLE(memory));
+    const struct memory_state *m = memory_state_in(ld, HANDLE(memory));
     if (m == NULL)
         return false;
     *begin = offset;
@@ -238,14 +132,12 @@ static void report_before_wait(struct layer_device *ld, enum check_id check, con
 
 void host_check_invalidate(struct layer_device *ld, uint32_t count, const VkMappedMemoryRange *ranges)
 {
-    struct host_tracker *t = ld->host;
     uint64_t atom = ld->properties.limits.nonCoherentAtomSize;
     for (uint32_t r = 0; r < count; ++r) {
         uint64_t begin, end;
         if (!host_range(ld, ranges[r].memory, ranges[r].offset, ranges[r].size, &begin, &end))
             continue;
-        if (t != NULL)
-            check_host_visibility(ld, t, HANDLE(ranges[r].memory), begin, end);
+        check_host_visibility(ld, HANDLE(ranges[r].memory), begin, end);
         struct hazard_pending p;
         if (hazard_pending_use(ld, HANDLE(ranges[r].memory), begin, end, atom, true, &p))
             report_before_wait(ld, CHECK_HOST_INVALIDATE_BEFORE_WAIT, "vkInvalidateMappedMemoryRanges", "covers",

@@ -15,14 +15,9 @@ void host_check_invalidate(struct layer_device *ld, uint32_t count, const VkMapp
 void host_check_map(struct layer_device *ld, VkDeviceMemory memory, VkDeviceSize offset, VkDeviceSize size);
 /* vkFlushMappedMemoryRanges: the host wrote these ranges. */
 void host_check_flush(struct layer_device *ld, uint32_t count, const VkMappedMemoryRange *ranges);
-/* A GPU write to buffer memory is complete (from the submit-time hazard tracker); whether a
- * barrier made it visible to host reads. */
-void host_write_completed(struct layer_device *ld, uint64_t memory, uint64_t begin, uint64_t end, uint64_t buffer,
-                          bool visible_to_host, const char *call, uint32_t command_index, uint64_t command_buffer);
 /* After a wait that completed work (vkWaitForFences, vkQueueWaitIdle, ...), outside every lock:
  * reports the completed writes to persistently mapped readback buffers (usage without any GPU
  * read) that no HOST/HOST_READ barrier made visible, which the host is about to read. */
 void host_report_readbacks(struct layer_device *ld, const char *call);
-void host_tracker_free(struct layer_device *ld);
 
 #endif

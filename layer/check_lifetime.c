@@ -12,7 +12,6 @@
 #include "hazard_tracker.h"
 #include "layer_state.h"
 
-#define HANDLE(h) ((uint64_t)(h))
 #define LIFETIME_QUEUES 16
 #define LIFETIME_MAX_BATCHES 1024 /* pending batches kept; past that the oldest counts as complete */
 #define FREED_SETS_MAX 65536      /* freed descriptor-set handles remembered; past that forgotten */
@@ -287,7 +286,7 @@ static uint32_t accessed_resources(struct layer_device *ld, const struct command
         if (!r->image) {
             memory = r->key != r->resource ? r->key : 0; /* an unbound buffer is keyed by itself */
         } else {
-            const struct image_state *image = handle_map_get(&ld->images, r->resource);
+            const struct image_state *image = image_state_in(ld, r->resource);
             memory = image ? HANDLE(image->memory) : 0;
         }
         if (memory != 0) {
@@ -487,21 +486,21 @@ static bool note_alive(struct layer_device *ld, const struct lifetime_note *n)
 {
     switch (n->type) {
     case VK_OBJECT_TYPE_PIPELINE: {
-        const struct pipeline_state *p = handle_map_get(&ld->pipelines, n->handle);
+        const struct pipeline_state *p = pipeline_state_in(ld, n->handle);
         return p != NULL && p->id == n->id;
     }
     case VK_OBJECT_TYPE_DESCRIPTOR_SET:
-        return handle_map_get(&ld->descriptor_sets, n->handle) == n->set;
+        return descriptor_set_state_in(ld, n->handle) == n->set;
     case VK_OBJECT_TYPE_BUFFER:
-        return handle_map_get(&ld->buffers, n->handle) != NULL;
+        return buffer_state_in(ld, n->handle) != NULL;
     case VK_OBJECT_TYPE_IMAGE:
-        return handle_map_get(&ld->images, n->handle) != NULL;
+        return image_state_in(ld, n->handle) != NULL;
     case VK_OBJECT_TYPE_IMAGE_VIEW:
-        return handle_map_get(&ld->image_views, n->handle) != NULL;
+        return image_view_state_in(ld, n->handle) != NULL;
     case VK_OBJECT_TYPE_FRAMEBUFFER:
-        return handle_map_get(&ld->framebuffers, n->handle) != NULL;
+        return framebuffer_state_in(ld, n->handle) != NULL;
     case VK_OBJECT_TYPE_DEVICE_MEMORY:
-        return handle_map_get(&ld->memories, n->handle) != NULL;
+        return memory_state_in(ld, n->handle) != NULL;
     default:
         return true; /* render passes and the rest: not checked after recording */
     }
@@ -575,7 +574,7 @@ void lifetime_submit_batch(struct layer_device *ld, VkQueue queue, const struct 
     b.queue = q;
     b.number = ++t->numbers[q];
     for (uint32_t i = 0; i < batch->wait_count; ++i) {
-        const struct semaphore_state *s = handle_map_get(&ld->semaphores, HANDLE(batch->waits[i].semaphore));
+        const struct semaphore_state *s = semaphore_state_in(ld, HANDLE(batch->waits[i].semaphore));
         const struct lifetime_batch *from = signaler(t, HANDLE(batch->waits[i].semaphore), batch->waits[i].value,
                                                      s != NULL && s->type == VK_SEMAPHORE_TYPE_TIMELINE);
         if (from != NULL) {

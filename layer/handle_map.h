@@ -30,6 +30,9 @@ struct handle_map {
 void handle_map_init(struct handle_map *m);
 /* Calls `release` on every value still present, then frees the map's memory. */
 void handle_map_destroy(struct handle_map *m, void (*release)(void *value));
+/* A Vulkan handle (a pointer or a 64-bit integer, by platform) as the maps' key. */
+#define HANDLE(h) ((uint64_t)(h))
+
 bool handle_map_put(struct handle_map *m, uint64_t handle, void *value);
 void *handle_map_get(struct handle_map *m, uint64_t handle);
 /* Removes and returns the value (NULL if absent). */

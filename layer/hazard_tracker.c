@@ -17,60 +17,41 @@
 #include <string.h>
 
 #include "array_grow.h"
-#include "findings.h"
-#include "layer_state.h"
-
-/* VkPipelineStageFlagBits2 */
-#define S_DRAW_INDIRECT 0x2ull
-#define S_VERTEX_SHADER 0x8ull
-#define S_TESS_CONTROL 0x10ull
-#define S_TESS_EVAL 0x20ull
-#define S_GEOMETRY 0x40ull
-#define S_FRAGMENT 0x80ull
-#define S_EARLY_TESTS 0x100ull
-#define S_LATE_TESTS 0x200ull
-#define S_COLOR_OUTPUT 0x400ull
-#define S_COMPUTE 0x800ull
-#define S_TOP 0x1ull
-#define S_BOTTOM 0x2000ull
-#define S_ALL_GRAPHICS 0x8000ull
-#define S_ALL_COMMANDS 0x10000ull
-#define S_TASK 0x80000ull
-#define S_MESH 0x100000ull
-#define S_SHADING_RATE 0x400000ull
-#define S_PRE_RASTERIZATION (1ull << 38)
-
-#define TRANSFER_FAMILY HAZARD_STAGES_TRANSFER         /* TRANSFER (= ALL_TRANSFER), COPY, RESOLVE, BLIT, CLEAR */
-#define VERTEX_INPUT_FAMILY HAZARD_STAGES_VERTEX_INPUT /* VERTEX_INPUT, INDEX_INPUT, VERTEX_ATTRIBUTE_INPUT */
-#define PRE_RASTERIZATION_FAMILY (S_VERTEX_SHADER | S_TESS_CONTROL | S_TESS_EVAL | S_GEOMETRY | S_TASK | S_MESH)
 
 /* The graphics pipeline's stages in logical order (primitive and mesh shading folded into one
  * order: the folding only ever adds stages to a scope, never removes one). */
 static const uint64_t graphics_order[] = {
-    S_DRAW_INDIRECT, VERTEX_INPUT_FAMILY, S_VERTEX_SHADER, S_TESS_CONTROL, S_TESS_EVAL,  S_GEOMETRY,     S_TASK,
-    S_MESH,          S_SHADING_RATE,      S_EARLY_TESTS,   S_FRAGMENT,     S_LATE_TESTS, S_COLOR_OUTPUT,
+    STAGE_DRAW_INDIRECT,
+    HAZARD_STAGES_VERTEX_INPUT,
+    STAGE_VERTEX_SHADER,
+    STAGE_TESSELLATION_CONTROL_SHADER,
+    STAGE_TESSELLATION_EVALUATION_SHADER,
+    STAGE_GEOMETRY_SHADER,
+    STAGE_TASK_SHADER,
+    STAGE_MESH_SHADER,
+    STAGE_FRAGMENT_SHADING_RATE_ATTACHMENT,
+    STAGE_EARLY_FRAGMENT_TESTS,
+    STAGE_FRAGMENT_SHADER,
+    STAGE_LATE_FRAGMENT_TESTS,
+    STAGE_COLOR_ATTACHMENT_OUTPUT,
 };
 #define GRAPHICS_ORDER_COUNT (sizeof(graphics_order) / sizeof(graphics_order[0]))
-
-#define ALL_GRAPHICS_STAGES                                                                                            \
-    (S_DRAW_INDIRECT | VERTEX_INPUT_FAMILY | S_VERTEX_SHADER | S_TESS_CONTROL | S_TESS_EVAL | S_GEOMETRY | S_TASK |    \
-     S_MESH | S_SHADING_RATE | S_EARLY_TESTS | S_FRAGMENT | S_LATE_TESTS | S_COLOR_OUTPUT)
 
 const struct hazard_memory_barrier hazard_all_memory = {.global = true, .src_access = ~0ull, .dst_access = ~0ull};
 
 /* Meta stages and stage families as the stages they stand for (no logical ordering). */
 static uint64_t named_stages(uint64_t mask)
 {
-    if (mask & S_ALL_COMMANDS)
-        return ~(S_TOP | S_BOTTOM);
-    if (mask & S_ALL_GRAPHICS)
-        mask |= ALL_GRAPHICS_STAGES;
-    if (mask & TRANSFER_FAMILY)
-        mask |= TRANSFER_FAMILY;
-    if (mask & VERTEX_INPUT_FAMILY)
-        mask |= VERTEX_INPUT_FAMILY;
-    if (mask & S_PRE_RASTERIZATION)
-        mask |= PRE_RASTERIZATION_FAMILY;
+    if (mask & STAGE_ALL_COMMANDS)
+        return ~(STAGE_TOP_OF_PIPE | STAGE_BOTTOM_OF_PIPE);
+    if (mask & STAGE_ALL_GRAPHICS)
+        mask |= HAZARD_STAGES_ALL_GRAPHICS;
+    if (mask & HAZARD_STAGES_TRANSFER)
+        mask |= HAZARD_STAGES_TRANSFER;
+    if (mask & HAZARD_STAGES_VERTEX_INPUT)
+        mask |= HAZARD_STAGES_VERTEX_INPUT;
+    if (mask & STAGE_PRE_RASTERIZATION_SHADERS)
+        mask |= HAZARD_STAGES_PRE_RASTERIZATION;
     return mask;
 }
 
@@ -79,27 +60,27 @@ static uint64_t expand_stages(uint64_t mask, bool first)
 {
     /* BOTTOM_OF_PIPE in a first scope and TOP_OF_PIPE in a second are every stage; TOP_OF_PIPE in
      * a first scope and BOTTOM_OF_PIPE in a second are no stage at all (NONE) */
-    if ((mask & S_ALL_COMMANDS) || (first ? (mask & S_BOTTOM) : (mask & S_TOP)))
-        return ~(S_TOP | S_BOTTOM);
-    mask = named_stages(mask & ~(S_TOP | S_BOTTOM));
+    if ((mask & STAGE_ALL_COMMANDS) || (first ? (mask & STAGE_BOTTOM_OF_PIPE) : (mask & STAGE_TOP_OF_PIPE)))
+        return ~(STAGE_TOP_OF_PIPE | STAGE_BOTTOM_OF_PIPE);
+    mask = named_stages(mask & ~(STAGE_TOP_OF_PIPE | STAGE_BOTTOM_OF_PIPE));
     /* logically earlier stages belong to a source scope, logically later ones to a destination:
      * everything before the latest graphics stage of a source, after the earliest of a destination */
     uint64_t expanded = mask, before = 0;
-    for (size_t i = 0; (mask & ALL_GRAPHICS_STAGES) && i < GRAPHICS_ORDER_COUNT; ++i) {
+    for (size_t i = 0; (mask & HAZARD_STAGES_ALL_GRAPHICS) && i < GRAPHICS_ORDER_COUNT; ++i) {
         if (mask & graphics_order[i]) {
             if (first) {
                 expanded |= before;
             } else {
-                expanded |= ALL_GRAPHICS_STAGES & ~before & ~graphics_order[i];
+                expanded |= HAZARD_STAGES_ALL_GRAPHICS & ~before & ~graphics_order[i];
                 break;
             }
         }
         before |= graphics_order[i];
     }
-    if (first && (mask & S_COMPUTE))
-        expanded |= S_DRAW_INDIRECT;
-    if (!first && (mask & S_DRAW_INDIRECT))
-        expanded |= S_COMPUTE;
+    if (first && (mask & STAGE_COMPUTE_SHADER))
+        expanded |= STAGE_DRAW_INDIRECT;
+    if (!first && (mask & STAGE_DRAW_INDIRECT))
+        expanded |= STAGE_COMPUTE_SHADER;
     return expanded;
 }
 
@@ -107,59 +88,8 @@ struct hazard_scope hazard_scope_of(uint64_t mask, bool first)
 {
     /* an access scope holds only the accesses of the stages named: TOP_OF_PIPE and BOTTOM_OF_PIPE
      * stand for no access, and logically earlier or later stages are ordered, not made visible */
-    return (struct hazard_scope){expand_stages(mask, first), named_stages(mask & ~(S_TOP | S_BOTTOM))};
-}
-
-static const struct {
-    uint64_t bit;
-    const char *name;
-} stage_name_table[] = {
-    {S_TOP, "TOP_OF_PIPE"},
-    {S_DRAW_INDIRECT, "DRAW_INDIRECT"},
-    {0x4ull, "VERTEX_INPUT"},
-    {S_VERTEX_SHADER, "VERTEX_SHADER"},
-    {S_TESS_CONTROL, "TESSELLATION_CONTROL_SHADER"},
-    {S_TESS_EVAL, "TESSELLATION_EVALUATION_SHADER"},
-    {S_GEOMETRY, "GEOMETRY_SHADER"},
-    {S_FRAGMENT, "FRAGMENT_SHADER"},
-    {S_EARLY_TESTS, "EARLY_FRAGMENT_TESTS"},
-    {S_LATE_TESTS, "LATE_FRAGMENT_TESTS"},
-    {S_COLOR_OUTPUT, "COLOR_ATTACHMENT_OUTPUT"},
-    {S_COMPUTE, "COMPUTE_SHADER"},
-    {0x1000ull, "TRANSFER"},
-    {S_BOTTOM, "BOTTOM_OF_PIPE"},
-    {0x4000ull, "HOST"},
-    {S_ALL_GRAPHICS, "ALL_GRAPHICS"},
-    {S_ALL_COMMANDS, "ALL_COMMANDS"},
-    {S_TASK, "TASK_SHADER"},
-    {S_MESH, "MESH_SHADER"},
-    {S_SHADING_RATE, "FRAGMENT_SHADING_RATE_ATTACHMENT"},
-    {1ull << 32, "COPY"},
-    {1ull << 33, "RESOLVE"},
-    {1ull << 34, "BLIT"},
-    {1ull << 35, "CLEAR"},
-    {1ull << 36, "INDEX_INPUT"},
-    {1ull << 37, "VERTEX_ATTRIBUTE_INPUT"},
-    {S_PRE_RASTERIZATION, "PRE_RASTERIZATION_SHADERS"},
-};
-
-const char *hazard_stage_names(uint64_t mask, char *out, size_t size)
-{
-    size_t used = 0;
-    out[0] = '\0';
-    if (mask == 0) {
-        snprintf(out, size, "NONE");
-        return out;
-    }
-    for (size_t i = 0; i < sizeof(stage_name_table) / sizeof(stage_name_table[0]); ++i) {
-        if (!(mask & stage_name_table[i].bit))
-            continue;
-        int n = snprintf(out + used, size - used, "%s%s", used ? "|" : "", stage_name_table[i].name);
-        if (n < 0 || (size_t)n >= size - used)
-            break;
-        used += (size_t)n;
-    }
-    return out;
+    return (struct hazard_scope){expand_stages(mask, first),
+                                 named_stages(mask & ~(STAGE_TOP_OF_PIPE | STAGE_BOTTOM_OF_PIPE))};
 }
 
 /* --- ranges and their hash index ----------------------------------------------------------- */
@@ -570,62 +500,4 @@ struct hazard_range *tracker_entry_conflict(struct hazard_tracker *t, const stru
             return r;
     }
     return NULL;
-}
-
-/* The earlier use's stages in words: the application's own mask where it gave one (barriers and
- * their layout transitions), else the stage family the access belongs to. */
-static const char *use_stage_words(const struct hazard_use *u, char *out, size_t size)
-{
-    uint64_t stages = u->stages;
-    if (u->named_stages != 0)
-        return hazard_stage_names(u->named_stages, out, size);
-    if (stages == ~0ull || stages == ~(S_TOP | S_BOTTOM))
-        return "ALL_COMMANDS";
-    if (stages & S_COMPUTE)
-        return "COMPUTE_SHADER";
-    if (stages & S_DRAW_INDIRECT)
-        return "DRAW_INDIRECT";
-    if (stages & VERTEX_INPUT_FAMILY)
-        return "VERTEX_INPUT";
-    if (stages & TRANSFER_FAMILY)
-        return "TRANSFER";
-    if ((stages & (stages - 1)) == 0) /* one stage: its name */
-        return hazard_stage_names(stages, out, size);
-    if ((stages & (S_EARLY_TESTS | S_LATE_TESTS)) && !(stages & (S_VERTEX_SHADER | S_FRAGMENT)))
-        return "EARLY/LATE_FRAGMENT_TESTS";
-    if (stages & 0x4000ull)
-        return "HOST";
-    return "the graphics shader stages";
-}
-
-void hazard_report(struct layer_device *ld, struct command_buffer_state *cb, uint32_t command_index, const char *call,
-                   const struct hazard_access *now, const struct hazard_range *r, const struct hazard_conflict *c,
-                   const char *context)
-{
-    struct finding f = {.check = c->check, .call = call, .command_buffer = cb};
-    f.objects[f.object_count++] =
-        (struct finding_object){VK_OBJECT_TYPE_COMMAND_BUFFER, (uint64_t)(uintptr_t)cb->handle};
-    f.objects[f.object_count++] =
-        (struct finding_object){now->image ? VK_OBJECT_TYPE_IMAGE : VK_OBJECT_TYPE_BUFFER, now->resource};
-    char resource[128];
-    finding_object_text(ld, now->image ? VK_OBJECT_TYPE_IMAGE : VK_OBJECT_TYPE_BUFFER, now->resource, resource,
-                        sizeof(resource));
-    uint64_t begin = now->begin > r->begin ? now->begin : r->begin, end = now->end < r->end ? now->end : r->end;
-    char where[96];
-    if (now->image)
-        snprintf(where, sizeof(where), "mips %llu..%llu, layers %u..%u", (unsigned long long)begin,
-                 (unsigned long long)end - 1, now->layer_begin > r->layer_begin ? now->layer_begin : r->layer_begin,
-                 (now->layer_end < r->layer_end ? now->layer_end : r->layer_end) - 1);
-    else
-        snprintf(where, sizeof(where), "memory bytes [%llu, %llu)", (unsigned long long)begin, (unsigned long long)end);
-    const char *labels = c->before->labels;
-    char names[160];
-    const char *stages = use_stage_words(c->before, names, sizeof(names));
-    snprintf(f.message, sizeof(f.message),
-             "%s (command %u) %s %s (%s) that %s (command %u%s%s%s) %s in %s%s; missing between them: %s", call,
-             command_index, now->write && c->check != CHECK_HAZARD_READ_AFTER_WRITE ? "writes" : "reads", resource,
-             where, c->before->call, c->before->command_index, context, labels ? ", labels " : "", labels ? labels : "",
-             c->before_wrote ? "wrote" : "read", c->before->transition ? "a layout transition after " : "", stages,
-             c->missing);
-    finding_report(ld->instance, ld, &f);
 }

@@ -128,9 +128,6 @@ struct hazard_tracker {
 /* A memory barrier over all memory and every access: with ALL_COMMANDS scopes, a full dependency. */
 extern const struct hazard_memory_barrier hazard_all_memory;
 
-/* The stage names of a mask as the application wrote it ("FRAGMENT_SHADER|COMPUTE_SHADER"). */
-const char *hazard_stage_names(uint64_t mask, char *out, size_t size);
-
 void tracker_clear(struct hazard_tracker *t);
 void tracker_release(struct hazard_tracker *t);
 /* Appends a barrier (expanded scopes); false when out of memory or past the cap. */
@@ -186,11 +183,5 @@ bool hazard_transition_conflict(const struct hazard_range *r, struct hazard_scop
  * command buffer conflicts with, each range caught up to `limit` first; NULL when none is left. */
 struct hazard_range *tracker_entry_conflict(struct hazard_tracker *t, const struct hazard_entry *e, uint32_t limit,
                                             struct hazard_range *after, struct hazard_conflict *out);
-
-/* Reports a conflict; `context` describes where the earlier use was when not in this command
- * buffer ("" otherwise). */
-void hazard_report(struct layer_device *ld, struct command_buffer_state *cb, uint32_t command_index, const char *call,
-                   const struct hazard_access *now, const struct hazard_range *r, const struct hazard_conflict *c,
-                   const char *context);
 
 #endif

@@ -5,15 +5,13 @@
 #include <string.h>
 
 #include "array_grow.h"
-#include "check_alias.h"
-#include "check_hazard.h"
-#include "check_binding.h"
 #include "check_dispatch.h"
+#include "check_hazard.h"
 #include "check_lifetime.h"
+#include "command_access.h"
+#include "validate.h"
 #include "layer_hooks.h"
 #include "layer_state.h"
-
-#define HANDLE(h) ((uint64_t)(h))
 
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateCommandPool(VkDevice device, const VkCommandPoolCreateInfo *info,
                                                                const VkAllocationCallbacks *allocator,
@@ -57,9 +55,9 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkResetCommandPool(VkDevice device, V
 {
     struct layer_device *ld = layer_device_of(device);
     lifetime_check_command_pool(ld, pool, false, "vkResetCommandPool");
-    struct command_pool_state *p = handle_map_get(&ld->command_pools, HANDLE(pool));
+    struct command_pool_state *p = command_pool_state_in(ld, HANDLE(pool));
     for (uint32_t i = 0; p != NULL && i < p->count; ++i) {
-        struct command_buffer_state *s = handle_map_get(&ld->command_buffers, HANDLE((uintptr_t)p->buffers[i]));
+        struct command_buffer_state *s = command_buffer_state_in(ld, HANDLE((uintptr_t)p->buffers[i]));
         if (s)
             command_buffer_reset_state(s);
     }
@@ -74,7 +72,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkAllocateCommandBuffers(VkDevice dev
     VkResult result = ld->dispatch.AllocateCommandBuffers(device, info, buffers);
     if (result != VK_SUCCESS)
         return result;
-    struct command_pool_state *pool = handle_map_get(&ld->command_pools, HANDLE(info->commandPool));
+    struct command_pool_state *pool = command_pool_state_in(ld, HANDLE(info->commandPool));
     for (uint32_t i = 0; i < info->commandBufferCount; ++i) {
         struct command_buffer_state *s = calloc(1, sizeof(*s));
         if (s == NULL)
@@ -98,7 +96,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkFreeCommandBuffers(VkDevice device, VkC
                                                             const VkCommandBuffer *buffers)
 {
     struct layer_device *ld = layer_device_of(device);
-    struct command_pool_state *p = handle_map_get(&ld->command_pools, HANDLE(pool));
+    struct command_pool_state *p = command_pool_state_in(ld, HANDLE(pool));
     for (uint32_t i = 0; i < count; ++i) {
         if (buffers[i] == VK_NULL_HANDLE)
             continue;
@@ -159,9 +157,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBindPipeline(VkCommandBuffer command
     if (cb != NULL) {
         struct bound_state *b = bound_at(cb, bind_point);
         /* the same pipeline again needs no lookup (destroying a bound one invalidates the command buffer) */
-        struct pipeline_state *p = b->pipeline && b->pipeline->handle == pipeline
-                                       ? b->pipeline
-                                       : handle_map_get(&ld->pipelines, HANDLE(pipeline));
+        struct pipeline_state *p =
+            b->pipeline && b->pipeline->handle == pipeline ? b->pipeline : pipeline_state_in(ld, HANDLE(pipeline));
         if (p != NULL)
             lifetime_note_object(cb, VK_OBJECT_TYPE_PIPELINE, HANDLE(pipeline), p->id, "vkCmdBindPipeline");
         if (p != b->pipeline) {
@@ -192,7 +189,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBindDescriptorSets(VkCommandBuffer c
             uint32_t index = first_set + i;
             struct set_state *s = sets[i] != VK_NULL_HANDLE && b->sets[index] && b->sets[index]->handle == sets[i]
                                       ? b->sets[index] /* freeing a bound set invalidates the command buffer */
-                                      : handle_map_get(&ld->descriptor_sets, HANDLE(sets[i]));
+                                      : descriptor_set_state_in(ld, HANDLE(sets[i]));
             if (s == NULL && sets[i] != VK_NULL_HANDLE) {
                 lifetime_check_bind_set(ld, cb, sets[i], "vkCmdBindDescriptorSets");
                 b->stale_mask |= 1u << index;
@@ -263,69 +260,6 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdEndDebugUtilsLabelEXT(VkCommandBuffe
         ld->dispatch.CmdEndDebugUtilsLabelEXT(command_buffer);
 }
 
-/* Buffers a recorded command may write, so an indirect dispatch reading one is not judged at
- * submit from what the host sees (the GPU may change it first). */
-static uint32_t written_slot(uint64_t buffer, uint32_t table_size)
-{
-    uint64_t h = buffer * 0x9E3779B97F4A7C15ull; /* handles are pointers: spread the aligned low bits */
-    return (uint32_t)(h >> 32) & (table_size - 1);
-}
-
-/* Rebuilds the hash index of the written list at twice the size. */
-static bool grow_written_index(struct command_buffer_state *cb)
-{
-    uint32_t size = cb->written_table_size ? cb->written_table_size * 2 : 32;
-    uint64_t *table = calloc(size, sizeof(*table));
-    if (table == NULL)
-        return false;
-    for (uint32_t i = 0; i < cb->written_count; ++i) {
-        uint32_t slot = written_slot(cb->written_buffers[i], size);
-        while (table[slot] != 0)
-            slot = (slot + 1) & (size - 1);
-        table[slot] = cb->written_buffers[i];
-    }
-    free(cb->written_table);
-    cb->written_table = table;
-    cb->written_table_size = size;
-    return true;
-}
-
-void command_buffer_note_written(struct command_buffer_state *cb, uint64_t buffer)
-{
-    /* a set (list + hash index): engines write the same buffers over and over, and the list is
-     * walked at every submit */
-    if (buffer == 0)
-        return;
-    if ((cb->written_count + 1) * 2 > cb->written_table_size && !grow_written_index(cb))
-        return;
-    uint32_t slot = written_slot(buffer, cb->written_table_size);
-    for (; cb->written_table[slot] != 0; slot = (slot + 1) & (cb->written_table_size - 1))
-        if (cb->written_table[slot] == buffer)
-            return;
-    uint64_t *grown = array_grow(cb->written_buffers, &cb->written_capacity, cb->written_count + 1, sizeof(*grown), 16);
-    if (grown == NULL)
-        return;
-    cb->written_buffers = grown;
-    cb->written_table[slot] = buffer;
-    cb->written_buffers[cb->written_count++] = buffer;
-}
-
-static bool written_contains(const struct command_buffer_state *cb, uint64_t buffer)
-{
-    if (cb->written_table_size == 0)
-        return false;
-    for (uint32_t slot = written_slot(buffer, cb->written_table_size); cb->written_table[slot] != 0;
-         slot = (slot + 1) & (cb->written_table_size - 1))
-        if (cb->written_table[slot] == buffer)
-            return true;
-    return false;
-}
-
-bool command_buffer_may_write(const struct command_buffer_state *cb, uint64_t buffer)
-{
-    return written_contains(cb, buffer) || written_contains(cb, UINT64_MAX);
-}
-
 /* The buffers the bound compute pipeline's shader writes, through the bound sets (each set once
  * per recording and pipeline: its memo). */
 static void note_shader_writes(struct layer_device *ld, struct command_buffer_state *cb)
@@ -373,26 +307,15 @@ static void note_shader_writes(struct layer_device *ld, struct command_buffer_st
     }
 }
 
-/* Runs the dispatch checks; returns the device, for the call down. */
+/* Records what the dispatch may write, then validates it; returns the device, for the call down. */
 static struct layer_device *dispatched(VkCommandBuffer command_buffer, const uint32_t base[3], const uint32_t count[3],
                                        const char *call)
 {
     struct command_buffer_state *cb;
     struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb != NULL) {
-        check_dispatch_groups(ld, cb, base, count, call);
-        if (cb->compute.pipeline != NULL && cb->compute.pipeline->shader.has_bounds) {
-            struct dispatch_bounds bounds;
-            dispatch_bounds_now(cb, &bounds);
-            if (bounds.present)
-                check_dispatch_coverage(ld, cb, &bounds, base, count, call, "", cb->command_index);
-        }
-        check_binding_command(ld, cb, &cb->compute, call);
-        struct hazard_accesses scratch;
-        hazard_command(ld, cb, check_alias_command(ld, cb, &cb->compute, NULL, call, &scratch), call);
         note_shader_writes(ld, cb);
-        lifetime_note_bound(cb, &cb->compute, call);
-        cb->command_index++;
+        validate_dispatch(ld, cb, base, count, call);
     }
     return ld;
 }
@@ -411,37 +334,14 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDispatchBase(VkCommandBuffer command
         ->dispatch.CmdDispatchBase(command_buffer, bx, by, bz, x, y, z);
 }
 
-/* An indirect dispatch at the current command, whose arguments are checked at submit. */
-static bool add_pending_indirect(struct command_buffer_state *cb, VkBuffer buffer, VkDeviceSize offset,
-                                 const struct dispatch_bounds *bounds)
-{
-    struct pending_indirect *grown =
-        array_grow(cb->indirect, &cb->indirect_capacity, cb->indirect_count + 1, sizeof(*grown), 8);
-    if (grown == NULL)
-        return false;
-    cb->indirect = grown;
-    cb->indirect[cb->indirect_count++] = (struct pending_indirect){buffer, offset, cb->command_index, *bounds};
-    return true;
-}
-
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDispatchIndirect(VkCommandBuffer command_buffer, VkBuffer buffer,
                                                              VkDeviceSize offset)
 {
     struct command_buffer_state *cb;
     struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb != NULL) {
-        struct dispatch_bounds bounds;
-        dispatch_bounds_now(cb, &bounds);
-        add_pending_indirect(cb, buffer, offset, &bounds);
-        struct alias_fixed_reads args = {
-            1, {buffer}, {offset}, {sizeof(VkDispatchIndirectCommand)}, {"indirect buffer"}};
-        check_binding_command(ld, cb, &cb->compute, "vkCmdDispatchIndirect");
-        struct hazard_accesses scratch;
-        hazard_command(ld, cb, check_alias_command(ld, cb, &cb->compute, &args, "vkCmdDispatchIndirect", &scratch),
-                       "vkCmdDispatchIndirect");
         note_shader_writes(ld, cb);
-        lifetime_note_bound(cb, &cb->compute, "vkCmdDispatchIndirect");
-        cb->command_index++;
+        validate_dispatch_indirect(ld, cb, buffer, offset, "vkCmdDispatchIndirect");
     }
     ld->dispatch.CmdDispatchIndirect(command_buffer, buffer, offset);
 }
@@ -454,7 +354,7 @@ static bool image_barrier_range(struct layer_device *ld, VkImage image, const Vk
                                 uint32_t dst_family, struct hazard_memory_barrier *out)
 {
     struct hazard_access r;
-    if (!hazard_image_range(ld, HANDLE(image), range->baseMipLevel, range->levelCount, range->baseArrayLayer,
+    if (!access_image_range(ld, HANDLE(image), range->baseMipLevel, range->levelCount, range->baseArrayLayer,
                             range->layerCount, &r))
         return false;
     *out = hazard_barrier_over(&r, src_access, dst_access);
@@ -470,7 +370,7 @@ static struct hazard_memory_barrier buffer_barrier_of(struct layer_device *ld, V
                                                       VkAccessFlags2 dst_access)
 {
     struct hazard_access range;
-    if (hazard_buffer_range(ld, HANDLE(buffer), offset, size, &range))
+    if (access_buffer_range(ld, HANDLE(buffer), offset, size, &range))
         return hazard_barrier_over(&range, src_access, dst_access);
     return (struct hazard_memory_barrier){.global = true, .src_access = src_access, .dst_access = dst_access};
 }
@@ -635,16 +535,14 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdExecuteCommands(VkCommandBuffer comm
     struct command_buffer_state *cb;
     struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     for (uint32_t i = 0; cb != NULL && i < count; ++i) {
-        struct command_buffer_state *s = handle_map_get(&ld->command_buffers, HANDLE((uintptr_t)secondaries[i]));
+        struct command_buffer_state *s = command_buffer_state_in(ld, HANDLE((uintptr_t)secondaries[i]));
         if (s == NULL)
             continue;
         hazard_execute(ld, cb, s);
         lifetime_note_executed(cb, s);
         for (uint32_t k = 0; k < s->written_count; ++k)
             command_buffer_note_written(cb, s->written_buffers[k]);
-        for (uint32_t k = 0; k < s->indirect_count; ++k) /* now at the vkCmdExecuteCommands */
-            if (!add_pending_indirect(cb, s->indirect[k].buffer, s->indirect[k].offset, &s->indirect[k].bounds))
-                break;
+        check_dispatch_indirect_executed(cb, s);
     }
     if (cb)
         cb->command_index++;

@@ -8,10 +8,9 @@
 #include "check_binding.h"
 #include "check_hazard.h"
 #include "check_lifetime.h"
+#include "command_access.h"
 #include "layer_hooks.h"
 #include "layer_state.h"
-
-#define HANDLE(h) ((uint64_t)(h))
 
 static int by_binding_number(const void *a, const void *b)
 {
@@ -116,7 +115,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkResetDescriptorPool(VkDevice device
 {
     struct layer_device *ld = layer_device_of(device);
     lifetime_check_descriptor_pool(ld, pool, false, "vkResetDescriptorPool");
-    struct descriptor_pool_state *p = handle_map_get(&ld->descriptor_pools, HANDLE(pool));
+    struct descriptor_pool_state *p = descriptor_pool_state_in(ld, HANDLE(pool));
     if (p != NULL)
         forget_pool_sets(ld, p);
     return ld->dispatch.ResetDescriptorPool(device, pool, flags);
@@ -153,9 +152,9 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkAllocateDescriptorSets(VkDevice dev
     VkResult result = ld->dispatch.AllocateDescriptorSets(device, info, sets);
     if (result != VK_SUCCESS)
         return result;
-    struct descriptor_pool_state *pool = handle_map_get(&ld->descriptor_pools, HANDLE(info->descriptorPool));
+    struct descriptor_pool_state *pool = descriptor_pool_state_in(ld, HANDLE(info->descriptorPool));
     for (uint32_t i = 0; i < info->descriptorSetCount; ++i) {
-        struct set_layout_state *layout = handle_map_get(&ld->set_layouts, HANDLE(info->pSetLayouts[i]));
+        struct set_layout_state *layout = set_layout_state_in(ld, HANDLE(info->pSetLayouts[i]));
         struct set_state *s = layout ? new_set(layout, sets[i], info->descriptorPool) : NULL;
         if (s == NULL)
             continue;
@@ -176,9 +175,9 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkFreeDescriptorSets(VkDevice device,
                                                                 const VkDescriptorSet *sets)
 {
     struct layer_device *ld = layer_device_of(device);
-    struct descriptor_pool_state *p = handle_map_get(&ld->descriptor_pools, HANDLE(pool));
+    struct descriptor_pool_state *p = descriptor_pool_state_in(ld, HANDLE(pool));
     for (uint32_t i = 0; i < count; ++i) {
-        const struct set_state *freed = handle_map_get(&ld->descriptor_sets, HANDLE(sets[i]));
+        const struct set_state *freed = descriptor_set_state_in(ld, HANDLE(sets[i]));
         if (freed != NULL)
             lifetime_check_destroy(ld, VK_OBJECT_TYPE_DESCRIPTOR_SET, HANDLE(sets[i]), freed->id,
                                    "vkFreeDescriptorSets");
@@ -213,9 +212,9 @@ static void resolve(struct layer_device *ld, struct descriptor_state *d, bool bu
 {
     d->resolved = false;
     if (buffer) {
-        struct buffer_state *b = handle_map_get(&ld->buffers, d->resource);
+        struct buffer_state *b = buffer_state_in(ld, d->resource);
         struct hazard_access r;
-        if (b == NULL || b->memory == VK_NULL_HANDLE || !hazard_buffer_range(ld, d->resource, d->offset, d->range, &r))
+        if (b == NULL || b->memory == VK_NULL_HANDLE || !access_buffer_range(ld, d->resource, d->offset, d->range, &r))
             return;
         *d = (struct descriptor_state){.written = d->written,
                                        .type = d->type,
@@ -232,9 +231,9 @@ static void resolve(struct layer_device *ld, struct descriptor_state *d, bool bu
                                        .layer_end = 1};
         return;
     }
-    struct image_view_state *v = handle_map_get(&ld->image_views, d->resource);
+    struct image_view_state *v = image_view_state_in(ld, d->resource);
     struct hazard_access r;
-    if (!hazard_view_range(ld, v, 0, false, &r))
+    if (!access_view_range(ld, v, 0, false, &r))
         return;
     d->resolved = true;
     d->key = r.key;
@@ -314,7 +313,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkUpdateDescriptorSets(VkDevice device, u
     struct layer_device *ld = layer_device_of(device);
     for (uint32_t i = 0; i < write_count; ++i) {
         const VkWriteDescriptorSet *w = &writes[i];
-        struct set_state *set = handle_map_get(&ld->descriptor_sets, HANDLE(w->dstSet));
+        struct set_state *set = descriptor_set_state_in(ld, HANDLE(w->dstSet));
         lifetime_check_update(ld, set, w->dstBinding, "vkUpdateDescriptorSets");
         if (set != NULL)
             apply_write(ld, set, w);
@@ -334,8 +333,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkUpdateDescriptorSets(VkDevice device, u
     }
     for (uint32_t i = 0; i < copy_count; ++i) {
         const VkCopyDescriptorSet *c = &copies[i];
-        struct set_state *from = handle_map_get(&ld->descriptor_sets, HANDLE(c->srcSet));
-        struct set_state *to = handle_map_get(&ld->descriptor_sets, HANDLE(c->dstSet));
+        struct set_state *from = descriptor_set_state_in(ld, HANDLE(c->srcSet));
+        struct set_state *to = descriptor_set_state_in(ld, HANDLE(c->dstSet));
         lifetime_check_update(ld, to, c->dstBinding, "vkUpdateDescriptorSets");
         for (uint32_t k = 0; from && to && k < c->descriptorCount; ++k) {
             struct descriptor_state *s = descriptor_at(from, c->srcBinding, c->srcArrayElement + k);
@@ -418,8 +417,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkUpdateDescriptorSetWithTemplate(VkDevic
                                                                          const void *data)
 {
     struct layer_device *ld = layer_device_of(device);
-    struct set_state *s = handle_map_get(&ld->descriptor_sets, HANDLE(set));
-    struct update_template_state *t = handle_map_get(&ld->update_templates, HANDLE(handle));
+    struct set_state *s = descriptor_set_state_in(ld, HANDLE(set));
+    struct update_template_state *t = update_template_state_in(ld, HANDLE(handle));
     for (uint32_t i = 0; s && t && i < t->entry_count; ++i)
         lifetime_check_update(ld, s, t->entries[i].dstBinding, "vkUpdateDescriptorSetWithTemplate");
     if (s && t)
@@ -470,7 +469,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdPushDescriptorSetWithTemplateKHR(VkC
 {
     struct layer_device *ld = layer_device_of(command_buffer);
     struct command_buffer_state *cb = command_buffer_state_of(command_buffer);
-    struct update_template_state *t = handle_map_get(&ld->update_templates, HANDLE(handle));
+    struct update_template_state *t = update_template_state_in(ld, HANDLE(handle));
     /* A push template records its bind point at creation; compute is the case the checks need. */
     struct set_state *s = cb && t ? push_set(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, set) : NULL;
     if (s)

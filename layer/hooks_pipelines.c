@@ -9,8 +9,6 @@
 #include "layer_hooks.h"
 #include "layer_state.h"
 
-#define HANDLE(h) ((uint64_t)(h))
-
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateShaderModule(VkDevice device, const VkShaderModuleCreateInfo *info,
                                                                 const VkAllocationCallbacks *allocator,
                                                                 VkShaderModule *module)
@@ -57,7 +55,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreatePipelineLayout(VkDevice devic
     s->refs = 1;
     s->set_count = info->setLayoutCount < MAX_BOUND_SETS ? info->setLayoutCount : MAX_BOUND_SETS;
     for (uint32_t i = 0; i < s->set_count; ++i) {
-        s->sets[i] = handle_map_get(&ld->set_layouts, HANDLE(info->pSetLayouts[i]));
+        s->sets[i] = set_layout_state_in(ld, HANDLE(info->pSetLayouts[i]));
         if (s->sets[i])
             STATE_RETAIN(s->sets[i]);
     }
@@ -79,7 +77,7 @@ static const struct shader_module_state *stage_code(struct layer_device *ld,
                                                     struct shader_module_state *inline_code)
 {
     if (stage->module != VK_NULL_HANDLE)
-        return handle_map_get(&ld->shader_modules, HANDLE(stage->module));
+        return shader_module_state_in(ld, HANDLE(stage->module));
     for (const VkBaseInStructure *s = stage->pNext; s != NULL; s = s->pNext) {
         if (s->sType == VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO) {
             const VkShaderModuleCreateInfo *info = (const VkShaderModuleCreateInfo *)s;
@@ -116,7 +114,7 @@ static struct pipeline_state *new_pipeline(struct layer_device *ld, VkPipeline h
     p->id = __atomic_add_fetch(&next_id, 1, __ATOMIC_RELAXED);
     p->handle = handle;
     p->bind_point = bind_point;
-    p->layout = handle_map_get(&ld->pipeline_layouts, HANDLE(layout));
+    p->layout = pipeline_layout_state_in(ld, HANDLE(layout));
     if (p->layout)
         STATE_RETAIN(p->layout);
     return p;
@@ -174,7 +172,7 @@ static bool has_depth_stencil(struct layer_device *ld, const VkGraphicsPipelineC
             }
         return false;
     }
-    const struct render_pass_state *r = handle_map_get(&ld->render_passes, HANDLE(info->renderPass));
+    const struct render_pass_state *r = render_pass_state_in(ld, HANDLE(info->renderPass));
     if (r == NULL || info->subpass >= r->subpass_count)
         return false;
     const struct subpass_attachments *sp = &r->subpasses[info->subpass];
@@ -255,7 +253,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyPipeline(VkDevice device, VkPipe
                                                          const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
-    const struct pipeline_state *p = handle_map_get(&ld->pipelines, HANDLE(pipeline));
+    const struct pipeline_state *p = pipeline_state_in(ld, HANDLE(pipeline));
     if (p != NULL)
         lifetime_check_destroy(ld, VK_OBJECT_TYPE_PIPELINE, HANDLE(pipeline), p->id, "vkDestroyPipeline");
     pipeline_release(handle_map_take(&ld->pipelines, HANDLE(pipeline)));

@@ -13,8 +13,6 @@
 #include "layer_hooks.h"
 #include "layer_state.h"
 
-#define HANDLE(h) ((uint64_t)(h))
-
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateFence(VkDevice device, const VkFenceCreateInfo *info,
                                                          const VkAllocationCallbacks *allocator, VkFence *fence)
 {
@@ -70,7 +68,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroySemaphore(VkDevice device, VkSem
 static struct command_buffer_state *submitted(struct layer_device *ld, VkQueue queue, VkCommandBuffer command_buffer)
 {
     /* the queue's device owns the command buffer: no registry lookup needed */
-    struct command_buffer_state *cb = handle_map_get(&ld->command_buffers, HANDLE((uintptr_t)command_buffer));
+    struct command_buffer_state *cb = command_buffer_state_in(ld, HANDLE((uintptr_t)command_buffer));
     if (cb != NULL && cb->indirect_count > 0)
         check_dispatch_indirect_at_submit(ld, cb, queue);
     return cb;
@@ -315,7 +313,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkGetSemaphoreCounterValueKHR(VkDevic
 /* A host signal of a timeline semaphore: later GPU waits up to its value are satisfied already. */
 static void host_signaled(struct layer_device *ld, const VkSemaphoreSignalInfo *info)
 {
-    struct semaphore_state *s = info ? handle_map_get(&ld->semaphores, HANDLE(info->semaphore)) : NULL;
+    struct semaphore_state *s = info ? semaphore_state_in(ld, HANDLE(info->semaphore)) : NULL;
     if (s == NULL)
         return;
     uint64_t old = __atomic_load_n(&s->host_value, __ATOMIC_ACQUIRE);

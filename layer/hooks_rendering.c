@@ -1,8 +1,6 @@
 /* Graphics recording: render passes, framebuffers, dynamic rendering, vertex and index buffers,
- * and the draw calls, which run the binding and alias checks of the bound graphics pipeline. For
- * the hazard tracker, a render pass or dynamic rendering is its attachments' load operations at
- * the start and store/resolve operations at the end, with a render pass's external dependencies
- * and initial/final layout transitions.
+ * and the draw calls. The hooks record the state (subpass attachments, bound buffers) and call
+ * validate.h; the hazard rules of render passes and dynamic rendering are check_hazard_pass.c's.
  *
  * What a draw touches outside descriptors:
  *   - attachments of the current subpass (color, resolve and depth/stencil in a writable layout
@@ -15,30 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check_alias.h"
-#include "check_binding.h"
 #include "check_lifetime.h"
+#include "command_access.h"
 #include "layer_hooks.h"
 #include "layer_state.h"
-
-#define HANDLE(h) ((uint64_t)(h))
+#include "validate.h"
 
 /* ---- render passes and framebuffers ---- */
-
-static bool depth_layout_writable(VkImageLayout layout)
-{
-    switch (layout) {
-    case VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL:
-    case VK_IMAGE_LAYOUT_DEPTH_READ_ONLY_OPTIMAL:
-    case VK_IMAGE_LAYOUT_STENCIL_READ_ONLY_OPTIMAL:
-    case VK_IMAGE_LAYOUT_DEPTH_READ_ONLY_STENCIL_ATTACHMENT_OPTIMAL: /* depth (the aspect shaders sample) read-only */
-    case VK_IMAGE_LAYOUT_READ_ONLY_OPTIMAL:
-    case VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL:
-        return false;
-    default:
-        return true;
-    }
-}
 
 static void subpass_add(struct subpass_attachments *s, uint32_t attachment, bool write, bool depth)
 {
@@ -292,102 +273,6 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyFramebuffer(VkDevice device, VkF
     ld->dispatch.DestroyFramebuffer(device, framebuffer, allocator);
 }
 
-/* Which operation on an attachment: depth/stencil loads happen in EARLY_FRAGMENT_TESTS, stores in
- * LATE_FRAGMENT_TESTS, color ones and resolves in COLOR_ATTACHMENT_OUTPUT. */
-enum attachment_op { ATTACHMENT_LOAD, ATTACHMENT_STORE, ATTACHMENT_RESOLVE };
-static bool attachment_access(struct layer_device *ld, VkImageView view, uint32_t layers, bool depth,
-                              enum attachment_op op, bool write, struct hazard_access *out);
-
-/* A render pass for the hazard tracker. At its start the dependencies from VK_SUBPASS_EXTERNAL
- * (the union of the application's, else the implicit one); entering a subpass, the dependencies
- * from earlier subpasses into it; at an attachment's first subpass its transition from the
- * initial layout and its load operation, at its last subpass its store operation (as part of the
- * same command as the load); at the end the dependencies into VK_SUBPASS_EXTERNAL and the
- * transitions to the final layouts. A dependency applies to every earlier use whose stages are in
- * its first scope, not only to those of its source subpass (it can hide a finding, never make
- * one). Input attachment reads of attachments first used in an earlier subpass are draw accesses
- * (check_alias.c exports them). Layout transitions between subpasses and draws' own attachment
- * writes are not tracked. */
-static void pass_enter_subpass(struct layer_device *ld, struct command_buffer_state *cb,
-                               const struct render_pass_state *r)
-{
-    bound_state_forget(&cb->graphics); /* which input attachment reads are tracked depends on the subpass */
-    for (uint32_t i = 0; cb->subpass > 0 && i < r->dependency_count; ++i) {
-        const struct pass_dependency *d = &r->dependencies[i];
-        if (d->dst != cb->subpass)
-            continue;
-        const struct hazard_memory_barrier m = {
-            .global = true, .src_access = d->src_access, .dst_access = d->dst_access};
-        hazard_barrier(cb, d->src_stages, d->dst_stages, &m, 1);
-    }
-    struct hazard_accesses loads = {.count = 0};
-    for (uint32_t i = 0; i < r->attachment_count && i < cb->pass_view_count; ++i) {
-        const struct pass_attachment *a = &r->attachments[i];
-        struct hazard_access range;
-        /* a LOAD reads (ATTACHMENT_READ access), CLEAR and DONT_CARE write; depth and stencil may
-         * do one each */
-        if (!a->used || a->first_subpass != cb->subpass ||
-            !attachment_access(ld, cb->pass_views[i], 0, a->depth, ATTACHMENT_LOAD, a->load_writes, &range))
-            continue;
-        if (a->load_reads && a->load_writes)
-            range.access |= a->depth ? HAZARD_ACCESS_DEPTH_READ : HAZARD_ACCESS_COLOR_READ;
-        cb->pass_load_command[i] = cb->command_index;
-        if (a->initial != a->first_layout) {
-            struct hazard_memory_barrier t = hazard_barrier_over(&range, r->begin_src_access, r->begin_dst_access);
-            hazard_image_transition(ld, cb, r->begin_src_stages, r->begin_dst_stages, &t, "vkCmdBeginRenderPass");
-        }
-        if ((a->load_reads || a->load_writes) && loads.count < HAZARD_MAX_ACCESSES) {
-            range.read = a->load_reads;
-            range.write = a->load_writes;
-            loads.a[loads.count++] = range;
-        }
-    }
-    hazard_command(ld, cb, &loads, cb->subpass ? "vkCmdNextSubpass" : "vkCmdBeginRenderPass");
-}
-
-static void pass_leave_subpass(struct layer_device *ld, struct command_buffer_state *cb,
-                               const struct render_pass_state *r, const char *call)
-{
-    for (uint32_t i = 0; i < r->attachment_count && i < cb->pass_view_count; ++i) {
-        const struct pass_attachment *a = &r->attachments[i];
-        struct hazard_accesses store = {.count = 1};
-        if (!a->used || a->last_subpass != cb->subpass || !a->store_writes ||
-            (a->depth && !depth_layout_writable(a->last_layout)) ||
-            !attachment_access(ld, cb->pass_views[i], 0, a->depth, ATTACHMENT_STORE, true, &store.a[0]))
-            continue;
-        hazard_command_at(ld, cb, &store, call, cb->pass_load_command[i]);
-    }
-}
-
-static void pass_begin_operations(struct layer_device *ld, struct command_buffer_state *cb,
-                                  const struct render_pass_state *r)
-{
-    const struct hazard_memory_barrier dependency = {
-        .global = true, .src_access = r->begin_src_access, .dst_access = r->begin_dst_access};
-    hazard_barrier(cb, r->begin_src_stages, r->begin_dst_stages, &dependency, 1);
-    pass_enter_subpass(ld, cb, r);
-}
-
-static void pass_end_operations(struct layer_device *ld, struct command_buffer_state *cb,
-                                const struct render_pass_state *r)
-{
-    pass_leave_subpass(ld, cb, r, "vkCmdEndRenderPass");
-    const struct hazard_memory_barrier dependency = {
-        .global = true, .src_access = r->end_src_access, .dst_access = r->end_dst_access};
-    hazard_barrier(cb, r->end_src_stages, r->end_dst_stages, &dependency, 1);
-    for (uint32_t i = 0; i < r->attachment_count && i < cb->pass_view_count; ++i) {
-        const struct pass_attachment *a = &r->attachments[i];
-        struct hazard_access range;
-        if (!a->used || a->final == a->last_layout ||
-            !attachment_access(ld, cb->pass_views[i], 0, a->depth, ATTACHMENT_STORE, true, &range))
-            continue;
-        /* the pass's own store operation is available to its final transition */
-        struct hazard_memory_barrier t =
-            hazard_barrier_over(&range, r->end_src_access | range.access, r->end_dst_access);
-        hazard_image_transition(ld, cb, r->end_src_stages, r->end_dst_stages, &t, "vkCmdEndRenderPass");
-    }
-}
-
 /* The current subpass's attachments, as views, into cb->attachments. */
 static void enter_subpass(struct command_buffer_state *cb, const struct render_pass_state *r)
 {
@@ -420,7 +305,7 @@ static struct layer_device *begin_render_pass(VkCommandBuffer command_buffer, co
         for (uint32_t i = 0; i < imageless->attachmentCount && i < MAX_ATTACHMENTS * 2; ++i)
             cb->pass_views[cb->pass_view_count++] = imageless->pAttachments[i];
     } else {
-        const struct framebuffer_state *f = handle_map_get(&ld->framebuffers, HANDLE(begin->framebuffer));
+        const struct framebuffer_state *f = framebuffer_state_in(ld, HANDLE(begin->framebuffer));
         for (uint32_t i = 0; f != NULL && i < f->count; ++i)
             cb->pass_views[cb->pass_view_count++] = f->views[i];
         if (f != NULL)
@@ -428,15 +313,11 @@ static struct layer_device *begin_render_pass(VkCommandBuffer command_buffer, co
     }
     lifetime_note_object(cb, VK_OBJECT_TYPE_RENDER_PASS, HANDLE(begin->renderPass), 0, "vkCmdBeginRenderPass");
     for (uint32_t i = 0; i < cb->pass_view_count; ++i)
-        if (handle_map_get(&ld->image_views, HANDLE(cb->pass_views[i])) != NULL)
+        if (image_view_state_in(ld, HANDLE(cb->pass_views[i])) != NULL)
             lifetime_note_object(cb, VK_OBJECT_TYPE_IMAGE_VIEW, HANDLE(cb->pass_views[i]), 0, "vkCmdBeginRenderPass");
-    const struct render_pass_state *r = handle_map_get(&ld->render_passes, HANDLE(cb->render_pass));
-    if (r != NULL)
-        pass_begin_operations(ld, cb, r);
-    else
-        hazard_forget(cb); /* an unknown render pass: assume the application right */
+    const struct render_pass_state *r = render_pass_state_in(ld, HANDLE(cb->render_pass));
     enter_subpass(cb, r);
-    cb->command_index++;
+    validate_render_pass_begin(ld, cb, r);
     return ld;
 }
 
@@ -446,16 +327,11 @@ static struct layer_device *next_subpass(VkCommandBuffer command_buffer)
     struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb == NULL)
         return ld;
-    const struct render_pass_state *r = handle_map_get(&ld->render_passes, HANDLE(cb->render_pass));
-    if (r != NULL)
-        pass_leave_subpass(ld, cb, r, "vkCmdNextSubpass");
+    const struct render_pass_state *r = render_pass_state_in(ld, HANDLE(cb->render_pass));
+    validate_subpass_leave(ld, cb, r, "vkCmdNextSubpass");
     cb->subpass++;
-    if (r != NULL)
-        pass_enter_subpass(ld, cb, r);
-    else
-        hazard_forget(cb); /* an unknown render pass: assume the application right */
     enter_subpass(cb, r);
-    cb->command_index++;
+    validate_subpass_enter(ld, cb, r);
     return ld;
 }
 
@@ -465,24 +341,12 @@ static struct layer_device *end_rendering(VkCommandBuffer command_buffer)
     struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb == NULL)
         return ld;
-    if (cb->dynamic_rendering) {
-        /* store and resolve operations: part of the rendering, after its load operations and draws */
-        struct hazard_accesses stores = {.count = cb->rendering_store_count};
-        memcpy(stores.a, cb->rendering_stores, stores.count * sizeof(stores.a[0]));
-        hazard_command_at(ld, cb, &stores, "vkCmdEndRendering", cb->rendering_command);
-    } else if (cb->render_pass != VK_NULL_HANDLE) {
-        const struct render_pass_state *r = handle_map_get(&ld->render_passes, HANDLE(cb->render_pass));
-        if (r != NULL)
-            pass_end_operations(ld, cb, r);
-        else
-            hazard_forget(cb);
-    }
+    validate_rendering_end(ld, cb);
     cb->dynamic_rendering = false;
     cb->rendering_store_count = 0;
     cb->render_pass = VK_NULL_HANDLE;
     cb->attachment_count = 0;
     cb->pass_view_count = 0;
-    cb->command_index++;
     return ld;
 }
 
@@ -541,63 +405,6 @@ static void add_rendering_attachment(struct command_buffer_state *cb, const VkRe
         cb->attachments[cb->attachment_count++] = (struct attachment_use){a->resolveImageView, true, false};
 }
 
-/* An attachment's access by a load, store or resolve operation (`layers` 0: the view's layers). A
- * resolve of depth/stencil may be described either way: both stages are named, so either barrier
- * covers it. */
-static bool attachment_access(struct layer_device *ld, VkImageView view, uint32_t layers, bool depth,
-                              enum attachment_op op, bool write, struct hazard_access *out)
-{
-    if (!hazard_view_range(ld, handle_map_get(&ld->image_views, HANDLE(view)), layers, true, out))
-        return false;
-    uint64_t color_access = write ? HAZARD_ACCESS_COLOR_WRITE : HAZARD_ACCESS_COLOR_READ;
-    uint64_t depth_access = write ? HAZARD_ACCESS_DEPTH_WRITE : HAZARD_ACCESS_DEPTH_READ;
-    if (!depth)
-        out->stages = HAZARD_STAGE_COLOR_OUTPUT;
-    else if (op == ATTACHMENT_RESOLVE)
-        out->stages = HAZARD_STAGES_DEPTH_TESTS | HAZARD_STAGE_COLOR_OUTPUT;
-    else
-        out->stages = op == ATTACHMENT_LOAD ? HAZARD_STAGE_EARLY_FRAGMENT_TESTS : HAZARD_STAGE_LATE_FRAGMENT_TESTS;
-    out->access = depth ? depth_access | (op == ATTACHMENT_RESOLVE ? color_access : 0) : color_access;
-    out->read = !write;
-    out->write = write;
-    return true;
-}
-
-/* The load operation (now, into `loads`) and the store and resolve operations (at
- * vkCmdEndRendering, into the command buffer) of one attachment. LOAD reads; CLEAR and DONT_CARE
- * write; STORE and DONT_CARE stores write, unless the layout is read-only; NONE does nothing. A
- * resuming rendering has no load operations, a suspending one no store operations. */
-static void rendering_operations(struct layer_device *ld, struct command_buffer_state *cb,
-                                 const VkRenderingAttachmentInfo *a, const VkRenderingInfo *info, bool depth,
-                                 struct hazard_accesses *loads)
-{
-    if (a == NULL || a->imageView == VK_NULL_HANDLE)
-        return;
-    uint32_t layers = info->layerCount;
-    if (info->viewMask != 0) /* multiview: the layers up to the highest view */
-        for (layers = 32; !(info->viewMask & (1u << (layers - 1))); --layers)
-            ;
-    bool writable = !depth || depth_layout_writable(a->imageLayout);
-    if (!(info->flags & VK_RENDERING_RESUMING_BIT) && loads->count < HAZARD_MAX_ACCESSES &&
-        (a->loadOp == VK_ATTACHMENT_LOAD_OP_LOAD || a->loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR ||
-         a->loadOp == VK_ATTACHMENT_LOAD_OP_DONT_CARE) &&
-        attachment_access(ld, a->imageView, layers, depth, ATTACHMENT_LOAD, a->loadOp != VK_ATTACHMENT_LOAD_OP_LOAD,
-                          &loads->a[loads->count]))
-        loads->count++;
-    if (info->flags & VK_RENDERING_SUSPENDING_BIT)
-        return;
-    if (writable && (a->storeOp == VK_ATTACHMENT_STORE_OP_STORE || a->storeOp == VK_ATTACHMENT_STORE_OP_DONT_CARE) &&
-        cb->rendering_store_count < MAX_ATTACHMENTS * 2 &&
-        attachment_access(ld, a->imageView, layers, depth, ATTACHMENT_STORE, true,
-                          &cb->rendering_stores[cb->rendering_store_count]))
-        cb->rendering_store_count++;
-    if (a->resolveMode != VK_RESOLVE_MODE_NONE && a->resolveImageView != VK_NULL_HANDLE &&
-        cb->rendering_store_count < MAX_ATTACHMENTS * 2 &&
-        attachment_access(ld, a->resolveImageView, layers, depth, ATTACHMENT_RESOLVE, true,
-                          &cb->rendering_stores[cb->rendering_store_count]))
-        cb->rendering_store_count++;
-}
-
 /* The views a dynamic rendering renders to and resolves into, for the lifetime checks. */
 static void note_rendering_views(struct layer_device *ld, struct command_buffer_state *cb, const VkRenderingInfo *info)
 {
@@ -611,7 +418,7 @@ static void note_rendering_views(struct layer_device *ld, struct command_buffer_
         VkImageView views[2] = {a->imageView,
                                 a->resolveMode != VK_RESOLVE_MODE_NONE ? a->resolveImageView : VK_NULL_HANDLE};
         for (int k = 0; k < 2; ++k)
-            if (views[k] != VK_NULL_HANDLE && handle_map_get(&ld->image_views, HANDLE(views[k])) != NULL)
+            if (views[k] != VK_NULL_HANDLE && image_view_state_in(ld, HANDLE(views[k])) != NULL)
                 lifetime_note_object(cb, VK_OBJECT_TYPE_IMAGE_VIEW, HANDLE(views[k]), 0, "vkCmdBeginRendering");
     }
 }
@@ -629,23 +436,10 @@ static struct layer_device *begin_rendering(VkCommandBuffer command_buffer, cons
     note_rendering_views(ld, cb, info);
     add_rendering_attachment(cb, info->pDepthAttachment, true);
     /* the same view as depth and stencil is one attachment use */
-    bool separate_stencil =
-        info->pStencilAttachment &&
-        !(info->pDepthAttachment && info->pDepthAttachment->imageView == info->pStencilAttachment->imageView);
-    if (separate_stencil)
+    if (info->pStencilAttachment &&
+        !(info->pDepthAttachment && info->pDepthAttachment->imageView == info->pStencilAttachment->imageView))
         add_rendering_attachment(cb, info->pStencilAttachment, true);
-    /* the hazard tracker sees the load operations now, the stores at vkCmdEndRendering */
-    struct hazard_accesses loads = {.count = 0};
-    cb->dynamic_rendering = true;
-    cb->rendering_command = cb->command_index;
-    cb->rendering_store_count = 0;
-    for (uint32_t i = 0; i < info->colorAttachmentCount; ++i)
-        rendering_operations(ld, cb, &info->pColorAttachments[i], info, false, &loads);
-    rendering_operations(ld, cb, info->pDepthAttachment, info, true, &loads);
-    if (separate_stencil)
-        rendering_operations(ld, cb, info->pStencilAttachment, info, true, &loads);
-    hazard_command(ld, cb, &loads, "vkCmdBeginRendering");
-    cb->command_index++;
+    validate_rendering_begin(ld, cb, info);
     return ld;
 }
 
@@ -734,39 +528,6 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBindIndexBuffer(VkCommandBuffer comm
 
 /* ---- draws ---- */
 
-static void add_fixed(struct alias_fixed_reads *f, VkBuffer buffer, VkDeviceSize offset, VkDeviceSize size,
-                      const char *what)
-{
-    if (buffer == VK_NULL_HANDLE || size == 0 || f->count >= MAX_VERTEX_BINDINGS + 2)
-        return;
-    f->buffer[f->count] = buffer;
-    f->offset[f->count] = offset;
-    f->size[f->count] = size;
-    f->what[f->count] = what;
-    f->count++;
-}
-
-/* Vertex-rate buffers over vertices [first, first + count). */
-static void add_vertices(const struct command_buffer_state *cb, struct alias_fixed_reads *f, uint32_t first,
-                         uint32_t count)
-{
-    const struct pipeline_state *p = cb->graphics.pipeline;
-    for (uint32_t i = 0; p != NULL && i < MAX_VERTEX_BINDINGS; ++i)
-        if (p->vertex_strides[i] != 0 && cb->vertex_buffers[i] != VK_NULL_HANDLE)
-            add_fixed(f, cb->vertex_buffers[i], cb->vertex_offsets[i] + (VkDeviceSize)first * p->vertex_strides[i],
-                      (VkDeviceSize)count * p->vertex_strides[i], "vertex buffer");
-}
-
-static void drawn(struct layer_device *ld, struct command_buffer_state *cb, const struct alias_fixed_reads *fixed,
-                  const char *call)
-{
-    check_binding_command(ld, cb, &cb->graphics, call);
-    struct hazard_accesses scratch;
-    hazard_command(ld, cb, check_alias_command(ld, cb, &cb->graphics, fixed, call, &scratch), call);
-    lifetime_note_bound(cb, &cb->graphics, call);
-    cb->command_index++;
-}
-
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDraw(VkCommandBuffer command_buffer, uint32_t vertex_count,
                                                  uint32_t instance_count, uint32_t first_vertex,
                                                  uint32_t first_instance)
@@ -774,9 +535,9 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDraw(VkCommandBuffer command_buffer,
     struct command_buffer_state *cb;
     struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb != NULL) {
-        struct alias_fixed_reads fixed = {.count = 0};
-        add_vertices(cb, &fixed, first_vertex, vertex_count);
-        drawn(ld, cb, &fixed, "vkCmdDraw");
+        struct command_fixed_reads fixed = {.count = 0};
+        command_fixed_vertices(cb, &fixed, first_vertex, vertex_count);
+        validate_draw(ld, cb, &fixed, "vkCmdDraw");
     }
     ld->dispatch.CmdDraw(command_buffer, vertex_count, instance_count, first_vertex, first_instance);
 }
@@ -788,10 +549,10 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDrawIndexed(VkCommandBuffer command_
     struct command_buffer_state *cb;
     struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb != NULL) {
-        struct alias_fixed_reads fixed = {.count = 0};
-        add_fixed(&fixed, cb->index_buffer, cb->index_offset + (VkDeviceSize)first_index * cb->index_size,
-                  (VkDeviceSize)index_count * cb->index_size, "index buffer");
-        drawn(ld, cb, &fixed, "vkCmdDrawIndexed");
+        struct command_fixed_reads fixed = {.count = 0};
+        command_fixed_read(&fixed, cb->index_buffer, cb->index_offset + (VkDeviceSize)first_index * cb->index_size,
+                           (VkDeviceSize)index_count * cb->index_size, "index buffer");
+        validate_draw(ld, cb, &fixed, "vkCmdDrawIndexed");
     }
     ld->dispatch.CmdDrawIndexed(command_buffer, index_count, instance_count, first_index, vertex_offset,
                                 first_instance);
@@ -807,11 +568,12 @@ static struct layer_device *indirect_draw(VkCommandBuffer command_buffer, VkBuff
     struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb == NULL)
         return ld;
-    struct alias_fixed_reads fixed = {.count = 0};
+    struct command_fixed_reads fixed = {.count = 0};
     if (draw_count > 0)
-        add_fixed(&fixed, buffer, offset, (VkDeviceSize)(draw_count - 1) * stride + record_size, "indirect buffer");
-    add_fixed(&fixed, count_buffer, count_offset, sizeof(uint32_t), "indirect count buffer");
-    drawn(ld, cb, &fixed, call);
+        command_fixed_read(&fixed, buffer, offset, (VkDeviceSize)(draw_count - 1) * stride + record_size,
+                           "indirect buffer");
+    command_fixed_read(&fixed, count_buffer, count_offset, sizeof(uint32_t), "indirect count buffer");
+    validate_draw(ld, cb, &fixed, call);
     return ld;
 }
 
@@ -862,7 +624,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDrawMeshTasksEXT(VkCommandBuffer com
     struct command_buffer_state *cb;
     struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb != NULL)
-        drawn(ld, cb, NULL, "vkCmdDrawMeshTasksEXT");
+        validate_draw(ld, cb, NULL, "vkCmdDrawMeshTasksEXT");
     ld->dispatch.CmdDrawMeshTasksEXT(command_buffer, x, y, z);
 }
 

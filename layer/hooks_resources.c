@@ -9,8 +9,6 @@
 #include "layer_hooks.h"
 #include "layer_state.h"
 
-#define HANDLE(h) ((uint64_t)(h))
-
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkAllocateMemory(VkDevice device, const VkMemoryAllocateInfo *info,
                                                             const VkAllocationCallbacks *allocator,
                                                             VkDeviceMemory *memory)
@@ -47,7 +45,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkMapMemory(VkDevice device, VkDevice
 {
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.MapMemory(device, memory, offset, size, flags, data);
-    struct memory_state *m = handle_map_get(&ld->memories, HANDLE(memory));
+    struct memory_state *m = memory_state_in(ld, HANDLE(memory));
     if (result == VK_SUCCESS && m != NULL) {
         m->mapped = *data;
         m->mapped_offset = offset;
@@ -61,7 +59,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkMapMemory(VkDevice device, VkDevice
 static VKAPI_ATTR void VKAPI_CALL hook_vkUnmapMemory(VkDevice device, VkDeviceMemory memory)
 {
     struct layer_device *ld = layer_device_of(device);
-    struct memory_state *m = handle_map_get(&ld->memories, HANDLE(memory));
+    struct memory_state *m = memory_state_in(ld, HANDLE(memory));
     if (m != NULL)
         m->mapped = NULL;
     ld->dispatch.UnmapMemory(device, memory);
@@ -101,7 +99,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyBuffer(VkDevice device, VkBuffer
 
 static void bind_buffer(struct layer_device *ld, VkBuffer buffer, VkDeviceMemory memory, VkDeviceSize offset)
 {
-    struct buffer_state *b = handle_map_get(&ld->buffers, HANDLE(buffer));
+    struct buffer_state *b = buffer_state_in(ld, HANDLE(buffer));
     if (b != NULL) {
         b->memory = memory;
         b->memory_offset = offset;
@@ -170,7 +168,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyImage(VkDevice device, VkImage i
 
 static void bind_image(struct layer_device *ld, VkImage image, VkDeviceMemory memory, VkDeviceSize offset)
 {
-    struct image_state *s = handle_map_get(&ld->images, HANDLE(image));
+    struct image_state *s = image_state_in(ld, HANDLE(image));
     if (s != NULL) {
         s->memory = memory;
         s->memory_offset = offset;

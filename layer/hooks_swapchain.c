@@ -8,10 +8,10 @@
 #include <string.h>
 
 #include "check_hazard_submit.h"
+#include "command_access.h"
 #include "layer_hooks.h"
 #include "layer_state.h"
 
-#define HANDLE(h) ((uint64_t)(h))
 #define PRESENT_WAITS 16
 #define PRESENT_IMAGES 16
 
@@ -69,7 +69,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkGetSwapchainImagesKHR(VkDevice devi
 {
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.GetSwapchainImagesKHR(device, swapchain, count, images);
-    struct swapchain_state *s = handle_map_get(&ld->swapchains, HANDLE(swapchain));
+    struct swapchain_state *s = swapchain_state_in(ld, HANDLE(swapchain));
     /* VK_INCOMPLETE lists only some: the full list comes with a later call */
     if (result == VK_SUCCESS && images != NULL && s != NULL)
         note_images(ld, s, *count, images);
@@ -122,9 +122,9 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkQueuePresentKHR(VkQueue queue, cons
         for (uint32_t i = 0; i < info->waitSemaphoreCount && wait_count < PRESENT_WAITS; ++i)
             waits[wait_count++] = (struct hazard_semaphore_op){info->pWaitSemaphores[i], 0, ~0ull};
         for (uint32_t i = 0; i < info->swapchainCount && image_count < PRESENT_IMAGES; ++i) {
-            const struct swapchain_state *s = handle_map_get(&ld->swapchains, HANDLE(info->pSwapchains[i]));
+            const struct swapchain_state *s = swapchain_state_in(ld, HANDLE(info->pSwapchains[i]));
             if (s != NULL && info->pImageIndices[i] < s->image_count &&
-                hazard_image_range(ld, HANDLE(s->images[info->pImageIndices[i]]), 0, 1, 0, VK_REMAINING_ARRAY_LAYERS,
+                access_image_range(ld, HANDLE(s->images[info->pImageIndices[i]]), 0, 1, 0, VK_REMAINING_ARRAY_LAYERS,
                                    &images[image_count]))
                 image_count++;
         }

@@ -1,7 +1,6 @@
 #include "layer_state.h"
 
-#include "check_hazard.h"
-#include "check_lifetime.h"
+#include "array_grow.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +19,7 @@ void set_state_release(struct set_state *s)
     if (s != NULL && __atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) == 0) {
         set_layout_release(s->layout);
         free(s->descriptors);
-        free(s->alias);
+        free(s->accesses);
         free(s);
     }
 }
@@ -73,7 +72,7 @@ struct layer_device *command_buffer_lookup_slow(VkCommandBuffer cb, struct comma
 {
     uint64_t generation = __atomic_load_n(&command_buffer_generation, __ATOMIC_ACQUIRE);
     struct layer_device *ld = layer_device_of(cb);
-    *state = ld ? handle_map_get(&ld->command_buffers, (uint64_t)(uintptr_t)cb) : NULL;
+    *state = ld ? command_buffer_state_in(ld, (uint64_t)(uintptr_t)cb) : NULL;
     if (*state != NULL)
         last_command_buffer_lookup = (struct command_buffer_lookup){cb, generation, ld, *state};
     return ld;
@@ -163,7 +162,7 @@ static bool resize_slots(struct bound_state *b, uint32_t count)
                 break;
             }
         if (to == NULL) {
-            free(old->memos.alias_cache);
+            free(old->memos.access_cache);
             if (slot_holds(b, old))
                 b->slots_used--;
         } else {
@@ -242,11 +241,11 @@ void bound_state_forget(struct bound_state *b)
 void bound_state_free(struct bound_state *b)
 {
     for (uint32_t i = 0; i < b->slot_count; ++i)
-        free(b->slots[i].memos.alias_cache);
+        free(b->slots[i].memos.access_cache);
     free(b->slots);
-    free(b->unrecalled.alias_cache);
+    free(b->unrecalled.access_cache);
     b->slots = NULL;
-    b->unrecalled.alias_cache = NULL;
+    b->unrecalled.access_cache = NULL;
     b->slot_count = b->slots_used = b->current = 0;
 }
 
@@ -306,8 +305,8 @@ void command_buffer_reset_state(struct command_buffer_state *cb)
     cb->depth_write_enable = false;
     cb->dynamic_rendering = false;
     cb->rendering_store_count = 0;
-    hazard_reset(cb);
-    lifetime_reset(cb);
+    for (uint32_t i = 0; cb->device != NULL && i < cb->device->command_buffer_part_count; ++i)
+        cb->device->command_buffer_parts[i].reset(cb);
 }
 
 void command_buffer_free_state(struct command_buffer_state *cb)
@@ -316,9 +315,80 @@ void command_buffer_free_state(struct command_buffer_state *cb)
     free(cb->indirect);
     free(cb->written_buffers);
     free(cb->written_table);
-    hazard_free(cb);
-    lifetime_free(cb);
+    for (uint32_t i = 0; cb->device != NULL && i < cb->device->command_buffer_part_count; ++i)
+        cb->device->command_buffer_parts[i].free(cb);
     bound_state_free(&cb->compute);
     bound_state_free(&cb->graphics);
     free(cb);
+}
+
+/* Buffers a recorded command may write, so an indirect dispatch reading one is not judged at
+ * submit from what the host sees (the GPU may change it first). */
+static uint32_t written_slot(uint64_t buffer, uint32_t table_size)
+{
+    uint64_t h = buffer * 0x9E3779B97F4A7C15ull; /* handles are pointers: spread the aligned low bits */
+    return (uint32_t)(h >> 32) & (table_size - 1);
+}
+
+/* Rebuilds the hash index of the written list at twice the size. */
+static bool grow_written_index(struct command_buffer_state *cb)
+{
+    uint32_t size = cb->written_table_size ? cb->written_table_size * 2 : 32;
+    uint64_t *table = calloc(size, sizeof(*table));
+    if (table == NULL)
+        return false;
+    for (uint32_t i = 0; i < cb->written_count; ++i) {
+        uint32_t slot = written_slot(cb->written_buffers[i], size);
+        while (table[slot] != 0)
+            slot = (slot + 1) & (size - 1);
+        table[slot] = cb->written_buffers[i];
+    }
+    free(cb->written_table);
+    cb->written_table = table;
+    cb->written_table_size = size;
+    return true;
+}
+
+void command_buffer_note_written(struct command_buffer_state *cb, uint64_t buffer)
+{
+    /* a set (list + hash index): engines write the same buffers over and over, and the list is
+     * walked at every submit */
+    if (buffer == 0)
+        return;
+    if ((cb->written_count + 1) * 2 > cb->written_table_size && !grow_written_index(cb))
+        return;
+    uint32_t slot = written_slot(buffer, cb->written_table_size);
+    for (; cb->written_table[slot] != 0; slot = (slot + 1) & (cb->written_table_size - 1))
+        if (cb->written_table[slot] == buffer)
+            return;
+    uint64_t *grown = array_grow(cb->written_buffers, &cb->written_capacity, cb->written_count + 1, sizeof(*grown), 16);
+    if (grown == NULL)
+        return;
+    cb->written_buffers = grown;
+    cb->written_table[slot] = buffer;
+    cb->written_buffers[cb->written_count++] = buffer;
+}
+
+static bool written_contains(const struct command_buffer_state *cb, uint64_t buffer)
+{
+    if (cb->written_table_size == 0)
+        return false;
+    for (uint32_t slot = written_slot(buffer, cb->written_table_size); cb->written_table[slot] != 0;
+         slot = (slot + 1) & (cb->written_table_size - 1))
+        if (cb->written_table[slot] == buffer)
+            return true;
+    return false;
+}
+
+bool command_buffer_may_write(const struct command_buffer_state *cb, uint64_t buffer)
+{
+    return written_contains(cb, buffer) || written_contains(cb, UINT64_MAX);
+}
+
+const struct set_layout_binding *set_layout_binding_of(const struct set_state *set, uint32_t binding)
+{
+    for (uint32_t k = 0; set && k < set->layout->binding_count; ++k)
+        if (set->layout->bindings[k].binding == binding)
+            return &set->layout->bindings[k];
+    return NULL;
 }

@@ -16,7 +16,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "check_hazard.h"
+#include "memory_access.h"
+#include "device_registry.h"
 #include "handle_map.h"
 #include "layer_dispatch.h"
 #include "settings.h"
@@ -89,7 +90,7 @@ struct descriptor_state {
  * one pipeline, so this per-set memo is what keeps a changed bound state cheap. Shared by every
  * thread that binds the set, so it is taken with a try-lock: a thread that finds it busy works
  * without it. */
-struct alias_set_memo; /* check_alias.c */
+struct set_access_memo; /* command_access.c */
 
 struct set_memo_key {
     uint64_t pipeline_id, epoch;
@@ -111,7 +112,7 @@ struct set_state {
     int memo_busy;                     /* the try-lock over the two memos below */
     struct set_memo_key binding_clean; /* check_binding found nothing to report for this key */
     struct set_memo_key writes_noted;  /* its written buffers are in that recording's written list */
-    struct alias_set_memo *alias;      /* check_alias.c: the set's descriptor accesses (malloc'd) */
+    struct set_access_memo *accesses;  /* command_access.c: the set's descriptor accesses (malloc'd) */
 };
 
 static inline bool set_memo_key_equal(const struct set_memo_key *x, const struct set_memo_key *y)
@@ -239,14 +240,14 @@ struct bound_key {
     bool valid;
 };
 
-struct alias_cache; /* check_alias.c */
+struct command_access_cache; /* command_access.c */
 
 /* What the per-command checks derived from one bound state, each with the key it was taken at. */
 struct bound_memos {
     struct bound_key binding_checked, writes_noted; /* check_binding, the written-buffers list */
-    /* check_alias's descriptor accesses: one malloc'd block without pointers inside, made by the
-     * alias check and freed with the memos (bound_state_free) */
-    struct alias_cache *alias_cache;
+    /* the descriptor accesses: one malloc'd block without pointers inside, made by
+     * command_access.c and freed with the memos (bound_state_free) */
+    struct command_access_cache *access_cache;
 };
 
 /* A bound state seen recently, by content: engines rotate descriptor sets (per material, per
@@ -400,6 +401,15 @@ struct command_buffer_state {
     struct lifetime_notes *lifetime; /* check_lifetime.c's: what the recording refers to, created on first use */
 };
 
+/* A part of a command buffer's state that a check owns (the hazard tracker, the lifetime notes):
+ * the state module resets and frees it through these operations, which the device is given at
+ * creation (loader_glue.c takes them from the checks), so that state never calls into a check. */
+struct command_buffer_part {
+    void (*reset)(struct command_buffer_state *cb); /* a new recording: forget, keeping memory */
+    void (*free)(struct command_buffer_state *cb);
+};
+#define MAX_COMMAND_BUFFER_PARTS 4
+
 struct layer_device {
     VkDevice device;
     struct layer_instance *instance;
@@ -413,9 +423,11 @@ struct layer_device {
     struct handle_map memories, buffers, images, image_views, set_layouts, descriptor_pools, descriptor_sets,
         update_templates, pipeline_layouts, shader_modules, pipelines, command_pools, command_buffers, fences,
         semaphores, render_passes, framebuffers, swapchains;
-    struct host_tracker *host;           /* check_host.c's pending submissions, created at the first submit */
+    struct host_tracker *host;           /* host_unseen.c's unseen writes, created at the first completed write */
     struct hazard_queues *queue_hazards; /* check_hazard_submit.c's per-queue trackers, likewise */
     struct lifetime_tracker *lifetime;   /* check_lifetime.c's pending batches, likewise */
+    struct command_buffer_part command_buffer_parts[MAX_COMMAND_BUFFER_PARTS];
+    uint32_t command_buffer_part_count;
     /* debug-label paths ("frame/shadows"), interned for as long as the device lives so that the
      * hazard tracker's uses can name the labels active at an earlier command; at most
      * MAX_LABEL_PATHS distinct ones (labels with frame numbers would otherwise grow it forever) */
@@ -426,6 +438,80 @@ struct layer_device {
      * updates, memory binding, destroying a resource; a bound_key taken at another epoch is stale */
     uint64_t resource_epoch;
 };
+
+/* Typed lookups of the device's object states by handle (NULL for an unknown one). */
+static inline struct memory_state *memory_state_in(struct layer_device *ld, uint64_t handle)
+{
+    return handle_map_get(&ld->memories, handle);
+}
+static inline struct buffer_state *buffer_state_in(struct layer_device *ld, uint64_t handle)
+{
+    return handle_map_get(&ld->buffers, handle);
+}
+static inline struct image_state *image_state_in(struct layer_device *ld, uint64_t handle)
+{
+    return handle_map_get(&ld->images, handle);
+}
+static inline struct image_view_state *image_view_state_in(struct layer_device *ld, uint64_t handle)
+{
+    return handle_map_get(&ld->image_views, handle);
+}
+static inline struct set_layout_state *set_layout_state_in(struct layer_device *ld, uint64_t handle)
+{
+    return handle_map_get(&ld->set_layouts, handle);
+}
+static inline struct descriptor_pool_state *descriptor_pool_state_in(struct layer_device *ld, uint64_t handle)
+{
+    return handle_map_get(&ld->descriptor_pools, handle);
+}
+static inline struct set_state *descriptor_set_state_in(struct layer_device *ld, uint64_t handle)
+{
+    return handle_map_get(&ld->descriptor_sets, handle);
+}
+static inline struct update_template_state *update_template_state_in(struct layer_device *ld, uint64_t handle)
+{
+    return handle_map_get(&ld->update_templates, handle);
+}
+static inline struct pipeline_layout_state *pipeline_layout_state_in(struct layer_device *ld, uint64_t handle)
+{
+    return handle_map_get(&ld->pipeline_layouts, handle);
+}
+static inline struct shader_module_state *shader_module_state_in(struct layer_device *ld, uint64_t handle)
+{
+    return handle_map_get(&ld->shader_modules, handle);
+}
+static inline struct pipeline_state *pipeline_state_in(struct layer_device *ld, uint64_t handle)
+{
+    return handle_map_get(&ld->pipelines, handle);
+}
+static inline struct command_pool_state *command_pool_state_in(struct layer_device *ld, uint64_t handle)
+{
+    return handle_map_get(&ld->command_pools, handle);
+}
+static inline struct command_buffer_state *command_buffer_state_in(struct layer_device *ld, uint64_t handle)
+{
+    return handle_map_get(&ld->command_buffers, handle);
+}
+static inline struct fence_state *fence_state_in(struct layer_device *ld, uint64_t handle)
+{
+    return handle_map_get(&ld->fences, handle);
+}
+static inline struct semaphore_state *semaphore_state_in(struct layer_device *ld, uint64_t handle)
+{
+    return handle_map_get(&ld->semaphores, handle);
+}
+static inline struct render_pass_state *render_pass_state_in(struct layer_device *ld, uint64_t handle)
+{
+    return handle_map_get(&ld->render_passes, handle);
+}
+static inline struct framebuffer_state *framebuffer_state_in(struct layer_device *ld, uint64_t handle)
+{
+    return handle_map_get(&ld->framebuffers, handle);
+}
+static inline struct swapchain_state *swapchain_state_in(struct layer_device *ld, uint64_t handle)
+{
+    return handle_map_get(&ld->swapchains, handle);
+}
 
 static inline void resource_epoch_bump(struct layer_device *ld)
 {
@@ -443,12 +529,8 @@ static inline bool bound_key_unchanged(struct bound_key *key, const struct bound
     return false;
 }
 
-/* The registry of instances and devices by dispatch key. */
-struct layer_instance *layer_instance_of(const void *dispatchable);
-struct layer_device *layer_device_of(const void *dispatchable);
-void layer_register_instance(const void *dispatchable, struct layer_instance *instance);
-void layer_register_device(const void *dispatchable, struct layer_device *device);
-void layer_unregister(const void *dispatchable);
+/* The layout binding `binding` of a bound set, or NULL. */
+const struct set_layout_binding *set_layout_binding_of(const struct set_state *set, uint32_t binding);
 
 /* Reference counting of shared states (safe from any thread). */
 void set_layout_release(struct set_layout_state *s);
@@ -489,7 +571,7 @@ static inline struct layer_device *command_buffer_device(VkCommandBuffer cb, str
 void command_buffer_reset_state(struct command_buffer_state *cb);
 /* The command buffer's label_path after its label stack changed. */
 void command_buffer_labels_changed(struct layer_device *ld, struct command_buffer_state *cb);
-/* A buffer a recorded command may write (hooks_commands.c). */
+/* A buffer a recorded command may write. */
 void command_buffer_note_written(struct command_buffer_state *cb, uint64_t buffer);
 /* Whether a command recorded so far may write `buffer` (noted, or an unknown write noted). */
 bool command_buffer_may_write(const struct command_buffer_state *cb, uint64_t buffer);

@@ -9,94 +9,14 @@
 
 #include "findings.h"
 #include "check_dispatch.h"
+#include "check_hazard.h"
 #include "check_hazard_submit.h"
-#include "check_host.h"
+#include "host_unseen.h"
 #include "check_lifetime.h"
 #include "layer_hooks.h"
 #include "layer_state.h"
 
 #define LAYER_EXPORT __attribute__((visibility("default")))
-
-/* --- the registry of instances and devices, by dispatch key ----------------------------------- */
-
-/* Every hook starts with a lookup here, so lookups take no lock: a slot's owner pointer is
- * published (release) before its key, and a reader that finds the key (acquire) sees the owner.
- * Registering and unregistering (instance and device creation) serialize on a mutex. A slot's
- * owner is only freed after the app destroyed the object, when it may no longer call with it. */
-#define MAX_DISPATCHABLES 64
-
-static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct {
-    void *key;
-    struct layer_instance *instance;
-    struct layer_device *device;
-} registry[MAX_DISPATCHABLES];
-
-static void *dispatch_key(const void *dispatchable)
-{
-    return dispatchable ? *(void *const *)dispatchable : NULL;
-}
-
-static void registry_put(const void *dispatchable, struct layer_instance *instance, struct layer_device *device)
-{
-    pthread_mutex_lock(&registry_lock);
-    for (int i = 0; i < MAX_DISPATCHABLES; ++i) {
-        if (__atomic_load_n(&registry[i].key, __ATOMIC_RELAXED) == NULL) {
-            __atomic_store_n(&registry[i].instance, instance, __ATOMIC_RELAXED);
-            __atomic_store_n(&registry[i].device, device, __ATOMIC_RELAXED);
-            __atomic_store_n(&registry[i].key, dispatch_key(dispatchable), __ATOMIC_RELEASE);
-            break;
-        }
-    }
-    pthread_mutex_unlock(&registry_lock);
-}
-
-void layer_register_instance(const void *dispatchable, struct layer_instance *instance)
-{
-    registry_put(dispatchable, instance, NULL);
-}
-
-void layer_register_device(const void *dispatchable, struct layer_device *device)
-{
-    registry_put(dispatchable, NULL, device);
-}
-
-void layer_unregister(const void *dispatchable)
-{
-    void *key = dispatch_key(dispatchable);
-    pthread_mutex_lock(&registry_lock);
-    for (int i = 0; i < MAX_DISPATCHABLES; ++i)
-        if (__atomic_load_n(&registry[i].key, __ATOMIC_RELAXED) == key)
-            __atomic_store_n(&registry[i].key, NULL, __ATOMIC_RELEASE);
-    pthread_mutex_unlock(&registry_lock);
-}
-
-/* Instances and physical devices share a key; a device, its queues and command buffers share one. */
-struct layer_instance *layer_instance_of(const void *dispatchable)
-{
-    void *key = dispatch_key(dispatchable);
-    for (int i = 0; key != NULL && i < MAX_DISPATCHABLES; ++i) {
-        if (__atomic_load_n(&registry[i].key, __ATOMIC_ACQUIRE) != key)
-            continue;
-        struct layer_instance *found = __atomic_load_n(&registry[i].instance, __ATOMIC_RELAXED);
-        if (found != NULL)
-            return found;
-    }
-    return NULL;
-}
-
-struct layer_device *layer_device_of(const void *dispatchable)
-{
-    void *key = dispatch_key(dispatchable);
-    for (int i = 0; key != NULL && i < MAX_DISPATCHABLES; ++i) {
-        if (__atomic_load_n(&registry[i].key, __ATOMIC_ACQUIRE) != key)
-            continue;
-        struct layer_device *found = __atomic_load_n(&registry[i].device, __ATOMIC_RELAXED);
-        if (found != NULL)
-            return found;
-    }
-    return NULL;
-}
 
 /* --- messengers ---------------------------------------------------------------------------------- */
 
@@ -270,6 +190,11 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateDevice(VkPhysicalDevice physi
     layer_device_dispatch_load(&ld->dispatch, *device, next_gdpa);
     li->dispatch.GetPhysicalDeviceProperties(physical, &ld->properties);
     check_dispatch_device_init(ld);
+    /* what the checks keep in each command buffer, reset and freed by the state module */
+    static const struct command_buffer_part parts[] = {{hazard_reset, hazard_free}, {lifetime_reset, lifetime_free}};
+    _Static_assert(sizeof(parts) / sizeof(parts[0]) <= MAX_COMMAND_BUFFER_PARTS, "room for every part");
+    memcpy(ld->command_buffer_parts, parts, sizeof(parts));
+    ld->command_buffer_part_count = sizeof(parts) / sizeof(parts[0]);
     struct handle_map *maps[] = {
         &ld->names,          &ld->memories,         &ld->buffers,         &ld->images,           &ld->image_views,
         &ld->set_layouts,    &ld->descriptor_pools, &ld->descriptor_sets, &ld->update_templates, &ld->pipeline_layouts,
@@ -338,7 +263,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyDevice(VkDevice device, const Vk
     next(device, allocator);
     /* Objects the app did not destroy go with the device. Command buffers first: they hold
      * references to pipelines and sets. */
-    host_tracker_free(ld);
+    unseen_writes_free(ld);
     hazard_queues_free(ld);
     lifetime_tracker_free(ld);
     command_buffers_forgotten();

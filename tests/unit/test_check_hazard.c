@@ -12,20 +12,22 @@
 #include "check_hazard.h"
 #include "check_hazard_submit.h"
 #include "check_host.h"
+#include "command_access.h"
+#include "host_unseen.h"
 #include "hazard_tracker.h"
 #include "layer_state.h"
 #include "settings.h"
 
-/* stage and access bits (VkPipelineStageFlags2 / VkAccessFlags2 values) */
-#define TOP 0x1ull
-#define DRAW_INDIRECT 0x2ull
-#define COMPUTE 0x800ull
-#define TRANSFER 0x1000ull
-#define BOTTOM 0x2000ull
-#define SHADER_READ 0x20ull
-#define SHADER_WRITE 0x40ull
-#define TRANSFER_WRITE 0x1000ull
-#define INDIRECT_READ 0x1ull
+/* short names for the stage and access bits of memory_access.h */
+#define TOP STAGE_TOP_OF_PIPE
+#define DRAW_INDIRECT STAGE_DRAW_INDIRECT
+#define COMPUTE STAGE_COMPUTE_SHADER
+#define TRANSFER STAGE_TRANSFER
+#define BOTTOM STAGE_BOTTOM_OF_PIPE
+#define SHADER_READ ACCESS_SHADER_READ
+#define SHADER_WRITE ACCESS_SHADER_WRITE
+#define TRANSFER_WRITE ACCESS_TRANSFER_WRITE
+#define INDIRECT_READ ACCESS_INDIRECT_COMMAND_READ
 
 static struct layer_instance instance;
 static struct layer_device device;
@@ -82,7 +84,7 @@ static int teardown(void **state)
     hazard_free(&cb2);
     hazard_free(&cb3);
     hazard_queues_free(&device);
-    host_tracker_free(&device);
+    unseen_writes_free(&device);
     handle_map_destroy(&device.semaphores, NULL);
     fclose(instance.log_file);
     handle_map_destroy(&instance.finding_counts, NULL);
@@ -116,7 +118,7 @@ static void access_in(struct command_buffer_state *c, uint64_t buffer, uint64_t 
                       uint64_t access_bits, bool write)
 {
     struct hazard_accesses a = {.count = 1};
-    assert_true(hazard_buffer_range(&device, buffer, offset, size, &a.a[0]));
+    assert_true(access_buffer_range(&device, buffer, offset, size, &a.a[0]));
     a.a[0].stages = stages;
     a.a[0].access = access_bits;
     a.a[0].read = !write;
@@ -243,9 +245,9 @@ static void top_and_bottom_of_pipe_per_scope(void **state)
 
 /* A barrier's access scopes hold only the stages it names: logically later stages are ordered, not
  * made visible (a uniform read in the fragment shader after a barrier to VERTEX_SHADER). */
-#define VERTEX_SHADER 0x8ull
-#define FRAGMENT_SHADER 0x80ull
-#define UNIFORM_READ 0x8ull
+#define VERTEX_SHADER STAGE_VERTEX_SHADER
+#define FRAGMENT_SHADER STAGE_FRAGMENT_SHADER
+#define UNIFORM_READ ACCESS_UNIFORM_READ
 static void access_scopes_hold_only_the_stages_named(void **state)
 {
     (void)state;
@@ -289,7 +291,7 @@ static void buffer_barrier_covers_only_its_range(void **state)
     (void)state;
     access(3, 0, 4096, COMPUTE, SHADER_WRITE, true);
     struct hazard_access elsewhere;
-    assert_true(hazard_buffer_range(&device, 1, 0, 4096, &elsewhere)); /* memory 0x100, not 0x200 */
+    assert_true(access_buffer_range(&device, 1, 0, 4096, &elsewhere)); /* memory 0x100, not 0x200 */
     struct hazard_memory_barrier m = {
         .key = elsewhere.key, .begin = 0, .end = 4096, .src_access = SHADER_WRITE, .dst_access = SHADER_READ};
     hazard_barrier(&cb, COMPUTE, COMPUTE, &m, 1);
@@ -312,7 +314,7 @@ static void forget_and_write_after_write(void **state)
 static void image_access(uint32_t mip, uint32_t layer, uint64_t stages, uint64_t access_bits, bool write)
 {
     struct hazard_accesses a = {.count = 1};
-    assert_true(hazard_image_range(&device, 0x300, mip, 1, layer, 1, &a.a[0]));
+    assert_true(access_image_range(&device, 0x300, mip, 1, layer, 1, &a.a[0]));
     a.a[0].stages = stages;
     a.a[0].access = access_bits;
     a.a[0].read = !write;
@@ -324,7 +326,7 @@ static void image_access(uint32_t mip, uint32_t layer, uint64_t stages, uint64_t
 static void transition(uint64_t src, uint64_t dst, uint64_t dst_access)
 {
     struct hazard_access range;
-    assert_true(hazard_image_range(&device, 0x300, 0, 1, 0, 1, &range));
+    assert_true(access_image_range(&device, 0x300, 0, 1, 0, 1, &range));
     struct hazard_memory_barrier b = {.image = true,
                                       .key = range.key,
                                       .begin = range.begin,
@@ -364,7 +366,7 @@ static void ownership_transition_from(uint64_t src, uint64_t src_access, uint64_
                                       bool ownership)
 {
     struct hazard_access range;
-    assert_true(hazard_image_range(&device, 0x300, 0, 1, 0, 1, &range));
+    assert_true(access_image_range(&device, 0x300, 0, 1, 0, 1, &range));
     struct hazard_memory_barrier b = hazard_barrier_over(&range, src_access, dst_access);
     b.ownership_transfer = ownership;
     hazard_barrier(&cb, src, dst, &b, 1);
@@ -375,7 +377,7 @@ static void ownership_transition_from(uint64_t src, uint64_t src_access, uint64_
 static void transition_from(uint64_t src, uint64_t src_access, uint64_t dst, uint64_t dst_access)
 {
     struct hazard_access range;
-    assert_true(hazard_image_range(&device, 0x300, 0, 1, 0, 1, &range));
+    assert_true(access_image_range(&device, 0x300, 0, 1, 0, 1, &range));
     struct hazard_memory_barrier b = hazard_barrier_over(&range, src_access, dst_access);
     hazard_barrier(&cb, src, dst, &b, 1);
     hazard_image_transition(&device, &cb, src, dst, &b, "transition");
@@ -433,7 +435,7 @@ static void store_at_an_earlier_command_follows_the_commands_since(void **state)
     cb.command_index++;
     access(3, 0, 4096, COMPUTE, SHADER_READ, false); /* command 2: inside it */
     struct hazard_accesses store = {.count = 1};
-    assert_true(hazard_buffer_range(&device, 3, 0, 4096, &store.a[0]));
+    assert_true(access_buffer_range(&device, 3, 0, 4096, &store.a[0]));
     store.a[0].stages = TRANSFER;
     store.a[0].access = TRANSFER_WRITE;
     store.a[0].write = true;
@@ -588,7 +590,7 @@ static void submit_time_semaphores_and_queues(void **state)
     hazard_reset(&cb);
     hazard_reset(&cb2);
     struct hazard_accesses image_write = {.count = 1};
-    assert_true(hazard_image_range(&device, 0x300, 0, 1, 0, 1, &image_write.a[0]));
+    assert_true(access_image_range(&device, 0x300, 0, 1, 0, 1, &image_write.a[0]));
     image_write.a[0].stages = COMPUTE;
     image_write.a[0].access = SHADER_WRITE;
     image_write.a[0].write = true;
@@ -675,21 +677,21 @@ static void three_d_images_by_slice(void **state)
 {
     (void)state;
     struct hazard_accesses copy = {.count = 1};
-    assert_true(hazard_image_region(&device, 0x301, 0, 0, 1, 0, 1, &copy.a[0]));
+    assert_true(access_image_region(&device, 0x301, 0, 0, 1, 0, 1, &copy.a[0]));
     copy.a[0].stages = TRANSFER;
     copy.a[0].access = TRANSFER_WRITE;
     copy.a[0].write = true;
     hazard_command(&device, &cb, &copy, "vkCmdCopyBufferToImage");
     cb.command_index++;
-    assert_true(hazard_image_region(&device, 0x301, 0, 0, 1, 1, 3, &copy.a[0]));
+    assert_true(access_image_region(&device, 0x301, 0, 0, 1, 1, 3, &copy.a[0]));
     hazard_command(&device, &cb, &copy, "vkCmdCopyBufferToImage");
     cb.command_index++;
     assert_int_equal(all_findings(), 0);
     /* level 1 has 4 slices; a barrier's range (one "layer") covers all of them */
-    assert_true(hazard_image_region(&device, 0x301, 1, 0, 1, 2, 0, &copy.a[0]));
+    assert_true(access_image_region(&device, 0x301, 1, 0, 1, 2, 0, &copy.a[0]));
     assert_int_equal(copy.a[0].layer_begin, 2);
     assert_int_equal(copy.a[0].layer_end, 4);
-    assert_true(hazard_image_range(&device, 0x301, 0, 1, 0, 1, &copy.a[0]));
+    assert_true(access_image_range(&device, 0x301, 0, 1, 0, 1, &copy.a[0]));
     assert_int_equal(copy.a[0].layer_end, 8);
     hazard_command(&device, &cb, &copy, "vkCmdClearColorImage");
     assert_int_equal(findings("PREFLIGHT-hazard-write-after-write"), 2);

@@ -1,0 +1,120 @@
+/* Area `hazard`: a conflict the tracker found, as a finding (check_hazard_report.h). The stages
+ * named are the application's own where it wrote a mask (barriers and their layout transitions),
+ * else the stage family the access belongs to. */
+#include "check_hazard_report.h"
+
+#include <stdio.h>
+
+#include "findings.h"
+#include "layer_state.h"
+
+static const struct {
+    uint64_t bit;
+    const char *name;
+} stage_name_table[] = {
+    {STAGE_TOP_OF_PIPE, "TOP_OF_PIPE"},
+    {STAGE_DRAW_INDIRECT, "DRAW_INDIRECT"},
+    {STAGE_VERTEX_INPUT, "VERTEX_INPUT"},
+    {STAGE_VERTEX_SHADER, "VERTEX_SHADER"},
+    {STAGE_TESSELLATION_CONTROL_SHADER, "TESSELLATION_CONTROL_SHADER"},
+    {STAGE_TESSELLATION_EVALUATION_SHADER, "TESSELLATION_EVALUATION_SHADER"},
+    {STAGE_GEOMETRY_SHADER, "GEOMETRY_SHADER"},
+    {STAGE_FRAGMENT_SHADER, "FRAGMENT_SHADER"},
+    {STAGE_EARLY_FRAGMENT_TESTS, "EARLY_FRAGMENT_TESTS"},
+    {STAGE_LATE_FRAGMENT_TESTS, "LATE_FRAGMENT_TESTS"},
+    {STAGE_COLOR_ATTACHMENT_OUTPUT, "COLOR_ATTACHMENT_OUTPUT"},
+    {STAGE_COMPUTE_SHADER, "COMPUTE_SHADER"},
+    {0x1000ull, "TRANSFER"},
+    {STAGE_BOTTOM_OF_PIPE, "BOTTOM_OF_PIPE"},
+    {0x4000ull, "HOST"},
+    {STAGE_ALL_GRAPHICS, "ALL_GRAPHICS"},
+    {STAGE_ALL_COMMANDS, "ALL_COMMANDS"},
+    {STAGE_TASK_SHADER, "TASK_SHADER"},
+    {STAGE_MESH_SHADER, "MESH_SHADER"},
+    {STAGE_FRAGMENT_SHADING_RATE_ATTACHMENT, "FRAGMENT_SHADING_RATE_ATTACHMENT"},
+    {STAGE_COPY, "COPY"},
+    {STAGE_RESOLVE, "RESOLVE"},
+    {STAGE_BLIT, "BLIT"},
+    {STAGE_CLEAR, "CLEAR"},
+    {STAGE_INDEX_INPUT, "INDEX_INPUT"},
+    {STAGE_VERTEX_ATTRIBUTE_INPUT, "VERTEX_ATTRIBUTE_INPUT"},
+    {STAGE_PRE_RASTERIZATION_SHADERS, "PRE_RASTERIZATION_SHADERS"},
+};
+
+const char *hazard_stage_names(uint64_t mask, char *out, size_t size)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    if (mask == 0) {
+        snprintf(out, size, "NONE");
+        return out;
+    }
+    for (size_t i = 0; i < sizeof(stage_name_table) / sizeof(stage_name_table[0]); ++i) {
+        if (!(mask & stage_name_table[i].bit))
+            continue;
+        int n = snprintf(out + used, size - used, "%s%s", used ? "|" : "", stage_name_table[i].name);
+        if (n < 0 || (size_t)n >= size - used)
+            break;
+        used += (size_t)n;
+    }
+    return out;
+}
+
+/* The earlier use's stages in words: the application's own mask where it gave one (barriers and
+ * their layout transitions), else the stage family the access belongs to. */
+static const char *use_stage_words(const struct hazard_use *u, char *out, size_t size)
+{
+    uint64_t stages = u->stages;
+    if (u->named_stages != 0)
+        return hazard_stage_names(u->named_stages, out, size);
+    if (stages == ~0ull || stages == ~(STAGE_TOP_OF_PIPE | STAGE_BOTTOM_OF_PIPE))
+        return "ALL_COMMANDS";
+    if (stages & STAGE_COMPUTE_SHADER)
+        return "COMPUTE_SHADER";
+    if (stages & STAGE_DRAW_INDIRECT)
+        return "DRAW_INDIRECT";
+    if (stages & HAZARD_STAGES_VERTEX_INPUT)
+        return "VERTEX_INPUT";
+    if (stages & HAZARD_STAGES_TRANSFER)
+        return "TRANSFER";
+    if ((stages & (stages - 1)) == 0) /* one stage: its name */
+        return hazard_stage_names(stages, out, size);
+    if ((stages & (STAGE_EARLY_FRAGMENT_TESTS | STAGE_LATE_FRAGMENT_TESTS)) &&
+        !(stages & (STAGE_VERTEX_SHADER | STAGE_FRAGMENT_SHADER)))
+        return "EARLY/LATE_FRAGMENT_TESTS";
+    if (stages & STAGE_HOST)
+        return "HOST";
+    return "the graphics shader stages";
+}
+
+void hazard_report(struct layer_device *ld, struct command_buffer_state *cb, uint32_t command_index, const char *call,
+                   const struct hazard_access *now, const struct hazard_range *r, const struct hazard_conflict *c,
+                   const char *context)
+{
+    struct finding f = {.check = c->check, .call = call, .command_buffer = cb};
+    f.objects[f.object_count++] =
+        (struct finding_object){VK_OBJECT_TYPE_COMMAND_BUFFER, (uint64_t)(uintptr_t)cb->handle};
+    f.objects[f.object_count++] =
+        (struct finding_object){now->image ? VK_OBJECT_TYPE_IMAGE : VK_OBJECT_TYPE_BUFFER, now->resource};
+    char resource[128];
+    finding_object_text(ld, now->image ? VK_OBJECT_TYPE_IMAGE : VK_OBJECT_TYPE_BUFFER, now->resource, resource,
+                        sizeof(resource));
+    uint64_t begin = now->begin > r->begin ? now->begin : r->begin, end = now->end < r->end ? now->end : r->end;
+    char where[96];
+    if (now->image)
+        snprintf(where, sizeof(where), "mips %llu..%llu, layers %u..%u", (unsigned long long)begin,
+                 (unsigned long long)end - 1, now->layer_begin > r->layer_begin ? now->layer_begin : r->layer_begin,
+                 (now->layer_end < r->layer_end ? now->layer_end : r->layer_end) - 1);
+    else
+        snprintf(where, sizeof(where), "memory bytes [%llu, %llu)", (unsigned long long)begin, (unsigned long long)end);
+    const char *labels = c->before->labels;
+    char names[160];
+    const char *stages = use_stage_words(c->before, names, sizeof(names));
+    snprintf(f.message, sizeof(f.message),
+             "%s (command %u) %s %s (%s) that %s (command %u%s%s%s) %s in %s%s; missing between them: %s", call,
+             command_index, now->write && c->check != CHECK_HAZARD_READ_AFTER_WRITE ? "writes" : "reads", resource,
+             where, c->before->call, c->before->command_index, context, labels ? ", labels " : "", labels ? labels : "",
+             c->before_wrote ? "wrote" : "read", c->before->transition ? "a layout transition after " : "", stages,
+             c->missing);
+    finding_report(ld->instance, ld, &f);
+}

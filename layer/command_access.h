@@ -1,0 +1,148 @@
+/* What a command touches, computed once per command and consumed by the alias check (pairs inside
+ * the command) and the hazard check (against earlier commands).
+ *
+ * A dispatch or draw: the descriptors the bound pipeline's shaders really reach (reflection and
+ * the bound sets, with dynamic offsets), its vertex, index and indirect buffers, and the current
+ * rendering's attachments (command_access.c). Render-pass load, store and resolve operations and
+ * transfer commands: attachment views, copy regions, fills and clears (command_access_regions.c). */
+#ifndef PREFLIGHT_LAYER_COMMAND_ACCESS_H
+#define PREFLIGHT_LAYER_COMMAND_ACCESS_H
+
+#include "layer_state.h"
+#include "memory_access.h"
+
+/* Resources as memory ranges (false for an unknown one or an empty range). The buffer range of `buffer` in memory terms, for barriers and transfer commands. */
+bool access_buffer_range(struct layer_device *ld, uint64_t buffer, VkDeviceSize offset, VkDeviceSize size,
+                         struct hazard_access *out);
+
+/* An image subresource range (mips, layers) in the tracker's terms. A 3D image's "layers" are its
+ * depth slices: a subresource range of one covers every slice. */
+bool access_image_range(struct layer_device *ld, uint64_t image, uint32_t base_mip, uint32_t mip_count,
+                        uint32_t base_layer, uint32_t layer_count, struct hazard_access *out);
+/* One mip level of a copy region: array layers [base_layer, +layer_count), or for a 3D image the
+ * depth slices [z, z + depth) of that level. */
+bool access_image_region(struct layer_device *ld, uint64_t image, uint32_t mip, uint32_t base_layer,
+                         uint32_t layer_count, int32_t z, uint32_t depth, struct hazard_access *out);
+/* What an image view covers (`layers` 0: the view's own layer count; `one_mip`: its base level
+ * only, as attachments). A 2D or 2D-array view of a 3D image covers the slices it names. */
+bool access_view_range(struct layer_device *ld, const struct image_view_state *view, uint32_t layers, bool one_mip,
+                       struct hazard_access *out);
+
+/* Buffers a command reads outside descriptors: vertex, index, indirect. */
+struct command_fixed_reads {
+    uint32_t count;
+    VkBuffer buffer[MAX_VERTEX_BINDINGS + 2];
+    VkDeviceSize offset[MAX_VERTEX_BINDINGS + 2];
+    VkDeviceSize size[MAX_VERTEX_BINDINGS + 2]; /* VK_WHOLE_SIZE: to the end of the buffer */
+    const char *what[MAX_VERTEX_BINDINGS + 2];
+};
+/* Adds one (nothing for VK_NULL_HANDLE, a size of 0 or a full list). */
+void command_fixed_read(struct command_fixed_reads *f, VkBuffer buffer, VkDeviceSize offset, VkDeviceSize size,
+                        const char *what);
+/* The bound vertex-rate buffers over vertices [first, first + count) of the bound graphics pipeline. */
+void command_fixed_vertices(const struct command_buffer_state *cb, struct command_fixed_reads *f, uint32_t first,
+                            uint32_t count);
+
+/* One access of a dispatch or draw, with what the alias check needs to name and judge a pair. */
+struct command_access {
+    bool image;
+    bool read, write;
+    uint64_t resource;   /* VkBuffer or VkImage */
+    uint64_t key;        /* VkDeviceMemory for bound buffers (the buffer if unbound), VkImage for images */
+    uint64_t begin, end; /* buffers: byte range in `key`; images: mip range */
+    uint32_t layer_begin, layer_end;
+    uint32_t set, binding, element;
+    bool array;           /* an element of a descriptor array */
+    bool read_or_write;   /* array elements: reflection knows the binding's accesses, not each element's */
+    bool runtime_element; /* an element the shader may reach through a run-time index */
+    uint64_t stages;      /* descriptors: the shader stages that use the binding (pipeline stage bits) */
+    const char *what;     /* "binding", or "vertex buffer", "index buffer", "indirect buffer", "attachment" */
+    VkImageLayout layout;
+    VkDescriptorType type;
+};
+
+#define COMMAND_MAX_ACCESSES 128
+
+static inline bool command_accesses_overlap(const struct command_access *x, const struct command_access *y)
+{
+    if (x->image != y->image || x->key != y->key || x->begin >= y->end || y->begin >= x->end)
+        return false;
+    return !x->image || (x->layer_begin < y->layer_end && y->layer_begin < x->layer_end);
+}
+
+/* A dispatch's or draw's accesses: a[0, descriptors) are descriptors, a[descriptors, fixed_end)
+ * fixed-function reads, a[fixed_end, count) attachments. `memory` is the same as the hazard
+ * tracker takes it (descriptors and fixed reads; attachments go through the rendering's load and
+ * store operations). When the bound state is one whose accesses were already judged, `a` may hold
+ * fewer than all (see `descriptor_pairs_checked`) or none. */
+struct command_accesses {
+    const struct command_access *a;
+    uint32_t count, descriptors, fixed_end;
+    bool descriptor_pairs_checked; /* the descriptors' pairs were judged when the state was first seen */
+    const struct hazard_accesses *memory;
+    /* for command_accesses_judged: the lone set whose memo may keep the memory accesses */
+    bool lone;
+    struct set_memo_key lone_key;
+};
+
+/* Room for one command's accesses, on the caller's stack (not zeroed: 13 KB per command). */
+struct command_access_scratch {
+    struct command_access local[COMMAND_MAX_ACCESSES];
+    struct hazard_accesses memory;
+};
+
+/* The accesses of a dispatch or draw with bound state `b`, from the bound state's or its set's
+ * memos when nothing changed. */
+void command_accesses_of(struct layer_device *ld, struct command_buffer_state *cb, struct bound_state *b,
+                         const struct command_fixed_reads *fixed, struct command_access_scratch *scratch,
+                         struct command_accesses *out);
+/* After the alias check judged `acc`: when it met no pair, a lone set keeps the memory accesses
+ * for the next state that binds it with the same pipeline (a pair met is judged again each time). */
+void command_accesses_judged(const struct bound_state *b, const struct command_accesses *acc, bool pair_met);
+
+/* Whether a depth/stencil attachment in `layout` is written (not a read-only layout). */
+static inline bool depth_layout_writable(VkImageLayout layout)
+{
+    switch (layout) {
+    case VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL:
+    case VK_IMAGE_LAYOUT_DEPTH_READ_ONLY_OPTIMAL:
+    case VK_IMAGE_LAYOUT_STENCIL_READ_ONLY_OPTIMAL:
+    case VK_IMAGE_LAYOUT_DEPTH_READ_ONLY_STENCIL_ATTACHMENT_OPTIMAL: /* depth (the aspect shaders sample) read-only */
+    case VK_IMAGE_LAYOUT_READ_ONLY_OPTIMAL:
+    case VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL:
+        return false;
+    default:
+        return true;
+    }
+}
+
+/* Which operation on an attachment: depth/stencil loads happen in EARLY_FRAGMENT_TESTS, stores in
+ * LATE_FRAGMENT_TESTS, color ones and resolves in COLOR_ATTACHMENT_OUTPUT. */
+enum attachment_op { ATTACHMENT_LOAD, ATTACHMENT_STORE, ATTACHMENT_RESOLVE };
+/* An attachment's access by a load, store or resolve operation (`layers` 0: the view's layers). */
+bool command_attachment_access(struct layer_device *ld, VkImageView view, uint32_t layers, bool depth,
+                               enum attachment_op op, bool write, struct hazard_access *out);
+
+/* Image-to-image commands (copy, blit, resolve): `count` regions `stride` bytes apart, their
+ * source and destination VkImageSubresourceLayers at `src_at` and `dst_at`, each followed by its
+ * VkOffset3D and the region's VkExtent3D at `extent_at`, or (blits, `extent_at` 0) by two corners. */
+void command_transfer_image_pairs(struct layer_device *ld, struct hazard_accesses *out, VkImage src, VkImage dst,
+                                  uint32_t count, const void *regions, size_t stride, size_t src_at, size_t dst_at,
+                                  size_t extent_at);
+
+/* Transfer commands' accesses (TRANSFER-stage reads and writes), appended to `out` while it has
+ * room; what the layer does not know (an unknown buffer or image, a format without a block size)
+ * is left out. */
+void command_transfer_buffer(struct layer_device *ld, struct hazard_accesses *out, uint64_t buffer, VkDeviceSize offset,
+                             VkDeviceSize size, bool write);
+/* Whole subresource ranges (clears). */
+void command_transfer_image(struct layer_device *ld, struct hazard_accesses *out, VkImage image, uint32_t base_mip,
+                            uint32_t mip_count, uint32_t base_layer, uint32_t layer_count, bool write);
+/* One region of a copy: its layers, or the depth slices [z, z + depth) of a 3D image. */
+void command_transfer_image_region(struct layer_device *ld, struct hazard_accesses *out, VkImage image,
+                                   const VkImageSubresourceLayers *layers, int32_t z, uint32_t depth, bool write);
+/* The bytes of `buffer` a buffer<->image copy region reads or writes. */
+void command_transfer_buffer_image_region(struct layer_device *ld, struct hazard_accesses *out, VkBuffer buffer,
+                                          VkImage image, const VkBufferImageCopy *region, bool write);
+
+#endif
