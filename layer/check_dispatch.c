@@ -84,7 +84,7 @@ void check_dispatch_pipeline(struct layer_device *ld, const struct pipeline_stat
 /* Group counts against a limit per dimension; base + count for vkCmdDispatchBase. */
 __attribute__((noinline)) static void report_counts(struct layer_device *ld, struct command_buffer_state *cb,
                                                     const uint32_t base[3], const uint32_t count[3], const char *call,
-                                                    const char *how)
+                                                    const char *how, uint32_t command_index)
 {
     const VkPhysicalDeviceLimits *limits = &ld->properties.limits;
     const struct fleet_compute_limits *t = &ld->instance->targets;
@@ -104,16 +104,15 @@ __attribute__((noinline)) static void report_counts(struct layer_device *ld, str
             snprintf(what, sizeof(what), "groupCount%c = %u", axis[i], count[i]);
         if (over_device) {
             snprintf(message, sizeof(message), "%s%s (command %u) exceeds maxComputeWorkGroupCount[%d] = %u on %s",
-                     what, how, cb ? cb->command_index : 0, i, limits->maxComputeWorkGroupCount[i],
-                     ld->properties.deviceName);
+                     what, how, command_index, i, limits->maxComputeWorkGroupCount[i], ld->properties.deviceName);
             report(ld, cb, how[0] ? CHECK_DISPATCH_INDIRECT_GROUP_COUNT : CHECK_DISPATCH_GROUP_COUNT, call,
                    VK_OBJECT_TYPE_COMMAND_BUFFER, cb ? HANDLE((uintptr_t)cb->handle) : 0, VK_OBJECT_TYPE_PIPELINE,
                    pipeline, message);
         } else {
             snprintf(message, sizeof(message),
                      "%s%s (command %u) exceeds maxComputeWorkGroupCount[%d] = %llu of target device %s (from %s)",
-                     what, how, cb ? cb->command_index : 0, i, (unsigned long long)t->group_count[i].value,
-                     t->group_count[i].device, t->source);
+                     what, how, command_index, i, (unsigned long long)t->group_count[i].value, t->group_count[i].device,
+                     t->source);
             report(ld, cb, CHECK_DISPATCH_TARGET_GROUP_COUNT, call, VK_OBJECT_TYPE_COMMAND_BUFFER,
                    cb ? HANDLE((uintptr_t)cb->handle) : 0, VK_OBJECT_TYPE_PIPELINE, pipeline, message);
         }
@@ -122,7 +121,7 @@ __attribute__((noinline)) static void report_counts(struct layer_device *ld, str
     if (how[0] == '\0' && (count[0] == 0 || count[1] == 0 || count[2] == 0)) {
         snprintf(message, sizeof(message),
                  "group count (%u, %u, %u)%s (command %u) has a zero: the dispatch does no work", count[0], count[1],
-                 count[2], how, cb ? cb->command_index : 0);
+                 count[2], how, command_index);
         report(ld, cb, CHECK_DISPATCH_ZERO_SIZE, call, VK_OBJECT_TYPE_COMMAND_BUFFER,
                cb ? HANDLE((uintptr_t)cb->handle) : 0, VK_OBJECT_TYPE_PIPELINE, pipeline, message);
     }
@@ -140,19 +139,19 @@ void check_dispatch_device_init(struct layer_device *ld)
 
 /* The common case, nothing to report, decided without the formatting's stack frame. */
 static void check_counts(struct layer_device *ld, struct command_buffer_state *cb, const uint32_t base[3],
-                         const uint32_t count[3], const char *call, const char *how)
+                         const uint32_t count[3], const char *call, const char *how, uint32_t command_index)
 {
     bool suspect = how[0] == '\0' && (count[0] == 0 || count[1] == 0 || count[2] == 0);
     for (int i = 0; i < 3 && !suspect; ++i)
         suspect = (uint64_t)base[i] + count[i] > ld->group_end_max[i];
     if (suspect)
-        report_counts(ld, cb, base, count, call, how);
+        report_counts(ld, cb, base, count, call, how, command_index);
 }
 
 void check_dispatch_groups(struct layer_device *ld, struct command_buffer_state *cb, const uint32_t base[3],
                            const uint32_t count[3], const char *call)
 {
-    check_counts(ld, cb, base, count, call, "");
+    check_counts(ld, cb, base, count, call, "", cb->command_index);
 }
 
 void dispatch_bounds_now(const struct command_buffer_state *cb, struct dispatch_bounds *out)
@@ -276,10 +275,8 @@ void check_dispatch_indirect_at_submit(struct layer_device *ld, struct command_b
         uint32_t count[3];
         memcpy(count, (const char *)m->mapped + (at - m->mapped_offset), sizeof(count));
         const uint32_t base[3] = {0, 0, 0};
-        uint32_t saved = cb->command_index;
-        cb->command_index = p->command_index;
-        check_counts(ld, cb, base, count, "vkCmdDispatchIndirect", " read from the indirect buffer at submit");
-        cb->command_index = saved;
+        check_counts(ld, cb, base, count, "vkCmdDispatchIndirect", " read from the indirect buffer at submit",
+                     p->command_index);
         if (p->bounds.present)
             check_dispatch_coverage(ld, cb, &p->bounds, base, count, "vkCmdDispatchIndirect",
                                     " (group count read from the indirect buffer at submit)", p->command_index);

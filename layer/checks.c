@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "fnv1a.h"
+
 static const struct check_info catalogue[CHECK_COUNT] = {
 #define CHECK_ROW(id, name, severity, summary) [CHECK_##id] = {name, severity, summary, 0},
     PREFLIGHT_CHECKS(CHECK_ROW)
@@ -11,10 +13,7 @@ static const struct check_info catalogue[CHECK_COUNT] = {
 /* FNV-1a of the name: the same number in every build, every run, every machine. */
 static int32_t name_hash(const char *name)
 {
-    uint32_t h = 2166136261u;
-    for (; *name; ++name)
-        h = (h ^ (uint8_t)*name) * 16777619u;
-    return (int32_t)h;
+    return (int32_t)fnv1a32_string(FNV1A32_START, name);
 }
 
 const struct check_info *check_info(enum check_id id)

@@ -470,9 +470,9 @@ void command_accesses_of(struct layer_device *ld, struct command_buffer_state *c
     out->lone_key = lone_key;
 }
 
-void command_accesses_judged(const struct bound_state *b, const struct command_accesses *acc, bool pair_met)
+void command_accesses_keep(const struct bound_state *b, const struct command_accesses *acc)
 {
-    if (acc->lone && !pair_met && acc->count < CACHED_ACCESSES)
+    if (acc->count < CACHED_ACCESSES)
         set_memo_exported_store(b->sets[acc->lone_key.index], &acc->lone_key, acc->memory);
 }
 

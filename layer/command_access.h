@@ -98,7 +98,13 @@ void command_accesses_of(struct layer_device *ld, struct command_buffer_state *c
                          struct command_accesses *out);
 /* After the alias check judged `acc`: when it met no pair, a lone set keeps the memory accesses
  * for the next state that binds it with the same pipeline (a pair met is judged again each time). */
-void command_accesses_judged(const struct bound_state *b, const struct command_accesses *acc, bool pair_met);
+void command_accesses_keep(const struct bound_state *b, const struct command_accesses *acc);
+static inline void command_accesses_judged(const struct bound_state *b, const struct command_accesses *acc,
+                                           bool pair_met)
+{
+    if (acc->lone && !pair_met)
+        command_accesses_keep(b, acc);
+}
 
 /* Whether a depth/stencil attachment in `layout` is written (not a read-only layout). */
 static inline bool depth_layout_writable(VkImageLayout layout)

@@ -1,5 +1,8 @@
 #include "findings.h"
 
+#include <cjson/cJSON.h>
+
+#include "fnv1a.h"
 #include "vk_object_types.h"
 
 #include <signal.h>
@@ -16,11 +19,10 @@ bool finding_enabled(const struct layer_instance *instance, enum check_id check)
 /* The key that limits repeats: the check, the objects and the call. */
 static uint64_t finding_key(const struct finding *f)
 {
-    uint64_t h = 1469598103934665603ull ^ (uint64_t)f->check;
+    uint64_t h = FNV1A64_START ^ (uint64_t)f->check;
     for (uint32_t i = 0; i < f->object_count; ++i)
-        h = (h ^ f->objects[i].handle) * 1099511628211ull;
-    for (const char *c = f->call; c && *c; ++c)
-        h = (h ^ (uint8_t)*c) * 1099511628211ull;
+        h = fnv1a64_step(h, f->objects[i].handle);
+    h = fnv1a64_string(h, f->call);
     return h ? h : 1;
 }
 
@@ -66,27 +68,49 @@ void layer_warning(struct layer_instance *instance, const char *id_name, const c
             &data);
 }
 
-static void json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; s && *s; ++s) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
-}
-
 const char *finding_object_text(struct layer_device *ld, VkObjectType type, uint64_t handle, char *out, size_t size)
 {
     const char *name = ld ? handle_map_get(&ld->names, handle) : NULL;
     snprintf(out, size, "%s 0x%llx%s%s%s", vk_object_type_name(type), (unsigned long long)handle, name ? " \"" : "",
              name ? name : "", name ? "\"" : "");
     return out;
+}
+
+/* One JSON line per finding in the log file (docs/layer.md's log format). */
+static void log_finding(struct layer_instance *instance, const struct check_info *info, const struct finding *f,
+                        const char *const *names, const VkDebugUtilsLabelEXT *labels, uint32_t label_count)
+{
+    cJSON *line = cJSON_CreateObject();
+    cJSON_AddStringToObject(line, "id", info->name);
+    cJSON_AddStringToObject(line, "severity", info->severity == CHECK_ERROR ? "error" : "warning");
+    cJSON_AddStringToObject(line, "call", f->call);
+    cJSON_AddStringToObject(line, "message", f->message);
+    cJSON *objects = cJSON_AddArrayToObject(line, "objects");
+    for (uint32_t i = 0; objects != NULL && i < f->object_count; ++i) {
+        char handle[32];
+        snprintf(handle, sizeof(handle), "0x%llx", (unsigned long long)f->objects[i].handle);
+        cJSON *object = cJSON_CreateObject();
+        cJSON_AddStringToObject(object, "type", vk_object_type_name(f->objects[i].type));
+        cJSON_AddStringToObject(object, "handle", handle);
+        if (names[i])
+            cJSON_AddStringToObject(object, "name", names[i]);
+        else
+            cJSON_AddNullToObject(object, "name");
+        cJSON_AddItemToArray(objects, object);
+    }
+    cJSON *label_list = cJSON_AddArrayToObject(line, "labels");
+    for (uint32_t i = 0; label_list != NULL && i < label_count; ++i)
+        cJSON_AddItemToArray(label_list, cJSON_CreateString(labels[i].pLabelName ? labels[i].pLabelName : ""));
+    cJSON_AddNumberToObject(line, "time", (double)time(NULL));
+    char *text = cJSON_PrintUnformatted(line);
+    cJSON_Delete(line);
+    if (text == NULL)
+        return; /* out of memory: the finding still went to the messengers */
+    pthread_mutex_lock(&instance->findings_lock);
+    fprintf(instance->log_file, "%s\n", text);
+    fflush(instance->log_file);
+    pthread_mutex_unlock(&instance->findings_lock);
+    free(text);
 }
 
 void finding_report(struct layer_instance *instance, struct layer_device *device, struct finding *f)
@@ -154,35 +178,8 @@ void finding_report(struct layer_instance *instance, struct layer_device *device
         fprintf(stderr, "%s [%s] %s: %s (%s)\n", info->name, info->severity == CHECK_ERROR ? "ERROR" : "WARNING",
                 f->call, f->message, context);
 
-    if (instance->log_file != NULL) {
-        pthread_mutex_lock(&instance->findings_lock);
-        FILE *out = instance->log_file;
-        fprintf(out, "{\"id\":");
-        json_string(out, info->name);
-        fprintf(out, ",\"severity\":\"%s\",\"call\":", info->severity == CHECK_ERROR ? "error" : "warning");
-        json_string(out, f->call);
-        fprintf(out, ",\"message\":");
-        json_string(out, f->message);
-        fprintf(out, ",\"objects\":[");
-        for (uint32_t i = 0; i < f->object_count; ++i) {
-            fprintf(out, "%s{\"type\":\"%s\",\"handle\":\"0x%llx\",\"name\":", i ? "," : "",
-                    vk_object_type_name(f->objects[i].type), (unsigned long long)f->objects[i].handle);
-            if (names[i])
-                json_string(out, names[i]);
-            else
-                fputs("null", out);
-            fputc('}', out);
-        }
-        fprintf(out, "],\"labels\":[");
-        for (uint32_t i = 0; i < label_count; ++i) {
-            if (i)
-                fputc(',', out);
-            json_string(out, labels[i].pLabelName);
-        }
-        fprintf(out, "],\"time\":%lld}\n", (long long)time(NULL));
-        fflush(out);
-        pthread_mutex_unlock(&instance->findings_lock);
-    }
+    if (instance->log_file != NULL)
+        log_finding(instance, info, f, (const char *const *)names, labels, label_count);
 
     if (instance->settings.action == ACTION_ABORT)
         abort(); /* for CI: a core dump at the first finding */

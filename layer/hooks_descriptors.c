@@ -432,7 +432,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkUpdateDescriptorSetWithTemplate(VkDevic
 static struct set_state *push_set(struct command_buffer_state *cb, VkPipelineBindPoint bind_point,
                                   VkPipelineLayout layout_handle, uint32_t set)
 {
-    struct pipeline_layout_state *layout = handle_map_get(&cb->device->pipeline_layouts, HANDLE(layout_handle));
+    struct pipeline_layout_state *layout = pipeline_layout_state_in(cb->device, HANDLE(layout_handle));
     if (layout == NULL || set >= layout->set_count || set >= MAX_BOUND_SETS || layout->sets[set] == NULL)
         return NULL;
     struct bound_state *bound = bind_point == VK_PIPELINE_BIND_POINT_COMPUTE ? &cb->compute : &cb->graphics;

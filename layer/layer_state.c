@@ -1,6 +1,7 @@
 #include "layer_state.h"
 
 #include "array_grow.h"
+#include "fnv1a.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,9 +89,7 @@ void command_buffer_labels_changed(struct layer_device *ld, struct command_buffe
     cb->label_path = NULL;
     if (cb->label_depth == 0)
         return;
-    uint64_t hash = 1469598103934665603ull;
-    for (const char *c = path; *c; ++c)
-        hash = (hash ^ (uint8_t)*c) * 1099511628211ull;
+    uint64_t hash = fnv1a64_string(FNV1A64_START, path);
     hash = hash ? hash : 1;
     pthread_mutex_lock(&ld->label_lock);
     const char *known = handle_map_get(&ld->label_paths, hash);

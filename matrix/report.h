@@ -7,7 +7,9 @@
 #include <cjson/cJSON.h>
 
 #define REPORT_SCHEMA_ID "preflight.report/1"
-#define PREFLIGHT_VERSION "0.1.0"
+#ifndef PREFLIGHT_VERSION
+#error "PREFLIGHT_VERSION comes from the build: CMakeLists.txt's project(VERSION), as -DPREFLIGHT_VERSION"
+#endif
 
 /* A new document: schema id, generator, creation time, empty devices[]. */
 cJSON *report_new(const char *generator_name);
