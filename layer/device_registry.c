@@ -56,12 +56,20 @@ void layer_unregister(const void *dispatchable)
     pthread_mutex_unlock(&registry_lock);
 }
 
+/* The first slot from `from` on that holds `key` (acquire: its owner pointers are published), or
+ * MAX_DISPATCHABLES. Instances and physical devices share a key, as do a device, its queues and
+ * command buffers: a slot holds one owner, so a lookup walks the slots of its key. */
+static int slot_of(const void *key, int from)
+{
+    while (key != NULL && from < MAX_DISPATCHABLES && __atomic_load_n(&registry[from].key, __ATOMIC_ACQUIRE) != key)
+        ++from;
+    return key != NULL ? from : MAX_DISPATCHABLES;
+}
+
 struct layer_instance *layer_instance_of(const void *dispatchable)
 {
     void *key = dispatch_key(dispatchable);
-    for (int i = 0; key != NULL && i < MAX_DISPATCHABLES; ++i) {
-        if (__atomic_load_n(&registry[i].key, __ATOMIC_ACQUIRE) != key)
-            continue;
+    for (int i = slot_of(key, 0); i < MAX_DISPATCHABLES; i = slot_of(key, i + 1)) {
         struct layer_instance *found = __atomic_load_n(&registry[i].instance, __ATOMIC_RELAXED);
         if (found != NULL)
             return found;
@@ -72,9 +80,7 @@ struct layer_instance *layer_instance_of(const void *dispatchable)
 struct layer_device *layer_device_of(const void *dispatchable)
 {
     void *key = dispatch_key(dispatchable);
-    for (int i = 0; key != NULL && i < MAX_DISPATCHABLES; ++i) {
-        if (__atomic_load_n(&registry[i].key, __ATOMIC_ACQUIRE) != key)
-            continue;
+    for (int i = slot_of(key, 0); i < MAX_DISPATCHABLES; i = slot_of(key, i + 1)) {
         struct layer_device *found = __atomic_load_n(&registry[i].device, __ATOMIC_RELAXED);
         if (found != NULL)
             return found;

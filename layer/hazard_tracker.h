@@ -20,16 +20,17 @@
 #define HAZARD_MAX_READS 4
 #define HAZARD_MAX_LOGGED_BARRIERS 65536
 
+/* 96 bytes, the booleans beside the 32-bit index: a tracker keeps five per range and walks many ranges */
 struct hazard_use {
     uint64_t stages, access;
     uint64_t named_stages;   /* for messages: the stage mask as the application wrote it (0: from `stages`) */
-    bool transition;         /* an image layout transition (ordered with the other transitions of its queue) */
     uint64_t ordered_stages; /* stages an execution dependency orders after this use */
     uint64_t visible_stages; /* a write: stages it was made visible to */
     uint64_t visible_access;
     uint64_t available_stages; /* a write: stages its availability operation is ordered before (a barrier
                                 * whose first access scope held it, chained through later barriers) */
     uint32_t command_index;
+    bool transition; /* an image layout transition (ordered with the other transitions of its queue) */
     const char *call;
     uint64_t command_buffer; /* the VkCommandBuffer that recorded it */
     const char *labels;      /* the debug labels active then (interned in the device), or NULL */
@@ -58,19 +59,21 @@ static inline struct hazard_use hazard_use_now(uint64_t stages, uint64_t access,
     return u;
 }
 
+/* What every look at a range reads (its bounds, how far it is caught up, whether it holds a write
+ * and how many reads) comes first, in the first cache line; the uses follow. */
 struct hazard_range {
-    bool image;
     uint64_t key, begin, end, resource;
     uint32_t layer_begin, layer_end;
     uint32_t applied; /* barriers of the log applied to it */
     uint32_t next;    /* next range with the same hash bucket, index + 1 */
-    bool has_write;
-    struct hazard_use write;
-    struct hazard_use reads[HAZARD_MAX_READS];
     uint32_t read_count;
+    bool image;
+    bool has_write;
     /* command-buffer trackers: what submit time needs to compare with earlier work */
     bool written_here;          /* a write of this command buffer ended the range's entry accesses */
     uint64_t entry_read_stages; /* stages whose reads are already in the entry list */
+    struct hazard_use write;
+    struct hazard_use reads[HAZARD_MAX_READS];
 };
 
 /* A stage mask as a synchronization scope: `exec`, the stages whose execution it orders (with the

@@ -1,8 +1,6 @@
 /* The validators of validate.h: which checks each command kind meets, in which order. */
 #include "validate.h"
 
-#include <string.h>
-
 #include "check_alias.h"
 #include "check_binding.h"
 #include "check_dispatch.h"
