@@ -23,6 +23,14 @@ void hazard_command_at(struct layer_device *ld, struct command_buffer_state *cb,
 /* A pipeline barrier or event wait: stage masks and memory barriers (sync1 flags widened). */
 void hazard_barrier(struct command_buffer_state *cb, uint64_t src_stages, uint64_t dst_stages,
                     const struct hazard_memory_barrier *barriers, uint32_t count);
+/* vkCmdPipelineBarrier and vkCmdWaitEvents (check_hazard_barriers.c): the memory, buffer and image
+ * barriers under `src`/`dst`, then the image barriers' layout transitions. */
+void hazard_sync1_barrier(struct command_buffer_state *cb, VkPipelineStageFlags src, VkPipelineStageFlags dst,
+                          uint32_t memory_count, const VkMemoryBarrier *memory, uint32_t buffer_count,
+                          const VkBufferMemoryBarrier *buffers, uint32_t image_count,
+                          const VkImageMemoryBarrier *images, const char *call);
+/* One VkDependencyInfo (vkCmdPipelineBarrier2, vkCmdWaitEvents2): each barrier with its own masks. */
+void hazard_dependency_info(struct command_buffer_state *cb, const VkDependencyInfo *info, const char *call);
 /* A pipeline barrier with one global memory barrier that repeats the last barrier logged (same
  * stage masks as given, same access masks): logged as a repeat without converting it again.
  * False when it is not such a repeat (then log it with hazard_barrier). */

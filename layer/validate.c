@@ -58,6 +58,23 @@ void validate_transfer(struct layer_device *ld, struct command_buffer_state *cb,
     cb->command_index++;
 }
 
+void validate_barrier_converted(struct command_buffer_state *cb, VkPipelineStageFlags src, VkPipelineStageFlags dst,
+                                uint32_t memory_count, const VkMemoryBarrier *memory, uint32_t buffer_count,
+                                const VkBufferMemoryBarrier *buffers, uint32_t image_count,
+                                const VkImageMemoryBarrier *images, const char *call)
+{
+    hazard_sync1_barrier(cb, src, dst, memory_count, memory, buffer_count, buffers, image_count, images, call);
+    cb->command_index++;
+}
+
+void validate_dependencies(struct command_buffer_state *cb, uint32_t count, const VkDependencyInfo *infos,
+                           const char *call)
+{
+    for (uint32_t i = 0; i < count; ++i)
+        hazard_dependency_info(cb, &infos[i], call);
+    cb->command_index++;
+}
+
 void validate_render_pass_begin(struct layer_device *ld, struct command_buffer_state *cb,
                                 const struct render_pass_state *r)
 {
