@@ -41,7 +41,8 @@ static const struct {
     {STAGE_PRE_RASTERIZATION_SHADERS, "PRE_RASTERIZATION_SHADERS"},
 };
 
-const char *hazard_stage_names(uint64_t mask, char *out, size_t size)
+/* The stage names of a mask as the application wrote it ("FRAGMENT_SHADER|COMPUTE_SHADER"). */
+static const char *hazard_stage_names(uint64_t mask, char *out, size_t size)
 {
     size_t used = 0;
     out[0] = '\0';

@@ -5,9 +5,6 @@
 
 #include "hazard_tracker.h"
 
-/* The stage names of a mask as the application wrote it ("FRAGMENT_SHADER|COMPUTE_SHADER"). */
-const char *hazard_stage_names(uint64_t mask, char *out, size_t size);
-
 /* Reports a conflict; `context` describes where the earlier use was when not in this command
  * buffer ("" otherwise). */
 void hazard_report(struct layer_device *ld, struct command_buffer_state *cb, uint32_t command_index, const char *call,
