@@ -88,23 +88,27 @@ void hazard_barrier(struct command_buffer_state *cb, uint64_t src_stages, uint64
         t->expanded_dst = hazard_scope_of(dst_stages, false);
     }
     log_barrier(t, t->expanded_src, t->expanded_dst, barriers, count);
+    bool repeatable = count == 1 && barriers[0].global && !barriers[0].image;
+    t->repeat_at = repeatable ? t->barrier_count : 0;
+    t->repeat_src_access = repeatable ? barriers[0].src_access : 0;
+    t->repeat_dst_access = repeatable ? barriers[0].dst_access : 0;
 }
 
 bool hazard_repeat_global_barrier(struct command_buffer_state *cb, uint64_t src_stages, uint64_t dst_stages,
                                   uint64_t src_access, uint64_t dst_access)
 {
-    const struct hazard_tracker *t = cb->hazards;
-    if (t == NULL || t->barrier_count == 0 || src_stages != t->raw_src || dst_stages != t->raw_dst)
+    struct hazard_tracker *t = cb->hazards;
+    if (t == NULL || t->repeat_at == 0 || t->repeat_at != t->barrier_count || src_stages != t->raw_src ||
+        dst_stages != t->raw_dst || src_access != t->repeat_src_access || dst_access != t->repeat_dst_access)
         return false;
-    const struct hazard_logged_barrier *last = &t->barriers[t->barrier_count - 1];
-    if (last->src != t->expanded_src.exec || last->dst != t->expanded_dst.exec ||
-        last->src_access != t->expanded_src.access || last->dst_access != t->expanded_dst.access || last->count != 1)
-        return false;
-    const struct hazard_memory_barrier *m = &t->memory[last->first];
-    if (!m->global || m->image || m->src_access != src_access || m->dst_access != dst_access)
-        return false;
-    if (!tracker_log_repeat(cb->hazards))
-        log_barrier(cb->hazards, t->expanded_src, t->expanded_dst, m, 1); /* at the cap: log_barrier starts over */
+    if (tracker_log_repeat_fast(t)) {
+        t->repeat_at = t->barrier_count;
+        return true;
+    }
+    /* at the cap: log_barrier starts over, and the barrier is logged anew */
+    struct hazard_memory_barrier m = t->memory[t->barriers[t->barrier_count - 1].first];
+    log_barrier(t, t->expanded_src, t->expanded_dst, &m, 1);
+    t->repeat_at = 0;
     return true;
 }
 
@@ -174,7 +178,8 @@ void hazard_command_at(struct layer_device *ld, struct command_buffer_state *cb,
                 continue;
             tracker_catch_up(t, r, t->barrier_count);
             struct hazard_conflict c;
-            if (hazard_conflict(a, r, handle, command_index, t->strict_waw, &c))
+            if (hazard_may_conflict(a, r, t->strict_waw) &&
+                hazard_conflict(a, r, handle, command_index, t->strict_waw, &c))
                 hazard_report(ld, cb, command_index, call, a, r, &c, "");
             if (r->begin == a->begin && r->end == a->end && r->layer_begin == a->layer_begin &&
                 r->layer_end == a->layer_end) /* image and key are equal: the range overlaps */
@@ -197,8 +202,7 @@ void hazard_command_at(struct layer_device *ld, struct command_buffer_state *cb,
                 .access = *a, .command_index = command_index, .call = call, .barrier_index = t->barrier_count};
             add_entry(t, r, &e);
         }
-        struct hazard_use use = hazard_use_now(a->stages, a->access, command_index, call, handle, cb->label_path);
-        tracker_record(r, &use, a->write);
+        tracker_record_now(r, a, command_index, call, handle, cb->label_path);
     }
 }
 

@@ -8,11 +8,17 @@
 /* Open addressing, linear probing. Slots are read by lock-free readers, so every slot access is
  * atomic: a writer stores the value before the key (release), a reader loads the key (acquire)
  * before the value. */
+/* A key and its value side by side: a lookup reads one cache line, not one in each of two arrays
+ * (the recording path looks up cold objects, such as rotated descriptor sets, at every command). */
+struct handle_slot {
+    uint64_t key;
+    void *value;
+};
+
 struct handle_table {
     struct handle_table *next_retired;
     size_t capacity; /* a power of two */
-    uint64_t *keys;
-    void **values;
+    struct handle_slot *slots;
 };
 
 static uint64_t mix(uint64_t h)
@@ -31,28 +37,25 @@ static struct handle_map_shard *shard_of(struct handle_map *m, uint64_t handle)
 static struct handle_table *table_new(size_t capacity)
 {
     struct handle_table *t = malloc(sizeof(*t));
-    uint64_t *keys = calloc(capacity, sizeof(*keys));
-    void **values = calloc(capacity, sizeof(*values));
-    if (t == NULL || keys == NULL || values == NULL) {
+    struct handle_slot *slots = calloc(capacity, sizeof(*slots));
+    if (t == NULL || slots == NULL) {
         free(t);
-        free(keys);
-        free(values);
+        free(slots);
         return NULL;
     }
-    *t = (struct handle_table){.capacity = capacity, .keys = keys, .values = values};
+    *t = (struct handle_table){.capacity = capacity, .slots = slots};
     return t;
 }
 
 static void table_free(struct handle_table *t)
 {
-    free(t->keys);
-    free(t->values);
+    free(t->slots);
     free(t);
 }
 
 static uint64_t load_key(const struct handle_table *t, size_t i)
 {
-    return __atomic_load_n(&t->keys[i], __ATOMIC_ACQUIRE);
+    return __atomic_load_n(&t->slots[i].key, __ATOMIC_ACQUIRE);
 }
 
 void handle_map_init(struct handle_map *m)
@@ -70,8 +73,8 @@ void handle_map_destroy(struct handle_map *m, void (*release)(void *value))
         struct handle_map_shard *s = &m->shards[i];
         struct handle_table *t = s->table;
         for (size_t k = 0; t != NULL && k < t->capacity; ++k)
-            if (t->keys[k] != EMPTY && t->keys[k] != DELETED && release)
-                release(t->values[k]);
+            if (t->slots[k].key != EMPTY && t->slots[k].key != DELETED && release)
+                release(t->slots[k].value);
         if (t != NULL)
             table_free(t);
         while (s->retired != NULL) {
@@ -113,12 +116,10 @@ static bool grow(struct handle_map_shard *s)
         return false;
     size_t live = 0;
     for (size_t k = 0; old != NULL && k < old->capacity; ++k) {
-        uint64_t key = old->keys[k];
+        uint64_t key = old->slots[k].key;
         if (key == EMPTY || key == DELETED)
             continue;
-        size_t slot = find_slot(fresh, key, true);
-        fresh->keys[slot] = key;
-        fresh->values[slot] = old->values[k];
+        fresh->slots[find_slot(fresh, key, true)] = old->slots[k];
         live++;
     }
     __atomic_store_n(&s->table, fresh, __ATOMIC_RELEASE);
@@ -142,13 +143,13 @@ bool handle_map_put(struct handle_map *m, uint64_t handle, void *value)
     if (ok) {
         struct handle_table *t = s->table;
         size_t slot = find_slot(t, handle, true);
-        uint64_t key = t->keys[slot];
+        uint64_t key = t->slots[slot].key;
         if (key != handle) {
             s->used += key == EMPTY;
             s->live++;
         }
-        __atomic_store_n(&t->values[slot], value, __ATOMIC_RELAXED);
-        __atomic_store_n(&t->keys[slot], handle, __ATOMIC_RELEASE);
+        __atomic_store_n(&t->slots[slot].value, value, __ATOMIC_RELAXED);
+        __atomic_store_n(&t->slots[slot].key, handle, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&s->lock);
     return ok;
@@ -162,7 +163,7 @@ void *handle_map_get(struct handle_map *m, uint64_t handle)
     if (t == NULL)
         return NULL;
     size_t slot = find_slot(t, handle, false);
-    return slot == SIZE_MAX ? NULL : __atomic_load_n(&t->values[slot], __ATOMIC_RELAXED);
+    return slot == SIZE_MAX ? NULL : __atomic_load_n(&t->slots[slot].value, __ATOMIC_RELAXED);
 }
 
 void *handle_map_take(struct handle_map *m, uint64_t handle)
@@ -175,9 +176,9 @@ void *handle_map_take(struct handle_map *m, uint64_t handle)
     struct handle_table *t = s->table;
     size_t slot = t ? find_slot(t, handle, false) : SIZE_MAX;
     if (slot != SIZE_MAX) {
-        value = t->values[slot];
-        __atomic_store_n(&t->keys[slot], DELETED, __ATOMIC_RELEASE);
-        __atomic_store_n(&t->values[slot], NULL, __ATOMIC_RELAXED);
+        value = t->slots[slot].value;
+        __atomic_store_n(&t->slots[slot].key, DELETED, __ATOMIC_RELEASE);
+        __atomic_store_n(&t->slots[slot].value, NULL, __ATOMIC_RELAXED);
         s->live--;
     }
     pthread_mutex_unlock(&s->lock);

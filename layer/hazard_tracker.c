@@ -94,14 +94,6 @@ struct hazard_scope hazard_scope_of(uint64_t mask, bool first)
 
 /* --- ranges and their hash index ----------------------------------------------------------- */
 
-static uint32_t bucket_of(const struct hazard_tracker *t, uint64_t key)
-{
-    key ^= key >> 29;
-    key *= 0xbf58476d1ce4e5b9ull;
-    key ^= key >> 32;
-    return (uint32_t)key & (t->bucket_count - 1);
-}
-
 static bool rehash(struct hazard_tracker *t, uint32_t bucket_count)
 {
     uint32_t *buckets = calloc(bucket_count, sizeof(*buckets));
@@ -111,7 +103,7 @@ static bool rehash(struct hazard_tracker *t, uint32_t bucket_count)
     t->buckets = buckets;
     t->bucket_count = bucket_count;
     for (uint32_t i = 0; i < t->count; ++i) {
-        uint32_t b = bucket_of(t, t->ranges[i].key);
+        uint32_t b = tracker_bucket_of(t, t->ranges[i].key);
         t->ranges[i].next = t->buckets[b];
         t->buckets[b] = i + 1;
     }
@@ -124,6 +116,7 @@ void tracker_clear(struct hazard_tracker *t)
     if (t->buckets != NULL)
         memset(t->buckets, 0, t->bucket_count * sizeof(*t->buckets));
     t->barrier_count = t->memory_count = t->entry_count = 0;
+    t->repeat_at = 0;
     t->incomplete = false;
 }
 
@@ -135,24 +128,6 @@ void tracker_release(struct hazard_tracker *t)
     free(t->memory);
     free(t->entries);
     memset(t, 0, sizeof(*t));
-}
-
-struct hazard_range *tracker_first(struct hazard_tracker *t, uint64_t key)
-{
-    if (t->count == 0)
-        return NULL;
-    for (uint32_t i = t->buckets[bucket_of(t, key)]; i != 0; i = t->ranges[i - 1].next)
-        if (t->ranges[i - 1].key == key)
-            return &t->ranges[i - 1];
-    return NULL;
-}
-
-struct hazard_range *tracker_next(struct hazard_tracker *t, const struct hazard_range *r, uint64_t key)
-{
-    for (uint32_t i = r->next; i != 0; i = t->ranges[i - 1].next)
-        if (t->ranges[i - 1].key == key)
-            return &t->ranges[i - 1];
-    return NULL;
 }
 
 struct hazard_range *tracker_find_or_add(struct hazard_tracker *t, const struct hazard_access *a)
@@ -182,7 +157,7 @@ struct hazard_range *tracker_find_or_add(struct hazard_tracker *t, const struct 
     r->layer_end = a->layer_end;
     r->resource = a->resource;
     r->applied = t->barrier_count;
-    uint32_t b = bucket_of(t, a->key);
+    uint32_t b = tracker_bucket_of(t, a->key);
     r->next = t->buckets[b];
     t->buckets[b] = t->count;
     return r;
@@ -395,6 +370,30 @@ void tracker_record(struct hazard_range *r, const struct hazard_use *use, bool w
     *last = *use;
     last->stages = stages;
     last->ordered_stages = ordered;
+}
+
+void tracker_record_now(struct hazard_range *r, const struct hazard_access *a, uint32_t command_index,
+                        const char *call, uint64_t command_buffer, const char *labels)
+{
+    struct hazard_use *u = NULL;
+    if (a->write) {
+        r->has_write = true;
+        r->read_count = 0;
+        u = &r->write;
+    } else {
+        for (uint32_t k = 0; k < r->read_count && u == NULL; ++k)
+            if (r->reads[k].stages == a->stages)
+                u = &r->reads[k];
+        if (u == NULL && r->read_count < HAZARD_MAX_READS)
+            u = &r->reads[r->read_count++];
+    }
+    if (u != NULL) {
+        hazard_use_set_now(u, a->stages, a->access, command_index, call, command_buffer, labels);
+        return;
+    }
+    /* every read slot holds other stages: folded as tracker_record folds */
+    struct hazard_use use = hazard_use_now(a->stages, a->access, command_index, call, command_buffer, labels);
+    tracker_record(r, &use, false);
 }
 
 /* A use by the command being checked, or by one recorded after the index it is checked at: a

@@ -37,25 +37,30 @@ struct hazard_use {
     uint64_t submission;     /* queue trackers: the batch's number on its queue */
 };
 
-/* A use recorded now, every field set one by one: an initializer that zeroes the struct first
- * compiles to a `rep stos`, a third of the per-access cost in the recording benchmark. */
+/* A use recorded now, written where it is kept, every field set one by one: an initializer that
+ * zeroes the struct first compiles to a `rep stos`, and a use built aside costs a copy. */
+static inline void hazard_use_set_now(struct hazard_use *u, uint64_t stages, uint64_t access, uint32_t command_index,
+                                      const char *call, uint64_t command_buffer, const char *labels)
+{
+    u->stages = stages;
+    u->access = access;
+    u->named_stages = 0;
+    u->transition = false;
+    u->ordered_stages = 0;
+    u->visible_stages = 0;
+    u->visible_access = 0;
+    u->available_stages = 0;
+    u->command_index = command_index;
+    u->call = call;
+    u->command_buffer = command_buffer;
+    u->labels = labels;
+    u->submission = 0;
+}
 static inline struct hazard_use hazard_use_now(uint64_t stages, uint64_t access, uint32_t command_index,
                                                const char *call, uint64_t command_buffer, const char *labels)
 {
     struct hazard_use u;
-    u.stages = stages;
-    u.access = access;
-    u.named_stages = 0;
-    u.transition = false;
-    u.ordered_stages = 0;
-    u.visible_stages = 0;
-    u.visible_access = 0;
-    u.available_stages = 0;
-    u.command_index = command_index;
-    u.call = call;
-    u.command_buffer = command_buffer;
-    u.labels = labels;
-    u.submission = 0;
+    hazard_use_set_now(&u, stages, access, command_index, call, command_buffer, labels);
     return u;
 }
 
@@ -123,6 +128,11 @@ struct hazard_tracker {
     /* the last stage masks expanded, as given and expanded (zeros expand to zeros) */
     uint64_t raw_src, raw_dst;
     struct hazard_scope expanded_src, expanded_dst;
+    /* barrier_count right after the last barrier was logged from raw_src/raw_dst with one global
+     * memory barrier of these access masks, while no other barrier followed it (0: none): engines
+     * repeat that barrier between dispatches, and a repeat is then logged without a comparison */
+    uint32_t repeat_at;
+    uint64_t repeat_src_access, repeat_dst_access;
     /* setting write_after_write = visible: a second write must also be in the destination access
      * scope (Vulkan-ValidationLayers' reading), not only ordered after the first made available */
     bool strict_waw;
@@ -139,6 +149,15 @@ bool tracker_log_barrier(struct hazard_tracker *t, struct hazard_scope src, stru
 /* Appends a repeat of the last barrier logged (there is one); false when out of memory or past
  * the cap. */
 bool tracker_log_repeat(struct hazard_tracker *t);
+static inline bool tracker_log_repeat_fast(struct hazard_tracker *t)
+{
+    if (t->barrier_count >= t->barrier_capacity || t->barrier_count == HAZARD_MAX_LOGGED_BARRIERS)
+        return tracker_log_repeat(t);
+    struct hazard_logged_barrier *b = &t->barriers[t->barrier_count++];
+    *b = b[-1];
+    b->repeats = true;
+    return true;
+}
 /* Applies the log's barriers up to `limit` to `r` (inline: mostly there is nothing to apply). */
 void tracker_apply_log(struct hazard_tracker *t, struct hazard_range *r, uint32_t limit);
 static inline void tracker_catch_up(struct hazard_tracker *t, struct hazard_range *r, uint32_t limit)
@@ -146,9 +165,33 @@ static inline void tracker_catch_up(struct hazard_tracker *t, struct hazard_rang
     if (r->applied < limit)
         tracker_apply_log(t, r, limit);
 }
-/* The first range with `key` (NULL if none), and the next one after `r`. */
-struct hazard_range *tracker_first(struct hazard_tracker *t, uint64_t key);
-struct hazard_range *tracker_next(struct hazard_tracker *t, const struct hazard_range *r, uint64_t key);
+/* The bucket of the ranges with `key` (the tracker has buckets). */
+static inline uint32_t tracker_bucket_of(const struct hazard_tracker *t, uint64_t key)
+{
+    key ^= key >> 29;
+    key *= 0xbf58476d1ce4e5b9ull;
+    key ^= key >> 32;
+    return (uint32_t)key & (t->bucket_count - 1);
+}
+/* The first range with `key` (NULL if none), and the next one after `r` (inline: every access of
+ * every command walks them). */
+static inline struct hazard_range *tracker_next(struct hazard_tracker *t, const struct hazard_range *r, uint64_t key)
+{
+    for (uint32_t i = r->next; i != 0; i = t->ranges[i - 1].next)
+        if (t->ranges[i - 1].key == key)
+            return &t->ranges[i - 1];
+    return NULL;
+}
+static inline struct hazard_range *tracker_first(struct hazard_tracker *t, uint64_t key)
+{
+    if (t->count == 0)
+        return NULL;
+    uint32_t i = t->buckets[tracker_bucket_of(t, key)];
+    if (i == 0)
+        return NULL;
+    struct hazard_range *r = &t->ranges[i - 1];
+    return r->key == key ? r : tracker_next(t, r, key);
+}
 /* The range with exactly these bounds, added (caught up with the whole log) if new; NULL when out
  * of memory. */
 struct hazard_range *tracker_find_or_add(struct hazard_tracker *t, const struct hazard_access *a);
@@ -159,6 +202,9 @@ static inline bool hazard_overlaps(const struct hazard_access *a, const struct h
 }
 /* Records access `a` into `r` (a write replaces the uses, reads accumulate). */
 void tracker_record(struct hazard_range *r, const struct hazard_use *use, bool write);
+/* The same for access `a` of a command being recorded, its use (hazard_use_now's) written in place. */
+void tracker_record_now(struct hazard_range *r, const struct hazard_access *a, uint32_t command_index,
+                        const char *call, uint64_t command_buffer, const char *labels);
 
 /* Appends `from`'s barrier log to `to`'s, a barrier repeating the one before it once;
  * positions[i] is where `to`'s log stands after `from`'s first i barriers (from->barrier_count + 1
@@ -178,6 +224,25 @@ struct hazard_conflict {
 };
 bool hazard_conflict(const struct hazard_access *a, const struct hazard_range *r, uint64_t skip_cb,
                      uint32_t skip_command, bool strict_waw, struct hazard_conflict *out);
+/* False when `a` cannot conflict with `r` (it overlaps): every earlier use is ordered before it
+ * and, where needed, visible or available. Inline, for the common case; when true, hazard_conflict
+ * decides (it also exempts the access's own command) and says why. */
+static inline bool hazard_may_conflict(const struct hazard_access *a, const struct hazard_range *r, bool strict_waw)
+{
+    if (r->has_write) {
+        const struct hazard_use *w = &r->write;
+        bool visible = (w->visible_stages & a->stages) && (w->visible_access & a->access);
+        if (a->read && !visible)
+            return true;
+        if (a->write && r->read_count == 0 &&
+            !(strict_waw ? visible : (w->ordered_stages & a->stages) && (w->available_stages & a->stages)))
+            return true;
+    }
+    for (uint32_t k = 0; a->write && k < r->read_count; ++k)
+        if (!(r->reads[k].ordered_stages & a->stages))
+            return true;
+    return false;
+}
 /* Same for an image layout transition with first scope `src` and source access mask `src_access`. */
 bool hazard_transition_conflict(const struct hazard_range *r, struct hazard_scope src, uint64_t src_access,
                                 uint64_t skip_cb, uint32_t skip_command, struct hazard_conflict *out);
