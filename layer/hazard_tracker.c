@@ -372,8 +372,8 @@ void tracker_record(struct hazard_range *r, const struct hazard_use *use, bool w
     last->ordered_stages = ordered;
 }
 
-void tracker_record_now(struct hazard_range *r, const struct hazard_access *a, uint32_t command_index,
-                        const char *call, uint64_t command_buffer, const char *labels)
+void tracker_record_now(struct hazard_range *r, const struct hazard_access *a, uint32_t command_index, const char *call,
+                        uint64_t command_buffer, const char *labels)
 {
     struct hazard_use *u = NULL;
     if (a->write) {

@@ -203,8 +203,8 @@ static inline bool hazard_overlaps(const struct hazard_access *a, const struct h
 /* Records access `a` into `r` (a write replaces the uses, reads accumulate). */
 void tracker_record(struct hazard_range *r, const struct hazard_use *use, bool write);
 /* The same for access `a` of a command being recorded, its use (hazard_use_now's) written in place. */
-void tracker_record_now(struct hazard_range *r, const struct hazard_access *a, uint32_t command_index,
-                        const char *call, uint64_t command_buffer, const char *labels);
+void tracker_record_now(struct hazard_range *r, const struct hazard_access *a, uint32_t command_index, const char *call,
+                        uint64_t command_buffer, const char *labels);
 
 /* Appends `from`'s barrier log to `to`'s, a barrier repeating the one before it once;
  * positions[i] is where `to`'s log stands after `from`'s first i barriers (from->barrier_count + 1
