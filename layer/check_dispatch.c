@@ -141,10 +141,12 @@ void check_dispatch_device_init(struct layer_device *ld)
 static void check_counts(struct layer_device *ld, struct command_buffer_state *cb, const uint32_t base[3],
                          const uint32_t count[3], const char *call, const char *how, uint32_t command_index)
 {
-    bool suspect = how[0] == '\0' && (count[0] == 0 || count[1] == 0 || count[2] == 0);
-    for (int i = 0; i < 3 && !suspect; ++i)
-        suspect = (uint64_t)base[i] + count[i] > ld->group_end_max[i];
-    if (suspect)
+    /* every dispatch comes here: the three dimensions compared without a loop or early exits */
+    bool empty = how[0] == '\0' && (count[0] == 0) | (count[1] == 0) | (count[2] == 0);
+    bool past = ((uint64_t)base[0] + count[0] > ld->group_end_max[0]) |
+                ((uint64_t)base[1] + count[1] > ld->group_end_max[1]) |
+                ((uint64_t)base[2] + count[2] > ld->group_end_max[2]);
+    if (empty || past)
         report_counts(ld, cb, base, count, call, how, command_index);
 }
 
