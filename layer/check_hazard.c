@@ -150,6 +150,56 @@ void hazard_command(struct layer_device *ld, struct command_buffer_state *cb, co
     hazard_command_at(ld, cb, accesses, call, cb->command_index);
 }
 
+/* Engines repeat one shape: the same accesses, dispatch after dispatch, with the same barrier
+ * between them. Once the range of such an access was found to hold just the use the access itself
+ * leaves (no barrier applied to it yet), to meet nothing after one run of the barrier and to be
+ * left as it was, meeting it again after more of the same run gives the same answer and the same
+ * state: only the use's command changes (steady_run, the fast path below). */
+
+/* Whether `r` holds only the use that recording `a` leaves, no barrier applied to it since. */
+static inline bool holds_only_fresh_use(const struct hazard_range *r, const struct hazard_access *a)
+{
+    const struct hazard_use *u;
+    if (a->write && r->has_write && r->read_count == 0)
+        u = &r->write;
+    else if (!a->write && !r->has_write && r->read_count == 1)
+        u = &r->reads[0];
+    else
+        return false;
+    return u->stages == a->stages && u->access == a->access && u->ordered_stages == 0 && u->visible_stages == 0 &&
+           u->visible_access == 0 && u->available_stages == 0 && u->named_stages == 0 && !u->transition &&
+           u->submission == 0;
+}
+
+/* 1 + the barrier run that every barrier logged since `r` was brought up to date belongs to; 0
+ * when none was logged or they are not one run. */
+static inline uint32_t pending_run(const struct hazard_tracker *t, const struct hazard_range *r)
+{
+    if (r->applied >= t->barrier_count)
+        return 0;
+    uint32_t run = t->barriers[t->barrier_count - 1].run_start;
+    return run <= r->applied ? run + 1 : 0;
+}
+
+static inline bool same_bounds(const struct hazard_range *r, const struct hazard_access *a)
+{
+    return r->begin == a->begin && r->end == a->end && r->layer_begin == a->layer_begin &&
+           r->layer_end == a->layer_end; /* image and key are equal when the range was found by key */
+}
+
+/* Whether no two accesses of the command have the same key (then none needs another's range,
+ * and an access may take the fast path); not worked out for long lists. */
+static bool keys_distinct(const struct hazard_accesses *accesses)
+{
+    if (accesses->count > 8)
+        return false;
+    for (uint32_t i = 1; i < accesses->count; ++i)
+        for (uint32_t k = 0; k < i; ++k)
+            if (accesses->a[i].key == accesses->a[k].key)
+                return false;
+    return true;
+}
+
 void hazard_command_at(struct layer_device *ld, struct command_buffer_state *cb, const struct hazard_accesses *accesses,
                        const char *call, uint32_t command_index)
 {
@@ -159,32 +209,53 @@ void hazard_command_at(struct layer_device *ld, struct command_buffer_state *cb,
     if (t == NULL)
         return;
     uint64_t handle = HANDLE((uintptr_t)cb->handle);
+    const bool distinct = keys_distinct(accesses);
     /* first every access against the earlier commands (a command's accesses do not order each
      * other: recording one before checking the next would hide the earlier command's use), noting
      * each access's own range on the way; then record them */
     uint32_t exact[HAZARD_MAX_ACCESSES];
-    bool repeated[HAZARD_MAX_ACCESSES];
+    uint32_t steady[HAZARD_MAX_ACCESSES]; /* the steady_run the range gets once recorded */
+    bool repeated[HAZARD_MAX_ACCESSES], fast[HAZARD_MAX_ACCESSES];
     for (uint32_t i = 0; i < accesses->count; ++i) {
         const struct hazard_access *a = &accesses->a[i];
-        exact[i] = 0;
+        exact[i] = steady[i] = 0;
+        fast[i] = repeated[i] = false;
         /* the same access twice in one command (one buffer in two bindings): checked once */
-        repeated[i] = false;
-        for (uint32_t k = 0; k < i && !repeated[i]; ++k)
+        for (uint32_t k = 0; !distinct && k < i && !repeated[i]; ++k)
             repeated[i] = hazard_same_access(a, &accesses->a[k]);
         if (repeated[i])
             continue;
-        for (struct hazard_range *r = tracker_first(t, a->key); r != NULL; r = tracker_next(t, r, a->key)) {
+        struct hazard_range *r = tracker_first(t, a->key);
+        if (distinct && r != NULL && r->steady_run != 0 && r->steady_run == pending_run(t, r) &&
+            r->steady_read == a->read && same_bounds(r, a) && holds_only_fresh_use(r, a) &&
+            entry_redundant(r, a->write, a->stages)) {
+            fast[i] = true;
+            exact[i] = (uint32_t)(r - t->ranges) + 1;
+            continue;
+        }
+        uint32_t with_key = 0, run = 0;
+        bool settles = distinct;
+        for (; r != NULL; r = tracker_next(t, r, a->key)) {
+            with_key++;
             if (!hazard_overlaps(a, r))
                 continue;
+            bool exactly = same_bounds(r, a);
+            if (exactly && settles) {
+                run = pending_run(t, r);
+                settles = run != 0 && holds_only_fresh_use(r, a);
+            }
             tracker_catch_up(t, r, t->barrier_count);
             struct hazard_conflict c;
-            if (hazard_may_conflict(a, r, t->strict_waw) &&
-                hazard_conflict(a, r, handle, command_index, t->strict_waw, &c))
-                hazard_report(ld, cb, command_index, call, a, r, &c, "");
-            if (r->begin == a->begin && r->end == a->end && r->layer_begin == a->layer_begin &&
-                r->layer_end == a->layer_end) /* image and key are equal: the range overlaps */
+            if (hazard_may_conflict(a, r, t->strict_waw)) {
+                settles = false;
+                if (hazard_conflict(a, r, handle, command_index, t->strict_waw, &c))
+                    hazard_report(ld, cb, command_index, call, a, r, &c, "");
+            }
+            if (exactly)
                 exact[i] = (uint32_t)(r - t->ranges) + 1;
         }
+        if (settles && with_key == 1 && exact[i] != 0)
+            steady[i] = run;
     }
     /* ranges are only ever added (or all dropped when the tracker starts over): while the count is
      * unchanged, the indices noted above still name the same ranges */
@@ -193,16 +264,31 @@ void hazard_command_at(struct layer_device *ld, struct command_buffer_state *cb,
         const struct hazard_access *a = &accesses->a[i];
         if (repeated[i])
             continue;
-        struct hazard_range *r =
-            exact[i] != 0 && t->count == checked_count ? &t->ranges[exact[i] - 1] : tracker_find_or_add(t, a);
+        bool noted = exact[i] != 0 && t->count == checked_count;
+        struct hazard_range *r = noted ? &t->ranges[exact[i] - 1] : tracker_find_or_add(t, a);
         if (r == NULL)
             continue;
-        if (!entry_redundant(r, a->write, a->stages)) {
+        if (fast[i] && noted) {
+            /* as tracker_record_now would leave it, the barriers since applied: only the command changes */
+            struct hazard_use *u = a->write ? &r->write : &r->reads[0];
+            u->command_index = command_index;
+            u->call = call;
+            u->command_buffer = handle;
+            u->labels = cb->label_path;
+            r->applied = t->barrier_count;
+            continue;
+        }
+        bool redundant = entry_redundant(r, a->write, a->stages);
+        if (!redundant) {
             struct hazard_entry e = {
                 .access = *a, .command_index = command_index, .call = call, .barrier_index = t->barrier_count};
             add_entry(t, r, &e);
         }
         tracker_record_now(r, a, command_index, call, handle, cb->label_path);
+        if (redundant && noted) {
+            r->steady_run = steady[i];
+            r->steady_read = a->read;
+        }
     }
 }
 

@@ -136,6 +136,9 @@ struct hazard_range *tracker_find_or_add(struct hazard_tracker *t, const struct 
         if (r->image == a->image && r->begin == a->begin && r->end == a->end && r->layer_begin == a->layer_begin &&
             r->layer_end == a->layer_end)
             return r;
+    /* a second range of the key: the ranges of the key are no longer alone (check_hazard.c) */
+    for (struct hazard_range *r = tracker_first(t, a->key); r != NULL; r = tracker_next(t, r, a->key))
+        r->steady_run = 0;
     if (t->count == HAZARD_MAX_RANGES) {
         /* bounded memory: start over (forgetting can only hide a finding, never invent one) */
         t->count = 0;
@@ -348,6 +351,7 @@ void tracker_merge(struct hazard_tracker *to, const struct hazard_tracker *from,
 
 void tracker_record(struct hazard_range *r, const struct hazard_use *use, bool write)
 {
+    r->steady_run = 0;
     if (write) {
         r->has_write = true;
         r->write = *use;
@@ -376,6 +380,7 @@ void tracker_record_now(struct hazard_range *r, const struct hazard_access *a, u
                         uint64_t command_buffer, const char *labels)
 {
     struct hazard_use *u = NULL;
+    r->steady_run = 0;
     if (a->write) {
         r->has_write = true;
         r->read_count = 0;

@@ -77,6 +77,12 @@ struct hazard_range {
     /* command-buffer trackers: what submit time needs to compare with earlier work */
     bool written_here;          /* a write of this command buffer ended the range's entry accesses */
     uint64_t entry_read_stages; /* stages whose reads are already in the entry list */
+    /* command-buffer trackers (check_hazard.c): 1 + the barrier run after which its last access,
+     * met again, was found to meet nothing and to leave the range as it was (0: none); set only
+     * when the range is the one of its key, cleared by every other record and a new range of
+     * the key */
+    uint32_t steady_run;
+    bool steady_read; /* whether that access also read (its use does not say) */
     struct hazard_use write;
     struct hazard_use reads[HAZARD_MAX_READS];
 };
@@ -202,7 +208,8 @@ static inline bool hazard_overlaps(const struct hazard_access *a, const struct h
 }
 /* Records access `a` into `r` (a write replaces the uses, reads accumulate). */
 void tracker_record(struct hazard_range *r, const struct hazard_use *use, bool write);
-/* The same for access `a` of a command being recorded, its use (hazard_use_now's) written in place. */
+/* The same for access `a` of a command being recorded, its use (hazard_use_now's) written in place.
+ * Both clear the range's steady_run. */
 void tracker_record_now(struct hazard_range *r, const struct hazard_access *a, uint32_t command_index, const char *call,
                         uint64_t command_buffer, const char *labels);
 

@@ -15,7 +15,8 @@
  * hazard-transitions-ordered, hazard-3d-slices(-overlap), hazard-top-of-pipe-wait(-fixed),
  * hazard-sampled-after-pass(-fixed), hazard-vertex-scope(-fixed), hazard-load-without-read(-fixed),
  * hazard-clear-blit-waw, hazard-clear-blit-fixed, swapchain-present-war, swapchain-present-fixed
- * (headless surface), hazard-timeline-reach. */
+ * (headless surface), hazard-timeline-reach; an engine's repeated loop and what breaks it:
+ * hazard-steady-break, hazard-steady-fill, hazard-steady-fixed. */
 #include <string.h>
 
 #include "layer_app_objects.h"
@@ -85,6 +86,31 @@ static void scenario_hazard(struct objects *o, const char *name)
                        exec ? 0 : VK_ACCESS_SHADER_READ_BIT);
         copy_run(r.cb, &c);
         submit = false;
+    } else if (strncmp(name, "hazard-steady", 13) == 0) {
+        /* an engine's loop: the same dispatch (reads src, writes dst) eight times, one global
+         * SHADER_WRITE -> SHADER_READ|SHADER_WRITE barrier after each, which the layer meets on a
+         * fast path once the state repeats; then what breaks the loop must still be found:
+         * -break: the last two dispatches with an execution-only barrier between (WAW on dst);
+         * -fill: a fill of src right after a loop barrier (WAR: the barrier orders compute only),
+         *        then the loop's barrier again and the dispatch, which reads the fill's write (RAW);
+         * -fixed: the loop alone, submitted */
+        VkMemoryBarrier loop = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                                .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
+                                .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
+        for (int i = 0; i < 8; ++i) {
+            copy_run(r.cb, &c);
+            vkCmdPipelineBarrier(r.cb, compute, compute, 0, 1, &loop, 0, NULL, 0, NULL);
+        }
+        if (strcmp(name, "hazard-steady-break") == 0) {
+            copy_run(r.cb, &c);
+            vkCmdPipelineBarrier(r.cb, compute, compute, 0, 0, NULL, 0, NULL, 0, NULL);
+            copy_run(r.cb, &c);
+        } else if (strcmp(name, "hazard-steady-fill") == 0) {
+            vkCmdFillBuffer(r.cb, src, 0, 4096, 3);
+            vkCmdPipelineBarrier(r.cb, compute, compute, 0, 1, &loop, 0, NULL, 0, NULL);
+            copy_run(r.cb, &c);
+        }
+        submit = strcmp(name, "hazard-steady-fixed") == 0;
     } else if (strcmp(name, "hazard-insufficient") == 0) {
         /* the dispatch writes dst; the barrier makes it visible to shader reads, but dst is then
          * read as indirect arguments (DRAW_INDIRECT stage, INDIRECT_COMMAND_READ access) */
@@ -1166,7 +1192,7 @@ bool scenarios_hazard(struct app *a, const char *name)
                strstr(" hazard-raw hazard-raw-fixed hazard-war hazard-war-execution-only hazard-waw hazard-insufficient"
                       " hazard-copy2 hazard-copy2-khr"
                       " hazard-disjoint hazard-waw-read-barrier hazard-waw-exec-barrier hazard-event hazard-event2"
-                      " hazard-event2-raw hazard-sync2 ",
+                      " hazard-event2-raw hazard-sync2 hazard-steady-break hazard-steady-fill hazard-steady-fixed ",
                       name) != NULL) {
         scenario_hazard(&o, name);
     } else if (strcmp(name, "hazard-input-attachment") == 0 || strcmp(name, "hazard-input-attachment-raw") == 0) {

@@ -181,6 +181,13 @@ run hazard-waw-exec-barrier
 check "hazard: two dispatches write one buffer, an execution-only barrier between them makes the first write available to nothing" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-write-after-write .*vkCmdDispatch (command 6) writes VkBuffer .*that vkCmdDispatch (command 2) wrote in COMPUTE_SHADER; missing between them: a memory dependency that makes the first write available' '$work/out'"
 run hazard-waw-read-barrier
 check "hazard: two dispatches write one buffer, SHADER_WRITE -> SHADER_READ between them: the first write is available and ordered (memory model): no finding" only 0
+# An engine's loop (the layer meets a repeating state on a fast path) and what breaks it.
+run hazard-steady-fixed
+check "hazard: eight dispatches, the same global barrier after each: no finding" only 0
+run hazard-steady-break
+check "hazard: after the loop, an execution-only barrier between two dispatches writing one buffer: one WAW" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-write-after-write .*vkCmdDispatch (command 38) writes VkBuffer .*that vkCmdDispatch (command 34) wrote in COMPUTE_SHADER' '$work/out'"
+run hazard-steady-fill
+check "hazard: a fill inside the loop (same barrier before and after it): its WAR and the next dispatch's RAW" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 2 ] && grep -q '^FINDING PREFLIGHT-hazard-write-after-read .*vkCmdFillBuffer (command 32) writes VkBuffer .*that vkCmdDispatch (command 30) read' '$work/out' && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdDispatch (command 36) reads VkBuffer .*that vkCmdFillBuffer (command 32) wrote in TRANSFER' '$work/out'"
 # Settings: VK_EXT_layer_settings from the application, every source's bad values said aloud.
 run hazard-raw --setting "disable=PREFLIGHT-hazard-*"
 check "VkLayerSettingsCreateInfoEXT: disable from the application's own code" only 0
