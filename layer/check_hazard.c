@@ -101,7 +101,7 @@ bool hazard_repeat_global_barrier(struct command_buffer_state *cb, uint64_t src_
     if (t == NULL || t->repeat_at == 0 || t->repeat_at != t->barrier_count || src_stages != t->raw_src ||
         dst_stages != t->raw_dst || src_access != t->repeat_src_access || dst_access != t->repeat_dst_access)
         return false;
-    if (tracker_log_repeat_fast(t)) {
+    if (tracker_log_repeat(t)) {
         t->repeat_at = t->barrier_count;
         return true;
     }

@@ -168,8 +168,7 @@ struct hazard_range *tracker_find_or_add(struct hazard_tracker *t, const struct 
 
 /* --- the barrier log ------------------------------------------------------------------------ */
 
-/* Room for one more logged barrier; false when out of memory or past the cap. */
-static bool room_for_barrier(struct hazard_tracker *t)
+bool tracker_room_for_barrier(struct hazard_tracker *t)
 {
     if (t->barrier_count == HAZARD_MAX_LOGGED_BARRIERS)
         return false;
@@ -178,23 +177,6 @@ static bool room_for_barrier(struct hazard_tracker *t)
     if (barriers == NULL)
         return false;
     t->barriers = barriers;
-    return true;
-}
-
-/* Appends a repeat of the last barrier (there is one), sharing its memory barriers. */
-static void append_repeat(struct hazard_tracker *t)
-{
-    struct hazard_logged_barrier *b = &t->barriers[t->barrier_count];
-    *b = b[-1];
-    b->repeats = true;
-    t->barrier_count++;
-}
-
-bool tracker_log_repeat(struct hazard_tracker *t)
-{
-    if (!room_for_barrier(t))
-        return false;
-    append_repeat(t);
     return true;
 }
 
@@ -211,7 +193,7 @@ bool tracker_log_barrier(struct hazard_tracker *t, struct hazard_scope src_scope
                          const struct hazard_memory_barrier *m, uint32_t count)
 {
     uint64_t src = src_scope.exec, dst = dst_scope.exec;
-    if (!room_for_barrier(t))
+    if (!tracker_room_for_barrier(t))
         return false;
     /* engines emit the same barrier over and over: compared once here, not at every catch-up, and
      * a repeat shares the memory barriers of the one before it */
@@ -221,7 +203,7 @@ bool tracker_log_barrier(struct hazard_tracker *t, struct hazard_scope src_scope
     for (uint32_t i = 0; repeats && i < count; ++i)
         repeats = same_memory_barrier(&t->memory[last->first + i], &m[i]);
     if (repeats) {
-        append_repeat(t);
+        tracker_append_repeat(t);
         return true;
     }
     if (count > 0) { /* an execution-only barrier has no memory barriers to keep */

@@ -152,16 +152,24 @@ void tracker_release(struct hazard_tracker *t);
 /* Appends a barrier (expanded scopes); false when out of memory or past the cap. */
 bool tracker_log_barrier(struct hazard_tracker *t, struct hazard_scope src, struct hazard_scope dst,
                          const struct hazard_memory_barrier *m, uint32_t count);
-/* Appends a repeat of the last barrier logged (there is one); false when out of memory or past
+/* Room for one more logged barrier (the log grown if needed); false when out of memory or past
  * the cap. */
-bool tracker_log_repeat(struct hazard_tracker *t);
-static inline bool tracker_log_repeat_fast(struct hazard_tracker *t)
+bool tracker_room_for_barrier(struct hazard_tracker *t);
+/* Appends a repeat of the last barrier logged (there is one, and room), sharing its memory barriers. */
+static inline void tracker_append_repeat(struct hazard_tracker *t)
 {
-    if (t->barrier_count >= t->barrier_capacity || t->barrier_count == HAZARD_MAX_LOGGED_BARRIERS)
-        return tracker_log_repeat(t);
     struct hazard_logged_barrier *b = &t->barriers[t->barrier_count++];
     *b = b[-1];
     b->repeats = true;
+}
+/* Appends a repeat of the last barrier logged (there is one); false when out of memory or past
+ * the cap. Inline: engines log one between every two dispatches. */
+static inline bool tracker_log_repeat(struct hazard_tracker *t)
+{
+    bool room = t->barrier_count < t->barrier_capacity && t->barrier_count < HAZARD_MAX_LOGGED_BARRIERS;
+    if (!room && !tracker_room_for_barrier(t))
+        return false;
+    tracker_append_repeat(t);
     return true;
 }
 /* Applies the log's barriers up to `limit` to `r` (inline: mostly there is nothing to apply). */
