@@ -187,16 +187,52 @@ static inline bool same_bounds(const struct hazard_range *r, const struct hazard
            r->layer_end == a->layer_end; /* image and key are equal when the range was found by key */
 }
 
+/* Up to this many accesses, a command may take the fast path. */
+#define STEADY_MAX_ACCESSES 8
+
 /* Whether no two accesses of the command have the same key (then none needs another's range,
- * and an access may take the fast path); not worked out for long lists. */
+ * and an access may settle); not worked out for long lists. */
 static bool keys_distinct(const struct hazard_accesses *accesses)
 {
-    if (accesses->count > 8)
+    if (accesses->count > STEADY_MAX_ACCESSES)
         return false;
     for (uint32_t i = 1; i < accesses->count; ++i)
         for (uint32_t k = 0; k < i; ++k)
             if (accesses->a[i].key == accesses->a[k].key)
                 return false;
+    return true;
+}
+
+/* The fast path: when every access of the command (no two of the same key) meets its settled
+ * range again behind more of the run it settled in, each use's command is updated as recording
+ * would leave it and true is returned; else nothing changed (the full path takes the command). */
+static bool command_steady(struct hazard_tracker *t, const struct hazard_accesses *accesses, uint32_t command_index,
+                           const char *call, uint64_t handle, const char *labels)
+{
+    if (accesses->count > STEADY_MAX_ACCESSES)
+        return false;
+    struct hazard_range *ranges[STEADY_MAX_ACCESSES];
+    for (uint32_t i = 0; i < accesses->count; ++i) {
+        const struct hazard_access *a = &accesses->a[i];
+        for (uint32_t k = 0; k < i; ++k)
+            if (accesses->a[k].key == a->key)
+                return false;
+        struct hazard_range *r = tracker_first(t, a->key);
+        if (r == NULL || r->steady_run == 0 || r->steady_run != pending_run(t, r) || r->steady_read != a->read ||
+            !same_bounds(r, a) || !holds_only_fresh_use(r, a) || !entry_redundant(r, a->write, a->stages))
+            return false;
+        ranges[i] = r;
+    }
+    for (uint32_t i = 0; i < accesses->count; ++i) {
+        /* as tracker_record_now would leave it, the barriers since applied: only the command changes */
+        struct hazard_range *r = ranges[i];
+        struct hazard_use *u = accesses->a[i].write ? &r->write : &r->reads[0];
+        u->command_index = command_index;
+        u->call = call;
+        u->command_buffer = handle;
+        u->labels = labels;
+        r->applied = t->barrier_count;
+    }
     return true;
 }
 
@@ -209,33 +245,27 @@ void hazard_command_at(struct layer_device *ld, struct command_buffer_state *cb,
     if (t == NULL)
         return;
     uint64_t handle = HANDLE((uintptr_t)cb->handle);
+    if (command_steady(t, accesses, command_index, call, handle, cb->label_path))
+        return;
     const bool distinct = keys_distinct(accesses);
     /* first every access against the earlier commands (a command's accesses do not order each
      * other: recording one before checking the next would hide the earlier command's use), noting
      * each access's own range on the way; then record them */
     uint32_t exact[HAZARD_MAX_ACCESSES];
     uint32_t steady[HAZARD_MAX_ACCESSES]; /* the steady_run the range gets once recorded */
-    bool repeated[HAZARD_MAX_ACCESSES], fast[HAZARD_MAX_ACCESSES];
+    bool repeated[HAZARD_MAX_ACCESSES];
     for (uint32_t i = 0; i < accesses->count; ++i) {
         const struct hazard_access *a = &accesses->a[i];
         exact[i] = steady[i] = 0;
-        fast[i] = repeated[i] = false;
+        repeated[i] = false;
         /* the same access twice in one command (one buffer in two bindings): checked once */
         for (uint32_t k = 0; !distinct && k < i && !repeated[i]; ++k)
             repeated[i] = hazard_same_access(a, &accesses->a[k]);
         if (repeated[i])
             continue;
-        struct hazard_range *r = tracker_first(t, a->key);
-        if (distinct && r != NULL && r->steady_run != 0 && r->steady_run == pending_run(t, r) &&
-            r->steady_read == a->read && same_bounds(r, a) && holds_only_fresh_use(r, a) &&
-            entry_redundant(r, a->write, a->stages)) {
-            fast[i] = true;
-            exact[i] = (uint32_t)(r - t->ranges) + 1;
-            continue;
-        }
         uint32_t with_key = 0, run = 0;
         bool settles = distinct;
-        for (; r != NULL; r = tracker_next(t, r, a->key)) {
+        for (struct hazard_range *r = tracker_first(t, a->key); r != NULL; r = tracker_next(t, r, a->key)) {
             with_key++;
             if (!hazard_overlaps(a, r))
                 continue;
@@ -268,16 +298,6 @@ void hazard_command_at(struct layer_device *ld, struct command_buffer_state *cb,
         struct hazard_range *r = noted ? &t->ranges[exact[i] - 1] : tracker_find_or_add(t, a);
         if (r == NULL)
             continue;
-        if (fast[i] && noted) {
-            /* as tracker_record_now would leave it, the barriers since applied: only the command changes */
-            struct hazard_use *u = a->write ? &r->write : &r->reads[0];
-            u->command_index = command_index;
-            u->call = call;
-            u->command_buffer = handle;
-            u->labels = cb->label_path;
-            r->applied = t->barrier_count;
-            continue;
-        }
         bool redundant = entry_redundant(r, a->write, a->stages);
         if (!redundant) {
             struct hazard_entry e = {
