@@ -171,6 +171,20 @@ static inline bool holds_only_fresh_use(const struct hazard_range *r, const stru
            u->submission == 0;
 }
 
+/* Whether the use of a steady range (steady_run set: its use is as recording left it) is the
+ * one `a` leaves: the steady path's test, which reads only the use's first cache line. */
+static inline bool steady_use_of(const struct hazard_range *r, const struct hazard_access *a)
+{
+    const struct hazard_use *u;
+    if (a->write && r->has_write && r->read_count == 0)
+        u = &r->write;
+    else if (!a->write && !r->has_write && r->read_count == 1)
+        u = &r->reads[0];
+    else
+        return false;
+    return u->stages == a->stages && u->access == a->access;
+}
+
 /* 1 + the barrier run that every barrier logged since `r` was brought up to date belongs to; 0
  * when none was logged or they are not one run. */
 static inline uint32_t pending_run(const struct hazard_tracker *t, const struct hazard_range *r)
@@ -219,7 +233,7 @@ static bool command_steady(struct hazard_tracker *t, const struct hazard_accesse
                 return false;
         struct hazard_range *r = tracker_first(t, a->key);
         if (r == NULL || r->steady_run == 0 || r->steady_run != pending_run(t, r) || r->steady_read != a->read ||
-            !same_bounds(r, a) || !holds_only_fresh_use(r, a) || !entry_redundant(r, a->write, a->stages))
+            !same_bounds(r, a) || !steady_use_of(r, a) || !entry_redundant(r, a->write, a->stages))
             return false;
         ranges[i] = r;
     }

@@ -31,12 +31,18 @@ struct set_state;
 void lifetime_note_object(struct command_buffer_state *cb, VkObjectType type, uint64_t handle, uint64_t id,
                           const char *call);
 /* A dispatch or draw: its bound sets with the bound pipeline (each pair once per recording). Inline:
- * on the recording path a state bound before costs one comparison. */
+ * on the recording path the state noted last costs one comparison; a recalled state (engines
+ * rotate sets) keeps its note in its memos, as its serial names the same pipeline and sets for the
+ * rest of the recording. */
 void lifetime_note_sets(struct command_buffer_state *cb, struct bound_state *b, const char *call);
 static inline void lifetime_note_bound(struct command_buffer_state *cb, struct bound_state *b, const char *call)
 {
-    if (b->serial != b->lifetime_serial) {
-        b->lifetime_serial = b->serial;
+    if (b->serial == b->lifetime_serial)
+        return;
+    b->lifetime_serial = b->serial;
+    struct bound_memos *memos = bound_memos_of(b);
+    if (b->serial != memos->lifetime_serial) {
+        memos->lifetime_serial = b->serial;
         lifetime_note_sets(cb, b, call);
     }
 }

@@ -94,14 +94,16 @@ struct hazard_scope hazard_scope_of(uint64_t mask, bool first)
 
 /* --- ranges and their hash index ----------------------------------------------------------- */
 
-static bool rehash(struct hazard_tracker *t, uint32_t bucket_count)
+static bool rehash(struct hazard_tracker *t, uint32_t bucket_bits)
 {
+    uint32_t bucket_count = 1u << bucket_bits;
     uint32_t *buckets = calloc(bucket_count, sizeof(*buckets));
     if (buckets == NULL)
         return false;
     free(t->buckets);
     t->buckets = buckets;
     t->bucket_count = bucket_count;
+    t->bucket_bits = bucket_bits;
     for (uint32_t i = 0; i < t->count; ++i) {
         uint32_t b = tracker_bucket_of(t, t->ranges[i].key);
         t->ranges[i].next = t->buckets[b];
@@ -144,11 +146,12 @@ struct hazard_range *tracker_find_or_add(struct hazard_tracker *t, const struct 
         t->count = 0;
         memset(t->buckets, 0, t->bucket_count * sizeof(*t->buckets));
     }
-    struct hazard_range *grown = array_grow(t->ranges, &t->capacity, t->count + 1, sizeof(*grown), 32);
+    struct hazard_range *grown =
+        array_grow_aligned(t->ranges, &t->capacity, t->count + 1, sizeof(*grown), 32, HAZARD_RANGE_ALIGN);
     if (grown == NULL)
         return NULL;
     t->ranges = grown;
-    if ((t->buckets == NULL || t->count >= t->bucket_count) && !rehash(t, t->bucket_count ? t->bucket_count * 4 : 64))
+    if ((t->buckets == NULL || t->count >= t->bucket_count) && !rehash(t, t->bucket_count ? t->bucket_bits + 2 : 6))
         return NULL;
     struct hazard_range *r = &t->ranges[t->count++];
     memset(r, 0, sizeof(*r));
@@ -266,6 +269,7 @@ static void apply(struct hazard_range *r, const struct hazard_logged_barrier *b,
 
 void tracker_apply_log(struct hazard_tracker *t, struct hazard_range *r, uint32_t limit)
 {
+    r->steady_run = 0; /* its uses change: the steady path must look at them again */
     if (t->barriers[limit - 1].run_start <= r->applied) {
         /* one barrier repeated since the range was last brought up to date: applied once */
         const struct hazard_logged_barrier *b = &t->barriers[r->applied];

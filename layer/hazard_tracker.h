@@ -20,21 +20,23 @@
 #define HAZARD_MAX_READS 4
 #define HAZARD_MAX_LOGGED_BARRIERS 65536
 
-/* 96 bytes, the booleans beside the 32-bit index: a tracker keeps five per range and walks many ranges */
+/* 96 bytes, the booleans beside the 32-bit index: a tracker keeps five per range and walks many
+ * ranges. The first 48 bytes are what the steady path of check_hazard.c reads and writes (what
+ * the use is, and which command it was): in a range they sit in one cache line. */
 struct hazard_use {
     uint64_t stages, access;
+    uint32_t command_index;
+    bool transition; /* an image layout transition (ordered with the other transitions of its queue) */
+    const char *call;
+    uint64_t command_buffer; /* the VkCommandBuffer that recorded it */
+    const char *labels;      /* the debug labels active then (interned in the device), or NULL */
     uint64_t named_stages;   /* for messages: the stage mask as the application wrote it (0: from `stages`) */
     uint64_t ordered_stages; /* stages an execution dependency orders after this use */
     uint64_t visible_stages; /* a write: stages it was made visible to */
     uint64_t visible_access;
     uint64_t available_stages; /* a write: stages its availability operation is ordered before (a barrier
                                 * whose first access scope held it, chained through later barriers) */
-    uint32_t command_index;
-    bool transition; /* an image layout transition (ordered with the other transitions of its queue) */
-    const char *call;
-    uint64_t command_buffer; /* the VkCommandBuffer that recorded it */
-    const char *labels;      /* the debug labels active then (interned in the device), or NULL */
-    uint64_t submission;     /* queue trackers: the batch's number on its queue */
+    uint64_t submission;       /* queue trackers: the batch's number on its queue */
 };
 
 /* A use recorded now, written where it is kept, every field set one by one: an initializer that
@@ -64,28 +66,37 @@ static inline struct hazard_use hazard_use_now(uint64_t stages, uint64_t access,
     return u;
 }
 
-/* What every look at a range reads (its bounds, how far it is caught up, whether it holds a write
- * and how many reads) comes first, in the first cache line; the uses follow. */
+/* Laid out by cache line (ranges are allocated 64-byte aligned, HAZARD_RANGE_ALIGN): the first
+ * line holds what every look at a range reads (its bounds, how far it is caught up, whether it
+ * holds a write and how many reads, the steady-path state); each use's first 48 bytes fall in one
+ * line (reads[0] at 64, write at 448). An access met on the steady path touches two lines. */
+#define HAZARD_RANGE_ALIGN 64
 struct hazard_range {
-    uint64_t key, begin, end, resource;
+    uint64_t key, begin, end;
+    /* command-buffer trackers: stages whose reads are already in the entry list */
+    uint64_t entry_read_stages;
     uint32_t layer_begin, layer_end;
     uint32_t applied; /* barriers of the log applied to it */
     uint32_t next;    /* next range with the same hash bucket, index + 1 */
     uint32_t read_count;
+    /* command-buffer trackers (check_hazard.c): 1 + the barrier run after which its last access,
+     * met again, was found to meet nothing and to leave the range as it was (0: none). Set only
+     * when the range is the one of its key, right after that access was recorded; cleared by
+     * every other change to the range (a record, a barrier applied, a new range of its key), so
+     * while it is set the use is exactly as tracker_record_now left it. */
+    uint32_t steady_run;
     bool image;
     bool has_write;
-    /* command-buffer trackers: what submit time needs to compare with earlier work */
-    bool written_here;          /* a write of this command buffer ended the range's entry accesses */
-    uint64_t entry_read_stages; /* stages whose reads are already in the entry list */
-    /* command-buffer trackers (check_hazard.c): 1 + the barrier run after which its last access,
-     * met again, was found to meet nothing and to leave the range as it was (0: none); set only
-     * when the range is the one of its key, cleared by every other record and a new range of
-     * the key */
-    uint32_t steady_run;
+    /* command-buffer trackers: a write of this command buffer ended the range's entry accesses */
+    bool written_here;
     bool steady_read; /* whether that access also read (its use does not say) */
-    struct hazard_use write;
     struct hazard_use reads[HAZARD_MAX_READS];
-};
+    struct hazard_use write;
+    uint64_t resource;
+} __attribute__((aligned(HAZARD_RANGE_ALIGN)));
+_Static_assert(offsetof(struct hazard_range, reads) == HAZARD_RANGE_ALIGN &&
+                   offsetof(struct hazard_range, write) % HAZARD_RANGE_ALIGN == 0,
+               "each use's first 48 bytes in one cache line");
 
 /* A stage mask as a synchronization scope: `exec`, the stages whose execution it orders (with the
  * logically earlier stages of a source, the later ones of a destination), and `access`, the
@@ -122,8 +133,8 @@ struct hazard_entry {
 struct hazard_tracker {
     struct hazard_range *ranges;
     uint32_t count, capacity;
-    uint32_t *buckets; /* index + 1 of the first range of each bucket */
-    uint32_t bucket_count;
+    uint32_t *buckets;                  /* index + 1 of the first range of each bucket */
+    uint32_t bucket_count, bucket_bits; /* bucket_count == 1 << bucket_bits */
     struct hazard_logged_barrier *barriers;
     uint32_t barrier_count, barrier_capacity;
     struct hazard_memory_barrier *memory;
@@ -179,13 +190,11 @@ static inline void tracker_catch_up(struct hazard_tracker *t, struct hazard_rang
     if (r->applied < limit)
         tracker_apply_log(t, r, limit);
 }
-/* The bucket of the ranges with `key` (the tracker has buckets). */
+/* The bucket of the ranges with `key` (the tracker has buckets): the high bits of a Fibonacci
+ * product, which every bit of the key moves (keys are driver pointers, alike in their low bits). */
 static inline uint32_t tracker_bucket_of(const struct hazard_tracker *t, uint64_t key)
 {
-    key ^= key >> 29;
-    key *= 0xbf58476d1ce4e5b9ull;
-    key ^= key >> 32;
-    return (uint32_t)key & (t->bucket_count - 1);
+    return (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> (64 - t->bucket_bits));
 }
 /* The first range with `key` (NULL if none), and the next one after `r` (inline: every access of
  * every command walks them). */

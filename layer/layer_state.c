@@ -148,9 +148,10 @@ static bool slot_holds(const struct bound_state *b, const struct bound_slot *slo
  * memos; false when out of memory (the table is unchanged). */
 static bool resize_slots(struct bound_state *b, uint32_t count)
 {
-    struct bound_slot *grown = calloc(count, sizeof(*grown));
+    struct bound_slot *grown = aligned_alloc(BOUND_SLOT_ALIGN, count * sizeof(*grown));
     if (grown == NULL)
         return false;
+    memset(grown, 0, count * sizeof(*grown));
     for (uint32_t i = 0; i < b->slot_count; ++i) {
         struct bound_slot *old = &b->slots[i];
         struct bound_slot *to = NULL;

@@ -245,6 +245,7 @@ struct command_access_cache; /* command_access.c */
 /* What the per-command checks derived from one bound state, each with the key it was taken at. */
 struct bound_memos {
     struct bound_key binding_checked, writes_noted; /* check_binding, the written-buffers list */
+    uint64_t lifetime_serial; /* check_lifetime: the serial at which its sets were noted (0: never) */
     /* the descriptor accesses: one malloc'd block without pointers inside, made by
      * command_access.c and freed with the memos (bound_state_free) */
     struct command_access_cache *access_cache;
@@ -267,24 +268,28 @@ struct bound_recall {
     uint32_t set_count;
     uint64_t set_ids[BOUND_RECALL_SETS];
 };
+/* 64-byte aligned (BOUND_SLOT_ALIGN): the memos fill the first cache line, and a probe reads the
+ * second (the content up to its third set); a rotated state costs two lines. */
+#define BOUND_SLOT_ALIGN 64
 struct bound_slot {
-    struct bound_recall recall;
     struct bound_memos memos;
-};
+    struct bound_recall recall;
+} __attribute__((aligned(BOUND_SLOT_ALIGN)));
+_Static_assert(sizeof(struct bound_memos) == BOUND_SLOT_ALIGN, "the memos fill one cache line");
 
 struct bound_state {
-    uint64_t serial;      /* identifies the bound pipeline, sets and dynamic offsets (bound_state_changed) */
-    uint64_t last_serial; /* the last serial handed out: a serial is never used for two contents */
+    uint64_t serial;          /* identifies the bound pipeline, sets and dynamic offsets (bound_state_changed) */
+    uint64_t lifetime_serial; /* check_lifetime: the serial whose sets were noted last */
+    uint64_t last_serial;     /* the last serial handed out: a serial is never used for two contents */
     struct pipeline_state *pipeline;
     struct set_state *sets[MAX_BOUND_SETS];
     /* per set, the dynamic offsets for its dynamic buffers, in binding order */
     uint32_t dynamic_offsets[MAX_BOUND_SETS][MAX_DYNAMIC_PER_SET];
     uint32_t dynamic_count[MAX_BOUND_SETS];
     uint32_t set_mask, dynamic_mask; /* bit i: sets[i] is bound, dynamic_count[i] != 0 (MAX_BOUND_SETS <= 32) */
-    uint32_t stale_mask;      /* bit i: the last bind at i named a set the layer does not know (freed, or never made) */
-    uint64_t lifetime_serial; /* check_lifetime: the serial whose sets were last noted */
-    uint32_t current;         /* 1 + the slot of the state bound now; 0: it is not recalled */
-    uint64_t generation;      /* slots of another generation hold nothing (bound_state_forget) */
+    uint32_t stale_mask; /* bit i: the last bind at i named a set the layer does not know (freed, or never made) */
+    uint32_t current;    /* 1 + the slot of the state bound now; 0: it is not recalled */
+    uint64_t generation; /* slots of another generation hold nothing (bound_state_forget) */
     uint32_t slot_count, slots_used; /* a power of two (0 until a state is first recalled); used this generation */
     struct bound_slot *slots;
     struct bound_memos unrecalled; /* the memos of a state that is not recalled */

@@ -90,13 +90,14 @@
 
 /* One memory access of a command: `stages` and `access` are VkPipelineStageFlags2 and
  * VkAccessFlags2 bits that describe it (any of them matching a barrier's scope counts). */
+/* 64 bytes, the booleans last: one cache line (commands keep lists of them, read at every command) */
 struct hazard_access {
-    bool image; /* false: key is a VkDeviceMemory (or unbound VkBuffer), begin/end bytes;
-                               * true: key is the VkImage, begin/end mip levels, layers below */
     uint64_t key, begin, end;
     uint32_t layer_begin, layer_end;
     uint64_t resource; /* the VkBuffer or VkImage, for the finding */
     uint64_t stages, access;
+    bool image; /* false: key is a VkDeviceMemory (or unbound VkBuffer), begin/end bytes;
+                 * true: key is the VkImage, begin/end mip levels, layers above */
     bool read, write;
 };
 
