@@ -87,10 +87,21 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateDescriptorPool(VkDevice devic
     return result;
 }
 
+/* Takes the state of `set` out of the device's map: the set epoch moves first, so that no
+ * command buffer's memo (bound_set_memo) still names it once it is released. */
+static void unmap_set(struct layer_device *ld, uint64_t set)
+{
+    struct set_state *s = handle_map_take(&ld->descriptor_sets, set);
+    if (s == NULL)
+        return;
+    set_epoch_bump(ld);
+    set_state_release(s);
+}
+
 static void forget_pool_sets(struct layer_device *ld, struct descriptor_pool_state *p)
 {
     for (uint32_t i = 0; i < p->set_count; ++i) {
-        set_state_release(handle_map_take(&ld->descriptor_sets, p->sets[i]));
+        unmap_set(ld, p->sets[i]);
         lifetime_set_freed(ld, p->sets[i]);
     }
     p->set_count = 0;
@@ -158,6 +169,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkAllocateDescriptorSets(VkDevice dev
         struct set_state *s = layout ? new_set(layout, sets[i], info->descriptorPool) : NULL;
         if (s == NULL)
             continue;
+        unmap_set(ld, HANDLE(sets[i])); /* a state the layer kept for a handle it missed the free of */
         handle_map_put(&ld->descriptor_sets, HANDLE(sets[i]), s);
         lifetime_set_allocated(ld, HANDLE(sets[i]));
         if (pool != NULL) {
@@ -181,7 +193,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkFreeDescriptorSets(VkDevice device,
         if (freed != NULL)
             lifetime_check_destroy(ld, VK_OBJECT_TYPE_DESCRIPTOR_SET, HANDLE(sets[i]), freed->id,
                                    "vkFreeDescriptorSets");
-        set_state_release(handle_map_take(&ld->descriptor_sets, HANDLE(sets[i])));
+        unmap_set(ld, HANDLE(sets[i]));
         if (sets[i] != VK_NULL_HANDLE)
             lifetime_set_freed(ld, HANDLE(sets[i]));
         for (uint32_t k = 0; p != NULL && k < p->set_count; ++k)

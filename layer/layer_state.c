@@ -230,6 +230,25 @@ void bound_state_changed(struct bound_state *b)
     b->current = (uint32_t)(slot - b->slots) + 1;
 }
 
+bool bound_state_recall_lone(struct bound_state *b, uint32_t index, const struct bound_set_memo *m)
+{
+    if (m->slot == 0 || m->slot > b->slot_count || index >= BOUND_RECALL_SETS || b->dynamic_mask != 0 ||
+        b->set_mask != 1u << index)
+        return false;
+    const struct bound_slot *slot = &b->slots[m->slot - 1];
+    const struct bound_recall *r = &slot->recall;
+    /* the content recall_entry would build: the pipeline, `index` + 1 sets, all but the last empty */
+    if (!slot_holds(b, slot) || r->pipeline_id != (b->pipeline ? b->pipeline->id : 0) || r->set_count != index + 1 ||
+        r->set_ids[index] != b->sets[index]->id)
+        return false;
+    for (uint32_t i = 0; i < index; ++i)
+        if (r->set_ids[i] != 0)
+            return false;
+    b->serial = r->serial;
+    b->current = m->slot;
+    return true;
+}
+
 void bound_state_forget(struct bound_state *b)
 {
     b->generation++;
@@ -244,6 +263,9 @@ void bound_state_free(struct bound_state *b)
         free(b->slots[i].memos.access_cache);
     free(b->slots);
     free(b->unrecalled.access_cache);
+    free(b->recent_sets);
+    b->recent_sets = NULL;
+    b->recent_bits = 0;
     b->slots = NULL;
     b->unrecalled.access_cache = NULL;
     b->slot_count = b->slots_used = b->current = 0;

@@ -277,6 +277,23 @@ struct bound_slot {
 } __attribute__((aligned(BOUND_SLOT_ALIGN)));
 _Static_assert(sizeof(struct bound_memos) == BOUND_SLOT_ALIGN, "the memos fill one cache line");
 
+/* A descriptor set bound recently at one bind point of one command buffer: its state without the
+ * device's map (valid while the device's set_epoch is unchanged: no set left the map since, so
+ * this one is still the live state of its handle), and the recall slot where the bound state "a
+ * pipeline with this set alone" was last (a hint: the slot's own content says whether it still
+ * is). Engines rotate dozens of sets through one pipeline. Two ways per bucket, by handle; the
+ * table starts at 8 buckets (512 bytes) at a bind point's first bind and grows by 4x when a set
+ * would push out a live one, up to 128 buckets (8 KB). */
+#define BOUND_RECENT_FIRST_BITS 3
+#define BOUND_RECENT_MAX_BITS 7
+#define BOUND_RECENT_WAYS 2u
+struct bound_set_memo {
+    uint64_t handle;
+    struct set_state *set;
+    uint64_t set_epoch;
+    uint32_t slot; /* 1 + the recall slot; 0: none */
+};
+
 struct bound_state {
     uint64_t serial;          /* identifies the bound pipeline, sets and dynamic offsets (bound_state_changed) */
     uint64_t lifetime_serial; /* check_lifetime: the serial whose sets were noted last */
@@ -292,11 +309,17 @@ struct bound_state {
     uint64_t generation; /* slots of another generation hold nothing (bound_state_forget) */
     uint32_t slot_count, slots_used; /* a power of two (0 until a state is first recalled); used this generation */
     struct bound_slot *slots;
-    struct bound_memos unrecalled; /* the memos of a state that is not recalled */
+    struct bound_memos unrecalled;      /* the memos of a state that is not recalled */
+    struct bound_set_memo *recent_sets; /* (1 << recent_bits) buckets of BOUND_RECENT_WAYS */
+    uint32_t recent_bits;
 };
 /* After a bind changed the bound state: its serial, recalled when the same content was bound
  * recently, else new. */
 void bound_state_changed(struct bound_state *b);
+/* After a bind changed the bound state to `m`'s set alone (at `index`, no dynamic offsets): its
+ * serial recalled through the slot `m` remembers, when that slot still holds this content; false
+ * when not (then bound_state_changed, and the memo takes its b->current). */
+bool bound_state_recall_lone(struct bound_state *b, uint32_t index, const struct bound_set_memo *m);
 /* Something besides the binds changed what the checks derive (a new subpass): nothing recalled. */
 void bound_state_forget(struct bound_state *b);
 static inline struct bound_memos *bound_memos_of(struct bound_state *b)
@@ -442,6 +465,9 @@ struct layer_device {
     /* bumped (atomically) by anything that can change what a bound descriptor refers to: descriptor
      * updates, memory binding, destroying a resource; a bound_key taken at another epoch is stale */
     uint64_t resource_epoch;
+    /* bumped (atomically) whenever a descriptor set's state leaves descriptor_sets (freed, its pool
+     * reset or destroyed): a bound_set_memo taken at another epoch may name a dead state */
+    uint64_t set_epoch;
 };
 
 /* Typed lookups of the device's object states by handle (NULL for an unknown one). */
@@ -516,6 +542,11 @@ static inline struct framebuffer_state *framebuffer_state_in(struct layer_device
 static inline struct swapchain_state *swapchain_state_in(struct layer_device *ld, uint64_t handle)
 {
     return handle_map_get(&ld->swapchains, handle);
+}
+
+static inline void set_epoch_bump(struct layer_device *ld)
+{
+    __atomic_add_fetch(&ld->set_epoch, 1, __ATOMIC_RELEASE);
 }
 
 static inline void resource_epoch_bump(struct layer_device *ld)

@@ -21,6 +21,10 @@
  *   lifetime-begin-pending          a command buffer re-recorded while its submission runs
  *   lifetime-completion-chains      completion known through a timeline's host wait and through a
  *                                   fence of work that waited for a semaphore (correct)
+ *   lifetime-set-handle-reused      a set freed and another allocated in its place (drivers hand
+ *                                   the freed handle out again) between two recordings of one command
+ *                                   buffer; the second binds the new set, whose output a dispatch
+ *                                   before it wrote with no barrier (one WAW, on the new set's buffer)
  * The scenarios whose bug makes the driver use a freed object are run with the layer's `action =
  * abort` (the layer stops the program at the finding, before the call goes down); the others let
  * the work finish before the bug (a sleep, not a wait the layer could see), so nothing runs on
@@ -709,6 +713,62 @@ static void scenario_coverage(struct app *a, const char *name)
     vkDestroyDescriptorSetLayout(a->device, set_layout, NULL);
 }
 
+/* lifetime-set-handle-reused: the layer must see the set a handle names now, not the one it named
+ * when the command buffer last bound it (the layer keeps recently bound sets per command buffer). */
+static void scenario_set_handle_reused(struct app *a)
+{
+    struct copy_program p = copy_program(a, false);
+    VkDescriptorPool pool = descriptor_pool(a, VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT);
+    struct buffer in1 = make_buffer(a, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    struct buffer out1 = make_buffer(a, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    struct buffer in2 = make_buffer(a, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    struct buffer out2 = make_buffer(a, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    set_name(a, VK_OBJECT_TYPE_BUFFER, (uint64_t)out1.buffer, "out-first");
+    set_name(a, VK_OBJECT_TYPE_BUFFER, (uint64_t)out2.buffer, "out-second");
+    VkCommandPool cmd = command_pool(a, VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT);
+    VkCommandBuffer cb = command_buffer(a, cmd, "frame-cb");
+    VkFence fence = new_fence(a);
+    VkDescriptorSet first = copy_set(&p, pool, in1.buffer, out1.buffer);
+    VkDescriptorSet second = copy_set(&p, pool, in2.buffer, out2.buffer);
+    VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    /* frame 1: the two sets in turn, each writing its own output (correct) */
+    CHECK(vkBeginCommandBuffer(cb, &begin));
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline);
+    VkDescriptorSet order[2] = {first, second};
+    for (int i = 0; i < 2; ++i) {
+        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, 1, &order[i], 0, NULL);
+        vkCmdDispatch(cb, 4096 / 4 / 64, 1, 1);
+    }
+    CHECK(vkEndCommandBuffer(cb));
+    submit(a->queue, cb, fence);
+    wait_fence(a, fence);
+    /* the first set freed, and a set that writes the second's output allocated (likely at its handle) */
+    CHECK(vkFreeDescriptorSets(a->device, pool, 1, &first));
+    VkDescriptorSet third = copy_set(&p, pool, in1.buffer, out2.buffer);
+    printf("handle reused: %s\n", third == first ? "yes" : "no");
+    /* frame 2: the second set, then the new one: both write out-second, no barrier between (the bug) */
+    CHECK(vkResetFences(a->device, 1, &fence));
+    CHECK(vkBeginCommandBuffer(cb, &begin));
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline);
+    order[0] = second;
+    order[1] = third;
+    for (int i = 0; i < 2; ++i) {
+        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, 1, &order[i], 0, NULL);
+        vkCmdDispatch(cb, 4096 / 4 / 64, 1, 1);
+    }
+    CHECK(vkEndCommandBuffer(cb));
+    submit(a->queue, cb, fence);
+    wait_fence(a, fence);
+    vkDestroyFence(a->device, fence, NULL);
+    vkDestroyCommandPool(a->device, cmd, NULL);
+    vkDestroyDescriptorPool(a->device, pool, NULL);
+    free_buffer(a, &in1);
+    free_buffer(a, &out1);
+    free_buffer(a, &in2);
+    free_buffer(a, &out2);
+    free_copy_program(&p);
+}
+
 bool scenario_lifetime(struct app *a, const char *name)
 {
     if (strcmp(name, "lifetime-destroy-kinds-pending") == 0)
@@ -727,6 +787,8 @@ bool scenario_lifetime(struct app *a, const char *name)
         scenario_begin_pending(a);
     else if (strcmp(name, "lifetime-completion-chains") == 0)
         scenario_completion_chains(a);
+    else if (strcmp(name, "lifetime-set-handle-reused") == 0)
+        scenario_set_handle_reused(a);
     else if (strncmp(name, "dispatch-", 9) == 0 &&
              strstr(
                  " dispatch-uncovered dispatch-covered dispatch-uncovered-2d dispatch-covered-2d dispatch-grid-stride"

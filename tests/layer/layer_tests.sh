@@ -343,6 +343,8 @@ run lifetime-update-pending
 check "lifetime: a set rewritten while a submission uses it" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-lifetime-updated-while-pending .*names=material-set,frame-cb,- .*vkUpdateDescriptorSets updates VkDescriptorSet .*binding 1 was created without UPDATE_AFTER_BIND' '$work/out'"
 run lifetime-begin-pending
 check "lifetime: a command buffer re-recorded while its submission runs" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-lifetime-reset-while-pending .*vkBeginCommandBuffer resets VkCommandBuffer 0x[0-9a-f]* \"frame-cb\", which is pending' '$work/out'"
+run lifetime-set-handle-reused
+check "lifetime: a set freed and another allocated at its handle between recordings: the new set's output is the one written twice (one WAW)" sh -c "[ \$(cat '$work/rc') = 0 ] && [ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-write-after-write .*vkCmdDispatch (command 4) writes VkBuffer 0x[0-9a-f]* \"out-second\"' '$work/out'"
 for s in lifetime-destroy-after-wait lifetime-destroy-other-pending lifetime-frames lifetime-update-after-bind lifetime-completion-chains; do
     run $s
     if [ "$active" = 1 ] && ! skipped "$s"; then
