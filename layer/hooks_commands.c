@@ -205,11 +205,13 @@ static bool resize_recent(struct bound_state *b, uint32_t bits, uint64_t set_epo
  * was taken, else from the map (and memoized, the newest first in its bucket). `*memo`: the memo
  * that names it now, or NULL. */
 static struct set_state *set_state_recent(struct layer_device *ld, struct bound_state *b, VkDescriptorSet handle,
-                                          uint64_t set_epoch, struct bound_set_memo **memo)
+                                          struct bound_set_memo **memo)
 {
     *memo = NULL;
     if (handle == VK_NULL_HANDLE)
         return NULL;
+    /* read before the map: a set freed after it makes the memo taken now stale */
+    uint64_t set_epoch = __atomic_load_n(&ld->set_epoch, __ATOMIC_ACQUIRE);
     struct bound_set_memo *bucket =
         b->recent_sets != NULL ? recent_bucket(b->recent_sets, b->recent_bits, HANDLE(handle)) : NULL;
     for (uint32_t way = 0; bucket != NULL && way < BOUND_RECENT_WAYS; ++way)
@@ -243,8 +245,6 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBindDescriptorSets(VkCommandBuffer c
     struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb != NULL) {
         struct bound_state *b = bound_at(cb, bind_point);
-        /* read before any lookup: a set freed after it makes the memos taken now stale */
-        uint64_t set_epoch = __atomic_load_n(&ld->set_epoch, __ATOMIC_ACQUIRE);
         struct bound_set_memo *memo = NULL;
         uint32_t next_dynamic = 0;
         bool changed = false;
@@ -252,7 +252,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBindDescriptorSets(VkCommandBuffer c
             uint32_t index = first_set + i;
             struct set_state *s = sets[i] != VK_NULL_HANDLE && b->sets[index] && b->sets[index]->handle == sets[i]
                                       ? b->sets[index] /* freeing a bound set invalidates the command buffer */
-                                      : set_state_recent(ld, b, sets[i], set_epoch, &memo);
+                                      : set_state_recent(ld, b, sets[i], &memo);
             if (s == NULL && sets[i] != VK_NULL_HANDLE) {
                 lifetime_check_bind_set(ld, cb, sets[i], "vkCmdBindDescriptorSets");
                 b->stale_mask |= 1u << index;
@@ -289,7 +289,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBindDescriptorSets(VkCommandBuffer c
             }
         }
         /* one set bound alone (engines rotate them through one pipeline): recalled through its memo */
-        bool lone = set_count == 1 && memo != NULL && b->dynamic_mask == 0 && b->set_mask == 1u << first_set;
+        bool lone = changed && set_count == 1 && memo != NULL && b->dynamic_mask == 0 && b->set_mask == 1u << first_set;
         if (changed && !(lone && bound_state_recall_lone(b, first_set, memo))) {
             bound_state_changed(b);
             if (lone)
