@@ -353,10 +353,15 @@ static void check_other_queue(struct layer_device *ld, struct command_buffer_sta
     }
 }
 
-/* A barrier of this queue extends the stages its semaphore waits order (a dependency chain). */
+/* A barrier of this queue extends the stages its semaphore waits order (a dependency chain). The
+ * command buffer's barrier `i`: one that repeats the barrier before it (applied just before)
+ * extends nothing more, and is skipped (engines log thousands of them). */
 static void chain_synced_stages(const struct hazard_queues *h, struct hazard_queue *q,
-                                const struct hazard_logged_barrier *b)
+                                const struct hazard_tracker *from, uint32_t i_barrier)
 {
+    const struct hazard_logged_barrier *b = &from->barriers[i_barrier];
+    if (i_barrier > 0 && b->repeats)
+        return;
     for (uint32_t k = 0; k < h->queue_count; ++k)
         for (uint32_t i = 0; i < q->synced_count[k]; ++i)
             if (q->synced[k][i].stages & b->src) {
@@ -397,14 +402,14 @@ static void submit_command_buffer(struct layer_device *ld, struct hazard_queues 
             const struct hazard_entry *e = &from->entries[i];
             check_same_queue(ld, cb, q, e, entries_at[e->barrier_index]);
             for (; applied < e->barrier_index && applied < from->barrier_count; ++applied)
-                chain_synced_stages(h, q, &from->barriers[applied]);
+                chain_synced_stages(h, q, from, applied);
             for (uint32_t k = 0; k < h->queue_count; ++k)
                 if (k != qi)
                     check_other_queue(ld, cb, q, k, &h->queues[k], e, later_from[k]);
         }
     }
     for (; applied < from->barrier_count; ++applied) /* the rest, in order: a chain only runs forward */
-        chain_synced_stages(h, q, &from->barriers[applied]);
+        chain_synced_stages(h, q, from, applied);
     free(entries_at);
     tracker_merge(&q->tracker, from, q->batches);
     compact(&q->tracker);
