@@ -6,6 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The capacity that holds `needed` items: `capacity` (or `first` for an empty array) doubled. */
+static inline uint32_t array_capacity_for(uint32_t capacity, uint32_t needed, uint32_t first)
+{
+    uint32_t grown_capacity = capacity ? capacity : first;
+    while (grown_capacity < needed)
+        grown_capacity *= 2;
+    return grown_capacity;
+}
+
 /* `items` (with `*capacity` slots of `item_size` bytes) with room for `needed` (at least one):
  * the same array, or a larger one (capacity doubled from `first` until it fits, `*capacity`
  * updated). NULL when memory runs out; then `items` and `*capacity` are unchanged and valid. */
@@ -13,9 +22,7 @@ static inline void *array_grow(void *items, uint32_t *capacity, uint32_t needed,
 {
     if (needed <= *capacity)
         return items;
-    uint32_t grown_capacity = *capacity ? *capacity : first;
-    while (grown_capacity < needed)
-        grown_capacity *= 2;
+    uint32_t grown_capacity = array_capacity_for(*capacity, needed, first);
     void *grown = realloc(items, (size_t)grown_capacity * item_size);
     if (grown != NULL)
         *capacity = grown_capacity;
@@ -29,9 +36,7 @@ static inline void *array_grow_aligned(void *items, uint32_t *capacity, uint32_t
 {
     if (needed <= *capacity)
         return items;
-    uint32_t grown_capacity = *capacity ? *capacity : first;
-    while (grown_capacity < needed)
-        grown_capacity *= 2;
+    uint32_t grown_capacity = array_capacity_for(*capacity, needed, first);
     void *grown = aligned_alloc(alignment, (size_t)grown_capacity * item_size);
     if (grown == NULL)
         return NULL;

@@ -156,8 +156,9 @@ void hazard_command(struct layer_device *ld, struct command_buffer_state *cb, co
  * left as it was, meeting it again after more of the same run gives the same answer and the same
  * state: only the use's command changes (steady_run, the fast path below). */
 
-/* Whether `r` holds only the use that recording `a` leaves, no barrier applied to it since. */
-static inline bool holds_only_fresh_use(const struct hazard_range *r, const struct hazard_access *a)
+/* The use an access like `a` would have left alone in `r` (its write, or its one read), when `r`
+ * holds just that and it has `a`'s stages and access; else NULL. */
+static inline const struct hazard_use *lone_use_like(const struct hazard_range *r, const struct hazard_access *a)
 {
     const struct hazard_use *u;
     if (a->write && r->has_write && r->read_count == 0)
@@ -165,24 +166,23 @@ static inline bool holds_only_fresh_use(const struct hazard_range *r, const stru
     else if (!a->write && !r->has_write && r->read_count == 1)
         u = &r->reads[0];
     else
-        return false;
-    return u->stages == a->stages && u->access == a->access && u->ordered_stages == 0 && u->visible_stages == 0 &&
-           u->visible_access == 0 && u->available_stages == 0 && u->named_stages == 0 && !u->transition &&
-           u->submission == 0;
+        return NULL;
+    return u->stages == a->stages && u->access == a->access ? u : NULL;
+}
+
+/* Whether `r` holds only the use that recording `a` leaves, no barrier applied to it since. */
+static inline bool holds_only_fresh_use(const struct hazard_range *r, const struct hazard_access *a)
+{
+    const struct hazard_use *u = lone_use_like(r, a);
+    return u != NULL && u->ordered_stages == 0 && u->visible_stages == 0 && u->visible_access == 0 &&
+           u->available_stages == 0 && u->named_stages == 0 && !u->transition && u->submission == 0;
 }
 
 /* Whether the use of a steady range (steady_run set: its use is as recording left it) is the
  * one `a` leaves: the steady path's test, which reads only the use's first cache line. */
 static inline bool steady_use_of(const struct hazard_range *r, const struct hazard_access *a)
 {
-    const struct hazard_use *u;
-    if (a->write && r->has_write && r->read_count == 0)
-        u = &r->write;
-    else if (!a->write && !r->has_write && r->read_count == 1)
-        u = &r->reads[0];
-    else
-        return false;
-    return u->stages == a->stages && u->access == a->access;
+    return lone_use_like(r, a) != NULL;
 }
 
 /* 1 + the barrier run that every barrier logged since `r` was brought up to date belongs to; 0

@@ -713,6 +713,20 @@ static void scenario_coverage(struct app *a, const char *name)
     vkDestroyDescriptorSetLayout(a->device, set_layout, NULL);
 }
 
+/* One recording of `cb`: the copy program with `first`, then with `second`, no barrier between. */
+static void record_two_copies(struct copy_program *p, VkCommandBuffer cb, VkDescriptorSet first, VkDescriptorSet second)
+{
+    VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    CHECK(vkBeginCommandBuffer(cb, &begin));
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, p->pipeline);
+    const VkDescriptorSet order[2] = {first, second};
+    for (int i = 0; i < 2; ++i) {
+        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, p->layout, 0, 1, &order[i], 0, NULL);
+        vkCmdDispatch(cb, 4096 / 4 / 64, 1, 1);
+    }
+    CHECK(vkEndCommandBuffer(cb));
+}
+
 /* lifetime-set-handle-reused: the layer must see the set a handle names now, not the one it named
  * when the command buffer last bound it (the layer keeps recently bound sets per command buffer). */
 static void scenario_set_handle_reused(struct app *a)
@@ -730,16 +744,8 @@ static void scenario_set_handle_reused(struct app *a)
     VkFence fence = new_fence(a);
     VkDescriptorSet first = copy_set(&p, pool, in1.buffer, out1.buffer);
     VkDescriptorSet second = copy_set(&p, pool, in2.buffer, out2.buffer);
-    VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     /* frame 1: the two sets in turn, each writing its own output (correct) */
-    CHECK(vkBeginCommandBuffer(cb, &begin));
-    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline);
-    VkDescriptorSet order[2] = {first, second};
-    for (int i = 0; i < 2; ++i) {
-        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, 1, &order[i], 0, NULL);
-        vkCmdDispatch(cb, 4096 / 4 / 64, 1, 1);
-    }
-    CHECK(vkEndCommandBuffer(cb));
+    record_two_copies(&p, cb, first, second);
     submit(a->queue, cb, fence);
     wait_fence(a, fence);
     /* the first set freed, and a set that writes the second's output allocated (likely at its handle) */
@@ -748,15 +754,7 @@ static void scenario_set_handle_reused(struct app *a)
     printf("handle reused: %s\n", third == first ? "yes" : "no");
     /* frame 2: the second set, then the new one: both write out-second, no barrier between (the bug) */
     CHECK(vkResetFences(a->device, 1, &fence));
-    CHECK(vkBeginCommandBuffer(cb, &begin));
-    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline);
-    order[0] = second;
-    order[1] = third;
-    for (int i = 0; i < 2; ++i) {
-        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, 1, &order[i], 0, NULL);
-        vkCmdDispatch(cb, 4096 / 4 / 64, 1, 1);
-    }
-    CHECK(vkEndCommandBuffer(cb));
+    record_two_copies(&p, cb, second, third);
     submit(a->queue, cb, fence);
     wait_fence(a, fence);
     vkDestroyFence(a->device, fence, NULL);
