@@ -371,6 +371,15 @@ static void chain_synced_stages(const struct hazard_queues *h, struct hazard_que
             }
 }
 
+/* Whether any semaphore wait of queue `q` ordered stages that its barriers could extend. */
+static bool has_synced(const struct hazard_queues *h, const struct hazard_queue *q)
+{
+    for (uint32_t k = 0; k < h->queue_count; ++k)
+        if (q->synced_count[k] > 0)
+            return true;
+    return false;
+}
+
 static void compact(struct hazard_tracker *t)
 {
     if (t->barrier_count < COMPACT_AT)
@@ -392,7 +401,9 @@ static void submit_command_buffer(struct layer_device *ld, struct hazard_queues 
     /* the command buffer's barriers join the queue's log; entries_at maps positions */
     uint32_t *entries_at = malloc((from->barrier_count + 1) * sizeof(*entries_at));
     bool logged = entries_at != NULL && tracker_append_log(&q->tracker, from, entries_at);
-    uint32_t applied = 0; /* the command buffer's barriers chained onto the semaphore waits so far */
+    /* the command buffer's barriers chained onto the semaphore waits so far (none to chain onto:
+     * all; submitting only adds waits before this point, and chaining adds none) */
+    uint32_t applied = has_synced(h, q) ? 0 : from->barrier_count;
     if (!logged || from->incomplete) {
         /* the command buffer's own log or entries were cut short: assume it synchronizes right */
         tracker_clear(&q->tracker);

@@ -256,12 +256,40 @@ void lifetime_free(struct command_buffer_state *cb)
     }
 }
 
-static int compare_notes(const void *x, const void *y)
+/* A note's place among the references: by handle, then type, then the order noted in (so the
+ * first note of a (type, handle) is the earliest). Sorted as 16-byte keys by a merge sort written
+ * here: qsort's call per comparison and its moves of whole notes cost more than the rest of the
+ * build, which every recording pays at its first submit. */
+struct note_order {
+    uint64_t handle;
+    uint64_t type_and_position; /* the VkObjectType in the high half, the note's index in the low */
+};
+
+static inline bool ordered_before(const struct note_order *a, const struct note_order *b)
 {
-    const struct lifetime_note *a = x, *b = y;
-    if (a->handle != b->handle)
-        return a->handle < b->handle ? -1 : 1;
-    return (int)a->type - (int)b->type;
+    return a->handle != b->handle ? a->handle < b->handle : a->type_and_position < b->type_and_position;
+}
+
+/* Sorts `n` orders (bottom-up, `spare` as big); returns whichever of the two holds the result. */
+static struct note_order *sort_orders(struct note_order *orders, struct note_order *spare, uint32_t n)
+{
+    struct note_order *from = orders, *to = spare;
+    for (uint32_t width = 1; width < n; width *= 2) {
+        for (uint32_t lo = 0; lo < n; lo += 2 * width) {
+            uint32_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+            uint32_t i = lo, k = mid, out = lo;
+            while (i < mid && k < hi)
+                to[out++] = ordered_before(&from[k], &from[i]) ? from[k++] : from[i++];
+            while (i < mid)
+                to[out++] = from[i++];
+            while (k < hi)
+                to[out++] = from[k++];
+        }
+        struct note_order *swap = from;
+        from = to;
+        to = swap;
+    }
+    return from;
 }
 
 /* The buffers and images the recording's commands accessed, with their memory: from its hazard
@@ -308,24 +336,34 @@ static struct lifetime_refs *refs_of(struct layer_device *ld, struct command_buf
         return ns->refs;
     uint32_t ranges = cb->hazards ? cb->hazards->count : 0;
     uint32_t room = ns->count + 2 * ranges;
-    struct lifetime_refs *r = malloc(sizeof(*r) + (room ? room : 1) * sizeof(r->notes[0]));
-    if (r == NULL)
+    if (room == 0)
+        room = 1;
+    struct lifetime_refs *r = malloc(sizeof(*r) + room * sizeof(r->notes[0]));
+    /* the notes as gathered, and their orders (twice: the sort's spare) */
+    struct lifetime_note *gathered = malloc(room * (sizeof(*gathered) + 2 * sizeof(struct note_order)));
+    if (r == NULL || gathered == NULL) {
+        free(r);
+        free(gathered);
         return NULL;
+    }
+    struct note_order *orders = (struct note_order *)(gathered + room);
     r->refs = 1;
     if (ns->count > 0) /* notes is NULL before the first note */
-        memcpy(r->notes, ns->notes, ns->count * sizeof(r->notes[0]));
+        memcpy(gathered, ns->notes, ns->count * sizeof(gathered[0]));
     for (uint32_t i = 0; i < ns->count; ++i) { /* the refs hold their own references */
-        if (r->notes[i].set)
-            STATE_RETAIN(r->notes[i].set);
-        if (r->notes[i].pipeline)
-            STATE_RETAIN(r->notes[i].pipeline);
+        if (gathered[i].set)
+            STATE_RETAIN(gathered[i].set);
+        if (gathered[i].pipeline)
+            STATE_RETAIN(gathered[i].pipeline);
     }
-    uint32_t count = ns->count + accessed_resources(ld, cb, r->notes + ns->count, room - ns->count);
-    qsort(r->notes, count, sizeof(r->notes[0]), compare_notes);
+    uint32_t count = ns->count + accessed_resources(ld, cb, gathered + ns->count, room - ns->count);
+    for (uint32_t i = 0; i < count; ++i)
+        orders[i] = (struct note_order){gathered[i].handle, (uint64_t)(uint32_t)gathered[i].type << 32 | i};
+    const struct note_order *sorted = sort_orders(orders, orders + room, count);
     /* one note per buffer, image and memory (the first use kept); sets and the rest as noted */
     uint32_t kept = 0;
     for (uint32_t i = 0; i < count; ++i) {
-        struct lifetime_note *n = &r->notes[i];
+        const struct lifetime_note *n = &gathered[(uint32_t)sorted[i].type_and_position];
         bool resource = n->type == VK_OBJECT_TYPE_BUFFER || n->type == VK_OBJECT_TYPE_IMAGE ||
                         n->type == VK_OBJECT_TYPE_DEVICE_MEMORY;
         if (kept > 0 && resource && r->notes[kept - 1].handle == n->handle && r->notes[kept - 1].type == n->type) {
@@ -335,6 +373,7 @@ static struct lifetime_refs *refs_of(struct layer_device *ld, struct command_buf
         }
         r->notes[kept++] = *n;
     }
+    free(gathered);
     r->count = kept;
     ns->refs = r;
     return r;
