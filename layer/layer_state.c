@@ -144,6 +144,13 @@ static bool slot_holds(const struct bound_state *b, const struct bound_slot *slo
     return slot->recall.serial != 0 && slot->recall.generation == b->generation;
 }
 
+/* The state bound now: slot `current` - 1 (0: none recalled), its memos kept beside it. */
+static inline void set_current(struct bound_state *b, uint32_t current)
+{
+    b->current = current;
+    b->current_memos = current == 0 ? NULL : &b->slots[current - 1].memos;
+}
+
 /* The recall table at `count` slots, this generation's states moved to their new homes with their
  * memos; false when out of memory (the table is unchanged). */
 static bool resize_slots(struct bound_state *b, uint32_t count)
@@ -172,7 +179,7 @@ static bool resize_slots(struct bound_state *b, uint32_t count)
     free(b->slots);
     b->slots = grown;
     b->slot_count = count;
-    b->current = 0;
+    set_current(b, 0);
     return true;
 }
 
@@ -214,20 +221,20 @@ void bound_state_changed(struct bound_state *b)
     struct bound_slot *slot = recallable && b->slots != NULL ? recalled(b, &now) : NULL;
     if (slot != NULL) {
         b->serial = slot->recall.serial;
-        b->current = (uint32_t)(slot - b->slots) + 1;
+        set_current(b, (uint32_t)(slot - b->slots) + 1);
         return;
     }
     /* new content: a serial never used by this bound state */
     b->serial = ++b->last_serial;
     slot = recallable ? slot_for(b, now.hash) : NULL;
     if (slot == NULL) {
-        b->current = 0;
+        set_current(b, 0);
         return;
     }
     now.serial = b->serial;
     now.generation = b->generation;
     slot->recall = now;
-    b->current = (uint32_t)(slot - b->slots) + 1;
+    set_current(b, (uint32_t)(slot - b->slots) + 1);
 }
 
 bool bound_state_recall_lone(struct bound_state *b, uint32_t index, const struct bound_set_memo *m)
@@ -245,7 +252,7 @@ bool bound_state_recall_lone(struct bound_state *b, uint32_t index, const struct
         if (r->set_ids[i] != 0)
             return false;
     b->serial = r->serial;
-    b->current = m->slot;
+    set_current(b, m->slot);
     return true;
 }
 
@@ -253,7 +260,7 @@ void bound_state_forget(struct bound_state *b)
 {
     b->generation++;
     b->slots_used = 0;
-    b->current = 0;
+    set_current(b, 0);
     b->serial = ++b->last_serial;
 }
 
@@ -268,7 +275,8 @@ void bound_state_free(struct bound_state *b)
     b->recent_bits = 0;
     b->slots = NULL;
     b->unrecalled.access_cache = NULL;
-    b->slot_count = b->slots_used = b->current = 0;
+    b->slot_count = b->slots_used = 0;
+    set_current(b, 0);
 }
 
 static void unbind(struct bound_state *b)

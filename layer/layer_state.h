@@ -306,7 +306,10 @@ struct bound_state {
     uint32_t set_mask, dynamic_mask; /* bit i: sets[i] is bound, dynamic_count[i] != 0 (MAX_BOUND_SETS <= 32) */
     uint32_t stale_mask; /* bit i: the last bind at i named a set the layer does not know (freed, or never made) */
     uint32_t current;    /* 1 + the slot of the state bound now; 0: it is not recalled */
-    uint64_t generation; /* slots of another generation hold nothing (bound_state_forget) */
+    /* &slots[current - 1].memos, NULL when current is 0 (set with current, in layer_state.c):
+     * every dispatch reaches its memos several times, and the index arithmetic showed */
+    struct bound_memos *current_memos;
+    uint64_t generation;             /* slots of another generation hold nothing (bound_state_forget) */
     uint32_t slot_count, slots_used; /* a power of two (0 until a state is first recalled); used this generation */
     struct bound_slot *slots;
     struct bound_memos unrecalled;      /* the memos of a state that is not recalled */
@@ -324,7 +327,7 @@ bool bound_state_recall_lone(struct bound_state *b, uint32_t index, const struct
 void bound_state_forget(struct bound_state *b);
 static inline struct bound_memos *bound_memos_of(struct bound_state *b)
 {
-    return b->current == 0 ? &b->unrecalled : &b->slots[b->current - 1].memos;
+    return b->current_memos != NULL ? b->current_memos : &b->unrecalled;
 }
 /* Frees the memos' blocks and the recall table (command_buffer_free_state). */
 void bound_state_free(struct bound_state *b);
