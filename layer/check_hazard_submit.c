@@ -401,8 +401,9 @@ static void submit_command_buffer(struct layer_device *ld, struct hazard_queues 
     /* the command buffer's barriers join the queue's log; entries_at maps positions */
     uint32_t *entries_at = malloc((from->barrier_count + 1) * sizeof(*entries_at));
     bool logged = entries_at != NULL && tracker_append_log(&q->tracker, from, entries_at);
-    /* the command buffer's barriers chained onto the semaphore waits so far (none to chain onto:
-     * all; submitting only adds waits before this point, and chaining adds none) */
+    /* the command buffer's barriers chained onto the semaphore waits so far; when the waits
+     * ordered nothing there is nothing to chain onto, so all count as done (waits are added only
+     * before this point, and chaining adds none) */
     uint32_t applied = has_synced(h, q) ? 0 : from->barrier_count;
     if (!logged || from->incomplete) {
         /* the command buffer's own log or entries were cut short: assume it synchronizes right */
