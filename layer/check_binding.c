@@ -281,3 +281,44 @@ void check_binding_resource(struct layer_device *ld, VkDescriptorSet set, VkDesc
     report(ld, NULL, CHECK_BINDING_RESOURCE_USAGE, call, VK_OBJECT_TYPE_DESCRIPTOR_SET, HANDLE(set), object_type,
            object, message);
 }
+
+static const char *stage_name(VkShaderStageFlagBits stage)
+{
+    switch (stage) {
+    case VK_SHADER_STAGE_VERTEX_BIT:
+        return "VERTEX";
+    case VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT:
+        return "TESSELLATION_CONTROL";
+    case VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT:
+        return "TESSELLATION_EVALUATION";
+    case VK_SHADER_STAGE_GEOMETRY_BIT:
+        return "GEOMETRY";
+    case VK_SHADER_STAGE_FRAGMENT_BIT:
+        return "FRAGMENT";
+    case VK_SHADER_STAGE_COMPUTE_BIT:
+        return "COMPUTE";
+    case VK_SHADER_STAGE_TASK_BIT_EXT:
+        return "TASK";
+    case VK_SHADER_STAGE_MESH_BIT_EXT:
+        return "MESH";
+    default:
+        return "another stage";
+    }
+}
+
+void check_binding_unreflected(struct layer_device *ld, VkShaderModule module, const char *entry,
+                               VkShaderStageFlagBits stage, const struct reflect_result *r, const char *call)
+{
+    if (!r->invalid)
+        return;
+    char message[600], object[200];
+    finding_object_text(ld, VK_OBJECT_TYPE_SHADER_MODULE, HANDLE(module), object, sizeof(object));
+    snprintf(message, sizeof(message),
+             "%s, entry point \"%.64s\" (stage %s) cannot be reflected: %s (at word %u). The layer does not "
+             "guess what this shader touches: hazard, alias, binding and workgroup checks are off for the pipeline, "
+             "and what its dispatches may write counts as written. Check the module with spirv-val.",
+             module ? object : "the inline shader code", entry ? entry : "main", stage_name(stage), r->error,
+             r->error_at);
+    report(ld, NULL, CHECK_BINDING_INVALID_SPIRV, call, VK_OBJECT_TYPE_SHADER_MODULE, HANDLE(module),
+           VK_OBJECT_TYPE_UNKNOWN, 0, message);
+}

@@ -12,6 +12,10 @@ void check_binding_command(struct layer_device *ld, struct command_buffer_state 
 /* At pipeline creation: the pipeline layout's types against the shader's declarations. */
 void check_binding_pipeline(struct layer_device *ld, const struct pipeline_state *p, VkShaderModule module,
                             const char *call);
+/* At pipeline creation: a stage whose module the reflection could not make sense of (`r->invalid`):
+ * the pipeline's shader checks are off, and the finding says why and where. */
+void check_binding_unreflected(struct layer_device *ld, VkShaderModule module, const char *entry,
+                               VkShaderStageFlagBits stage, const struct reflect_result *r, const char *call);
 /* At vkUpdateDescriptorSets and friends: a buffer or image view written as `type`. */
 void check_binding_resource(struct layer_device *ld, VkDescriptorSet set, VkDescriptorType type, uint64_t resource,
                             const char *call);

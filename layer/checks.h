@@ -54,6 +54,8 @@ enum check_severity { CHECK_ERROR, CHECK_WARNING, CHECK_ADVICE };
       "a descriptor's type does not match what the shader declares at that binding")                                  \
     X(BINDING_RESOURCE_USAGE, "PREFLIGHT-binding-resource-usage", CHECK_ERROR,                                       \
       "a buffer or image written into a descriptor lacks the usage flag that descriptor type needs")                 \
+    X(BINDING_INVALID_SPIRV, "PREFLIGHT-binding-invalid-spirv", CHECK_WARNING,                                       \
+      "a pipeline's shader module is not SPIR-V the layer can make sense of: its shader checks are off for that pipeline") \
     X(HAZARD_READ_AFTER_WRITE, "PREFLIGHT-hazard-read-after-write", CHECK_ERROR,                                     \
       "a command reads memory an earlier command wrote, without a barrier making the write visible to it")          \
     X(HAZARD_WRITE_AFTER_WRITE, "PREFLIGHT-hazard-write-after-write", CHECK_ERROR,                                   \

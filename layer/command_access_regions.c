@@ -14,7 +14,7 @@ bool access_buffer_range(struct layer_device *ld, uint64_t buffer, VkDeviceSize 
     struct buffer_state *b = buffer_state_in(ld, buffer);
     if (b == NULL || offset >= b->size)
         return false;
-    VkDeviceSize length = size == VK_WHOLE_SIZE || offset + size > b->size ? b->size - offset : size;
+    VkDeviceSize length = size == VK_WHOLE_SIZE || size > b->size - offset ? b->size - offset : size; /* no wrap */
     out->image = false;
     out->layer_begin = 0;
     out->layer_end = 1;
@@ -38,10 +38,11 @@ bool access_image_range(struct layer_device *ld, uint64_t image, uint32_t base_m
     struct image_state *i = image_state_in(ld, image);
     if (i == NULL || base_mip >= i->mip_levels || base_layer >= i->array_layers)
         return false;
-    uint32_t mips = mip_count == VK_REMAINING_MIP_LEVELS || base_mip + mip_count > i->mip_levels
+    /* counts come from the application: compared with what is left, never added (no wrap) */
+    uint32_t mips = mip_count == VK_REMAINING_MIP_LEVELS || mip_count > i->mip_levels - base_mip
                         ? i->mip_levels - base_mip
                         : mip_count;
-    uint32_t layers = layer_count == VK_REMAINING_ARRAY_LAYERS || base_layer + layer_count > i->array_layers
+    uint32_t layers = layer_count == VK_REMAINING_ARRAY_LAYERS || layer_count > i->array_layers - base_layer
                           ? i->array_layers - base_layer
                           : layer_count;
     out->image = true;
@@ -71,7 +72,7 @@ bool access_image_region(struct layer_device *ld, uint64_t image, uint32_t mip, 
     if (first >= slices)
         return false;
     out->layer_begin = first;
-    out->layer_end = depth == 0 || first + depth > slices ? slices : first + depth;
+    out->layer_end = depth == 0 || depth > slices - first ? slices : first + depth;
     return true;
 }
 

@@ -140,6 +140,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateComputePipelines(VkDevice dev
             size_t spec_count = specialization(infos[i].stage.pSpecializationInfo, spec, 64);
             reflect_module(code->code, code->size, infos[i].stage.pName, spec, spec_count, &states[i]->shader);
             states[i]->reflected = states[i]->shader.ok;
+            check_binding_unreflected(ld, infos[i].stage.module, infos[i].stage.pName, infos[i].stage.stage,
+                                      &states[i]->shader, "vkCreateComputePipelines");
         }
         check_dispatch_pipeline(ld, states[i], infos[i].stage.module, "vkCreateComputePipelines");
         check_binding_pipeline(ld, states[i], infos[i].stage.module, "vkCreateComputePipelines");
@@ -199,6 +201,8 @@ static void describe_graphics(struct layer_device *ld, struct pipeline_state *p,
         struct reflect_specialization spec[64];
         size_t spec_count = specialization(info->pStages[s].pSpecializationInfo, spec, 64);
         reflect_module(code->code, code->size, info->pStages[s].pName, spec, spec_count, &stage);
+        check_binding_unreflected(ld, info->pStages[s].module, info->pStages[s].pName, info->pStages[s].stage, &stage,
+                                  "vkCreateGraphicsPipelines");
         p->reflected = p->reflected && stage.ok && reflect_merge(&p->shader, &stage);
         reflect_free(&stage);
     }

@@ -225,6 +225,7 @@ struct shader_module_state {
 
 struct update_template_state {
     VkDescriptorUpdateTemplateType type;
+    VkPipelineBindPoint bind_point; /* push descriptor templates */
     uint32_t entry_count;
     VkDescriptorUpdateTemplateEntry *entries;
 };

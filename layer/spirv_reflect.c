@@ -34,6 +34,14 @@ struct id_info {
     uint32_t array_stride;      /* array types: the ArrayStride decoration */
     bool is_signed;             /* integer types */
     uint32_t defined_at;        /* instructions in functions: index + 1 of their body instruction */
+    uint32_t arguments;         /* function parameters: index + 1 of the first argument edge (0: none) */
+    uint32_t argument_count;    /* function parameters: call sites that pass them an argument */
+};
+
+/* One argument a call site passes to a parameter: a list per parameter, newest first. */
+struct argument_edge {
+    uint32_t argument;
+    uint32_t next; /* index + 1 of the next edge of the same parameter, 0: the last */
 };
 
 /* An Offset member decoration: where member `member` of struct `type` lies in its block. */
@@ -68,7 +76,39 @@ struct parse_state {
     struct id_info none; /* what id() answers for an id outside the module */
     struct member_offset *offsets;
     size_t offset_count, offset_capacity;
+    struct argument_edge *edges;
+    size_t edge_count, edge_capacity;
+    /* Nothing read from the module is trusted: the first thing that makes no sense stops the
+     * reflection with a reason and the word it was found at, and the module counts as unknown. */
+    size_t module_words;
+    size_t position; /* word offset of the instruction being parsed */
+    bool gave_up;
+    uint32_t gave_up_at;
+    char why[96];
+    /* Steps left for the walks that follow ids (types, call graphs, parameters): a hostile module
+     * can make them branch without end. */
+    uint64_t fuel;
 };
+
+static void give_up(struct parse_state *s, size_t at, const char *why)
+{
+    if (s->gave_up)
+        return;
+    s->gave_up = true;
+    s->gave_up_at = (uint32_t)at;
+    snprintf(s->why, sizeof(s->why), "%s", why);
+}
+
+/* One step of a walk; false (and the reflection given up) once the module has used them all. */
+static bool spend(struct parse_state *s)
+{
+    if (s->fuel == 0) {
+        give_up(s, 0, "its types or call graph branch further than the reflection follows");
+        return false;
+    }
+    --s->fuel;
+    return true;
+}
 
 static bool grow(void **data, size_t *capacity, size_t needed, size_t element)
 {
@@ -217,33 +257,70 @@ static void decorate(struct parse_state *s, const uint32_t *w, uint32_t n, bool 
     }
 }
 
+/* Steps the id-following walks may take: far more than any compiler's module needs (a walk is
+ * linear in the module for them), bounded for a hostile one. */
+#define REFLECT_FUEL_BASE 1000000u
+#define REFLECT_FUEL_PER_WORD 64u
+
+/* The spec's universal limit on the id bound (SPIR-V specification, "Universal Limits"). */
+#define SPIRV_ID_BOUND_LIMIT 4194303u
+
 static spv_result_t on_header(void *user, spv_endianness_t endian, uint32_t magic, uint32_t version, uint32_t generator,
                               uint32_t id_bound, uint32_t reserved)
 {
     (void)endian, (void)magic, (void)version, (void)generator, (void)reserved;
     struct parse_state *s = user;
+    s->position = 5;
+    /* Every id below the bound gets a record: a bound far beyond what the module's words could
+     * define would only cost memory (a compiler's bound stays below its word count). */
+    if (id_bound == 0 || id_bound > SPIRV_ID_BOUND_LIMIT || id_bound > 2 * s->module_words + 64) {
+        give_up(s, 3, "its id bound is zero, above the spec's limit or far beyond what its size can define");
+        return SPV_ERROR_INVALID_BINARY;
+    }
     s->bound = id_bound;
-    s->ids = calloc(id_bound ? id_bound : 1, sizeof(*s->ids));
+    s->ids = calloc(id_bound, sizeof(*s->ids));
     for (uint32_t i = 0; s->ids != NULL && i < id_bound; ++i)
         s->ids[i].element = -2;
     return s->ids ? SPV_SUCCESS : SPV_ERROR_OUT_OF_MEMORY;
+}
+
+/* Whether the literal string starting at operand `at` ends inside the instruction's operands. */
+static bool string_fits(const uint32_t *w, uint32_t n, uint32_t at)
+{
+    return at < n && memchr(w + at, '\0', (size_t)(n - at) * 4) != NULL;
 }
 
 static spv_result_t on_instruction(void *user, const spv_parsed_instruction_t *inst)
 {
     struct parse_state *s = user;
     const uint32_t *w = inst->words + 1; /* operands after the opcode word */
-    uint32_t n = inst->num_words - 1;
+    uint32_t n = inst->num_words ? inst->num_words - 1u : 0u;
     uint32_t op = inst->opcode;
-    struct id_info *r = inst->result_id ? id(s, inst->result_id) : NULL;
-    if (r != NULL) {
+    size_t at = s->position;
+    s->position += inst->num_words;
+    struct id_info *r = NULL;
+    if (inst->result_id != 0) {
+        if (inst->result_id >= s->bound) {
+            give_up(s, at, "an instruction defines an id at or above the module's id bound");
+            return SPV_ERROR_INVALID_ID;
+        }
+        r = &s->ids[inst->result_id];
+        if (r->opcode != 0) {
+            give_up(s, at, "an id is defined twice");
+            return SPV_ERROR_INVALID_ID;
+        }
         r->opcode = op;
         r->type = inst->type_id;
         r->function = s->current_function;
     }
     switch (op) {
     case SpvOpEntryPoint:
-        if (n >= 3 && s->entry_function == 0 && strcmp((const char *)(w + 2), s->entry_name) == 0) {
+        if (n >= 3 && s->entry_function == 0 && string_fits(w, n, 2) &&
+            strcmp((const char *)(w + 2), s->entry_name) == 0) {
+            if (w[1] == 0 || w[1] >= s->bound) {
+                give_up(s, at, "the entry point names a function id outside the module");
+                return SPV_ERROR_INVALID_ID;
+            }
             s->entry_function = w[1];
             s->execution_model = w[0];
         }
@@ -329,7 +406,8 @@ static spv_result_t on_instruction(void *user, const spv_parsed_instruction_t *i
             return SPV_ERROR_OUT_OF_MEMORY;
         r->members_at = (uint32_t)s->member_count;
         r->count = count;
-        memcpy(s->members + s->member_count, w + first, count * sizeof(uint32_t));
+        if (count != 0)
+            memcpy(s->members + s->member_count, w + first, count * sizeof(uint32_t));
         s->member_count += count;
         r->is_spec = op == SpvOpSpecConstantComposite;
         break;
@@ -398,7 +476,7 @@ static spv_result_t on_instruction(void *user, const spv_parsed_instruction_t *i
 static uint64_t type_size(struct parse_state *s, uint32_t type, int depth)
 {
     struct id_info *t = id(s, type);
-    if (depth > 32)
+    if (depth > 32 || !spend(s))
         return 0;
     switch (t->opcode) {
     case SpvOpTypeInt:
@@ -426,12 +504,11 @@ static void mark(struct parse_state *s, uint32_t pointer, bool read, bool write,
 {
     uint32_t root = id(s, pointer)->root;
     struct id_info *v = id(s, root);
-    if (depth > 16 || root == 0)
+    if (depth > 16 || root == 0 || !spend(s))
         return;
-    if (v->opcode == SpvOpFunctionParameter) {
-        /* the parameter's roots were recorded as (parameter -> argument) edges in its member list */
-        for (uint32_t i = 0; i < v->count; ++i)
-            mark(s, s->members[v->members_at + i], read, write, depth + 1);
+    if (v->opcode == SpvOpFunctionParameter) { /* every argument a call site passes */
+        for (uint32_t e = v->arguments; e != 0 && !s->gave_up; e = s->edges[e - 1].next)
+            mark(s, s->edges[e - 1].argument, read, write, depth + 1);
         return;
     }
     v->read |= read;
@@ -469,7 +546,7 @@ static bool is_descriptor_array(struct parse_state *s, uint32_t variable)
 static int64_t constant_index(struct parse_state *s, uint32_t value, int depth)
 {
     struct id_info *c = id(s, value);
-    if (depth > 8)
+    if (depth > 8 || !spend(s))
         return -1;
     if (c->opcode == SpvOpConstant && c->has_value && !c->is_spec)
         return (int64_t)c->value;
@@ -484,11 +561,11 @@ static int64_t constant_index(struct parse_state *s, uint32_t value, int depth)
         from = c->root;
     }
     struct id_info *p = id(s, from);
-    if (p->opcode != SpvOpFunctionParameter || p->count == 0)
+    if (p->opcode != SpvOpFunctionParameter || p->arguments == 0)
         return -1;
     int64_t same = -2;
-    for (uint32_t i = 0; i < p->count; ++i) { /* every call site's argument */
-        uint32_t argument = s->members[p->members_at + i];
+    for (uint32_t e = p->arguments; e != 0; e = s->edges[e - 1].next) { /* every call site's argument */
+        uint32_t argument = s->edges[e - 1].argument;
         struct id_info *a = id(s, argument);
         int64_t k;
         if (from != value) /* a pointer parameter: the argument is a variable or another parameter */
@@ -561,32 +638,56 @@ static void note_stored_constants(struct parse_state *s)
 
 static bool function_reachable(const bool *reachable, uint32_t f)
 {
-    return reachable[f];
+    return reachable[f]; /* f < bound: only ids defined in the module name functions */
 }
 
-/* Which functions the entry point can reach through OpFunctionCall. */
-static void find_reachable(struct parse_state *s, bool *reachable)
+/* Which functions the entry point can reach through OpFunctionCall: a walk over the call
+ * instructions grouped by caller (each caller's calls visited once). */
+static bool find_reachable(struct parse_state *s, bool *reachable)
 {
-    reachable[s->entry_function] = true;
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (size_t i = 0; i < s->body_count; ++i) {
-            const struct body_instruction *b = &s->body[i];
-            if (b->opcode != SpvOpFunctionCall || !reachable[b->function] || b->count < 3)
-                continue;
-            uint32_t callee = s->words[b->at + 2];
-            if (callee < s->bound && !reachable[callee]) {
-                reachable[callee] = changed = true;
+    size_t calls = 0;
+    for (size_t i = 0; i < s->body_count; ++i)
+        calls += s->body[i].opcode == SpvOpFunctionCall && s->body[i].count >= 3;
+    /* the calls of each function: first_call[f] .. first_call[f + 1] in `by_caller` */
+    uint32_t *first_call = calloc((size_t)s->bound + 1, sizeof(uint32_t));
+    uint32_t *by_caller = malloc((calls ? calls : 1) * sizeof(uint32_t));
+    uint32_t *queue = malloc((size_t)s->bound * sizeof(uint32_t));
+    bool ok = first_call != NULL && by_caller != NULL && queue != NULL;
+    for (size_t i = 0; ok && i < s->body_count; ++i)
+        if (s->body[i].opcode == SpvOpFunctionCall && s->body[i].count >= 3)
+            ++first_call[s->body[i].function + 1];
+    for (uint32_t f = 0; ok && f < s->bound; ++f)
+        first_call[f + 1] += first_call[f];
+    for (size_t i = 0; ok && i < s->body_count; ++i)
+        if (s->body[i].opcode == SpvOpFunctionCall && s->body[i].count >= 3)
+            by_caller[first_call[s->body[i].function]++] = s->words[s->body[i].at + 2];
+    /* first_call[f] now ends f's calls: f's start is first_call[f - 1] (0 for f = 0) */
+    size_t head = 0, tail = 0;
+    if (ok) {
+        reachable[s->entry_function] = true;
+        queue[tail++] = s->entry_function;
+    }
+    while (head < tail) {
+        uint32_t f = queue[head++];
+        for (uint32_t k = f ? first_call[f - 1] : 0; k < first_call[f]; ++k) {
+            uint32_t callee = by_caller[k];
+            if (callee != 0 && callee < s->bound && !reachable[callee]) {
+                reachable[callee] = true;
+                queue[tail++] = callee;
             }
         }
     }
+    free(first_call);
+    free(by_caller);
+    free(queue);
+    return ok;
 }
 
 /* Parameters take the roots of the arguments passed to them, from every reachable call site. */
 static bool bind_parameters(struct parse_state *s, const bool *reachable)
 {
     /* parameters follow their OpFunction directly: remember where each function's list starts */
-    size_t *first_parameter = malloc(s->bound * sizeof(size_t));
+    size_t *first_parameter = malloc((size_t)s->bound * sizeof(size_t));
     if (first_parameter == NULL)
         return false;
     for (uint32_t i = 0; i < s->bound; ++i)
@@ -603,19 +704,21 @@ static bool bind_parameters(struct parse_state *s, const bool *reachable)
         if (callee >= s->bound || first_parameter[callee] == SIZE_MAX)
             continue;
         for (size_t k = first_parameter[callee], index = 0;
-             k < s->body_count && s->body[k].opcode == SpvOpFunctionParameter && 3 + index < b->count; ++k, ++index) {
+             k < s->body_count && s->body[k].opcode == SpvOpFunctionParameter && s->body[k].count >= 2 &&
+             3 + index < b->count;
+             ++k, ++index) {
             uint32_t param = s->words[s->body[k].at + 1];
             struct id_info *pi = id(s, param);
-            /* append the argument to the parameter's list (kept in the member pool) */
-            if (!grow((void **)&s->members, &s->member_capacity, s->member_count + pi->count + 1, sizeof(uint32_t))) {
+            if (pi->opcode != SpvOpFunctionParameter)
+                continue;
+            if (!grow((void **)&s->edges, &s->edge_capacity, s->edge_count + 1, sizeof(*s->edges)) ||
+                s->edge_count >= UINT32_MAX - 1) {
                 ok = false;
                 break;
             }
-            memmove(s->members + s->member_count, s->members + pi->members_at, pi->count * sizeof(uint32_t));
-            pi->members_at = (uint32_t)s->member_count;
-            s->member_count += pi->count;
-            s->members[s->member_count++] = s->words[b->at + 3 + index];
-            pi->count++;
+            s->edges[s->edge_count] = (struct argument_edge){s->words[b->at + 3 + index], pi->arguments};
+            pi->arguments = (uint32_t)++s->edge_count;
+            pi->argument_count++;
             pi->root = param;
         }
     }
@@ -894,7 +997,7 @@ static struct invocation_component vector_component(struct parse_state *s, uint3
     case SpvOpSConvert:
         return n >= 3 ? vector_component(s, w[2], k, depth + 1) : none;
     case SpvOpVectorShuffle: {
-        if (n < 4 + k + 1)
+        if (n < 5 || k > n - 5) /* the component's selector is operand 4 + k */
             return none;
         uint32_t pick = w[4 + k];
         uint32_t first_size = id(s, id(s, w[2])->type)->count;
@@ -1159,25 +1262,35 @@ void reflect_module(const uint32_t *code, size_t size_bytes, const char *entry,
                     const struct reflect_specialization *spec, size_t spec_count, struct reflect_result *out)
 {
     memset(out, 0, sizeof(*out));
-    struct parse_state s = {.entry_name = entry ? entry : "main", .spec = spec, .spec_count = spec_count};
+    struct parse_state s = {.entry_name = entry ? entry : "main",
+                            .spec = spec,
+                            .spec_count = spec_count,
+                            .module_words = size_bytes / 4,
+                            .fuel = REFLECT_FUEL_BASE + (uint64_t)REFLECT_FUEL_PER_WORD * (size_bytes / 4)};
     if (code == NULL || size_bytes < 20 || size_bytes % 4 != 0) {
-        snprintf(out->error, sizeof(out->error), "not a SPIR-V module");
+        out->invalid = true;
+        snprintf(out->error, sizeof(out->error), "not a SPIR-V module (%zu bytes: at least 20, a multiple of 4)",
+                 code == NULL ? (size_t)0 : size_bytes);
         return;
     }
     spv_context context = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
     spv_diagnostic diagnostic = NULL;
     spv_result_t result = spvBinaryParse(context, &s, code, size_bytes / 4, on_header, on_instruction, &diagnostic);
     if (result != SPV_SUCCESS) {
-        snprintf(out->error, sizeof(out->error), "spvBinaryParse: %s",
-                 diagnostic && diagnostic->error ? diagnostic->error : "failed");
+        out->invalid = true;
+        if (s.gave_up) {
+            out->error_at = s.gave_up_at;
+            snprintf(out->error, sizeof(out->error), "%s", s.why);
+        } else {
+            out->error_at = diagnostic ? (uint32_t)diagnostic->position.index : 0;
+            snprintf(out->error, sizeof(out->error), "SPIRV-Tools cannot parse it: %.150s",
+                     diagnostic && diagnostic->error ? diagnostic->error : "no reason given");
+        }
     } else if (s.entry_function == 0) {
-        snprintf(out->error, sizeof(out->error), "no entry point named '%s'", s.entry_name);
+        snprintf(out->error, sizeof(out->error), "no entry point named '%.64s'", s.entry_name);
     } else {
         bool *reachable = calloc(s.bound, sizeof(bool));
-        if (reachable != NULL) {
-            find_reachable(&s, reachable);
-        }
-        if (reachable != NULL && bind_parameters(&s, reachable)) {
+        if (reachable != NULL && find_reachable(&s, reachable) && bind_parameters(&s, reachable)) {
             note_stored_constants(&s);
             replay_bodies(&s, reachable, true);
             note_stored_values(&s);
@@ -1208,6 +1321,12 @@ void reflect_module(const uint32_t *code, size_t size_bytes, const char *entry,
             collect_bindings(&s, out);
             if (s.execution_model == SpvExecutionModelGLCompute)
                 find_invocation_bounds(&s, reachable, out);
+            if (s.gave_up) { /* a walk ran out of steps: what it found is incomplete */
+                reflect_free(out);
+                out->invalid = true;
+                out->error_at = s.gave_up_at;
+                snprintf(out->error, sizeof(out->error), "%s", s.why);
+            }
         }
         free(reachable);
     }
@@ -1218,6 +1337,7 @@ void reflect_module(const uint32_t *code, size_t size_bytes, const char *entry,
     free(s.words);
     free(s.body);
     free(s.offsets);
+    free(s.edges);
 }
 
 void reflect_free(struct reflect_result *r)

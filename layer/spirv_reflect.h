@@ -55,7 +55,12 @@ struct reflect_bound {
 
 struct reflect_result {
     bool ok; /* false: the module could not be parsed or has no such entry point */
-    char error[128];
+    /* Not ok because the module itself makes no sense (as opposed to naming no such entry point):
+     * `error` says why and `error_at` at which word. Nothing read from a module is trusted: ids,
+     * counts and indices are checked against its bound and sizes, and every walk is bounded. */
+    bool invalid;
+    uint32_t error_at;
+    char error[192];
     uint32_t execution_model; /* SpvExecutionModel of the entry point */
     bool has_local_size;
     uint32_t local_size[3];    /* with specialization applied */
