@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "findings.h"
+#include "spirv_validate.h"
 
 static const char *type_name(VkDescriptorType t)
 {
@@ -311,7 +312,7 @@ void check_binding_unreflected(struct layer_device *ld, VkShaderModule module, c
 {
     if (!r->invalid)
         return;
-    char message[600], object[200];
+    char message[1024], object[200];
     finding_object_text(ld, VK_OBJECT_TYPE_SHADER_MODULE, HANDLE(module), object, sizeof(object));
     snprintf(message, sizeof(message),
              "%s, entry point \"%.64s\" (stage %s) cannot be reflected: %s (at word %u). The layer does not "
@@ -319,6 +320,22 @@ void check_binding_unreflected(struct layer_device *ld, VkShaderModule module, c
              "and what its dispatches may write counts as written. Check the module with spirv-val.",
              module ? object : "the inline shader code", entry ? entry : "main", stage_name(stage), r->error,
              r->error_at);
+    report(ld, NULL, CHECK_BINDING_INVALID_SPIRV, call, VK_OBJECT_TYPE_SHADER_MODULE, HANDLE(module),
+           VK_OBJECT_TYPE_UNKNOWN, 0, message);
+}
+
+void check_binding_module(struct layer_device *ld, VkShaderModule module, const uint32_t *code, size_t size,
+                          const char *call)
+{
+    char why[400], object[200], message[1024];
+    uint32_t at;
+    if (spirv_validate(code, size, ld->properties.apiVersion, why, sizeof(why), &at))
+        return;
+    snprintf(message, sizeof(message),
+             "%s is not valid SPIR-V for Vulkan %u.%u: %s (at word %u). Pipelines made from it may fail or misbehave "
+             "on some drivers; the layer's reflection still runs on it.",
+             finding_object_text(ld, VK_OBJECT_TYPE_SHADER_MODULE, HANDLE(module), object, sizeof(object)),
+             VK_API_VERSION_MAJOR(ld->properties.apiVersion), VK_API_VERSION_MINOR(ld->properties.apiVersion), why, at);
     report(ld, NULL, CHECK_BINDING_INVALID_SPIRV, call, VK_OBJECT_TYPE_SHADER_MODULE, HANDLE(module),
            VK_OBJECT_TYPE_UNKNOWN, 0, message);
 }

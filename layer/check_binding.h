@@ -16,6 +16,9 @@ void check_binding_pipeline(struct layer_device *ld, const struct pipeline_state
  * the pipeline's shader checks are off, and the finding says why and where. */
 void check_binding_unreflected(struct layer_device *ld, VkShaderModule module, const char *entry,
                                VkShaderStageFlagBits stage, const struct reflect_result *r, const char *call);
+/* At vkCreateShaderModule with the spirv_validation setting: SPIRV-Tools' validator on the module. */
+void check_binding_module(struct layer_device *ld, VkShaderModule module, const uint32_t *code, size_t size,
+                          const char *call);
 /* At vkUpdateDescriptorSets and friends: a buffer or image view written as `type`. */
 void check_binding_resource(struct layer_device *ld, VkDescriptorSet set, VkDescriptorType type, uint64_t resource,
                             const char *call);

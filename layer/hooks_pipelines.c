@@ -17,9 +17,12 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateShaderModule(VkDevice device,
     VkResult result = ld->dispatch.CreateShaderModule(device, info, allocator, module);
     if (result != VK_SUCCESS)
         return result;
+    if (ld->instance->settings.spirv_validation)
+        check_binding_module(ld, *module, info->pCode, info->codeSize, "vkCreateShaderModule");
     struct shader_module_state *m = calloc(1, sizeof(*m));
     if (m != NULL && (m->code = malloc(info->codeSize ? info->codeSize : 1)) != NULL) {
-        memcpy(m->code, info->pCode, info->codeSize);
+        if (info->pCode != NULL && info->codeSize != 0)
+            memcpy(m->code, info->pCode, info->codeSize);
         m->size = info->codeSize;
         handle_map_put(&ld->shader_modules, HANDLE(*module), m);
     } else {

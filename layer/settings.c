@@ -26,6 +26,7 @@ enum setting_key {
     KEY_ENABLE,
     KEY_TARGET_LIMITS,
     KEY_WRITE_AFTER_WRITE,
+    KEY_SPIRV_VALIDATION,
     KEY_COUNT
 };
 
@@ -84,6 +85,14 @@ static const struct setting_info table[KEY_COUNT] = {
                                "available: a second write is ordered after the first when the first was made "
                                "available and happens before it (the memory model); visible: it must also be in "
                                "the destination access scope (Vulkan-ValidationLayers' reading)"},
+    [KEY_SPIRV_VALIDATION] = {"spirv_validation",
+                              SETTING_CHOICE,
+                              "off",
+                              {"off", "on"},
+                              "SPIR-V validation",
+                              "on: SPIRV-Tools' validator runs once per shader module at vkCreateShaderModule and "
+                              "what it rejects is reported (PREFLIGHT-binding-invalid-spirv); off: only what the "
+                              "layer's own reflection cannot make sense of"},
 };
 
 size_t settings_count(void)
@@ -351,4 +360,5 @@ void settings_load(struct layer_settings *s, const void *instance_next, struct s
     apply_checks(s->enabled, value[KEY_ENABLE], true, "enable", raw->source[KEY_ENABLE], problems);
     snprintf(s->target_limits, sizeof(s->target_limits), "%s", value[KEY_TARGET_LIMITS]);
     s->write_after_write_visible = choice_index(&table[KEY_WRITE_AFTER_WRITE], value[KEY_WRITE_AFTER_WRITE]) == 1;
+    s->spirv_validation = choice_index(&table[KEY_SPIRV_VALIDATION], value[KEY_SPIRV_VALIDATION]) == 1;
 }

@@ -26,6 +26,7 @@ struct layer_settings {
     bool enabled[CHECK_COUNT];      /* disable / enable: comma-separated IDs or globs */
     char target_limits[1024];       /* target_limits: fleet-limits JSON or a probe report */
     bool write_after_write_visible; /* write_after_write: available (the memory model) | visible (VVL) */
+    bool spirv_validation;          /* spirv_validation: SPIRV-Tools' validator at vkCreateShaderModule */
 };
 
 enum setting_type {

@@ -272,8 +272,9 @@ static spv_result_t on_header(void *user, spv_endianness_t endian, uint32_t magi
     struct parse_state *s = user;
     s->position = 5;
     /* Every id below the bound gets a record: a bound far beyond what the module's words could
-     * define would only cost memory (a compiler's bound stays below its word count). */
-    if (id_bound == 0 || id_bound > SPIRV_ID_BOUND_LIMIT || id_bound > 2 * s->module_words + 64) {
+     * define would only cost memory (a compiler's bound stays below its word count; up to 65536
+     * records, a few MiB, are taken whatever the size). */
+    if (id_bound == 0 || id_bound > SPIRV_ID_BOUND_LIMIT || (id_bound > 65536 && id_bound > 2 * s->module_words + 64)) {
         give_up(s, 3, "its id bound is zero, above the spec's limit or far beyond what its size can define");
         return SPV_ERROR_INVALID_BINARY;
     }

@@ -307,7 +307,7 @@ static bool object(struct scan *s, int depth)
             keys = grown;
             capacity *= 2;
         }
-        if (s->pool_used + needed > s->pool_capacity) {
+        if (s->pool == NULL || s->pool_used + needed > s->pool_capacity) { /* NULL + 0 is undefined too */
             size_t grown_capacity = s->pool_capacity ? s->pool_capacity : 4096;
             while (grown_capacity < s->pool_used + needed)
                 grown_capacity *= 2;

@@ -38,6 +38,8 @@ packages=(
     # preflight-dashboard: HTTP(S), the embedded SQLite database, PostgreSQL (client, and the server
     # its tests start)
     libmicrohttpd-dev libgnutls28-dev libsqlite3-dev sqlite3 libpq-dev postgresql
+    # coverage-guided fuzzing of the layer's input paths (scripts/fuzz.sh): clang with libFuzzer
+    clang libclang-rt-14-dev
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -30,6 +30,9 @@ export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1"
 # (the layer's scenarios one by one are left to the first build: layer.integration runs them all here)
 (cd "$root/build-asan" && ctest --output-on-failure --timeout 900 -LE scenario)
 
+echo "== fuzz: every target coverage-guided with libFuzzer, ASan and UBSan, 30 s each"
+"$root/scripts/fuzz.sh" 30
+
 echo "== build with ThreadSanitizer and test the layer's and the dashboard's threading"
 "$root/scripts/build.sh" "$root/build-tsan" -DPREFLIGHT_WERROR=ON -DPREFLIGHT_TSAN=ON
 unset LSAN_OPTIONS ASAN_OPTIONS

@@ -61,6 +61,8 @@ void finish(struct app *a, struct recording *r, bool submit);
 bool scenarios_alias(struct app *a, const char *name);
 bool scenarios_hazard(struct app *a, const char *name);
 bool scenarios_host(struct app *a, const char *name);
+/* The hostile scenarios (layer_app_hostile.c): what a buggy application passes. */
+bool scenarios_hostile(struct app *a, const char *name);
 /* The lifetime and dispatch-coverage scenarios (layer_app_lifetime.c); false for an unknown name. */
 bool scenario_lifetime(struct app *a, const char *name);
 

@@ -368,6 +368,37 @@ for s in dispatch-covered dispatch-covered-2d dispatch-covered-indirect dispatch
     check "dispatch coverage: covered, or no bound to trace ($s): no finding" only 0
 done
 
+# Hostile application input (tests/layer/layer_app_hostile.c): each scenario first without the
+# layer (the driver survives it, so what follows tests the layer), then through it: exit 0 and no
+# crash or sanitizer report; what the layer recognises is reported.
+hostile_bare() { # the scenario without any layer must exit 0: else the driver, not the layer, is tested
+    timeout 120 "$app" "$1" >/dev/null 2>"$work/bare-err"
+}
+for s in hostile-handles hostile-ranges hostile-descriptors hostile-pnext hostile-secondaries hostile-spirv hostile-threads; do
+    run $s
+    [ "$active" = 1 ] || continue
+    check "hostile input ($s): the driver alone survives it" hostile_bare $s
+    check "hostile input ($s): through the layer, exit 0, no sanitizer report" sh -c "[ \$(cat '$work/rc') = 0 ] && ! grep -q 'Sanitizer' '$work/err'"
+    case $s in
+    hostile-handles)
+        check "hostile handles: a freed set bound is reported" has "PREFLIGHT-lifetime-stale-descriptor-set .*which was freed" ;;
+    hostile-descriptors)
+        check "hostile descriptors: a million-descriptor binding, writes across bindings, templates: silent" only 0 ;;
+    hostile-pnext | hostile-secondaries)
+        check "hostile $s: silent" only 0 ;;
+    hostile-spirv)
+        check "a module the reflection cannot make sense of: one WARNING naming it and why" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-binding-invalid-spirv [-0-9]* WARNING .*\"twice-defined\", entry point \"main\" (stage COMPUTE) cannot be reflected: .*defined more than once' '$work/out'" ;;
+    hostile-threads)
+        check "hostile threads: 8 threads x 40 submissions, silent" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 0 ] && grep -q '8 threads x 40 submissions, 0 failed calls' '$work/out'" ;;
+    esac
+done
+
+# spirv_validation = on: SPIRV-Tools' validator at vkCreateShaderModule, once per module
+VK_PREFLIGHT_VALIDATION_SPIRV_VALIDATION=on run hostile-spirv
+check "spirv_validation on: the validator's rejection at vkCreateShaderModule, then the reflection's" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 2 ] && grep -q 'PREFLIGHT-binding-invalid-spirv .*vkCreateShaderModule\|PREFLIGHT-binding-invalid-spirv .*is not valid SPIR-V for Vulkan 1\.[0-9]: spirv-val: ' '$work/out'"
+VK_PREFLIGHT_VALIDATION_SPIRV_VALIDATION=on run clean
+check "spirv_validation on: the project's valid shaders give nothing" only 0
+
 # a program we did not write: vkcube (vulkan-tools) draws 30 frames into an Xvfb window (swapchain,
 # render pass, per-frame uniform buffers written by the host, fences and semaphores). Skipped for
 # sanitizer builds of the layer (vkcube is not built with the sanitizer runtime).
