@@ -49,8 +49,9 @@ static void describe(struct layer_device *ld, const struct command_access *a, ch
                  (unsigned long long)a->end);
 }
 
+/* `proof`: how two invocations meet (a proven buffer pair), or NULL. */
 static void report_pair(struct layer_device *ld, struct command_buffer_state *cb, enum check_id check, const char *call,
-                        const struct command_access *x, const struct command_access *y)
+                        const struct command_access *x, const struct command_access *y, const char *proof)
 {
     struct finding f = {.check = check, .call = call, .command_buffer = cb};
     f.objects[f.object_count++] = (struct finding_object){VK_OBJECT_TYPE_COMMAND_BUFFER, HANDLE((uintptr_t)cb->handle)};
@@ -61,12 +62,60 @@ static void report_pair(struct layer_device *ld, struct command_buffer_state *cb
     char first[320], second[320];
     describe(ld, x, first, sizeof(first));
     describe(ld, y, second, sizeof(second));
-    snprintf(f.message, sizeof(f.message),
-             "%s, and %s, in the same %s (command %u)%s: its invocations run in no order, so the result depends "
-             "on scheduling",
-             first, second, call, cb->command_index,
-             !x->image && x->resource != y->resource ? " (two buffers on the same VkDeviceMemory)" : "");
+    const char *two_buffers = !x->image && x->resource != y->resource ? " (two buffers on the same VkDeviceMemory)" : "";
+    if (check == CHECK_ALIAS_BUFFER_UNPROVEN)
+        snprintf(f.message, sizeof(f.message),
+                 "%s, and %s, in the same %s (command %u)%s: the ranges overlap, but whether the shader's accesses "
+                 "meet depends on values the layer cannot evaluate; if they do, the result depends on scheduling",
+                 first, second, call, cb->command_index, two_buffers);
+    else
+        snprintf(f.message, sizeof(f.message),
+                 "%s, and %s, in the same %s (command %u)%s: %s%sits invocations run in no order, so the result "
+                 "depends on scheduling",
+                 first, second, call, cb->command_index, two_buffers, proof ? proof : "", proof ? "; " : "");
     finding_report(ld->instance, ld, &f);
+}
+
+/* The reflection's binding behind a descriptor access (NULL when the shader has none such). */
+static const struct reflect_binding *reflected_binding(const struct bound_state *b, const struct command_access *a)
+{
+    const struct reflect_result *r = b->pipeline ? &b->pipeline->shader : NULL;
+    for (size_t i = 0; r != NULL && i < r->binding_count; ++i)
+        if (r->bindings[i].set == a->set && r->bindings[i].binding == a->binding)
+            return &r->bindings[i];
+    return NULL;
+}
+
+/* Two buffer bindings whose descriptor ranges overlap, one writing: reported as an ERROR only when
+ * two invocations are shown to meet (the witness is named), as advice when the layer cannot tell,
+ * not at all when the dispatch's values keep them apart. */
+static void judge_buffer_pair(struct layer_device *ld, struct command_buffer_state *cb, const struct bound_state *b,
+                              const struct command_access *writer, const struct command_access *other,
+                              const struct dispatch_shape *dispatch, const char *call)
+{
+    const struct reflect_binding *wb = reflected_binding(b, writer), *ob = reflected_binding(b, other);
+    struct alias_witness witness;
+    enum alias_proof proof = ALIAS_UNPROVEN;
+    if (wb != NULL && ob != NULL) {
+        struct alias_side w = {wb, writer->element, writer->begin, writer->end};
+        struct alias_side o = {ob, other->element, other->begin, other->end};
+        proof = alias_witness_find(&b->pipeline->shader, &w, &o, dispatch, &witness);
+    }
+    if (proof == ALIAS_DISJOINT)
+        return;
+    if (proof == ALIAS_UNPROVEN) {
+        if (finding_enabled(ld->instance, CHECK_ALIAS_BUFFER_UNPROVEN))
+            report_pair(ld, cb, CHECK_ALIAS_BUFFER_UNPROVEN, call, writer, other, NULL);
+        return;
+    }
+    char proof_text[300];
+    snprintf(proof_text, sizeof(proof_text),
+             "invocation (%u,%u,%u) writes memory byte %llu through set %u binding %u, which invocation (%u,%u,%u) %s "
+             "through set %u binding %u",
+             witness.writer[0], witness.writer[1], witness.writer[2], (unsigned long long)witness.byte, writer->set,
+             writer->binding, witness.other[0], witness.other[1], witness.other[2],
+             witness.other_writes ? "writes" : "reads", other->set, other->binding);
+    report_pair(ld, cb, CHECK_ALIAS_BUFFER, call, writer, other, proof_text);
 }
 
 static bool feedback_loop_allowed(const struct bound_state *b, const struct command_access *descriptor)
@@ -76,7 +125,7 @@ static bool feedback_loop_allowed(const struct bound_state *b, const struct comm
 }
 
 bool check_alias_command(struct layer_device *ld, struct command_buffer_state *cb, const struct bound_state *b,
-                         const struct command_accesses *acc, const char *call)
+                         const struct command_accesses *acc, const struct dispatch_shape *dispatch, const char *call)
 {
     bool met = false; /* a pair met (reported, or allowed as a feedback loop) */
     for (uint32_t i = 0; i < acc->count; ++i) {
@@ -92,16 +141,18 @@ bool check_alias_command(struct layer_device *ld, struct command_buffer_state *c
                  * filters) run, each invocation reading and writing its own elements: advice only.
                  * Ranges that overlap at different offsets let one invocation's write land on what
                  * another reads: an error. */
-                enum check_id check = same_range(x, y) ? CHECK_ALIAS_IN_PLACE
-                                      : x->image       ? CHECK_ALIAS_IMAGE
-                                                       : CHECK_ALIAS_BUFFER;
-                report_pair(ld, cb, check, call, x->write ? x : y, x->write ? y : x);
+                if (same_range(x, y))
+                    report_pair(ld, cb, CHECK_ALIAS_IN_PLACE, call, x->write ? x : y, x->write ? y : x, NULL);
+                else if (x->image)
+                    report_pair(ld, cb, CHECK_ALIAS_IMAGE, call, x->write ? x : y, x->write ? y : x, NULL);
+                else
+                    judge_buffer_pair(ld, cb, b, x->write ? x : y, x->write ? y : x, dispatch, call);
             } else if (x_descriptor && j < acc->fixed_end) {
                 if (x->write) /* fixed-function units only read */
-                    report_pair(ld, cb, CHECK_ALIAS_VERTEX_INDEX_INDIRECT, call, x, y);
+                    report_pair(ld, cb, CHECK_ALIAS_VERTEX_INDEX_INDIRECT, call, x, y, NULL);
             } else if (x_descriptor && j >= acc->fixed_end) {
                 if (!feedback_loop_allowed(b, x))
-                    report_pair(ld, cb, CHECK_ALIAS_ATTACHMENT, call, y, x);
+                    report_pair(ld, cb, CHECK_ALIAS_ATTACHMENT, call, y, x, NULL);
             }
             met = true;
         }

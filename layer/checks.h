@@ -40,6 +40,8 @@ enum check_severity { CHECK_ERROR, CHECK_WARNING, CHECK_ADVICE };
       "one binding of a dispatch or draw writes buffer memory that another binding of the same command accesses")    \
     X(ALIAS_IMAGE, "PREFLIGHT-alias-image", CHECK_ERROR,                                                             \
       "one binding of a dispatch or draw writes an image subresource that another binding of the same command accesses") \
+    X(ALIAS_BUFFER_UNPROVEN, "PREFLIGHT-alias-buffer-unproven", CHECK_ADVICE,                                      \
+      "the descriptor ranges of a written binding and another binding of one command overlap, but whether the shader's accesses meet is unknown") \
     X(ALIAS_IN_PLACE, "PREFLIGHT-alias-in-place", CHECK_ADVICE,                                                      \
       "two bindings of one dispatch or draw read and write exactly the same buffer range or subresources (in place)") \
     X(ALIAS_ATTACHMENT, "PREFLIGHT-alias-attachment", CHECK_ERROR,                                                   \

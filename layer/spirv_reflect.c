@@ -36,6 +36,14 @@ struct id_info {
     uint32_t defined_at;        /* instructions in functions: index + 1 of their body instruction */
     uint32_t arguments;         /* function parameters: index + 1 of the first argument edge (0: none) */
     uint32_t argument_count;    /* function parameters: call sites that pass them an argument */
+    /* blocks (labels): the structured merge their header names, where their terminator is, and
+     * whether they run (live: reachable with specialization constants applied to branches) and
+     * run in every invocation within the work bound (not uncertain) */
+    uint32_t merge, terminator_at; /* terminator_at: body index + 1 */
+    bool loop_header, live_block, uncertain_block;
+    uint32_t walk_mark;     /* the walk that last visited this block */
+    bool sites_incomplete;  /* binding variables: an access whose place is not known */
+    uint32_t expr_memo;     /* the expression node of this value + 1 (0: not yet made) */
 };
 
 /* One argument a call site passes to a parameter: a list per parameter, newest first. */
@@ -52,6 +60,7 @@ struct member_offset {
 /* Instructions inside functions, replayed after the whole module is known. */
 struct body_instruction {
     uint32_t function;
+    uint32_t block; /* the label of the block it is in (0 before the first) */
     uint32_t opcode;
     uint32_t at, count; /* operand words in the word pool */
 };
@@ -65,7 +74,7 @@ struct parse_state {
     size_t word_count, word_capacity;
     struct body_instruction *body;
     size_t body_count, body_capacity;
-    uint32_t current_function;
+    uint32_t current_function, current_block;
     uint32_t entry_function;
     uint32_t execution_model;
     const char *entry_name;
@@ -88,6 +97,19 @@ struct parse_state {
     /* Steps left for the walks that follow ids (types, call graphs, parameters): a hostile module
      * can make them branch without end. */
     uint64_t fuel;
+    /* the buffer accesses found (each with its variable) and the expressions of their indices */
+    struct variable_site *sites;
+    size_t site_count, site_capacity;
+    struct reflect_expr *exprs;
+    size_t expr_count, expr_capacity;
+    uint32_t walk; /* the current block walk's mark */
+    uint32_t *stack;
+    size_t stack_capacity;
+};
+
+struct variable_site {
+    uint32_t variable;
+    struct reflect_site site;
 };
 
 static void give_up(struct parse_state *s, size_t at, const char *why)
@@ -142,6 +164,15 @@ static uint64_t spec_override(const struct parse_state *s, uint32_t spec_id, uin
     return fallback;
 }
 
+/* Whether every operand is a value the module fixes (a constant, specialization applied). */
+static bool operands_known(struct parse_state *s, const uint32_t *operands, uint32_t count)
+{
+    for (uint32_t i = 0; i < count && i < 3; ++i)
+        if (!id(s, operands[i])->has_value)
+            return false;
+    return count > 0;
+}
+
 /* OpSpecConstantOp over integers: the operations array lengths and local sizes are built from. */
 static bool evaluate_spec_op(struct parse_state *s, uint32_t op, const uint32_t *operands, uint32_t count,
                              uint64_t *out)
@@ -188,6 +219,42 @@ static bool evaluate_spec_op(struct parse_state *s, uint32_t op, const uint32_t 
         return true;
     case SpvOpSelect:
         *out = a ? b : (count > 2 ? id(s, operands[2])->value : 0);
+        return true;
+    /* comparisons and logic: what specialization-driven branches test */
+    case SpvOpIEqual:
+    case SpvOpLogicalEqual:
+        *out = a == b;
+        return true;
+    case SpvOpINotEqual:
+    case SpvOpLogicalNotEqual:
+        *out = a != b;
+        return true;
+    case SpvOpULessThan:
+        *out = a < b;
+        return true;
+    case SpvOpULessThanEqual:
+        *out = a <= b;
+        return true;
+    case SpvOpUGreaterThan:
+        *out = a > b;
+        return true;
+    case SpvOpUGreaterThanEqual:
+        *out = a >= b;
+        return true;
+    case SpvOpSLessThan:
+        *out = (int64_t)a < (int64_t)b;
+        return true;
+    case SpvOpSGreaterThan:
+        *out = (int64_t)a > (int64_t)b;
+        return true;
+    case SpvOpLogicalAnd:
+        *out = a && b;
+        return true;
+    case SpvOpLogicalOr:
+        *out = a || b;
+        return true;
+    case SpvOpLogicalNot:
+        *out = !a;
         return true;
     default:
         return false;
@@ -260,6 +327,10 @@ static void decorate(struct parse_state *s, const uint32_t *w, uint32_t n, bool 
 /* Steps the id-following walks may take: far more than any compiler's module needs (a walk is
  * linear in the module for them), bounded for a hostile one. */
 #define REFLECT_FUEL_BASE 1000000u
+/* at most so many buffer access sites and index expression nodes per entry point: a shader with
+ * more has some accesses whose place is not known (its bindings' sites are incomplete) */
+#define REFLECT_MAX_SITES 4096u
+#define REFLECT_MAX_EXPRS 16384u
 #define REFLECT_FUEL_PER_WORD 64u
 
 /* The spec's universal limit on the id bound (SPIR-V specification, "Universal Limits"). */
@@ -437,7 +508,7 @@ static spv_result_t on_instruction(void *user, const spv_parsed_instruction_t *i
         break;
     case SpvOpSpecConstantOp:
         if (r && n >= 3)
-            r->has_value = evaluate_spec_op(s, w[2], w + 3, n - 3, &r->value);
+            r->has_value = operands_known(s, w + 3, n - 3) && evaluate_spec_op(s, w[2], w + 3, n - 3, &r->value);
         break;
     case SpvOpVariable:
         if (r && n >= 3) {
@@ -451,7 +522,7 @@ static spv_result_t on_instruction(void *user, const spv_parsed_instruction_t *i
             r->function = inst->result_id;
         break;
     case SpvOpFunctionEnd:
-        s->current_function = 0;
+        s->current_function = s->current_block = 0;
         break;
     default:
         break;
@@ -463,7 +534,10 @@ static spv_result_t on_instruction(void *user, const spv_parsed_instruction_t *i
         struct body_instruction *b = &s->body[s->body_count++];
         if (r != NULL)
             r->defined_at = (uint32_t)s->body_count;
+        if (op == SpvOpLabel)
+            s->current_block = inst->result_id;
         b->function = s->current_function;
+        b->block = s->current_block;
         b->opcode = op;
         b->at = (uint32_t)s->word_count;
         b->count = n;
@@ -727,6 +801,139 @@ static bool bind_parameters(struct parse_state *s, const bool *reachable)
     return ok;
 }
 
+/* --- blocks: which run, with specialization constants applied to branches ----------------------- */
+
+static bool is_terminator(uint32_t op)
+{
+    return op == SpvOpBranch || op == SpvOpBranchConditional || op == SpvOpSwitch || op == SpvOpReturn ||
+           op == SpvOpReturnValue || op == SpvOpKill || op == SpvOpUnreachable || op == SpvOpTerminateInvocation;
+}
+
+/* Each block's merge (from its OpSelectionMerge/OpLoopMerge) and terminator. */
+static void note_blocks(struct parse_state *s)
+{
+    for (size_t i = 0; i < s->body_count; ++i) {
+        const struct body_instruction *b = &s->body[i];
+        struct id_info *block = id(s, b->block);
+        if ((b->opcode == SpvOpSelectionMerge || b->opcode == SpvOpLoopMerge) && b->count >= 1) {
+            block->merge = s->words[b->at];
+            block->loop_header = b->opcode == SpvOpLoopMerge;
+        } else if (is_terminator(b->opcode) && block->terminator_at == 0) {
+            block->terminator_at = (uint32_t)i + 1;
+        }
+    }
+}
+
+/* A branch's condition or a switch's selector, when the module fixes it. */
+static bool fixed_value(struct parse_state *s, uint32_t value, uint64_t *out)
+{
+    struct id_info *c = id(s, value);
+    if (!c->has_value)
+        return false;
+    *out = c->value;
+    return true;
+}
+
+/* The successors a block's terminator can take: all of them, or the one a fixed condition or
+ * selector picks. Returns how many were written to `out` (at most `capacity`). */
+static uint32_t successors(struct parse_state *s, uint32_t block, bool follow_fixed, uint32_t *out, uint32_t capacity)
+{
+    uint32_t at = id(s, block)->terminator_at;
+    if (at == 0 || at > s->body_count)
+        return 0;
+    const struct body_instruction *t = &s->body[at - 1];
+    const uint32_t *w = s->words + t->at;
+    uint32_t n = 0;
+    uint64_t v = 0;
+    switch (t->opcode) {
+    case SpvOpBranch:
+        if (t->count >= 1 && capacity > 0)
+            out[n++] = w[0];
+        break;
+    case SpvOpBranchConditional:
+        if (t->count < 3)
+            break;
+        if (follow_fixed && fixed_value(s, w[0], &v)) {
+            out[n++] = v ? w[1] : w[2];
+        } else if (capacity >= 2) {
+            out[n++] = w[1];
+            out[n++] = w[2];
+        }
+        break;
+    case SpvOpSwitch: {
+        if (t->count < 2)
+            break;
+        uint32_t literal_words = id(s, id(s, w[0])->type)->count == 64 ? 2 : 1;
+        bool fixed = follow_fixed && fixed_value(s, w[0], &v);
+        uint32_t picked = w[1]; /* the default */
+        for (uint32_t k = 2; k + literal_words < t->count; k += literal_words + 1) {
+            uint64_t literal = literal_words == 2 ? ((uint64_t)w[k + 1] << 32 | w[k]) : w[k];
+            uint32_t target = w[k + literal_words];
+            if (fixed) {
+                uint64_t mask = literal_words == 2 ? UINT64_MAX : UINT32_MAX;
+                if ((v & mask) == literal)
+                    picked = target;
+            } else if (n < capacity) {
+                out[n++] = target;
+            }
+        }
+        if (n < capacity)
+            out[n++] = picked;
+        break;
+    }
+    default:
+        break;
+    }
+    return n;
+}
+
+static bool push_block(struct parse_state *s, size_t *depth, uint32_t block)
+{
+    if (!grow((void **)&s->stack, &s->stack_capacity, *depth + 1, sizeof(uint32_t)))
+        return false;
+    s->stack[(*depth)++] = block;
+    return true;
+}
+
+/* Marks the blocks each reachable function runs: from its first block, along the branches that
+ * the module's constants (specialization applied) leave open. */
+static bool find_live_blocks(struct parse_state *s, const bool *reachable)
+{
+    uint32_t next[64];
+    for (size_t i = 0; i < s->body_count; ++i) {
+        const struct body_instruction *b = &s->body[i];
+        if (b->opcode != SpvOpLabel || !reachable[b->function] || b->count < 1)
+            continue;
+        if (i > 0 && s->body[i - 1].function == b->function && s->body[i - 1].block != 0)
+            continue; /* not the function's first block */
+        size_t depth = 0;
+        if (!push_block(s, &depth, s->words[b->at]))
+            return false;
+        id(s, s->words[b->at])->live_block = true;
+        while (depth > 0) {
+            uint32_t block = s->stack[--depth];
+            if (!spend(s))
+                return false;
+            uint32_t count = successors(s, block, true, next, 64);
+            for (uint32_t k = 0; k < count; ++k) {
+                struct id_info *target = id(s, next[k]);
+                if (target->opcode != SpvOpLabel || target->live_block)
+                    continue;
+                target->live_block = true;
+                if (!push_block(s, &depth, next[k]))
+                    return false;
+            }
+        }
+    }
+    return true;
+}
+
+/* Whether an instruction runs at all: in a live block (function parameters come before any). */
+static bool instruction_live(struct parse_state *s, const struct body_instruction *b)
+{
+    return b->block == 0 || id(s, b->block)->live_block;
+}
+
 /* Twice: first only to learn where every pointer comes from (a callee may come before its caller
  * in the module), then to mark the accesses. */
 static void replay_bodies(struct parse_state *s, const bool *reachable, bool roots_only)
@@ -735,7 +942,7 @@ static void replay_bodies(struct parse_state *s, const bool *reachable, bool roo
         const struct body_instruction *b = &s->body[i];
         const uint32_t *w = s->words + b->at;
         uint32_t n = b->count;
-        bool live = !roots_only && function_reachable(reachable, b->function);
+        bool live = !roots_only && function_reachable(reachable, b->function) && instruction_live(s, b);
         /* every operand that names a Workgroup variable makes it used */
         for (uint32_t k = 0; live && k < n; ++k) {
             struct id_info *v = id(s, w[k]);
@@ -905,6 +1112,9 @@ struct invocation_component {
     uint32_t dim;
 };
 
+/* invocation_kind's answer for gl_LocalInvocationID (REFLECT_BOUND_* are the others). */
+#define INVOCATION_LOCAL 2
+
 static int invocation_kind(struct parse_state *s, uint32_t variable)
 {
     struct id_info *v = id(s, variable);
@@ -914,6 +1124,8 @@ static int invocation_kind(struct parse_state *s, uint32_t variable)
         return REFLECT_BOUND_GLOBAL_INVOCATION;
     if (v->builtin == SpvBuiltInWorkgroupId + 1)
         return REFLECT_BOUND_WORKGROUP;
+    if (v->builtin == SpvBuiltInLocalInvocationId + 1)
+        return INVOCATION_LOCAL; /* not a work bound's, but an index's */
     return -1;
 }
 
@@ -1171,7 +1383,7 @@ static void find_invocation_bounds(struct parse_state *s, const bool *reachable,
                             : ((c = scalar_component(s, w[3], 0)).kind < 0 ||
                                !push_constant_value(s, w[2], &offset, &pc_signed, 0)))
             continue;
-        if (c.dim > 2)
+        if (c.dim > 2 || c.kind == INVOCATION_LOCAL)
             continue;
         /* with the invocation on the left: x < N and x >= N bound the work at N, x <= N and x > N at
          * N + 1; mirrored with it on the right (N > x as x < N) */
@@ -1197,6 +1409,344 @@ static void find_invocation_bounds(struct parse_state *s, const bool *reachable,
     }
 }
 
+/* --- where buffer accesses land: sites, their index expressions, and certainty ------------------ */
+
+/* Whether `condition` compares an invocation ID with a push constant in the way the work bound
+ * `bounds` recorded; then *inside_when_true says which branch keeps the invocations inside it. */
+static bool is_work_bound_check(struct parse_state *s, const struct reflect_result *out, uint32_t condition,
+                                bool *inside_when_true)
+{
+    uint32_t op, n, offset;
+    const uint32_t *w = definition(s, condition, &op, &n);
+    if (w == NULL || n != 4)
+        return false;
+    bool less;
+    switch (op) {
+    case SpvOpULessThan:
+    case SpvOpSLessThan:
+    case SpvOpULessThanEqual:
+    case SpvOpSLessThanEqual:
+        less = true;
+        break;
+    case SpvOpUGreaterThan:
+    case SpvOpSGreaterThan:
+    case SpvOpUGreaterThanEqual:
+    case SpvOpSGreaterThanEqual:
+        less = false;
+        break;
+    default:
+        return false;
+    }
+    bool is_signed;
+    struct invocation_component c = scalar_component(s, w[2], 0);
+    bool left = c.kind >= 0;
+    if (!left)
+        c = scalar_component(s, w[3], 0);
+    if (c.kind < 0 || c.kind == INVOCATION_LOCAL || c.dim > 2 ||
+        !push_constant_value(s, left ? w[3] : w[2], &offset, &is_signed, 0))
+        return false;
+    const struct reflect_bound *bound = &out->bounds[c.dim];
+    if (!bound->present || bound->offset != offset || bound->kind != c.kind)
+        return false;
+    *inside_when_true = left ? less : !less;
+    return true;
+}
+
+/* Marks uncertain every block reachable from `start` before `stop` (and never `stop` itself);
+ * true when one of them leaves the function. */
+static bool mark_region(struct parse_state *s, uint32_t start, uint32_t stop)
+{
+    uint32_t next[64];
+    bool exits = false;
+    size_t depth = 0;
+    ++s->walk;
+    if (start == stop || !push_block(s, &depth, start))
+        return false;
+    id(s, start)->walk_mark = s->walk;
+    while (depth > 0 && spend(s)) {
+        uint32_t block = s->stack[--depth];
+        struct id_info *info = id(s, block);
+        info->uncertain_block = true;
+        uint32_t at = info->terminator_at;
+        uint32_t op = at && at <= s->body_count ? s->body[at - 1].opcode : SpvOpUnreachable;
+        exits |= op == SpvOpReturn || op == SpvOpReturnValue || op == SpvOpKill || op == SpvOpTerminateInvocation;
+        uint32_t count = successors(s, block, true, next, 64);
+        for (uint32_t k = 0; k < count; ++k) {
+            struct id_info *target = id(s, next[k]);
+            if (next[k] == stop || target->opcode != SpvOpLabel || target->walk_mark == s->walk)
+                continue;
+            target->walk_mark = s->walk;
+            if (!push_block(s, &depth, next[k]))
+                return exits;
+        }
+    }
+    return exits;
+}
+
+/* The entry function's blocks that do not run in every invocation within the work bound: inside a
+ * loop, or inside a selection whose condition is anything but the work bound (and everything after
+ * such a selection when one of its branches leaves the function). */
+static void find_uncertain_blocks(struct parse_state *s, const struct reflect_result *out)
+{
+    uint32_t next[64];
+    for (size_t i = 0; i < s->body_count && !s->gave_up; ++i) {
+        const struct body_instruction *b = &s->body[i];
+        if (b->opcode != SpvOpLabel || b->function != s->entry_function || b->count < 1)
+            continue;
+        uint32_t header = s->words[b->at];
+        struct id_info *h = id(s, header);
+        if (!h->live_block || h->merge == 0)
+            continue;
+        uint32_t count = successors(s, header, true, next, 64);
+        if (h->loop_header) {
+            h->uncertain_block = true;
+            for (uint32_t k = 0; k < count; ++k)
+                mark_region(s, next[k], h->merge);
+            continue;
+        }
+        if (count < 2)
+            continue; /* a fixed branch: no condition */
+        bool inside_when_true = false, bound_check = false;
+        const struct body_instruction *t = &s->body[h->terminator_at - 1];
+        if (t->opcode == SpvOpBranchConditional && t->count >= 3)
+            bound_check = is_work_bound_check(s, out, s->words[t->at], &inside_when_true);
+        bool exits = false;
+        for (uint32_t k = 0; k < count; ++k) {
+            if (bound_check && next[k] == s->words[t->at + (inside_when_true ? 1 : 2)])
+                continue; /* the work bound's inside: the witness keeps to it */
+            bool leaves = mark_region(s, next[k], h->merge);
+            exits |= leaves && !bound_check;
+        }
+        if (exits) /* some invocations left early: what follows is not for all of them */
+            mark_region(s, h->merge, 0);
+    }
+}
+
+static uint32_t expr_node(struct parse_state *s, struct reflect_expr node)
+{
+    if (s->expr_count >= REFLECT_MAX_EXPRS ||
+        !grow((void **)&s->exprs, &s->expr_capacity, s->expr_count + 1, sizeof(*s->exprs)))
+        return REFLECT_NO_INDEX;
+    s->exprs[s->expr_count] = node;
+    return (uint32_t)s->expr_count++;
+}
+
+static uint32_t expr_of(struct parse_state *s, uint32_t value, int depth);
+
+static uint32_t expr_binary(struct parse_state *s, uint8_t op, uint32_t width, const uint32_t *w, int depth)
+{
+    uint32_t a = expr_of(s, w[2], depth + 1), b = expr_of(s, w[3], depth + 1);
+    if (a == REFLECT_NO_INDEX || b == REFLECT_NO_INDEX)
+        return REFLECT_NO_INDEX;
+    return expr_node(s, (struct reflect_expr){op, (uint8_t)width, a, b, 0});
+}
+
+/* The expression a value is, made once per value (shared by every index that uses it);
+ * REFLECT_NO_INDEX when it cannot be written down (no memory, or the module's walks ran out). */
+static uint32_t expr_of(struct parse_state *s, uint32_t value, int depth)
+{
+    struct id_info *v = id(s, value);
+    if (v->expr_memo != 0)
+        return v->expr_memo - 1;
+    if (depth > 24 || !spend(s))
+        return REFLECT_NO_INDEX;
+    uint32_t width = id(s, v->type)->opcode == SpvOpTypeInt && id(s, v->type)->count == 64 ? 64 : 32;
+    struct reflect_expr unknown = {REFLECT_EXPR_UNKNOWN, (uint8_t)width, 0, 0, 0};
+    uint32_t node = REFLECT_NO_INDEX;
+    uint32_t op, n, offset;
+    bool is_signed;
+    const uint32_t *w = definition(s, value, &op, &n);
+    struct invocation_component c;
+    if (v->has_value && id(s, v->type)->opcode == SpvOpTypeInt) {
+        node = expr_node(s, (struct reflect_expr){REFLECT_EXPR_CONSTANT, (uint8_t)width, 0, 0, v->value});
+    } else if (w == NULL) {
+        node = expr_node(s, unknown);
+    } else if (push_constant_value(s, value, &offset, &is_signed, 0)) {
+        node = expr_node(s, (struct reflect_expr){REFLECT_EXPR_PUSH, 32, is_signed, 0, offset});
+    } else if ((c = scalar_component(s, value, 0)).kind >= 0 && c.dim <= 2) {
+        uint8_t kind = c.kind == REFLECT_BOUND_GLOBAL_INVOCATION ? REFLECT_EXPR_GLOBAL_ID
+                       : c.kind == REFLECT_BOUND_WORKGROUP        ? REFLECT_EXPR_WORKGROUP_ID
+                                                                  : REFLECT_EXPR_LOCAL_ID;
+        node = expr_node(s, (struct reflect_expr){kind, 32, 0, 0, c.dim});
+    } else if (op == SpvOpLoad && n >= 3 && id(s, w[2])->opcode == SpvOpVariable &&
+               id(s, w[2])->builtin == SpvBuiltInLocalInvocationIndex + 1) {
+        node = expr_node(s, (struct reflect_expr){REFLECT_EXPR_LOCAL_INDEX, 32, 0, 0, 0});
+    } else if (op == SpvOpLoad && n >= 3 && id(s, w[2])->opcode == SpvOpVariable &&
+               id(s, w[2])->storage_class == SpvStorageClassFunction && id(s, w[2])->stored_value != 0 &&
+               id(s, w[2])->stored_value != UINT32_MAX) {
+        node = expr_of(s, id(s, w[2])->stored_value, depth + 1);
+    } else if ((op == SpvOpBitcast || op == SpvOpCopyObject || op == SpvOpUConvert || op == SpvOpSConvert) && n >= 3) {
+        node = expr_of(s, w[2], depth + 1);
+        if (node != REFLECT_NO_INDEX && s->exprs[node].width != width) /* a different width: wrap there */
+            node = expr_node(s, (struct reflect_expr){REFLECT_EXPR_ADD, (uint8_t)width, node,
+                                                      expr_node(s, (struct reflect_expr){REFLECT_EXPR_CONSTANT, 64, 0, 0, 0}),
+                                                      0});
+    } else if (n == 4) {
+        static const struct {
+            uint32_t spirv;
+            uint8_t op;
+        } binary[] = {{SpvOpIAdd, REFLECT_EXPR_ADD},
+                      {SpvOpISub, REFLECT_EXPR_SUB},
+                      {SpvOpIMul, REFLECT_EXPR_MUL},
+                      {SpvOpUDiv, REFLECT_EXPR_UDIV},
+                      {SpvOpUMod, REFLECT_EXPR_UMOD},
+                      {SpvOpShiftLeftLogical, REFLECT_EXPR_SHL},
+                      {SpvOpShiftRightLogical, REFLECT_EXPR_SHR},
+                      {SpvOpBitwiseAnd, REFLECT_EXPR_AND},
+                      {SpvOpBitwiseOr, REFLECT_EXPR_OR},
+                      {SpvOpBitwiseXor, REFLECT_EXPR_XOR}};
+        for (size_t k = 0; k < sizeof(binary) / sizeof(binary[0]); ++k)
+            if (binary[k].spirv == op)
+                node = expr_binary(s, binary[k].op, width, w, depth);
+        if (node == REFLECT_NO_INDEX)
+            node = expr_node(s, unknown);
+    } else {
+        node = expr_node(s, unknown);
+    }
+    if (node != REFLECT_NO_INDEX)
+        v->expr_memo = node + 1;
+    return node;
+}
+
+/* Where an access through `pointer` lands in its binding: the variable, and in *site the constant
+ * offset, the one index with its stride, and the element of a descriptor array. False when the
+ * place is not known (a second run-time index, a matrix column, a pointer through a parameter). */
+static bool site_of(struct parse_state *s, uint32_t pointer, uint32_t *variable, struct reflect_site *site,
+                    uint32_t *type, int depth)
+{
+    struct id_info *p = id(s, pointer);
+    if (depth > 8)
+        return false;
+    if (p->opcode == SpvOpVariable) {
+        *variable = pointer;
+        *site = (struct reflect_site){.index = REFLECT_NO_INDEX, .element = -2};
+        *type = id(s, p->type)->type;
+        if (is_descriptor_array(s, pointer))
+            *type = 0; /* the element must be chosen first */
+        return p->has_binding;
+    }
+    uint32_t op, n;
+    const uint32_t *w = definition(s, pointer, &op, &n);
+    if (w == NULL || (op != SpvOpAccessChain && op != SpvOpInBoundsAccessChain) || n < 3 ||
+        !site_of(s, w[2], variable, site, type, depth + 1))
+        return false;
+    for (uint32_t k = 3; k < n; ++k) {
+        uint32_t index = w[k], constant = 0;
+        bool fixed = constant_operand(s, index, &constant);
+        if (*type == 0) { /* a descriptor array's element */
+            struct id_info *array = id(s, id(s, id(s, *variable)->type)->type);
+            site->element = fixed ? (int32_t)(constant < INT32_MAX ? constant : INT32_MAX) : -1;
+            *type = array->type;
+            continue;
+        }
+        struct id_info *t = id(s, *type);
+        uint32_t member_offset;
+        switch (t->opcode) {
+        case SpvOpTypeStruct:
+            if (!fixed || constant >= t->count || !member_offset_of(s, *type, constant, &member_offset))
+                return false;
+            site->offset += member_offset;
+            *type = s->members[t->members_at + constant];
+            break;
+        case SpvOpTypeArray:
+        case SpvOpTypeRuntimeArray:
+            if (t->array_stride == 0)
+                return false;
+            if (fixed) {
+                site->offset += (uint64_t)constant * t->array_stride;
+            } else {
+                if (site->index != REFLECT_NO_INDEX)
+                    return false; /* two run-time indices: not followed */
+                site->index = expr_of(s, index, 0);
+                site->stride = t->array_stride;
+                if (site->index == REFLECT_NO_INDEX)
+                    return false;
+            }
+            *type = t->type;
+            break;
+        case SpvOpTypeVector:
+            if (!fixed)
+                return false;
+            site->offset += (uint64_t)constant * (id(s, t->type)->count / 8);
+            *type = t->type;
+            break;
+        default:
+            return false;
+        }
+    }
+    return true;
+}
+
+static void note_site(struct parse_state *s, const struct body_instruction *b, uint32_t pointer, bool write)
+{
+    uint32_t root = id(s, pointer)->root;
+    struct id_info *v = id(s, root);
+    if (v->opcode != SpvOpVariable || !v->has_binding)
+        return;
+    uint32_t variable = 0, type = 0;
+    struct reflect_site site;
+    if (b->function != s->entry_function || !site_of(s, pointer, &variable, &site, &type, 0) || variable != root ||
+        type == 0) {
+        v->sites_incomplete = true;
+        return;
+    }
+    uint64_t width = type_size(s, type, 0);
+    site.width = width > 0 && width < UINT32_MAX ? (uint32_t)width : 0;
+    site.write = write;
+    site.certain = b->block != 0 && !id(s, b->block)->uncertain_block;
+    if (site.width == 0 || s->site_count >= REFLECT_MAX_SITES ||
+        !grow((void **)&s->sites, &s->site_capacity, s->site_count + 1, sizeof(*s->sites))) {
+        v->sites_incomplete = true;
+        return;
+    }
+    s->sites[s->site_count++] = (struct variable_site){root, site};
+}
+
+/* Every live access of a buffer binding in the entry point, as a site. */
+static void find_sites(struct parse_state *s, const bool *reachable, const struct reflect_result *out)
+{
+    find_uncertain_blocks(s, out);
+    for (size_t i = 0; i < s->body_count && !s->gave_up; ++i) {
+        const struct body_instruction *b = &s->body[i];
+        const uint32_t *w = s->words + b->at;
+        if (!function_reachable(reachable, b->function) || !instruction_live(s, b))
+            continue;
+        switch (b->opcode) {
+        case SpvOpLoad:
+            if (b->count >= 3)
+                note_site(s, b, w[2], false);
+            break;
+        case SpvOpStore:
+            if (b->count >= 2)
+                note_site(s, b, w[0], true);
+            break;
+        case SpvOpAtomicLoad:
+            if (b->count >= 3)
+                note_site(s, b, w[2], false);
+            break;
+        case SpvOpAtomicStore:
+            if (b->count >= 1)
+                note_site(s, b, w[0], true);
+            break;
+        case SpvOpCopyMemory:
+        case SpvOpCopyMemorySized:
+            if (b->count >= 2) {
+                id(s, id(s, w[0])->root)->sites_incomplete = true;
+                id(s, id(s, w[1])->root)->sites_incomplete = true;
+            }
+            break;
+        default:
+            if (b->opcode >= SpvOpAtomicExchange && b->opcode <= SpvOpAtomicXor && b->count >= 3)
+                note_site(s, b, w[2], true);
+            else if ((b->opcode == SpvOpAtomicFAddEXT || b->opcode == SpvOpAtomicFMinEXT ||
+                      b->opcode == SpvOpAtomicFMaxEXT) &&
+                     b->count >= 3)
+                note_site(s, b, w[2], true);
+            break;
+        }
+    }
+}
+
 static void collect_bindings(struct parse_state *s, struct reflect_result *out)
 {
     size_t count = 0;
@@ -1205,6 +1755,7 @@ static void collect_bindings(struct parse_state *s, struct reflect_result *out)
     out->bindings = calloc(count ? count : 1, sizeof(*out->bindings));
     if (out->bindings == NULL)
         return;
+    out->sites = calloc(s->site_count ? s->site_count : 1, sizeof(*out->sites));
     for (uint32_t i = 1; i < s->bound; ++i) {
         struct id_info *v = &s->ids[i];
         if (v->opcode != SpvOpVariable || !v->has_binding)
@@ -1230,6 +1781,13 @@ static void collect_bindings(struct parse_state *s, struct reflect_result *out)
         b->constant_elements = v->constant_elements;
         b->dynamic_index = v->dynamic_index;
         b->used_stages = (b->read || b->written) ? stage_of(s->execution_model) : 0;
+        /* the binding's sites, grouped (a stable pass over all of them per binding) */
+        b->sites_at = (uint32_t)out->site_count;
+        for (size_t k = 0; out->sites != NULL && k < s->site_count; ++k)
+            if (s->sites[k].variable == i)
+                out->sites[out->site_count++] = s->sites[k].site;
+        b->site_count = (uint32_t)out->site_count - b->sites_at;
+        b->sites_complete = out->sites != NULL && !v->sites_incomplete && s->execution_model == SpvExecutionModelGLCompute;
         if (b->array_size == 1 && (b->read || b->written))
             b->constant_elements = 1; /* a single descriptor: element 0 */
         switch (t->opcode) {
@@ -1291,7 +1849,8 @@ void reflect_module(const uint32_t *code, size_t size_bytes, const char *entry,
         snprintf(out->error, sizeof(out->error), "no entry point named '%.64s'", s.entry_name);
     } else {
         bool *reachable = calloc(s.bound, sizeof(bool));
-        if (reachable != NULL && find_reachable(&s, reachable) && bind_parameters(&s, reachable)) {
+        if (reachable != NULL && find_reachable(&s, reachable) && bind_parameters(&s, reachable) &&
+            (note_blocks(&s), find_live_blocks(&s, reachable))) {
             note_stored_constants(&s);
             replay_bodies(&s, reachable, true);
             note_stored_values(&s);
@@ -1319,9 +1878,14 @@ void reflect_module(const uint32_t *code, size_t size_bytes, const char *entry,
                 if (v->opcode == SpvOpVariable && v->storage_class == SpvStorageClassWorkgroup && v->used)
                     out->workgroup_memory += type_size(&s, id(&s, v->type)->type, 0);
             }
-            collect_bindings(&s, out);
-            if (s.execution_model == SpvExecutionModelGLCompute)
+            if (s.execution_model == SpvExecutionModelGLCompute) {
                 find_invocation_bounds(&s, reachable, out);
+                find_sites(&s, reachable, out);
+            }
+            collect_bindings(&s, out);
+            out->exprs = s.exprs; /* handed over */
+            out->expr_count = s.expr_count;
+            s.exprs = NULL;
             if (s.gave_up) { /* a walk ran out of steps: what it found is incomplete */
                 reflect_free(out);
                 out->invalid = true;
@@ -1339,11 +1903,16 @@ void reflect_module(const uint32_t *code, size_t size_bytes, const char *entry,
     free(s.body);
     free(s.offsets);
     free(s.edges);
+    free(s.sites);
+    free(s.exprs);
+    free(s.stack);
 }
 
 void reflect_free(struct reflect_result *r)
 {
     free(r->bindings);
+    free(r->sites);
+    free(r->exprs);
     memset(r, 0, sizeof(*r));
 }
 
@@ -1356,6 +1925,8 @@ bool reflect_merge(struct reflect_result *into, const struct reflect_result *fro
             if (into->bindings[k].set == b->set && into->bindings[k].binding == b->binding)
                 same = &into->bindings[k];
         if (same != NULL) {
+            same->sites_complete = false; /* sites are one stage's: not kept for merged stages */
+            same->site_count = 0;
             same->read |= b->read;
             same->written |= b->written;
             same->constant_elements |= b->constant_elements;
@@ -1367,7 +1938,9 @@ bool reflect_merge(struct reflect_result *into, const struct reflect_result *fro
         if (grown == NULL)
             return false;
         into->bindings = grown;
-        into->bindings[into->binding_count++] = *b;
+        into->bindings[into->binding_count] = *b;
+        into->bindings[into->binding_count].sites_complete = false;
+        into->bindings[into->binding_count++].site_count = 0;
     }
     return true;
 }

@@ -39,6 +39,55 @@ struct reflect_binding {
     /* The pipeline stages (VkPipelineStageFlagBits2) whose shaders read or write it: a graphics
      * pipeline's merged stages keep each binding's own. */
     uint64_t used_stages;
+    /* Where in the binding's memory the shader's accesses land (buffers of compute shaders): its
+     * sites, reflect_result.sites[sites_at, sites_at + site_count). `sites_complete`: every live
+     * access of the binding is one of them (otherwise some access's place is not known). */
+    uint32_t sites_at, site_count;
+    bool sites_complete;
+};
+
+/* An integer expression of the values a dispatch fixes, in the nodes of reflect_result.exprs:
+ * what an index into a buffer is, followed back through arithmetic to constants (specialization
+ * applied), push constants and the invocation's built-in IDs. Anything else (memory loads, phis,
+ * parameters) is REFLECT_EXPR_UNKNOWN. Operands are indices of earlier nodes. */
+enum reflect_expr_op {
+    REFLECT_EXPR_UNKNOWN,
+    REFLECT_EXPR_CONSTANT,     /* value */
+    REFLECT_EXPR_PUSH,         /* a 32-bit push constant at byte `value`; `a`: 1 when signed */
+    REFLECT_EXPR_GLOBAL_ID,    /* gl_GlobalInvocationID, component `value` */
+    REFLECT_EXPR_LOCAL_ID,     /* gl_LocalInvocationID, component `value` */
+    REFLECT_EXPR_WORKGROUP_ID, /* gl_WorkGroupID, component `value` */
+    REFLECT_EXPR_LOCAL_INDEX,  /* gl_LocalInvocationIndex */
+    REFLECT_EXPR_ADD,
+    REFLECT_EXPR_SUB,
+    REFLECT_EXPR_MUL,
+    REFLECT_EXPR_UDIV,
+    REFLECT_EXPR_UMOD,
+    REFLECT_EXPR_SHL,
+    REFLECT_EXPR_SHR,
+    REFLECT_EXPR_AND,
+    REFLECT_EXPR_OR,
+    REFLECT_EXPR_XOR,
+};
+
+struct reflect_expr {
+    uint8_t op;    /* enum reflect_expr_op */
+    uint8_t width; /* bits of the result: 32 or 64 (arithmetic wraps there) */
+    uint32_t a, b;
+    uint64_t value;
+};
+
+/* One load, store or atomic of a buffer binding: at byte `offset` + index * `stride` of the
+ * descriptor's range (`index`: a node of reflect_result.exprs, or REFLECT_NO_INDEX), `width` bytes.
+ * `certain`: the access runs in every invocation within the shader's work bound (it is in no
+ * construct whose condition is anything but that bound, and in no loop). */
+#define REFLECT_NO_INDEX UINT32_MAX
+struct reflect_site {
+    uint64_t offset;
+    uint32_t stride, width;
+    uint32_t index;
+    int32_t element; /* a descriptor array's element reached by a constant, -1 for a run-time one */
+    bool write, certain;
 };
 
 /* A compute shader's work bound in one dimension: it compares its global invocation ID (or its
@@ -69,6 +118,10 @@ struct reflect_result {
     size_t binding_count;
     struct reflect_bound bounds[3]; /* per dimension x, y, z (compute shaders) */
     bool has_bounds;                /* any of them present */
+    struct reflect_site *sites;     /* of every binding (reflect_binding.sites_at) */
+    size_t site_count;
+    struct reflect_expr *exprs;
+    size_t expr_count;
 };
 
 /* Reflects entry point `entry` of `code`. The caller frees the result with reflect_free. */

@@ -10,14 +10,15 @@
 /* What every dispatch and draw meets once its own checks ran: the bindings, the accesses (alias
  * pairs, then the hazard tracker) and the lifetime notes of what it uses. */
 static void validate_bound_command(struct layer_device *ld, struct command_buffer_state *cb, struct bound_state *b,
-                                   const struct command_fixed_reads *fixed, const char *call)
+                                   const struct command_fixed_reads *fixed, const struct dispatch_shape *dispatch,
+                                   const char *call)
 {
     check_binding_command(ld, cb, b, call);
     struct command_access_scratch scratch;
     struct command_accesses accesses;
     command_accesses_of(ld, cb, b, fixed, &scratch, &accesses);
     /* a bound state seen before has no accesses left to pair */
-    command_accesses_judged(b, &accesses, accesses.count > 1 && check_alias_command(ld, cb, b, &accesses, call));
+    command_accesses_judged(b, &accesses, accesses.count > 1 && check_alias_command(ld, cb, b, &accesses, dispatch, call));
     hazard_command(ld, cb, accesses.memory, call);
     lifetime_note_bound(cb, b, call);
     cb->command_index++;
@@ -33,7 +34,8 @@ void validate_dispatch(struct layer_device *ld, struct command_buffer_state *cb,
         if (bounds.present)
             check_dispatch_coverage(ld, cb, &bounds, base, count, call, "", cb->command_index);
     }
-    validate_bound_command(ld, cb, &cb->compute, NULL, call);
+    struct dispatch_shape shape = {base, count, cb->push_constants, cb->push_valid};
+    validate_bound_command(ld, cb, &cb->compute, NULL, &shape, call);
 }
 
 void validate_dispatch_indirect(struct layer_device *ld, struct command_buffer_state *cb, VkBuffer buffer,
@@ -42,13 +44,13 @@ void validate_dispatch_indirect(struct layer_device *ld, struct command_buffer_s
     check_dispatch_indirect_recorded(cb, buffer, offset);
     struct command_fixed_reads args = {.count = 0};
     command_fixed_read(&args, buffer, offset, sizeof(VkDispatchIndirectCommand), "indirect buffer");
-    validate_bound_command(ld, cb, &cb->compute, &args, call);
+    validate_bound_command(ld, cb, &cb->compute, &args, NULL, call);
 }
 
 void validate_draw(struct layer_device *ld, struct command_buffer_state *cb, const struct command_fixed_reads *fixed,
                    const char *call)
 {
-    validate_bound_command(ld, cb, &cb->graphics, fixed, call);
+    validate_bound_command(ld, cb, &cb->graphics, fixed, NULL, call);
 }
 
 void validate_transfer(struct layer_device *ld, struct command_buffer_state *cb, const struct hazard_accesses *accesses,

@@ -2,7 +2,8 @@
  * the same memory through two bindings, a fixed-function input or an attachment, or uses a
  * binding that is not set up; and the correct neighbours of each (disjoint ranges, different
  * mips, read-only twice), which must stay silent.
- * Scenarios: robust-ignored-pointers, alias-clean, alias-buffer, alias-rotating-sets, alias-memory,
+ * Scenarios: robust-ignored-pointers, alias-clean, alias-buffer, alias-selected-binding(-overlap, -dead),
+ * alias-indexed-by-data, alias-rotating-sets, alias-memory,
  * alias-indirect, alias-image, alias-image-mips, alias-array, alias-array-unreached, alias-attachment,
  * attachment-clean, alias-in-place (advice: VkFFT's in-place pattern), binding-missing-set,
  * binding-unwritten, binding-type, binding-usage. */
@@ -190,6 +191,72 @@ static void scenario_alias_memory(struct objects *o)
     copy_dispatch(o, "memory-cb", first, 0, second, 0, 4096, VK_NULL_HANDLE, false);
 }
 
+/* ggml's fused multi-add in small (selected_binding.comp): four ranges of one 16 KiB buffer, each
+ * running to the buffer's end as ggml binds them, a specialization constant picking the binding
+ * written, a push constant bounding the work at 1024 elements. `written` picks the binding,
+ * `written_offset` where its range starts. Bindings before `written` are read, those after it are
+ * not touched at all (dead code once the constant is applied). */
+static void scenario_selected_binding(struct objects *o, uint32_t written, VkDeviceSize written_offset)
+{
+    VkBuffer big = new_buffer(o, 16384, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    const VkDescriptorType types[4] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                       VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
+    VkDescriptorSetLayout set_layout = new_set_layout(o, types, 4);
+    VkPushConstantRange range = {VK_SHADER_STAGE_COMPUTE_BIT, 0, 4};
+    VkPipelineLayoutCreateInfo layout_info = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+                                              .setLayoutCount = 1,
+                                              .pSetLayouts = &set_layout,
+                                              .pushConstantRangeCount = 1,
+                                              .pPushConstantRanges = &range};
+    VkPipelineLayout layout;
+    CHECK(vkCreatePipelineLayout(o->a->device, &layout_info, NULL, &layout));
+    o->pipeline_layouts[o->pipeline_layout_count++] = layout;
+    VkSpecializationMapEntry entry = {0, 0, 4};
+    VkSpecializationInfo spec = {1, &entry, 4, &written};
+    VkComputePipelineCreateInfo info = {
+        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+        .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                  .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                  .module = new_module(o, layer_test_spirv_selected_binding, layer_test_spirv_selected_binding_size),
+                  .pName = "main",
+                  .pSpecializationInfo = &spec},
+        .layout = layout};
+    VkPipeline pipeline;
+    CHECK(vkCreateComputePipelines(o->a->device, VK_NULL_HANDLE, 1, &info, NULL, &pipeline));
+    o->pipelines[o->pipeline_count++] = pipeline;
+    VkDescriptorSet set = new_set(o, set_layout);
+    for (uint32_t b = 0; b < 4; ++b) {
+        VkDeviceSize offset = b == written ? written_offset : 4096 * b;
+        write_buffer(o, set, b, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, big, offset, VK_WHOLE_SIZE);
+    }
+    uint32_t count = 1024;
+    struct recording r = begin(o->a, "selected-binding-cb");
+    vkCmdBindPipeline(r.cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    vkCmdBindDescriptorSets(r.cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
+    vkCmdPushConstants(r.cb, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &count);
+    vkCmdDispatch(r.cb, count / 64, 1, 1);
+    finish(o->a, &r, true);
+}
+
+/* indexed_by_data.comp: the written element is read from memory, so where binding 1's writes land
+ * is known only on the GPU; its range overlaps binding 0's at another offset. */
+static void scenario_indexed_by_data(struct objects *o)
+{
+    VkBuffer big = new_buffer(o, 8192, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    VkDescriptorSetLayout set_layout = new_set_layout(o, copy_types, 2);
+    VkPipelineLayout layout = new_pipeline_layout(o, &set_layout, 1);
+    VkPipeline pipeline =
+        new_compute(o, layer_test_spirv_indexed_by_data, layer_test_spirv_indexed_by_data_size, layout);
+    VkDescriptorSet set = new_set(o, set_layout);
+    write_buffer(o, set, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, big, 0, 4096);
+    write_buffer(o, set, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, big, 2048, 4096);
+    struct recording r = begin(o->a, "indexed-by-data-cb");
+    vkCmdBindPipeline(r.cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    vkCmdBindDescriptorSets(r.cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
+    vkCmdDispatch(r.cb, 1, 1, 1);
+    finish(o->a, &r, true);
+}
+
 /* A storage image written from a sampled view of the same image: same mip (alias) or another. */
 static void scenario_alias_image(struct objects *o, bool same_mip)
 {
@@ -318,6 +385,14 @@ bool scenarios_alias(struct app *a, const char *name)
         scenario_ignored_pointers(&o);
     } else if (strcmp(name, "alias-rotating-sets") == 0) {
         scenario_alias_rotating(&o);
+    } else if (strcmp(name, "alias-selected-binding") == 0) {
+        scenario_selected_binding(&o, 3, 3 * 4096); /* writes its own quarter: no meeting */
+    } else if (strcmp(name, "alias-selected-binding-overlap") == 0) {
+        scenario_selected_binding(&o, 3, 2 * 4096 + 64); /* 16 elements into binding 2's: a race */
+    } else if (strcmp(name, "alias-selected-binding-dead") == 0) {
+        scenario_selected_binding(&o, 1, 4096); /* bindings 2 and 3 never touched, wherever they lie */
+    } else if (strcmp(name, "alias-indexed-by-data") == 0) {
+        scenario_indexed_by_data(&o);
     } else if (strcmp(name, "alias-memory") == 0) {
         scenario_alias_memory(&o);
     } else if (strcmp(name, "alias-indirect") == 0) {

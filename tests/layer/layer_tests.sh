@@ -130,6 +130,19 @@ check "alias: disjoint ranges of one buffer, one buffer read twice: no finding" 
 check "alias-clean is a correct program for Vulkan-ValidationLayers too" sh -c "grep -q 'done: 0 messages' '$work/out'"
 run alias-buffer
 check "alias: one buffer read and written by two bindings at different offsets" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-alias-buffer .* names=alias-cb,- labels=: set 0 binding 1 writes VkBuffer .*(memory bytes \[1024, 3072)), and set 0 binding 0 reads .*(memory bytes \[0, 2048))' '$work/out'"
+check "alias: the finding names two invocations that meet" has "PREFLIGHT-alias-buffer .*invocation (0,0,0) writes memory byte 1024 through set 0 binding 1, which invocation (256,0,0) reads through set 0 binding 0"
+# ggml's fused multi-add in small: ranges of one buffer running to its end, the written binding
+# chosen by a specialization constant, the work bounded by a push constant
+run alias-selected-binding
+check "alias: ranges to the buffer's end, each binding's accesses in its own part (the dispatch's values say so): silent" only 0
+run alias-selected-binding-dead
+check "alias: bindings a specialization constant leaves untouched are no access: silent" only 0
+run alias-selected-binding-overlap
+check "alias: the chosen binding's range starts 16 elements into a read binding's: ERROR with the witness" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-alias-buffer .* ERROR .*set 0 binding 3 writes .*(memory bytes \[8256, 16384)), and set 0 binding 2 reads .*(memory bytes \[8192, 16384)).*invocation (0,0,0) writes memory byte 8256 through set 0 binding 3, which invocation (16,0,0) reads through set 0 binding 2' '$work/out'"
+run alias-indexed-by-data
+check "alias: an index read from memory, ranges overlapping: never an ERROR, silent by default" only 0
+VK_PREFLIGHT_VALIDATION_ENABLE=PREFLIGHT-alias-buffer-unproven run alias-indexed-by-data
+check "alias: the unproven overlap as advice when enabled" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-alias-buffer-unproven .* WARNING .*set 0 binding 1 writes .*(memory bytes \[2048, 6144)).*whether the shader.s accesses meet depends on values the layer cannot evaluate' '$work/out'"
 run alias-in-place
 check "alias: exactly one range read and written through two bindings (in place): silent by default" only 0
 VK_PREFLIGHT_VALIDATION_ENABLE=PREFLIGHT-alias-in-place run alias-in-place

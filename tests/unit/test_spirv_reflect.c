@@ -214,6 +214,78 @@ static void invocation_bounds(void **state)
     reflect_free(&r);
 }
 
+/* Where accesses land: alias_copy.comp's store is at dst.v[gl_GlobalInvocationID.x], in every
+ * invocation. */
+static void sites_of_an_elementwise_shader(void **state)
+{
+    (void)state;
+    struct reflect_result r;
+    reflect_module(layer_test_spirv_alias_copy, layer_test_spirv_alias_copy_size, "main", NULL, 0, &r);
+    assert_true(r.ok);
+    const struct reflect_binding *dst = binding(&r, 0, 1);
+    assert_true(dst->sites_complete);
+    assert_int_equal(dst->site_count, 1);
+    const struct reflect_site *site = &r.sites[dst->sites_at];
+    assert_true(site->write);
+    assert_true(site->certain);
+    assert_int_equal(site->stride, 4);
+    assert_int_equal(site->width, 4);
+    assert_int_equal(site->offset, 0);
+    assert_true(site->index < r.expr_count);
+    assert_int_equal(r.exprs[site->index].op, REFLECT_EXPR_GLOBAL_ID);
+    assert_int_equal(r.exprs[site->index].value, 0);
+    const struct reflect_binding *src = binding(&r, 0, 0);
+    assert_int_equal(src->site_count, 1);
+    assert_false(r.sites[src->sites_at].write);
+    reflect_free(&r);
+}
+
+/* selected_binding.comp: the specialization constant decides which binding is written and which
+ * are touched at all; the work bound's early return leaves the rest certain. */
+static void specialization_decides_branches(void **state)
+{
+    (void)state;
+    struct reflect_specialization written_3 = {0, 3, 4}, written_1 = {0, 1, 4};
+    struct reflect_result r;
+    reflect_module(layer_test_spirv_selected_binding, layer_test_spirv_selected_binding_size, "main", &written_3, 1, &r);
+    assert_true(r.ok);
+    for (uint32_t b = 0; b < 3; ++b) {
+        assert_true(binding(&r, 0, b)->read);
+        assert_false(binding(&r, 0, b)->written);
+    }
+    assert_true(binding(&r, 0, 3)->written);
+    assert_false(binding(&r, 0, 3)->read);
+    const struct reflect_binding *out = binding(&r, 0, 3);
+    assert_int_equal(out->site_count, 1);
+    assert_true(r.sites[out->sites_at].certain);
+    assert_true(r.bounds[0].present);
+    reflect_free(&r);
+
+    reflect_module(layer_test_spirv_selected_binding, layer_test_spirv_selected_binding_size, "main", &written_1, 1, &r);
+    assert_true(r.ok);
+    assert_true(binding(&r, 0, 0)->read);
+    assert_true(binding(&r, 0, 1)->written);
+    assert_false(binding(&r, 0, 2)->read || binding(&r, 0, 2)->written);
+    assert_false(binding(&r, 0, 3)->read || binding(&r, 0, 3)->written);
+    reflect_free(&r);
+}
+
+/* indexed_by_data.comp: an index loaded from memory has no expression to evaluate. */
+static void an_index_from_memory_is_unknown(void **state)
+{
+    (void)state;
+    struct reflect_result r;
+    reflect_module(layer_test_spirv_indexed_by_data, layer_test_spirv_indexed_by_data_size, "main", NULL, 0, &r);
+    assert_true(r.ok);
+    const struct reflect_binding *dst = binding(&r, 0, 1);
+    assert_int_equal(dst->site_count, 1);
+    const struct reflect_site *site = &r.sites[dst->sites_at];
+    assert_true(site->index < r.expr_count);
+    assert_int_equal(r.exprs[site->index].op, REFLECT_EXPR_AND);
+    assert_int_equal(r.exprs[r.exprs[site->index].a].op, REFLECT_EXPR_UNKNOWN);
+    reflect_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -224,6 +296,9 @@ int main(void)
         cmocka_unit_test(limits_shader_with_local_size_ids),
         cmocka_unit_test(array_elements_and_merge),
         cmocka_unit_test(bad_input_is_refused),
+        cmocka_unit_test(sites_of_an_elementwise_shader),
+        cmocka_unit_test(specialization_decides_branches),
+        cmocka_unit_test(an_index_from_memory_is_unknown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
