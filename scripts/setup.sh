@@ -38,6 +38,8 @@ packages=(
     # preflight-dashboard: HTTP(S), the embedded SQLite database, PostgreSQL (client, and the server
     # its tests start)
     libmicrohttpd-dev libgnutls28-dev libsqlite3-dev sqlite3 libpq-dev postgresql
+    # the Debian unstable chroot for the real programs bookworm lacks (scripts/unstable-chroot.sh)
+    debootstrap
 )
 missing=()
 for p in "${packages[@]}"; do
