@@ -23,6 +23,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -60,6 +61,8 @@ WRAPPER = r"""#!/bin/sh
 run=$1 limit=$2 display=$3
 shift 3
 cd "$run"
+# this shell is the PID namespace's init: on a signal it takes everything in the namespace with it
+trap 'kill -KILL -1 2>/dev/null; exit 143' TERM INT HUP
 if [ "$display" = 1 ]; then
     Xvfb -displayfd 3 -screen 0 1024x768x24 -nolisten tcp 3>"$run/display" >"$run/xvfb.log" 2>&1 &
     i=0
@@ -122,6 +125,14 @@ def parse_args(argv):
     return args
 
 
+def remove_stale_runs(runs):
+    """Run folders of runner processes that no longer exist (killed before they could clean up)."""
+    for name in os.listdir(runs):
+        match = re.match(r"run-(\d+)-", name)
+        if match and not os.path.exists(f"/proc/{match.group(1)}"):
+            shutil.rmtree(os.path.join(runs, name), ignore_errors=True)
+
+
 def copy_layer(source_dir, files, target_dir):
     os.makedirs(target_dir)
     for name in files:
@@ -136,7 +147,17 @@ def run(args):
     subprocess.run([CHROOT_SCRIPT, "status"], check=True, stdout=subprocess.DEVNULL)
     runs = os.path.join(CHROOT, "preflight-runs")
     os.makedirs(runs, exist_ok=True)
-    run_dir = tempfile.mkdtemp(prefix="run-", dir=runs)
+    remove_stale_runs(runs)
+    run_dir = tempfile.mkdtemp(prefix=f"run-{os.getpid()}-", dir=runs)
+    try:
+        return run_in(args, run_dir), run_dir
+    except BaseException:
+        shutil.rmtree(run_dir, ignore_errors=True)
+        raise
+
+
+def run_in(args, run_dir):
+    """Runs the program with run_dir as its scratch folder; returns the summary."""
     os.chmod(run_dir, 0o755)
     inside = "/preflight-runs/" + os.path.basename(run_dir)
     os.makedirs(os.path.join(run_dir, "home"))
@@ -174,7 +195,16 @@ def run(args):
     argv = [CHROOT_SCRIPT, "enter", "/usr/bin/env", "-i"] + [f"{k}={v}" for k, v in env.items()] + \
            ["/bin/sh", inside + "/wrapper.sh", inside, str(args.timeout), "1" if args.x else "0"] + command
     started = time.monotonic()
-    entered = subprocess.run(argv, stdin=subprocess.DEVNULL, timeout=args.timeout + 60)
+    # its own session, so that a time-out or an interrupt here ends unshare and with it the namespace
+    chroot_run = subprocess.Popen(argv, stdin=subprocess.DEVNULL, start_new_session=True)
+    try:
+        chroot_run.wait(timeout=args.timeout + 60)
+    except subprocess.TimeoutExpired:
+        pass  # the program's own limit (timeout in the chroot) did not end it: ended below
+    finally:
+        if chroot_run.poll() is None:
+            os.killpg(chroot_run.pid, signal.SIGKILL)
+            chroot_run.wait()
     wall = time.monotonic() - started
 
     def read(name, default=""):
@@ -187,8 +217,8 @@ def run(args):
     summary = {"command": command, "layer": args.layer, "status": int(status) if status else None,
                "seconds": round(seconds, 2) if seconds is not None else None, "wall_seconds": round(wall, 2),
                "configuration": {k: v for k, v in env.items() if k.startswith(("VK_", "GGML_", "LP_"))}}
-    if entered.returncode != 0 and not status:
-        summary["error"] = f"the chroot run ended with status {entered.returncode} before the program did"
+    if chroot_run.returncode != 0 and not status:
+        summary["error"] = f"the chroot run ended with status {chroot_run.returncode} before the program did"
     if args.layer == "preflight":
         summary["loaded"] = bool(re.search(r"insert instance layer.*" + LAYER_NAME, text, re.IGNORECASE))
         summary["findings"] = preflight_findings(os.path.join(run_dir, "preflight.jsonl"))
@@ -198,16 +228,25 @@ def run(args):
         summary["findings"] = vvl_findings(text)
     with open(os.path.join(run_dir, "summary.json"), "w") as f:
         json.dump(summary, f, indent=1)
-    return summary, run_dir
+    return summary
+
+
+def end_on_signal(number, frame):
+    raise KeyboardInterrupt  # unwinds through run(), whose finally ends the chroot run
 
 
 def main(argv):
     args = parse_args(argv)
+    signal.signal(signal.SIGTERM, end_on_signal)
+    signal.signal(signal.SIGHUP, end_on_signal)
     try:
         summary, run_dir = run(args)
     except (FileNotFoundError, subprocess.CalledProcessError) as error:
         print(f"unstable_chroot: {error}", file=sys.stderr)
         return 3
+    except KeyboardInterrupt:
+        print("unstable_chroot: interrupted; the chroot run was ended", file=sys.stderr)
+        return 130
     try:
         if args.out:
             os.makedirs(args.out, exist_ok=True)
