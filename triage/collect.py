@@ -32,7 +32,10 @@ def programs():
     ggml = ["--env", "GGML_VK_VISIBLE_DEVICES=0", "--"]  # lavapipe: ggml passes over CPU devices unless named
     out = [("ggml-add", ggml + [TEST_BACKEND_OPS, "-b", "Vulkan0", "-o", "ADD"]),
            ("ggml-mul-mat-f32", ggml + [TEST_BACKEND_OPS, "-b", "Vulkan0", "-o", "MUL_MAT", "-p", MUL_MAT_F32])]
-    out += [("ggml-" + op.lower().replace("_", "-"), ggml + [TEST_BACKEND_OPS, "-b", "Vulkan0", "-o", op]) for op in OPS]
+    # GLU's tests are named after the gated unit (REGLU, GEGLU, SWIGLU...), so "-o GLU" selects none
+    filters = {"GLU": ".*GLU"}
+    out += [("ggml-" + op.lower().replace("_", "-"), ggml + [TEST_BACKEND_OPS, "-b", "Vulkan0", "-o", filters.get(op, op)])
+            for op in OPS]
     out.append(("godot-scene", ["--x", "--copy", os.path.join(ROOT, "tests", "real-programs", "godot-scene"), "--"] +
                 GODOT))
     return out
