@@ -40,6 +40,8 @@ packages=(
     libmicrohttpd-dev libgnutls28-dev libsqlite3-dev sqlite3 libpq-dev postgresql
     # coverage-guided fuzzing of the layer's input paths (scripts/fuzz.sh): clang with libFuzzer
     clang libclang-rt-14-dev
+    # the Debian unstable chroot for the real programs bookworm lacks (scripts/unstable-chroot.sh)
+    debootstrap
 )
 missing=()
 for p in "${packages[@]}"; do
