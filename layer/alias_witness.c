@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PUSH_BYTES 256 /* MAX_PUSH_CONSTANT_BYTES of layer_state.h */
-#define GRANULE 4u     /* bytes compared as one: every buffer access the sites describe is 4-byte aligned */
+#define PUSH_BYTES 256  /* MAX_PUSH_CONSTANT_BYTES of layer_state.h */
+#define GRANULE 4u      /* bytes compared as one: every buffer access the sites describe is 4-byte aligned */
 #define MAX_GRANULES 8u /* of one access (32 bytes); wider accesses are compared by their first 32 */
 
 struct invocation {
@@ -138,7 +138,7 @@ static bool site_bytes(struct evaluator *e, const struct reflect_site *site, con
 }
 
 struct granule_entry {
-    uint64_t granule; /* + 1; 0: empty */
+    uint64_t granule;            /* + 1; 0: empty */
     uint32_t write_inv, any_inv; /* + 1: the first invocation of the writer's side to write / touch it */
     bool write_many, any_many;   /* more than one invocation did */
 };
@@ -205,7 +205,8 @@ struct walk {
 static void invocation_at(const struct walk *w, uint64_t t, struct invocation *inv)
 {
     uint64_t g = t / w->per_group, l = t % w->per_group;
-    uint32_t cx = w->dispatch->count[0] ? w->dispatch->count[0] : 1, cy = w->dispatch->count[1] ? w->dispatch->count[1] : 1;
+    uint32_t cx = w->dispatch->count[0] ? w->dispatch->count[0] : 1,
+             cy = w->dispatch->count[1] ? w->dispatch->count[1] : 1;
     inv->local[0] = (uint32_t)(l % w->local[0]);
     inv->local[1] = (uint32_t)(l / w->local[0] % w->local[1]);
     inv->local[2] = (uint32_t)(l / ((uint64_t)w->local[0] * w->local[1]));

@@ -20,9 +20,9 @@
 
 /* The dispatch's values, as recorded: NULL counts for a draw or an indirect dispatch. */
 struct dispatch_shape {
-    const uint32_t *base, *count;   /* workgroups */
+    const uint32_t *base, *count;  /* workgroups */
     const uint8_t *push_constants; /* MAX_PUSH_CONSTANT_BYTES of them */
-    uint64_t push_valid;            /* bit i: bytes [4i, 4i + 4) were pushed */
+    uint64_t push_valid;           /* bit i: bytes [4i, 4i + 4) were pushed */
 };
 
 /* One side of the pair: the binding, the descriptor array element, and the memory range the

@@ -62,7 +62,8 @@ static void report_pair(struct layer_device *ld, struct command_buffer_state *cb
     char first[320], second[320];
     describe(ld, x, first, sizeof(first));
     describe(ld, y, second, sizeof(second));
-    const char *two_buffers = !x->image && x->resource != y->resource ? " (two buffers on the same VkDeviceMemory)" : "";
+    const char *two_buffers =
+        !x->image && x->resource != y->resource ? " (two buffers on the same VkDeviceMemory)" : "";
     if (check == CHECK_ALIAS_BUFFER_UNPROVEN)
         snprintf(f.message, sizeof(f.message),
                  "%s, and %s, in the same %s (command %u)%s: the ranges overlap, but whether the shader's accesses "

@@ -41,9 +41,9 @@ struct id_info {
      * run in every invocation within the work bound (not uncertain) */
     uint32_t merge, terminator_at; /* terminator_at: body index + 1 */
     bool loop_header, live_block, uncertain_block;
-    uint32_t walk_mark;     /* the walk that last visited this block */
-    bool sites_incomplete;  /* binding variables: an access whose place is not known */
-    uint32_t expr_memo;     /* the expression node of this value + 1 (0: not yet made) */
+    uint32_t walk_mark;    /* the walk that last visited this block */
+    bool sites_incomplete; /* binding variables: an access whose place is not known */
+    uint32_t expr_memo;    /* the expression node of this value + 1 (0: not yet made) */
 };
 
 /* One argument a call site passes to a parameter: a list per parameter, newest first. */
@@ -1565,8 +1565,8 @@ static uint32_t expr_of(struct parse_state *s, uint32_t value, int depth)
         node = expr_node(s, (struct reflect_expr){REFLECT_EXPR_PUSH, 32, is_signed, 0, offset});
     } else if ((c = scalar_component(s, value, 0)).kind >= 0 && c.dim <= 2) {
         uint8_t kind = c.kind == REFLECT_BOUND_GLOBAL_INVOCATION ? REFLECT_EXPR_GLOBAL_ID
-                       : c.kind == REFLECT_BOUND_WORKGROUP        ? REFLECT_EXPR_WORKGROUP_ID
-                                                                  : REFLECT_EXPR_LOCAL_ID;
+                       : c.kind == REFLECT_BOUND_WORKGROUP       ? REFLECT_EXPR_WORKGROUP_ID
+                                                                 : REFLECT_EXPR_LOCAL_ID;
         node = expr_node(s, (struct reflect_expr){kind, 32, 0, 0, c.dim});
     } else if (op == SpvOpLoad && n >= 3 && id(s, w[2])->opcode == SpvOpVariable &&
                id(s, w[2])->builtin == SpvBuiltInLocalInvocationIndex + 1) {
@@ -1578,9 +1578,9 @@ static uint32_t expr_of(struct parse_state *s, uint32_t value, int depth)
     } else if ((op == SpvOpBitcast || op == SpvOpCopyObject || op == SpvOpUConvert || op == SpvOpSConvert) && n >= 3) {
         node = expr_of(s, w[2], depth + 1);
         if (node != REFLECT_NO_INDEX && s->exprs[node].width != width) /* a different width: wrap there */
-            node = expr_node(s, (struct reflect_expr){REFLECT_EXPR_ADD, (uint8_t)width, node,
-                                                      expr_node(s, (struct reflect_expr){REFLECT_EXPR_CONSTANT, 64, 0, 0, 0}),
-                                                      0});
+            node = expr_node(
+                s, (struct reflect_expr){REFLECT_EXPR_ADD, (uint8_t)width, node,
+                                         expr_node(s, (struct reflect_expr){REFLECT_EXPR_CONSTANT, 64, 0, 0, 0}), 0});
     } else if (n == 4) {
         static const struct {
             uint32_t spirv;
@@ -1787,7 +1787,8 @@ static void collect_bindings(struct parse_state *s, struct reflect_result *out)
             if (s->sites[k].variable == i)
                 out->sites[out->site_count++] = s->sites[k].site;
         b->site_count = (uint32_t)out->site_count - b->sites_at;
-        b->sites_complete = out->sites != NULL && !v->sites_incomplete && s->execution_model == SpvExecutionModelGLCompute;
+        b->sites_complete =
+            out->sites != NULL && !v->sites_incomplete && s->execution_model == SpvExecutionModelGLCompute;
         if (b->array_size == 1 && (b->read || b->written))
             b->constant_elements = 1; /* a single descriptor: element 0 */
         switch (t->opcode) {
@@ -1817,6 +1818,139 @@ static void collect_bindings(struct parse_state *s, struct reflect_result *out)
     }
 }
 
+/* --- modules newer than Debian's SPIRV-Tools ------------------------------------------------------ */
+
+/* Instructions SPIRV-Tools could not parse in a module whose structure is sound: a capability,
+ * an operand value or an opcode newer than the SPIRV-Tools the layer was built with (Debian 12's
+ * 2023.1 knows no SPV_KHR_cooperative_matrix, which ggml's matrix shaders use). They are read as
+ * OpNop words in a copy, and what they may touch is marked conservatively afterwards. */
+#define REFLECT_MAX_UNKNOWN_INSTRUCTIONS 256u
+
+struct unknown_instruction {
+    uint32_t at, count; /* its words in the module */
+};
+
+/* Whether the instructions' word counts tile the module exactly. */
+static bool well_formed(const uint32_t *code, size_t words)
+{
+    size_t at = 5;
+    while (at < words) {
+        uint32_t n = code[at] >> 16;
+        if (n == 0 || n > words - at)
+            return false;
+        at += n;
+    }
+    return at == words;
+}
+
+/* Instruction number `number` (from 1, as SPIRV-Tools counts them in its diagnostics) of a
+ * well-formed module, or false. */
+static bool instruction_numbered(const uint32_t *code, size_t words, size_t number, struct unknown_instruction *out)
+{
+    size_t counted = 0;
+    for (size_t at = 5; at < words;) {
+        uint32_t n = code[at] >> 16;
+        if (++counted == number) {
+            *out = (struct unknown_instruction){(uint32_t)at, n};
+            return true;
+        }
+        at += n;
+    }
+    return false;
+}
+
+/* Whether SPIRV-Tools stopped at a value it does not know ("Invalid opcode: 4457", "Invalid
+ * capability operand: 6022"), rather than at something no version accepts (an id defined twice). */
+static bool newer_than_known(spv_diagnostic diagnostic)
+{
+    const char *e = diagnostic->error;
+    return e != NULL && strncmp(e, "Invalid ", 8) == 0 &&
+           (strstr(e, " opcode") != NULL || strstr(e, " operand") != NULL);
+}
+
+static void parse_state_reset(struct parse_state *s)
+{
+    free(s->ids);
+    free(s->members);
+    free(s->words);
+    free(s->body);
+    free(s->offsets);
+    free(s->edges);
+    struct parse_state fresh = {.entry_name = s->entry_name,
+                                .spec = s->spec,
+                                .spec_count = s->spec_count,
+                                .module_words = s->module_words,
+                                .fuel = s->fuel};
+    *s = fresh;
+}
+
+/* Parses `code`; where SPIRV-Tools stops at an instruction of a well-formed module, that
+ * instruction becomes OpNop words in `*copy` (made on the first) and the parse starts again. */
+static spv_result_t parse_tolerant(spv_context context, struct parse_state *s, const uint32_t *code, size_t words,
+                                   uint32_t **copy, struct unknown_instruction *unknown, uint32_t *unknown_count,
+                                   spv_diagnostic *diagnostic)
+{
+    uint32_t attempts = 0;
+    for (;;) {
+        const uint32_t *module = *copy ? *copy : code;
+        spv_result_t result = spvBinaryParse(context, s, module, words, on_header, on_instruction, diagnostic);
+        if (result == SPV_SUCCESS || s->gave_up || *diagnostic == NULL ||
+            *unknown_count >= REFLECT_MAX_UNKNOWN_INSTRUCTIONS || (*diagnostic)->error == NULL ||
+            !well_formed(module, words) || ++attempts > 2 * REFLECT_MAX_UNKNOWN_INSTRUCTIONS)
+            return result;
+        struct unknown_instruction at;
+        unsigned type_id;
+        if (sscanf((*diagnostic)->error, "Type Id %u is not a type", &type_id) == 1 && *copy != NULL) {
+            /* a type only the newer SPIR-V has, read as OpNop, is used as a type later: it
+             * becomes a 32-bit integer type of the same id (a type's id is its first operand) */
+            bool retyped = false;
+            for (uint32_t i = 0; i < *unknown_count && !retyped; ++i)
+                if (unknown[i].count >= 4 && code[unknown[i].at + 1] == type_id &&
+                    (*copy)[unknown[i].at] == (1u << 16 | SpvOpNop)) {
+                    uint32_t *w = *copy + unknown[i].at;
+                    w[0] = 4u << 16 | SpvOpTypeInt, w[1] = type_id, w[2] = 32, w[3] = 0;
+                    retyped = true;
+                }
+            if (!retyped)
+                return result;
+            spvDiagnosticDestroy(*diagnostic);
+            *diagnostic = NULL;
+            parse_state_reset(s);
+            continue;
+        }
+        if (!newer_than_known(*diagnostic) ||
+            !instruction_numbered(module, words, (*diagnostic)->position.index, &at) ||
+            (module[at.at] & 0xFFFF) == SpvOpNop)
+            return result;
+        if (*copy == NULL && (*copy = malloc(words * sizeof(uint32_t))) != NULL)
+            memcpy(*copy, code, words * sizeof(uint32_t));
+        if (*copy == NULL)
+            return result;
+        for (uint32_t k = 0; k < at.count; ++k)
+            (*copy)[at.at + k] = 1u << 16 | SpvOpNop;
+        unknown[(*unknown_count)++] = at;
+        spvDiagnosticDestroy(*diagnostic);
+        *diagnostic = NULL;
+        parse_state_reset(s);
+    }
+}
+
+/* What an instruction the parse could not read may touch: every binding an operand's pointer
+ * comes from counts as read and written, with places unknown. */
+static void mark_unknown_instructions(struct parse_state *s, const uint32_t *code,
+                                      const struct unknown_instruction *unknown, uint32_t count)
+{
+    for (uint32_t i = 0; i < count; ++i)
+        for (uint32_t k = 1; k < unknown[i].count; ++k) {
+            struct id_info *v = id(s, id(s, code[unknown[i].at + k])->root);
+            if (v->opcode != SpvOpVariable || !v->has_binding)
+                continue;
+            v->read = v->written = true;
+            v->sites_incomplete = true;
+            v->dynamic_index = true;
+        }
+}
+
 void reflect_module(const uint32_t *code, size_t size_bytes, const char *entry,
                     const struct reflect_specialization *spec, size_t spec_count, struct reflect_result *out)
 {
@@ -1834,14 +1968,22 @@ void reflect_module(const uint32_t *code, size_t size_bytes, const char *entry,
     }
     spv_context context = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
     spv_diagnostic diagnostic = NULL;
-    spv_result_t result = spvBinaryParse(context, &s, code, size_bytes / 4, on_header, on_instruction, &diagnostic);
+    uint32_t *copy = NULL, unknown_count = 0;
+    struct unknown_instruction unknown[REFLECT_MAX_UNKNOWN_INSTRUCTIONS];
+    spv_result_t result =
+        parse_tolerant(context, &s, code, size_bytes / 4, &copy, unknown, &unknown_count, &diagnostic);
     if (result != SPV_SUCCESS) {
         out->invalid = true;
         if (s.gave_up) {
             out->error_at = s.gave_up_at;
             snprintf(out->error, sizeof(out->error), "%s", s.why);
         } else {
-            out->error_at = diagnostic ? (uint32_t)diagnostic->position.index : 0;
+            /* SPIRV-Tools counts instructions in its diagnostics: the word is found by walking them */
+            struct unknown_instruction where = {0, 0};
+            const uint32_t *module = copy ? copy : code;
+            if (diagnostic && well_formed(module, size_bytes / 4))
+                instruction_numbered(module, size_bytes / 4, diagnostic->position.index, &where);
+            out->error_at = where.at;
             snprintf(out->error, sizeof(out->error), "SPIRV-Tools cannot parse it: %.150s",
                      diagnostic && diagnostic->error ? diagnostic->error : "no reason given");
         }
@@ -1855,6 +1997,7 @@ void reflect_module(const uint32_t *code, size_t size_bytes, const char *entry,
             replay_bodies(&s, reachable, true);
             note_stored_values(&s);
             replay_bodies(&s, reachable, false);
+            mark_unknown_instructions(&s, code, unknown, unknown_count);
             out->ok = true;
             out->execution_model = s.execution_model;
             /* WorkgroupSize built-in beats LocalSizeId, which beats LocalSize */
@@ -1897,6 +2040,7 @@ void reflect_module(const uint32_t *code, size_t size_bytes, const char *entry,
     }
     spvDiagnosticDestroy(diagnostic);
     spvContextDestroy(context);
+    free(copy);
     free(s.ids);
     free(s.members);
     free(s.words);

@@ -18,7 +18,8 @@ static void validate_bound_command(struct layer_device *ld, struct command_buffe
     struct command_accesses accesses;
     command_accesses_of(ld, cb, b, fixed, &scratch, &accesses);
     /* a bound state seen before has no accesses left to pair */
-    command_accesses_judged(b, &accesses, accesses.count > 1 && check_alias_command(ld, cb, b, &accesses, dispatch, call));
+    command_accesses_judged(b, &accesses,
+                            accesses.count > 1 && check_alias_command(ld, cb, b, &accesses, dispatch, call));
     hazard_command(ld, cb, accesses.memory, call);
     lifetime_note_bound(cb, b, call);
     cb->command_index++;

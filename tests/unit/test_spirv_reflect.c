@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -247,7 +248,8 @@ static void specialization_decides_branches(void **state)
     (void)state;
     struct reflect_specialization written_3 = {0, 3, 4}, written_1 = {0, 1, 4};
     struct reflect_result r;
-    reflect_module(layer_test_spirv_selected_binding, layer_test_spirv_selected_binding_size, "main", &written_3, 1, &r);
+    reflect_module(layer_test_spirv_selected_binding, layer_test_spirv_selected_binding_size, "main", &written_3, 1,
+                   &r);
     assert_true(r.ok);
     for (uint32_t b = 0; b < 3; ++b) {
         assert_true(binding(&r, 0, b)->read);
@@ -261,7 +263,8 @@ static void specialization_decides_branches(void **state)
     assert_true(r.bounds[0].present);
     reflect_free(&r);
 
-    reflect_module(layer_test_spirv_selected_binding, layer_test_spirv_selected_binding_size, "main", &written_1, 1, &r);
+    reflect_module(layer_test_spirv_selected_binding, layer_test_spirv_selected_binding_size, "main", &written_1, 1,
+                   &r);
     assert_true(r.ok);
     assert_true(binding(&r, 0, 0)->read);
     assert_true(binding(&r, 0, 1)->written);
@@ -286,6 +289,26 @@ static void an_index_from_memory_is_unknown(void **state)
     reflect_free(&r);
 }
 
+/* A module newer than the SPIRV-Tools the layer is built with (a capability it does not know):
+ * reflected all the same, the unknown instruction read as no-ops. */
+static void newer_spirv_is_reflected(void **state)
+{
+    (void)state;
+    size_t words = layer_test_spirv_noop_size / 4;
+    uint32_t *code = malloc((words + 2) * 4);
+    assert_non_null(code);
+    memcpy(code, layer_test_spirv_noop, 5 * 4);
+    code[5] = 2u << 16 | 17; /* OpCapability CooperativeMatrixKHR (6022) */
+    code[6] = 6022;
+    memcpy(code + 7, layer_test_spirv_noop + 5, (words - 5) * 4);
+    struct reflect_result r;
+    reflect_module(code, (words + 2) * 4, "main", NULL, 0, &r);
+    assert_true(r.ok);
+    assert_false(r.invalid);
+    reflect_free(&r);
+    free(code);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -299,6 +322,7 @@ int main(void)
         cmocka_unit_test(sites_of_an_elementwise_shader),
         cmocka_unit_test(specialization_decides_branches),
         cmocka_unit_test(an_index_from_memory_is_unknown),
+        cmocka_unit_test(newer_spirv_is_reflected),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
