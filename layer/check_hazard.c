@@ -198,7 +198,8 @@ static inline uint32_t pending_run(const struct hazard_tracker *t, const struct 
 static inline bool same_bounds(const struct hazard_range *r, const struct hazard_access *a)
 {
     return r->begin == a->begin && r->end == a->end && r->layer_begin == a->layer_begin &&
-           r->layer_end == a->layer_end; /* image and key are equal when the range was found by key */
+           r->layer_end == a->layer_end &&
+           (!a->image || r->area == a->area); /* image and key: equal when found by key */
 }
 
 /* Up to this many accesses, a command may take the fast path. */

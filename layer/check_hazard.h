@@ -49,7 +49,7 @@ void hazard_pass_begin(struct layer_device *ld, struct command_buffer_state *cb,
 void hazard_pass_enter_subpass(struct layer_device *ld, struct command_buffer_state *cb,
                                const struct render_pass_state *r);
 void hazard_pass_leave_subpass(struct layer_device *ld, struct command_buffer_state *cb,
-                               const struct render_pass_state *r, const char *call);
+                               const struct render_pass_state *r);
 void hazard_pass_end(struct layer_device *ld, struct command_buffer_state *cb, const struct render_pass_state *r);
 /* Dynamic rendering: the load operations now, the store and resolve operations kept for
  * hazard_rendering_end (vkCmdEndRendering), as part of the vkCmdBeginRendering command. */

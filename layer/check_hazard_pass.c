@@ -38,7 +38,8 @@ void hazard_pass_enter_subpass(struct layer_device *ld, struct command_buffer_st
         /* a LOAD reads (ATTACHMENT_READ access), CLEAR and DONT_CARE write; depth and stencil may
          * do one each */
         if (!a->used || a->first_subpass != cb->subpass ||
-            !command_attachment_access(ld, cb->pass_views[i], 0, a->depth, ATTACHMENT_LOAD, a->load_writes, &range))
+            !command_attachment_access(ld, cb->pass_views[i], 0, a->depth, ATTACHMENT_LOAD, a->load_writes,
+                                       &cb->render_area, &range))
             continue;
         if (a->load_reads && a->load_writes)
             range.access |= a->depth ? HAZARD_ACCESS_DEPTH_READ : HAZARD_ACCESS_COLOR_READ;
@@ -57,16 +58,20 @@ void hazard_pass_enter_subpass(struct layer_device *ld, struct command_buffer_st
 }
 
 void hazard_pass_leave_subpass(struct layer_device *ld, struct command_buffer_state *cb,
-                               const struct render_pass_state *r, const char *call)
+                               const struct render_pass_state *r)
 {
     for (uint32_t i = 0; i < r->attachment_count && i < cb->pass_view_count; ++i) {
         const struct pass_attachment *a = &r->attachments[i];
         struct hazard_accesses store = {.count = 1};
         if (!a->used || a->last_subpass != cb->subpass || !a->store_writes ||
             (a->depth && !depth_layout_writable(a->last_layout)) ||
-            !command_attachment_access(ld, cb->pass_views[i], 0, a->depth, ATTACHMENT_STORE, true, &store.a[0]))
+            !command_attachment_access(ld, cb->pass_views[i], 0, a->depth, ATTACHMENT_STORE, true, &cb->render_area,
+                                       &store.a[0]))
             continue;
-        hazard_command_at(ld, cb, &store, call, cb->pass_load_command[i]);
+        /* numbered with the load (one command for the tracker: the pass's own load and store do not
+         * conflict), and named so that the command number is the pass's start, not this call's */
+        hazard_command_at(ld, cb, &store, "the store operations of the render pass begun by vkCmdBeginRenderPass",
+                          cb->pass_load_command[i]);
     }
 }
 
@@ -80,7 +85,7 @@ void hazard_pass_begin(struct layer_device *ld, struct command_buffer_state *cb,
 
 void hazard_pass_end(struct layer_device *ld, struct command_buffer_state *cb, const struct render_pass_state *r)
 {
-    hazard_pass_leave_subpass(ld, cb, r, "vkCmdEndRenderPass");
+    hazard_pass_leave_subpass(ld, cb, r);
     const struct hazard_memory_barrier dependency = {
         .global = true, .src_access = r->end_src_access, .dst_access = r->end_dst_access};
     hazard_barrier(cb, r->end_src_stages, r->end_dst_stages, &dependency, 1);
@@ -88,7 +93,7 @@ void hazard_pass_end(struct layer_device *ld, struct command_buffer_state *cb, c
         const struct pass_attachment *a = &r->attachments[i];
         struct hazard_access range;
         if (!a->used || a->final == a->last_layout ||
-            !command_attachment_access(ld, cb->pass_views[i], 0, a->depth, ATTACHMENT_STORE, true, &range))
+            !command_attachment_access(ld, cb->pass_views[i], 0, a->depth, ATTACHMENT_STORE, true, NULL, &range))
             continue;
         /* the pass's own store operation is available to its final transition */
         struct hazard_memory_barrier t =
@@ -116,18 +121,18 @@ static void rendering_operations(struct layer_device *ld, struct command_buffer_
         (a->loadOp == VK_ATTACHMENT_LOAD_OP_LOAD || a->loadOp == VK_ATTACHMENT_LOAD_OP_CLEAR ||
          a->loadOp == VK_ATTACHMENT_LOAD_OP_DONT_CARE) &&
         command_attachment_access(ld, a->imageView, layers, depth, ATTACHMENT_LOAD,
-                                  a->loadOp != VK_ATTACHMENT_LOAD_OP_LOAD, &loads->a[loads->count]))
+                                  a->loadOp != VK_ATTACHMENT_LOAD_OP_LOAD, &cb->render_area, &loads->a[loads->count]))
         loads->count++;
     if (info->flags & VK_RENDERING_SUSPENDING_BIT)
         return;
     if (writable && (a->storeOp == VK_ATTACHMENT_STORE_OP_STORE || a->storeOp == VK_ATTACHMENT_STORE_OP_DONT_CARE) &&
         cb->rendering_store_count < MAX_ATTACHMENTS * 2 &&
-        command_attachment_access(ld, a->imageView, layers, depth, ATTACHMENT_STORE, true,
+        command_attachment_access(ld, a->imageView, layers, depth, ATTACHMENT_STORE, true, &cb->render_area,
                                   &cb->rendering_stores[cb->rendering_store_count]))
         cb->rendering_store_count++;
     if (a->resolveMode != VK_RESOLVE_MODE_NONE && a->resolveImageView != VK_NULL_HANDLE &&
         cb->rendering_store_count < MAX_ATTACHMENTS * 2 &&
-        command_attachment_access(ld, a->resolveImageView, layers, depth, ATTACHMENT_RESOLVE, true,
+        command_attachment_access(ld, a->resolveImageView, layers, depth, ATTACHMENT_RESOLVE, true, &cb->render_area,
                                   &cb->rendering_stores[cb->rendering_store_count]))
         cb->rendering_store_count++;
 }
@@ -156,5 +161,6 @@ void hazard_rendering_end(struct layer_device *ld, struct command_buffer_state *
     /* store and resolve operations: part of the rendering, after its load operations and draws */
     struct hazard_accesses stores = {.count = cb->rendering_store_count};
     memcpy(stores.a, cb->rendering_stores, stores.count * sizeof(stores.a[0]));
-    hazard_command_at(ld, cb, &stores, "vkCmdEndRendering", cb->rendering_command);
+    hazard_command_at(ld, cb, &stores, "the store operations of the rendering begun by vkCmdBeginRendering",
+                      cb->rendering_command);
 }

@@ -88,6 +88,31 @@ static const char *use_stage_words(const struct hazard_use *u, char *out, size_t
     return "the graphics shader stages";
 }
 
+static void area_text(uint32_t area, char *out, size_t size)
+{
+    if (area == 0) {
+        snprintf(out, size, "every pixel");
+        return;
+    }
+    struct render_rect r = render_area_rect(area);
+    snprintf(out, size, "x %u..%u, y %u..%u", r.x0, r.x1 - 1, r.y0, r.y1 - 1);
+}
+
+/* Render passes over parts of an attachment: both render areas, that they overlap, the rule and
+ * the fix (appended to a message). */
+static void render_areas_text(uint32_t now, uint32_t before, char *out, size_t size)
+{
+    char a[64], b[64];
+    area_text(now, a, sizeof(a));
+    area_text(before, b, sizeof(b));
+    snprintf(out, size,
+             ". Render areas: this one %s, the earlier one %s; they overlap. A render pass's load and store "
+             "operations touch only its render area (VkRenderPassBeginInfo::renderArea), so passes over disjoint "
+             "parts of an attachment need no dependency, but overlapping ones do: give the later pass an external "
+             "subpass dependency from the earlier pass's stores, or a barrier between the passes",
+             a, b);
+}
+
 void hazard_report(struct layer_device *ld, struct command_buffer_state *cb, uint32_t command_index, const char *call,
                    const struct hazard_access *now, const struct hazard_range *r, const struct hazard_conflict *c,
                    const char *context)
@@ -111,11 +136,13 @@ void hazard_report(struct layer_device *ld, struct command_buffer_state *cb, uin
     const char *labels = c->before->labels;
     char names[160];
     const char *stages = use_stage_words(c->before, names, sizeof(names));
-    snprintf(f.message, sizeof(f.message),
-             "%s (command %u) %s %s (%s) that %s (command %u%s%s%s) %s in %s%s; missing between them: %s", call,
-             command_index, now->write && c->check != CHECK_HAZARD_READ_AFTER_WRITE ? "writes" : "reads", resource,
-             where, c->before->call, c->before->command_index, context, labels ? ", labels " : "", labels ? labels : "",
-             c->before_wrote ? "wrote" : "read", c->before->transition ? "a layout transition after " : "", stages,
-             c->missing);
+    int n = snprintf(f.message, sizeof(f.message),
+                     "%s (command %u) %s %s (%s) that %s (command %u%s%s%s) %s in %s%s; missing between them: %s", call,
+                     command_index, now->write && c->check != CHECK_HAZARD_READ_AFTER_WRITE ? "writes" : "reads",
+                     resource, where, c->before->call, c->before->command_index, context, labels ? ", labels " : "",
+                     labels ? labels : "", c->before_wrote ? "wrote" : "read",
+                     c->before->transition ? "a layout transition after " : "", stages, c->missing);
+    if (now->image && (now->area != 0 || r->area != 0) && n > 0 && (size_t)n < sizeof(f.message))
+        render_areas_text(now->area, r->area, f.message + n, sizeof(f.message) - (size_t)n);
     finding_report(ld->instance, ld, &f);
 }

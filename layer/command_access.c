@@ -334,6 +334,7 @@ static void export_buffers(struct layer_device *ld, const struct command_buffer_
         h->end = a->end;
         h->layer_begin = a->image ? a->layer_begin : 0;
         h->layer_end = a->image ? a->layer_end : 1;
+        h->area = 0; /* shader and fixed-function accesses: any pixel */
         h->resource = a->resource;
         h->read = a->read;
         h->write = a->write;

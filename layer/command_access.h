@@ -125,9 +125,11 @@ static inline bool depth_layout_writable(VkImageLayout layout)
 /* Which operation on an attachment: depth/stencil loads happen in EARLY_FRAGMENT_TESTS, stores in
  * LATE_FRAGMENT_TESTS, color ones and resolves in COLOR_ATTACHMENT_OUTPUT. */
 enum attachment_op { ATTACHMENT_LOAD, ATTACHMENT_STORE, ATTACHMENT_RESOLVE };
-/* An attachment's access by a load, store or resolve operation (`layers` 0: the view's layers). */
+/* An attachment's access by a load, store or resolve operation (`layers` 0: the view's layers),
+ * limited to the render area `area` (NULL: every pixel, as layout transitions touch them). */
 bool command_attachment_access(struct layer_device *ld, VkImageView view, uint32_t layers, bool depth,
-                               enum attachment_op op, bool write, struct hazard_access *out);
+                               enum attachment_op op, bool write, const struct render_rect *area,
+                               struct hazard_access *out);
 
 /* Image-to-image commands (copy, blit, resolve): `count` regions `stride` bytes apart, their
  * source and destination VkImageSubresourceLayers at `src_at` and `dst_at`, each followed by its

@@ -16,6 +16,7 @@ bool access_buffer_range(struct layer_device *ld, uint64_t buffer, VkDeviceSize 
         return false;
     VkDeviceSize length = size == VK_WHOLE_SIZE || size > b->size - offset ? b->size - offset : size; /* no wrap */
     out->image = false;
+    out->area = 0;
     out->layer_begin = 0;
     out->layer_end = 1;
     out->resource = buffer;
@@ -46,6 +47,7 @@ bool access_image_range(struct layer_device *ld, uint64_t image, uint32_t base_m
                           ? i->array_layers - base_layer
                           : layer_count;
     out->image = true;
+    out->area = 0;
     out->key = out->resource = image;
     out->begin = base_mip;
     out->end = (uint64_t)base_mip + mips;
@@ -193,10 +195,18 @@ void command_transfer_image_pairs(struct layer_device *ld, struct hazard_accesse
  * resolve of depth/stencil may be described either way: both stages are named, so either barrier
  * covers it. */
 bool command_attachment_access(struct layer_device *ld, VkImageView view, uint32_t layers, bool depth,
-                               enum attachment_op op, bool write, struct hazard_access *out)
+                               enum attachment_op op, bool write, const struct render_rect *area,
+                               struct hazard_access *out)
 {
     if (!access_view_range(ld, image_view_state_in(ld, HANDLE(view)), layers, true, out))
         return false;
+    out->area = 0;
+    const struct image_state *image = area != NULL ? image_state_in(ld, out->key) : NULL;
+    if (image != NULL && !ld->instance->settings.render_area_whole_attachment) {
+        uint32_t mip = out->begin < 32 ? (uint32_t)out->begin : 31, width = image->extent.width >> mip,
+                 height = image->extent.height >> mip;
+        out->area = render_area_id(*area, width ? width : 1, height ? height : 1);
+    }
     uint64_t color_access = write ? HAZARD_ACCESS_COLOR_WRITE : HAZARD_ACCESS_COLOR_READ;
     uint64_t depth_access = write ? HAZARD_ACCESS_DEPTH_WRITE : HAZARD_ACCESS_DEPTH_READ;
     if (!depth)

@@ -136,7 +136,7 @@ struct hazard_range *tracker_find_or_add(struct hazard_tracker *t, const struct 
 {
     for (struct hazard_range *r = tracker_first(t, a->key); r != NULL; r = tracker_next(t, r, a->key))
         if (r->image == a->image && r->begin == a->begin && r->end == a->end && r->layer_begin == a->layer_begin &&
-            r->layer_end == a->layer_end)
+            r->layer_end == a->layer_end && (!a->image || r->area == a->area))
             return r;
     /* a second range of the key: the ranges of the key are no longer alone (check_hazard.c) */
     for (struct hazard_range *r = tracker_first(t, a->key); r != NULL; r = tracker_next(t, r, a->key))
@@ -162,6 +162,7 @@ struct hazard_range *tracker_find_or_add(struct hazard_tracker *t, const struct 
     r->layer_begin = a->layer_begin;
     r->layer_end = a->layer_end;
     r->resource = a->resource;
+    r->area = a->area;
     r->applied = t->barrier_count;
     uint32_t b = tracker_bucket_of(t, a->key);
     r->next = t->buckets[b];
@@ -315,7 +316,8 @@ void tracker_merge(struct hazard_tracker *to, const struct hazard_tracker *from,
                                   .end = src->end,
                                   .layer_begin = src->layer_begin,
                                   .layer_end = src->layer_end,
-                                  .resource = src->resource};
+                                  .resource = src->resource,
+                                  .area = src->area};
         struct hazard_range *r = tracker_find_or_add(to, &a);
         if (r == NULL)
             continue;

@@ -15,6 +15,7 @@
 
 #include "check_hazard.h"
 #include "checks.h"
+#include "render_area.h"
 
 #define HAZARD_MAX_RANGES 4096
 #define HAZARD_MAX_READS 4
@@ -93,6 +94,7 @@ struct hazard_range {
     struct hazard_use reads[HAZARD_MAX_READS];
     struct hazard_use write;
     uint64_t resource;
+    uint32_t area; /* images: the render area its accesses were limited to (render_area.h), 0: all pixels */
 } __attribute__((aligned(HAZARD_RANGE_ALIGN)));
 _Static_assert(offsetof(struct hazard_range, reads) == HAZARD_RANGE_ALIGN &&
                    offsetof(struct hazard_range, write) % HAZARD_RANGE_ALIGN == 0,
@@ -221,7 +223,8 @@ struct hazard_range *tracker_find_or_add(struct hazard_tracker *t, const struct 
 static inline bool hazard_overlaps(const struct hazard_access *a, const struct hazard_range *r)
 {
     return r->image == a->image && r->key == a->key && a->begin < r->end && r->begin < a->end &&
-           (!a->image || (a->layer_begin < r->layer_end && r->layer_begin < a->layer_end));
+           (!a->image || (a->layer_begin < r->layer_end && r->layer_begin < a->layer_end &&
+                          (a->area == 0 || render_areas_meet(a->area, r->area))));
 }
 /* Records access `a` into `r` (a write replaces the uses, reads accumulate). */
 void tracker_record(struct hazard_range *r, const struct hazard_use *use, bool write);

@@ -288,6 +288,15 @@ static void enter_subpass(struct command_buffer_state *cb, const struct render_p
     }
 }
 
+/* A VkRect2D as the pixels it covers (a negative offset, invalid usage, is clamped at 0). */
+static struct render_rect render_rect_of(VkRect2D r)
+{
+    uint32_t x0 = r.offset.x > 0 ? (uint32_t)r.offset.x : 0, y0 = r.offset.y > 0 ? (uint32_t)r.offset.y : 0;
+    uint64_t x1 = (uint64_t)x0 + r.extent.width, y1 = (uint64_t)y0 + r.extent.height;
+    return (struct render_rect){x0, y0, x1 > UINT32_MAX ? UINT32_MAX : (uint32_t)x1,
+                                y1 > UINT32_MAX ? UINT32_MAX : (uint32_t)y1};
+}
+
 static struct layer_device *begin_render_pass(VkCommandBuffer command_buffer, const VkRenderPassBeginInfo *begin)
 {
     struct command_buffer_state *cb;
@@ -297,6 +306,7 @@ static struct layer_device *begin_render_pass(VkCommandBuffer command_buffer, co
     cb->render_pass = begin->renderPass;
     cb->subpass = 0;
     cb->pass_view_count = 0;
+    cb->render_area = render_rect_of(begin->renderArea);
     const VkRenderPassAttachmentBeginInfo *imageless = NULL;
     for (const VkBaseInStructure *s = begin->pNext; s != NULL; s = s->pNext)
         if (s->sType == VK_STRUCTURE_TYPE_RENDER_PASS_ATTACHMENT_BEGIN_INFO)
@@ -328,7 +338,7 @@ static struct layer_device *next_subpass(VkCommandBuffer command_buffer)
     if (cb == NULL)
         return ld;
     const struct render_pass_state *r = render_pass_state_in(ld, HANDLE(cb->render_pass));
-    validate_subpass_leave(ld, cb, r, "vkCmdNextSubpass");
+    validate_subpass_leave(ld, cb, r);
     cb->subpass++;
     enter_subpass(cb, r);
     validate_subpass_enter(ld, cb, r);
@@ -431,6 +441,7 @@ static struct layer_device *begin_rendering(VkCommandBuffer command_buffer, cons
         return ld;
     cb->render_pass = VK_NULL_HANDLE;
     cb->attachment_count = 0;
+    cb->render_area = render_rect_of(info->renderArea);
     for (uint32_t i = 0; i < info->colorAttachmentCount; ++i)
         add_rendering_attachment(cb, &info->pColorAttachments[i], false);
     note_rendering_views(ld, cb, info);

@@ -31,14 +31,23 @@ struct host_tracker {
      VK_BUFFER_USAGE_SHADER_BINDING_TABLE_BIT_KHR | VK_BUFFER_USAGE_TRANSFORM_FEEDBACK_BUFFER_BIT_EXT |                \
      VK_BUFFER_USAGE_CONDITIONAL_RENDERING_BIT_EXT)
 
-/* Whether a completed, unseen write went to a readback buffer whose memory is mapped now: mapped
- * before the work (persistently), so no map or invalidate will show the host's read. */
-static bool persistent_readback(struct layer_device *ld, uint64_t memory, uint64_t buffer)
+bool unseen_write_is_marker(const struct unseen_write *w)
 {
-    const struct buffer_state *b = buffer_state_in(ld, buffer);
-    const struct memory_state *m = memory_state_in(ld, memory);
-    return b != NULL && m != NULL && (b->usage & GPU_READ_USAGE) == 0 &&
-           __atomic_load_n(&m->mapped, __ATOMIC_ACQUIRE) != NULL;
+    return w->call != NULL && (strcmp(w->call, "vkCmdFillBuffer") == 0 || strcmp(w->call, "vkCmdUpdateBuffer") == 0);
+}
+
+/* Whether a completed, unseen write went to memory mapped now (mapped before the work, so no map
+ * or invalidate will show the host's read) that the host will certainly read: a buffer no GPU
+ * usage can read, written with data (not a marker). With host_readback = possible, any write to
+ * mapped memory. */
+static bool persistent_readback(struct layer_device *ld, const struct unseen_write *w)
+{
+    const struct buffer_state *b = buffer_state_in(ld, w->buffer);
+    const struct memory_state *m = memory_state_in(ld, w->memory);
+    if (b == NULL || m == NULL || __atomic_load_n(&m->mapped, __ATOMIC_ACQUIRE) == NULL)
+        return false;
+    return ld->instance->settings.host_readback_possible ||
+           ((b->usage & GPU_READ_USAGE) == 0 && !unseen_write_is_marker(w));
 }
 
 static pthread_mutex_t create_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -83,7 +92,7 @@ void unseen_write_completed(struct layer_device *ld, const struct unseen_write *
     if (!visible_to_host) {
         t->unseen[t->unseen_next] = *w;
         t->unseen_next = (t->unseen_next + 1) % UNSEEN_KEPT;
-        if (t->readback_count < UNSEEN_READBACKS_KEPT && persistent_readback(ld, w->memory, w->buffer))
+        if (t->readback_count < UNSEEN_READBACKS_KEPT && persistent_readback(ld, w))
             t->readbacks[t->readback_count++] = *w;
     }
     pthread_mutex_unlock(&t->lock);

@@ -15,6 +15,9 @@ struct unseen_write {
     uint32_t command_index;
     uint64_t command_buffer;
 };
+/* Whether a write's values came from the host itself (vkCmdFillBuffer, vkCmdUpdateBuffer): a GPU
+ * progress marker, such as a crash breadcrumb, rather than data the host must read back. */
+bool unseen_write_is_marker(const struct unseen_write *w);
 #define UNSEEN_READBACKS_KEPT 16
 
 /* A GPU write to [begin, end) of `memory` through `buffer` is complete; `visible_to_host`: a

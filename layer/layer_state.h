@@ -23,6 +23,7 @@
 #include "settings.h"
 #include "spirv_reflect.h"
 #include "fleet_limits_read.h"
+#include "render_area.h"
 
 #define LAYER_NAME "VK_LAYER_PREFLIGHT_validation"
 #define MAX_BOUND_SETS 32
@@ -422,6 +423,9 @@ struct command_buffer_state {
     VkImageView pass_views[MAX_ATTACHMENTS * 2];
     uint32_t pass_load_command[MAX_ATTACHMENTS * 2]; /* the command of each attachment's load operation */
     uint32_t pass_view_count, subpass;
+    /* the render pass instance's or rendering's render area: its load, store and resolve
+     * operations touch only these pixels (render_area.h) */
+    struct render_rect render_area;
     bool depth_write_enable; /* the last vkCmdSetDepthWriteEnable */
     /* dynamic rendering: the store and resolve operations vkCmdEndRendering performs, as part of
      * the rendering vkCmdBeginRendering (command `rendering_command`) started */

@@ -99,6 +99,7 @@ struct hazard_access {
     bool image; /* false: key is a VkDeviceMemory (or unbound VkBuffer), begin/end bytes;
                  * true: key is the VkImage, begin/end mip levels, layers above */
     bool read, write;
+    uint32_t area; /* images: the render area of an attachment operation (render_area.h), 0 for all pixels */
 };
 
 /* The same access twice (one range in two descriptors with the same use; the resource may differ):
@@ -107,7 +108,7 @@ static inline bool hazard_same_access(const struct hazard_access *x, const struc
 {
     return x->image == y->image && x->key == y->key && x->begin == y->begin && x->end == y->end &&
            x->layer_begin == y->layer_begin && x->layer_end == y->layer_end && x->stages == y->stages &&
-           x->access == y->access && x->read == y->read && x->write == y->write;
+           x->access == y->access && x->read == y->read && x->write == y->write && x->area == y->area;
 }
 
 #define HAZARD_MAX_ACCESSES 64

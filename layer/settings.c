@@ -27,6 +27,8 @@ enum setting_key {
     KEY_TARGET_LIMITS,
     KEY_WRITE_AFTER_WRITE,
     KEY_SPIRV_VALIDATION,
+    KEY_RENDER_AREA,
+    KEY_HOST_READBACK,
     KEY_COUNT
 };
 
@@ -93,6 +95,23 @@ static const struct setting_info table[KEY_COUNT] = {
                               "on: SPIRV-Tools' validator runs once per shader module at vkCreateShaderModule and "
                               "what it rejects is reported (PREFLIGHT-binding-invalid-spirv); off: only what the "
                               "layer's own reflection cannot make sense of"},
+    [KEY_RENDER_AREA] = {"render_area",
+                         SETTING_CHOICE,
+                         "pixels",
+                         {"pixels", "attachment"},
+                         "Render area of load and store operations",
+                         "pixels: a render pass's load, store and resolve operations touch only its render area, as "
+                         "the spec says (passes over disjoint parts of one attachment do not meet); attachment: they "
+                         "touch the whole attachment (stricter, as Vulkan-ValidationLayers' load-after-store check)"},
+    [KEY_HOST_READBACK] = {"host_readback",
+                           SETTING_CHOICE,
+                           "certain",
+                           {"certain", "possible"},
+                           "Host reads the layer assumes",
+                           "certain: a completed GPU write to persistently mapped memory, with no host barrier, is "
+                           "reported when the host will read it: a buffer no GPU usage can read, written with data "
+                           "(not a fill or update); possible: every such write (stricter: mapped buffers the GPU "
+                           "also reads, and markers, are often never read by the host)"},
 };
 
 size_t settings_count(void)
@@ -361,4 +380,6 @@ void settings_load(struct layer_settings *s, const void *instance_next, struct s
     snprintf(s->target_limits, sizeof(s->target_limits), "%s", value[KEY_TARGET_LIMITS]);
     s->write_after_write_visible = choice_index(&table[KEY_WRITE_AFTER_WRITE], value[KEY_WRITE_AFTER_WRITE]) == 1;
     s->spirv_validation = choice_index(&table[KEY_SPIRV_VALIDATION], value[KEY_SPIRV_VALIDATION]) == 1;
+    s->render_area_whole_attachment = choice_index(&table[KEY_RENDER_AREA], value[KEY_RENDER_AREA]) == 1;
+    s->host_readback_possible = choice_index(&table[KEY_HOST_READBACK], value[KEY_HOST_READBACK]) == 1;
 }

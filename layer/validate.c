@@ -88,11 +88,10 @@ void validate_render_pass_begin(struct layer_device *ld, struct command_buffer_s
     cb->command_index++;
 }
 
-void validate_subpass_leave(struct layer_device *ld, struct command_buffer_state *cb, const struct render_pass_state *r,
-                            const char *call)
+void validate_subpass_leave(struct layer_device *ld, struct command_buffer_state *cb, const struct render_pass_state *r)
 {
     if (r != NULL)
-        hazard_pass_leave_subpass(ld, cb, r, call);
+        hazard_pass_leave_subpass(ld, cb, r);
 }
 
 void validate_subpass_enter(struct layer_device *ld, struct command_buffer_state *cb, const struct render_pass_state *r)

@@ -54,8 +54,8 @@ void validate_dependencies(struct command_buffer_state *cb, uint32_t count, cons
  * the new subpass's attachments) the next one entered. */
 void validate_render_pass_begin(struct layer_device *ld, struct command_buffer_state *cb,
                                 const struct render_pass_state *r);
-void validate_subpass_leave(struct layer_device *ld, struct command_buffer_state *cb, const struct render_pass_state *r,
-                            const char *call);
+void validate_subpass_leave(struct layer_device *ld, struct command_buffer_state *cb,
+                            const struct render_pass_state *r);
 void validate_subpass_enter(struct layer_device *ld, struct command_buffer_state *cb,
                             const struct render_pass_state *r);
 /* vkCmdBeginRendering (after the hook set the attachments), vkCmdEndRendering and vkCmdEndRenderPass. */

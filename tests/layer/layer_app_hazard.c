@@ -2,7 +2,7 @@
  * dispatches, images and layout transitions, mip chains, dynamic rendering, render passes and
  * subpasses, secondaries), across command buffers, submissions and queues (checked at submit),
  * and the spec's rules on patterns of real programs; each bug beside its correct twin.
- * Scenarios: hazard-raw, hazard-raw-fixed, hazard-war, hazard-war-execution-only, hazard-waw,
+ * Scenarios: hazard-passes-apart, hazard-passes-overlap(-dependency), hazard-raw, hazard-raw-fixed, hazard-war, hazard-war-execution-only, hazard-waw,
  * hazard-insufficient, hazard-copy2, hazard-waw-read-barrier, hazard-waw-exec-barrier, hazard-disjoint,
  * hazard-event, hazard-event2, hazard-event2-raw, hazard-sync2, hazard-image-raw, hazard-image-fixed,
  * hazard-transition-war, hazard-transition-fixed, hazard-readback-waw, hazard-readback-disjoint,
@@ -1164,11 +1164,55 @@ static void scenario_timeline_reach(struct objects *o)
     vkDestroyCommandPool(a->device, read.pool, NULL);
 }
 
+/* Godot's directional shadow atlas in small: two render passes over parts of one 64x64 color
+ * attachment, each LOAD/STORE with the same layout before, during and after (so no implicit
+ * dependency), back to back. The spec limits load and store operations to the render area: passes
+ * over disjoint halves do not meet; overlapping ones race unless an external dependency orders
+ * the second after the first's stores. */
+static void scenario_partial_passes(struct objects *o, const char *name)
+{
+    bool overlap = strstr(name, "overlap") != NULL, dependency = strstr(name, "dependency") != NULL;
+    VkImage image = new_image(o, 1, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT);
+    VkImageView view = new_view(o, image, 0);
+    VkSubpassDependency external = {.srcSubpass = VK_SUBPASS_EXTERNAL,
+                                    .dstSubpass = 0,
+                                    .srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+                                    .dstStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+                                    .srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+                                    .dstAccessMask =
+                                        VK_ACCESS_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT};
+    VkRenderPass pass;
+    VkFramebuffer framebuffer;
+    pass_with(o, view, VK_ATTACHMENT_LOAD_OP_LOAD, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+              VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, dependency ? &external : NULL, &pass, &framebuffer);
+    /* the first pass draws the left half; the second the right half, or x 16..47 (overlapping) */
+    VkRect2D areas[2] = {{{0, 0}, {32, 64}}, {{overlap ? 16 : 32, 0}, {32, 64}}};
+    struct recording r = begin(o->a, "atlas-cb");
+    image_barrier(r.cb, image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                  VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+                  VK_ACCESS_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT);
+    for (int i = 0; i < 2; ++i) {
+        VkRenderPassBeginInfo begin_info = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+                                            .renderPass = pass,
+                                            .framebuffer = framebuffer,
+                                            .renderArea = areas[i]};
+        label(o->a, r.cb, i == 0 ? "split-0" : "split-1");
+        vkCmdBeginRenderPass(r.cb, &begin_info, VK_SUBPASS_CONTENTS_INLINE);
+        vkCmdEndRenderPass(r.cb);
+        o->a->end_label(r.cb);
+    }
+    finish(o->a, &r, true);
+    vkDestroyFramebuffer(o->a->device, framebuffer, NULL);
+    vkDestroyRenderPass(o->a->device, pass, NULL);
+}
+
 bool scenarios_hazard(struct app *a, const char *name)
 {
     struct objects o = {.a = a};
     bool known = true;
-    if (strncmp(name, "hazard-runtime-index", 20) == 0) {
+    if (strncmp(name, "hazard-passes-", 14) == 0) {
+        scenario_partial_passes(&o, name);
+    } else if (strncmp(name, "hazard-runtime-index", 20) == 0) {
         scenario_runtime_index(&o, name);
     } else if (strcmp(name, "hazard-transitions-ordered") == 0) {
         scenario_transitions_ordered(&o);

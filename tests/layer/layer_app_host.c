@@ -187,13 +187,22 @@ static void scenario_soak(struct objects *o, int iterations)
 /* ---- the spec's rules on patterns of real programs (each a correct program and a buggy one) ---- */
 
 /* host-readback-persistent / -fixed: a buffer only the host reads (TRANSFER_DST), mapped once
- * before the work, filled by the GPU; the host waits for the fence and reads the mapping with no
- * invalidate (coherent memory). Without a HOST/HOST_READ barrier after the fill the read may see
- * stale data; -fixed has it. */
+ * before the work, written by a GPU copy; the host waits for the fence and reads the mapping with
+ * no invalidate (coherent memory). Without a HOST/HOST_READ barrier after the copy the read may see
+ * stale data; -fixed has it. host-readback-marker: the same buffer written by fills (a GPU progress
+ * marker, as Godot's crash breadcrumbs, which the host reads only after a device loss).
+ * host-readback-gpu-readable: the copy into a mapped buffer the GPU can also read (storage). */
 static void scenario_host_readback(struct objects *o, const char *name)
 {
     bool fixed = strcmp(name, "host-readback-persistent-fixed") == 0;
-    VkBuffer readback = new_buffer(o, 4096, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+    bool marker = strcmp(name, "host-readback-marker") == 0;
+    bool gpu_readable = strcmp(name, "host-readback-gpu-readable") == 0;
+    VkBuffer source = new_buffer(o, 4096, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+    uint32_t *source_words = o->owned[o->owned_count - 1].mapped;
+    for (int i = 0; i < 1024; ++i)
+        source_words[i] = 9;
+    VkBuffer readback =
+        new_buffer(o, 4096, VK_BUFFER_USAGE_TRANSFER_DST_BIT | (gpu_readable ? VK_BUFFER_USAGE_STORAGE_BUFFER_BIT : 0));
     const uint32_t *mapped = o->owned[o->owned_count - 1].mapped;
     if (o->a->set_name != NULL) {
         VkDebugUtilsObjectNameInfoEXT name_info = {.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT,
@@ -204,7 +213,13 @@ static void scenario_host_readback(struct objects *o, const char *name)
     }
     VkFence fence = new_fence(o->a);
     struct recording r = begin(o->a, "readback-cb");
-    vkCmdFillBuffer(r.cb, readback, 0, 4096, 9);
+    if (marker) { /* a running id, then a phase marker */
+        vkCmdFillBuffer(r.cb, readback, 0, 4, 1);
+        vkCmdFillBuffer(r.cb, readback, 4, 4092, 9);
+    } else {
+        VkBufferCopy whole = {0, 0, 4096};
+        vkCmdCopyBuffer(r.cb, source, readback, 1, &whole);
+    }
     if (fixed)
         buffer_barrier(r.cb, readback, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                        VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
@@ -212,7 +227,7 @@ static void scenario_host_readback(struct objects *o, const char *name)
     submit_one(o->a->queue, r.cb, VK_NULL_HANDLE, VK_NULL_HANDLE, false, fence);
     CHECK(vkWaitForFences(o->a->device, 1, &fence, VK_TRUE, UINT64_MAX));
     if (mapped[1023] != 9)
-        fprintf(stderr, "readback: fill not seen\n");
+        fprintf(stderr, "readback: the GPU's write not seen\n");
     vkDestroyFence(o->a->device, fence, NULL);
     vkDestroyCommandPool(o->a->device, r.pool, NULL);
 }
@@ -221,7 +236,7 @@ bool scenarios_host(struct app *a, const char *name)
 {
     struct objects o = {.a = a};
     bool known = true;
-    if (strncmp(name, "host-readback-persistent", 24) == 0) {
+    if (strncmp(name, "host-readback-", 14) == 0) {
         scenario_host_readback(&o, name);
     } else if (strncmp(name, "host-", 5) == 0 &&
                strstr(" host-invalidate-early host-invalidate-after-wait host-read-no-barrier host-flush-pending"

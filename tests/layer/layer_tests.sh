@@ -228,17 +228,26 @@ run hazard-image-raw
 check "hazard: a copy reads a storage image a dispatch wrote, no barrier" has "^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdCopyImageToBuffer (command 5) reads VkImage .*(mips 0..0, layers 0..0) that vkCmdDispatch (command 4) wrote"
 run hazard-transition-war
 check "hazard: a layout transition from TOP_OF_PIPE after a shader read" has "^FINDING PREFLIGHT-hazard-write-after-read .*vkCmdPipelineBarrier (command 5) writes VkImage .*the layout transition's source stages do not include the earlier read"
+# Godot's shadow atlas in small: render passes over parts of one attachment, no dependency
+run hazard-passes-apart
+check "hazard: two passes over disjoint halves of one attachment (load/store touch only the render area): silent" only 0
+run hazard-passes-overlap
+check "hazard: two passes over overlapping parts, no dependency: RAW and WAW naming both render areas and the rule" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 2 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .* labels=split-1: vkCmdBeginRenderPass (command 3) reads VkImage .*that the store operations of the render pass begun by vkCmdBeginRenderPass (command 1, labels split-0) wrote in COLOR_ATTACHMENT_OUTPUT.*Render areas: this one x 16..47, y 0..63, the earlier one x 0..31, y 0..63; they overlap\. A render pass.s load and store operations touch only its render area' '$work/out' && grep -q '^FINDING PREFLIGHT-hazard-write-after-write .*Render areas: this one x 16..47' '$work/out'"
+run hazard-passes-overlap-dependency
+check "hazard: overlapping passes with an external dependency from the first's stores: silent" only 0
+VK_PREFLIGHT_VALIDATION_RENDER_AREA=attachment run hazard-passes-apart
+check "hazard: render_area = attachment (stricter than the spec): disjoint passes reported" sh -c "[ \$(grep -c '^FINDING PREFLIGHT-hazard-read-after-write' '$work/out') = 1 ]"
 run hazard-copy-image2
 check "hazard: vkCmdCopyImage2 reads the image a dispatch wrote and writes the one it sampled (RAW and WAR, as VVL)" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 2 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdCopyImage2 (command 5) reads VkImage .*that vkCmdDispatch (command 4) wrote' '$work/out' && grep -q '^FINDING PREFLIGHT-hazard-write-after-read .*vkCmdCopyImage2 (command 5) writes VkImage .*that vkCmdDispatch (command 4) read' '$work/out'"
 run hazard-mipchain-raw
 check "hazard: a mip chain by blits, the barrier before blitting level 2 missing" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdBlitImage (command 6) reads VkImage 0x[0-9a-f]* (mips 2..2, layers 0..0) that vkCmdBlitImage (command 5) wrote in TRANSFER' '$work/out'"
 run hazard-depth-passes-waw
-check "hazard: two render passes share a depth buffer, the second's dependency misses the first's stores (WAW, as VVL)" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 2 ] && [ \$(grep -c '^FINDING PREFLIGHT-hazard-write-after-write .*vkCmdBeginRenderPass (command 2) writes VkImage .*that vkCmdEndRenderPass (command 0) wrote in .*source access scope (srcStageMask and srcAccessMask) does not include the earlier write' '$work/out') = 2 ]"
+check "hazard: two render passes share a depth buffer, the second's dependency misses the first's stores (WAW, as VVL)" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 2 ] && [ \$(grep -c '^FINDING PREFLIGHT-hazard-write-after-write .*vkCmdBeginRenderPass (command 2) writes VkImage .*that the store operations of the render pass begun by vkCmdBeginRenderPass (command 0) wrote in .*source access scope (srcStageMask and srcAccessMask) does not include the earlier write' '$work/out') = 2 ]"
 run hazard-readback-waw
 check "hazard: a fill overwrites the last row an image-to-buffer copy wrote, no barrier" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-write-after-write .*vkCmdFillBuffer (command [0-9]*) writes VkBuffer .*(memory bytes \\[16380, 16384)) that vkCmdCopyImageToBuffer' '$work/out'"
 run hazard-rendering-raw
 skipped "dynamic rendering" ||
-    check "hazard: a dispatch samples what dynamic rendering stored, no barrier" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdDispatch (command 6) reads VkImage .*that vkCmdEndRendering (command 2) wrote in COLOR_ATTACHMENT_OUTPUT' '$work/out'"
+    check "hazard: a dispatch samples what dynamic rendering stored, no barrier" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdDispatch (command 6) reads VkImage .*that the store operations of the rendering begun by vkCmdBeginRendering (command 2) wrote in COLOR_ATTACHMENT_OUTPUT' '$work/out'"
 run hazard-renderpass-raw
 check "hazard: a dispatch samples what a render pass stored, only the implicit dependency after it" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdDispatch (command 5) reads VkImage .*that vkCmdEndRenderPass (command 2) wrote in a layout transition after ALL_COMMANDS' '$work/out'"
 run hazard-subpass-raw
@@ -273,7 +282,15 @@ check "hazard: a pass with no external dependency and final layout SHADER_READ_O
 run hazard-vertex-scope
 check "hazard: a barrier to VERTEX_SHADER does not make a fill visible to the fragment shader's read (RAW)" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdDraw (command 5) reads VkBuffer .*that vkCmdFillBuffer (command 0) wrote in TRANSFER; missing between them: a memory dependency that makes the write visible' '$work/out'"
 run host-readback-persistent
-check "host: a persistently mapped readback buffer read after the fence, no HOST barrier" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-host-readback-without-host-barrier .*names=-,readback,readback-cb .*vkWaitForFences: vkCmdFillBuffer (command 0 of VkCommandBuffer 0x[0-9a-f]* \"readback-cb\") wrote VkBuffer 0x[0-9a-f]* \"readback\"' '$work/out'"
+check "host: a persistently mapped readback buffer read after the fence, no HOST barrier" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-host-readback-without-host-barrier .*names=-,readback,readback-cb .*vkWaitForFences: vkCmdCopyBuffer (command 0 of VkCommandBuffer 0x[0-9a-f]* \"readback-cb\") wrote VkBuffer 0x[0-9a-f]* \"readback\"' '$work/out'"
+run host-readback-marker
+check "host: a readback buffer written only by fills (a progress marker, as Godot's crash breadcrumbs): silent" only 0
+run host-readback-gpu-readable
+check "host: a mapped buffer the GPU can also read, copied into, no HOST barrier: silent (the host's read is not certain)" only 0
+for s in host-readback-marker host-readback-gpu-readable; do
+    VK_PREFLIGHT_VALIDATION_HOST_READBACK=possible run $s
+    check "host: host_readback = possible reports $s" sh -c "[ \$(grep -c '^FINDING PREFLIGHT-host-readback-without-host-barrier' '$work/out') -ge 1 ]"
+done
 run hazard-load-without-read
 check "hazard: a render pass LOADs an image whose transition made it visible to attachment writes only (RAW)" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdBeginRenderPass (command 1) reads VkImage .*that vkCmdPipelineBarrier (command 0) wrote in a layout transition after TOP_OF_PIPE; missing between them: a memory dependency that makes the write visible' '$work/out'"
 run hazard-clear-blit-waw
