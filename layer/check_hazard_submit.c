@@ -580,6 +580,34 @@ void hazard_queue_idle(struct layer_device *ld, VkQueue queue)
     pthread_mutex_unlock(&h->lock);
 }
 
+void hazard_semaphore_reached(struct layer_device *ld, VkSemaphore semaphore, uint64_t value, bool exact)
+{
+    struct hazard_queues *h = __atomic_load_n(&ld->queue_hazards, __ATOMIC_ACQUIRE);
+    const struct semaphore_state *s = semaphore_state_in(ld, HANDLE(semaphore));
+    if (h == NULL || s == NULL ||
+        (!exact && (value <= s->initial_value || value <= __atomic_load_n(&s->host_value, __ATOMIC_ACQUIRE))))
+        return; /* reached without any GPU signal */
+    pthread_mutex_lock(&h->lock);
+    const struct signal_record *reaching = NULL;
+    for (uint32_t i = 0; i < SIGNALS_KEPT; ++i) {
+        const struct signal_record *r = &h->signals[i];
+        if (r->semaphore != HANDLE(semaphore))
+            continue;
+        if (exact ? r->value <= value && (reaching == NULL || r->value > reaching->value)
+                  : r->value >= value && (reaching == NULL || r->value < reaching->value))
+            reaching = r;
+    }
+    if (reaching != NULL && reaching->queue < h->queue_count) {
+        retire(ld, &h->queues[reaching->queue], reaching->batch);
+    } else if (!exact) {
+        /* the signal is no longer in the ring (or the layer never saw it): as before the model,
+         * everything counts as complete, which can hide a finding, never make one */
+        for (uint32_t i = 0; i < h->queue_count; ++i)
+            retire(ld, &h->queues[i], h->queues[i].batches);
+    }
+    pthread_mutex_unlock(&h->lock);
+}
+
 void hazard_device_idle(struct layer_device *ld)
 {
     struct hazard_queues *h = __atomic_load_n(&ld->queue_hazards, __ATOMIC_ACQUIRE);

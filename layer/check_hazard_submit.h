@@ -37,6 +37,12 @@ void hazard_submit_batch(struct layer_device *ld, VkQueue queue, const struct ha
 void hazard_fence_waited(struct layer_device *ld, VkFence fence);
 void hazard_queue_idle(struct layer_device *ld, VkQueue queue);
 void hazard_device_idle(struct layer_device *ld);
+/* The host saw timeline `semaphore` at `value` or past it (a wait; `exact`: a counter query, which
+ * says the value itself): the batch whose signal set the counter there is complete, with its
+ * queue's batches before it — for a wait the first signal reaching the value (the smallest value
+ * at or above it), for a query the last at or below it. Later signals, and what only they order,
+ * are not. */
+void hazard_semaphore_reached(struct layer_device *ld, VkSemaphore semaphore, uint64_t value, bool exact);
 void hazard_queues_free(struct layer_device *ld);
 
 /* The presentation engine, as a queue of its own: vkQueuePresentKHR waits for `waits` (none: for

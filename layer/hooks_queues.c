@@ -250,12 +250,16 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkDeviceWaitIdle(VkDevice device)
     return result;
 }
 
-/* A host wait returned: each semaphore reached its value (with VK_SEMAPHORE_WAIT_ANY_BIT only one
- * did; counting all can only hide a finding). */
+/* A host wait returned: every semaphore reached its value, or (VK_SEMAPHORE_WAIT_ANY_BIT) at least
+ * one did, which one unknown: then nothing is known complete unless there was only one. */
 static void semaphores_reached(struct layer_device *ld, const VkSemaphoreWaitInfo *info)
 {
-    for (uint32_t i = 0; info != NULL && i < info->semaphoreCount; ++i)
+    if (info == NULL || ((info->flags & VK_SEMAPHORE_WAIT_ANY_BIT) && info->semaphoreCount > 1))
+        return;
+    for (uint32_t i = 0; i < info->semaphoreCount; ++i) {
+        hazard_semaphore_reached(ld, info->pSemaphores[i], info->pValues[i], false);
         lifetime_semaphore_reached(ld, info->pSemaphores[i], info->pValues[i]);
+    }
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkWaitSemaphores(VkDevice device, const VkSemaphoreWaitInfo *info,
@@ -264,7 +268,6 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkWaitSemaphores(VkDevice device, con
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.WaitSemaphores(device, info, timeout);
     if (result == VK_SUCCESS) {
-        hazard_device_idle(ld); /* not modelled: assume everything done */
         semaphores_reached(ld, info);
         host_report_readbacks(ld, "vkWaitSemaphores");
     }
@@ -277,7 +280,6 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkWaitSemaphoresKHR(VkDevice device, 
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.WaitSemaphoresKHR(device, info, timeout);
     if (result == VK_SUCCESS) {
-        hazard_device_idle(ld);
         semaphores_reached(ld, info);
         host_report_readbacks(ld, "vkWaitSemaphoresKHR");
     }
@@ -290,7 +292,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkGetSemaphoreCounterValue(VkDevice d
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.GetSemaphoreCounterValue(device, semaphore, value);
     if (result == VK_SUCCESS) {
-        hazard_device_idle(ld); /* polling a timeline value: not modelled, assume done */
+        hazard_semaphore_reached(ld, semaphore, *value, true);
         lifetime_semaphore_reached(ld, semaphore, *value);
         host_report_readbacks(ld, "vkGetSemaphoreCounterValue");
     }
@@ -303,7 +305,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkGetSemaphoreCounterValueKHR(VkDevic
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.GetSemaphoreCounterValueKHR(device, semaphore, value);
     if (result == VK_SUCCESS) {
-        hazard_device_idle(ld);
+        hazard_semaphore_reached(ld, semaphore, *value, true);
         lifetime_semaphore_reached(ld, semaphore, *value);
         host_report_readbacks(ld, "vkGetSemaphoreCounterValueKHR");
     }

@@ -232,11 +232,65 @@ static void scenario_host_readback(struct objects *o, const char *name)
     vkDestroyCommandPool(o->a->device, r.pool, NULL);
 }
 
+/* host-timeline-wait-early / -fixed: one batch signals timeline value 1, the next fills a mapped
+ * buffer (with the HOST barrier) and signals 2. The host waits for value 1 — satisfied by the first
+ * batch, so the fill is not ordered before the wait's return — and invalidates the buffer's memory:
+ * too early. -fixed waits for 2. */
+static void scenario_timeline_host_wait(struct objects *o, const char *name)
+{
+    if (!o->a->timeline) {
+        printf("skip: timeline semaphores not enabled\n");
+        return;
+    }
+    bool fixed = strcmp(name, "host-timeline-wait-fixed") == 0;
+    VkBuffer target = new_buffer(o, 4096, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+    VkDeviceMemory memory = o->owned[o->owned_count - 1].memory;
+    VkSemaphore timeline = new_semaphore(o->a, true);
+    uint64_t values[2] = {1, 2};
+    VkTimelineSemaphoreSubmitInfo first_values = {.sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
+                                                  .signalSemaphoreValueCount = 1,
+                                                  .pSignalSemaphoreValues = &values[0]};
+    VkSubmitInfo first = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+                          .pNext = &first_values,
+                          .signalSemaphoreCount = 1,
+                          .pSignalSemaphores = &timeline};
+    struct recording r = begin(o->a, "timeline-fill-cb");
+    vkCmdFillBuffer(r.cb, target, 0, 4096, 5);
+    buffer_barrier(r.cb, target, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                   VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    CHECK(vkEndCommandBuffer(r.cb));
+    VkTimelineSemaphoreSubmitInfo second_values = {.sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
+                                                   .signalSemaphoreValueCount = 1,
+                                                   .pSignalSemaphoreValues = &values[1]};
+    VkSubmitInfo second = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+                           .pNext = &second_values,
+                           .commandBufferCount = 1,
+                           .pCommandBuffers = &r.cb,
+                           .signalSemaphoreCount = 1,
+                           .pSignalSemaphores = &timeline};
+    CHECK(vkQueueSubmit(o->a->queue, 1, &first, VK_NULL_HANDLE));
+    CHECK(vkQueueSubmit(o->a->queue, 1, &second, VK_NULL_HANDLE));
+    VkSemaphoreWaitInfo wait = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO,
+                                .semaphoreCount = 1,
+                                .pSemaphores = &timeline,
+                                .pValues = fixed ? &values[1] : &values[0]};
+    CHECK(vkWaitSemaphores(o->a->device, &wait, UINT64_MAX));
+    VkMappedMemoryRange range = {
+        .sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE, .memory = memory, .offset = 0, .size = VK_WHOLE_SIZE};
+    CHECK(vkInvalidateMappedMemoryRanges(o->a->device, 1, &range));
+    wait.pValues = &values[1];
+    CHECK(vkWaitSemaphores(o->a->device, &wait, UINT64_MAX));
+    vkDestroySemaphore(o->a->device, timeline, NULL);
+    vkDestroyCommandPool(o->a->device, r.pool, NULL);
+}
+
 bool scenarios_host(struct app *a, const char *name)
 {
     struct objects o = {.a = a};
     bool known = true;
-    if (strncmp(name, "host-readback-", 14) == 0) {
+    if (strncmp(name, "host-timeline-wait-", 19) == 0) {
+        scenario_timeline_host_wait(&o, name);
+    } else if (strncmp(name, "host-readback-", 14) == 0) {
         scenario_host_readback(&o, name);
     } else if (strncmp(name, "host-", 5) == 0 &&
                strstr(" host-invalidate-early host-invalidate-after-wait host-read-no-barrier host-flush-pending"

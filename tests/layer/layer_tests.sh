@@ -283,6 +283,11 @@ run hazard-vertex-scope
 check "hazard: a barrier to VERTEX_SHADER does not make a fill visible to the fragment shader's read (RAW)" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdDraw (command 5) reads VkBuffer .*that vkCmdFillBuffer (command 0) wrote in TRANSFER; missing between them: a memory dependency that makes the write visible' '$work/out'"
 run host-readback-persistent
 check "host: a persistently mapped readback buffer read after the fence, no HOST barrier" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-host-readback-without-host-barrier .*names=-,readback,readback-cb .*vkWaitForFences: vkCmdCopyBuffer (command 0 of VkCommandBuffer 0x[0-9a-f]* \"readback-cb\") wrote VkBuffer 0x[0-9a-f]* \"readback\"' '$work/out'"
+run host-timeline-wait-early
+skipped "timeline semaphores" ||
+    check "host: a timeline wait satisfied by an earlier signal does not complete the fill that signals later: invalidate before wait" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-host-invalidate-before-wait ' '$work/out'"
+run host-timeline-wait-fixed
+skipped "timeline semaphores" || check "host: the wait for the fill's own value: no finding" only 0
 run host-readback-marker
 check "host: a readback buffer written only by fills (a progress marker, as Godot's crash breadcrumbs): silent" only 0
 run host-readback-gpu-readable
