@@ -8,10 +8,11 @@
 
 #include "evidence.h"
 
-/* Samples shorter than this would let the moment a change is seen (one poll) weigh more than a
- * few percent; the source is read every POLL_MS while a batch runs. */
-#define MIN_SAMPLE_MS 10.0
-#define POLL_MS 0.25
+/* The source is read every POLL_MS while a batch runs, so a change is placed within about that;
+ * samples of MIN_SAMPLE_MS or more keep that within steady.h's STEADY_TIMING_SHARE. */
+#define MIN_SAMPLE_MS 20.0
+#define POLL_MS 0.05
+#define PERIOD_POLL_MS 0.2
 /* How long the background opener watches the counter to learn its update period. */
 #define PERIOD_PROBE_MS 300.0
 #define MAX_SHARED_BASELINES 8
@@ -55,7 +56,8 @@ static void *open_sensor(void *argument)
     m->open = power_source_open(&m->source, &m->id, m->reason, sizeof(m->reason));
     if (m->open) {
         char error[256];
-        m->period_ms = power_update_period(&m->source, PERIOD_PROBE_MS, POLL_MS, error, sizeof(error));
+        m->period_ms =
+            power_update_period(&m->source, PERIOD_PROBE_MS, PERIOD_POLL_MS, m->options.clock, error, sizeof(error));
     }
     return NULL;
 }
@@ -66,6 +68,8 @@ struct power_meter *power_meter_create(const struct power_device_id *id, const s
     if (m == NULL)
         return NULL;
     m->options = *options;
+    if (m->options.clock == NULL)
+        m->options.clock = &power_real_clock;
     m->id = *id;
     if (options->disabled)
         return m;
@@ -132,10 +136,11 @@ static bool can_sample(const struct power_meter *m, double bound, struct power_s
 
 static void sample(struct power_meter *m, const struct power_load *load, double bound, struct power_phase *phase)
 {
-    struct power_limits limits = {.bound_ms = bound, .min_sample_ms = MIN_SAMPLE_MS, .poll_ms = POLL_MS};
-    double start = power_now_ms();
+    struct power_limits limits = {
+        .bound_ms = bound, .min_sample_ms = MIN_SAMPLE_MS, .poll_ms = POLL_MS, .clock = m->options.clock};
+    double start = m->options.clock->now_ms();
     power_sample_phase(&m->source, load, &limits, phase);
-    m->spent_ms += power_now_ms() - start;
+    m->spent_ms += m->options.clock->now_ms() - start;
 }
 
 static const struct shared_baseline *shared(const struct power_meter *m, const char *key)
@@ -167,9 +172,8 @@ void power_meter_measure(struct power_meter *m, const struct power_measurement *
         power_not_sampled(signal, "not sampled: --no-power");
         return;
     }
-    double waited = power_now_ms();
+    /* not counted in the budget: at most the opener's probe (PERIOD_PROBE_MS), mostly behind earlier tests */
     join_opener(m);
-    m->spent_ms += power_now_ms() - waited;
     if (!m->open) {
         power_not_sampled(signal, "%s", m->reason);
         return;

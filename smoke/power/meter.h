@@ -12,9 +12,10 @@
 #include "sampler.h"
 
 struct power_options {
-    bool disabled;   /* --no-power */
-    double budget_s; /* the most one worker spends sampling power over the whole run */
-    double phase_ms; /* the most one phase (a test's baseline, or its feature) may take */
+    bool disabled;                   /* --no-power */
+    double budget_s;                 /* the most one worker spends sampling power over the whole run */
+    double phase_ms;                 /* the most one phase (a test's baseline, or its feature) may take */
+    const struct power_clock *clock; /* NULL: power_real_clock (sampler.h) */
 };
 
 /* A phase of 400 ms leaves room for two samples of a counter that updates every 130 ms; the

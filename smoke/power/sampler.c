@@ -13,31 +13,37 @@ double power_now_ms(void)
     return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
 }
 
-/* A reading and when it was taken (the middle of the call: a driver query can take a while). */
-static bool read_at(struct power_source *source, double *value, double *at_ms, char *error, size_t size)
-{
-    double before = power_now_ms();
-    bool ok = source->read(source, value, error, size);
-    *at_ms = (before + power_now_ms()) / 2;
-    return ok;
-}
-
 static void sleep_ms(double ms)
 {
     struct timespec ts = {.tv_sec = (time_t)(ms / 1000), .tv_nsec = (long)((ms - (time_t)(ms / 1000) * 1000) * 1e6)};
     nanosleep(&ts, NULL);
 }
 
-double power_update_period(struct power_source *source, double max_ms, double poll_ms, char *error, size_t size)
+const struct power_clock power_real_clock = {.now_ms = power_now_ms, .sleep_ms = sleep_ms};
+
+/* A reading and when it was taken (the middle of the call: a driver query can take a while). */
+static bool read_at(struct power_source *source, const struct power_clock *clock, double *value, double *at_ms,
+                    char *error, size_t size)
 {
+    double before = clock->now_ms();
+    bool ok = source->read(source, value, error, size);
+    *at_ms = (before + clock->now_ms()) / 2;
+    return ok;
+}
+
+double power_update_period(struct power_source *source, double max_ms, double poll_ms, const struct power_clock *clock,
+                           char *error, size_t size)
+{
+    if (clock == NULL)
+        clock = &power_real_clock;
     double value, at;
-    if (!read_at(source, &value, &at, error, size))
+    if (!read_at(source, clock, &value, &at, error, size))
         return 0;
     struct steady s;
     steady_begin(&s, source->quantity, 0, at, value);
     while (s.changes < 3 && at - s.start_ms < max_ms) {
-        sleep_ms(poll_ms);
-        if (!read_at(source, &value, &at, error, size))
+        clock->sleep_ms(poll_ms);
+        if (!read_at(source, clock, &value, &at, error, size))
             return 0;
         steady_observe(&s, at, value);
     }
@@ -55,13 +61,14 @@ void power_sample_phase(struct power_source *source, const struct power_load *lo
                         struct power_phase *out)
 {
     memset(out, 0, sizeof(*out));
+    const struct power_clock *clock = limits->clock != NULL ? limits->clock : &power_real_clock;
     if (!load->record(load->context)) {
         load_failed(load, "to record", out);
         return;
     }
     char error[384] = "";
     double value, at;
-    if (!read_at(source, &value, &at, error, sizeof(error))) {
+    if (!read_at(source, clock, &value, &at, error, sizeof(error))) {
         snprintf(out->reason, sizeof(out->reason), "the sensor could not be read: %s", error);
         return;
     }
@@ -82,11 +89,11 @@ void power_sample_phase(struct power_source *source, const struct power_load *lo
                 return;
             }
             /* after a failed read the batch still runs to its end: nothing is left pending */
-            if (readable && (readable = read_at(source, &value, &at, error, sizeof(error))))
+            if (readable && (readable = read_at(source, clock, &value, &at, error, sizeof(error))))
                 steady_observe(&s, at, value);
         } while (done == 0);
         out->passes += load->passes_per_batch;
-        elapsed = power_now_ms() - s.start_ms;
+        elapsed = clock->now_ms() - s.start_ms;
         if (!readable) {
             snprintf(out->reason, sizeof(out->reason), "the sensor stopped answering mid-run: %s", error);
             return;

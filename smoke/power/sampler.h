@@ -21,10 +21,20 @@ struct power_load {
     void *context;
 };
 
+/* Time as the sampler sees it: a monotonic clock and a way to let it pass. Tests bring a clock
+ * they move, so what they check does not hang on how the machine schedules them. */
+struct power_clock {
+    double (*now_ms)(void);
+    void (*sleep_ms)(double ms);
+};
+/* CLOCK_MONOTONIC and nanosleep */
+extern const struct power_clock power_real_clock;
+
 struct power_limits {
-    double bound_ms;      /* the phase stops at the first batch that ends after this */
-    double min_sample_ms; /* steady.h */
-    double poll_ms;       /* how often the source is read while a batch runs */
+    double bound_ms;                 /* the phase stops at the first batch that ends after this */
+    double min_sample_ms;            /* steady.h */
+    double poll_ms;                  /* how often the source is read while a batch runs */
+    const struct power_clock *clock; /* NULL: power_real_clock */
 };
 
 struct power_phase {
@@ -46,9 +56,10 @@ double power_now_ms(void);
 void power_sample_phase(struct power_source *source, const struct power_load *load, const struct power_limits *limits,
                         struct power_phase *out);
 
-/* How often the source changes, idle or not: read every `poll_ms` for up to `max_ms` until it has
- * changed three times. The mean interval, or 0 when it changed fewer than twice (`error` is set
+/* How often the source changes, idle or not: read every `poll_ms` for up to `max_ms` (of `clock`,
+ * NULL: power_real_clock) until it has changed three times. The mean interval, or 0 when it changed fewer than twice (`error` is set
  * when a read failed). */
-double power_update_period(struct power_source *source, double max_ms, double poll_ms, char *error, size_t size);
+double power_update_period(struct power_source *source, double max_ms, double poll_ms, const struct power_clock *clock,
+                           char *error, size_t size);
 
 #endif

@@ -11,6 +11,7 @@ void steady_begin(struct steady *s, enum power_quantity quantity, double min_sam
     s->min_sample_ms = min_sample_ms;
     s->start_ms = start_ms;
     s->last_value = value;
+    s->last_read_ms = start_ms;
     s->last_change_ms = start_ms;
 }
 
@@ -24,39 +25,47 @@ static void push(struct steady *s, double watts)
     }
 }
 
-void steady_observe(struct steady *s, double at_ms, double value)
+static void anchor(struct steady *s, double edge_ms, double halfwidth, double value)
 {
-    if (value == s->last_value)
-        return;
+    s->anchored = true;
+    s->anchor_ms = edge_ms;
+    s->anchor_halfwidth = halfwidth;
+    s->anchor_value = value;
+}
+
+static void observe_change(struct steady *s, double edge_ms, double halfwidth, double value)
+{
     if (s->quantity == POWER_ENERGY_JOULES && value < s->last_value) {
         /* wrapped or reset: the energy since the anchor is unknown; begin a new sample here */
         s->wraps++;
-        s->anchored = true;
-        s->anchor_ms = at_ms;
-        s->anchor_value = value;
-        s->last_value = value;
+        anchor(s, edge_ms, halfwidth, value);
         return;
     }
     if (s->changes++ == 0)
-        s->first_change_ms = at_ms;
-    s->last_change_ms = at_ms;
-    s->last_value = value;
+        s->first_change_ms = edge_ms;
+    s->last_change_ms = edge_ms;
     if (!s->anchored) {
-        s->anchored = true;
-        s->anchor_ms = at_ms;
-        s->anchor_value = value;
+        anchor(s, edge_ms, halfwidth, value);
         if (s->quantity == POWER_WATTS)
             push(s, value);
         return;
     }
-    if (at_ms - s->anchor_ms < s->min_sample_ms)
+    double length = edge_ms - s->anchor_ms;
+    if (length < s->min_sample_ms - 1e-6) /* times are sums of doubles: a hair short is long enough */
         return;
-    if (s->quantity == POWER_ENERGY_JOULES)
-        push(s, (value - s->anchor_value) / ((at_ms - s->anchor_ms) / 1000.0));
+    if (s->anchor_halfwidth + halfwidth > STEADY_TIMING_SHARE * length)
+        s->imprecise++;
     else
-        push(s, value);
-    s->anchor_ms = at_ms;
-    s->anchor_value = value;
+        push(s, s->quantity == POWER_ENERGY_JOULES ? (value - s->anchor_value) / (length / 1000.0) : value);
+    anchor(s, edge_ms, halfwidth, value);
+}
+
+void steady_observe(struct steady *s, double at_ms, double value)
+{
+    if (value != s->last_value)
+        observe_change(s, (s->last_read_ms + at_ms) / 2, (at_ms - s->last_read_ms) / 2, value);
+    s->last_value = value;
+    s->last_read_ms = at_ms;
 }
 
 double steady_update_period_ms(const struct steady *s)
@@ -90,15 +99,20 @@ bool steady_settled(const struct steady *s)
 bool steady_figures(const struct steady *s, double elapsed_ms, struct steady_figures *f, char *reason, size_t size)
 {
     memset(f, 0, sizeof(*f));
-    const char *what = s->quantity == POWER_ENERGY_JOULES ? "energy counter" : "power reading";
-    char wrapped[128] = "";
-    if (s->wraps > 0)
-        snprintf(wrapped, sizeof(wrapped), "; it went backwards %u times (a wrap or reset: those intervals dropped)",
-                 s->wraps);
     if (s->count < 2) {
+        const char *what = s->quantity == POWER_ENERGY_JOULES ? "energy counter" : "power reading";
+        char wrapped[128] = "";
+        if (s->wraps > 0)
+            snprintf(wrapped, sizeof(wrapped),
+                     "; it went backwards %u times (a wrap or reset: those intervals dropped)", s->wraps);
         if (s->changes == 0)
             snprintf(reason, size, "the %s did not change in %.0f ms under load (stalled, or it updates less often)%s",
                      what, elapsed_ms, wrapped);
+        else if (s->imprecise > 0)
+            snprintf(reason, size,
+                     "the %s changed %u times in %.0f ms under load, but %u samples were dropped: their ends were not "
+                     "seen within %g%% of their length (the probe was not scheduled often enough)%s",
+                     what, s->changes, elapsed_ms, s->imprecise, STEADY_TIMING_SHARE * 100, wrapped);
         else
             snprintf(reason, size,
                      "the %s changed %u times in %.0f ms under load: %u samples of at least %.0f ms, a figure needs "
@@ -109,11 +123,6 @@ bool steady_figures(const struct steady *s, double elapsed_ms, struct steady_fig
     f->samples = s->count < STEADY_WINDOW ? s->count : STEADY_WINDOW;
     double cv;
     window_of(s, f->samples, &f->mean_watts, &cv);
-    if (!(f->mean_watts > 0)) {
-        snprintf(reason, size, "the %s gives no power under load (%u samples average %.3f W)", what, f->samples,
-                 f->mean_watts);
-        return false;
-    }
     f->spread_pct = cv * 100.0;
     f->settled = steady_settled(s);
     return true;
