@@ -8,7 +8,7 @@ void steady_begin(struct steady *s, enum power_quantity quantity, double min_sam
 {
     memset(s, 0, sizeof(*s));
     s->quantity = quantity;
-    s->min_sample_ms = min_sample_ms;
+    s->min_sample_ms = s->first_min_sample_ms = min_sample_ms;
     s->start_ms = start_ms;
     s->last_value = value;
     s->last_read_ms = start_ms;
@@ -53,9 +53,12 @@ static void observe_change(struct steady *s, double edge_ms, double halfwidth, d
     double length = edge_ms - s->anchor_ms;
     if (length < s->min_sample_ms - 1e-6) /* times are sums of doubles: a hair short is long enough */
         return;
-    if (s->anchor_halfwidth + halfwidth > STEADY_TIMING_SHARE * length)
+    if (s->anchor_halfwidth + halfwidth > STEADY_TIMING_SHARE * length) {
+        /* longer samples make the same lateness weigh less */
         s->imprecise++;
-    else
+        if (s->min_sample_ms * 2 <= s->first_min_sample_ms * STEADY_MAX_LENGTHENING)
+            s->min_sample_ms *= 2;
+    } else
         push(s, s->quantity == POWER_ENERGY_JOULES ? (value - s->anchor_value) / (length / 1000.0) : value);
     anchor(s, edge_ms, halfwidth, value);
 }
@@ -110,9 +113,10 @@ bool steady_figures(const struct steady *s, double elapsed_ms, struct steady_fig
                      what, elapsed_ms, wrapped);
         else if (s->imprecise > 0)
             snprintf(reason, size,
-                     "the %s changed %u times in %.0f ms under load, but %u samples were dropped: their ends were not "
-                     "seen within %g%% of their length (the probe was not scheduled often enough)%s",
-                     what, s->changes, elapsed_ms, s->imprecise, STEADY_TIMING_SHARE * 100, wrapped);
+                     "the %s changed %u times in %.0f ms under load, but %u samples (lengthened up to %.0f ms) were "
+                     "dropped: their ends were not seen within %g%% of their length (the probe was not scheduled "
+                     "often enough)%s",
+                     what, s->changes, elapsed_ms, s->imprecise, s->min_sample_ms, STEADY_TIMING_SHARE * 100, wrapped);
         else
             snprintf(reason, size,
                      "the %s changed %u times in %.0f ms under load: %u samples of at least %.0f ms, a figure needs "

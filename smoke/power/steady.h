@@ -8,7 +8,8 @@
  * updates, however coarse the counter: a counter slower than the pass lengthens the sample, not
  * the error. A change is placed midway between the read that first showed it and the read before;
  * a sample whose two ends are known less precisely than STEADY_TIMING_SHARE of its length (the
- * reader was descheduled) is dropped. A reading below the one before (a wrap or a reset) drops
+ * reader was descheduled) is dropped, and the samples after it are made twice as long (up to
+ * STEADY_MAX_LENGTHENING times the first length). A reading below the one before (a wrap or a reset) drops
  * that interval too. A power
  * reading gives a sample each time it changes, at least `min_sample_ms` apart. The window has
  * settled when the last STEADY_WINDOW samples vary by less than STEADY_SPREAD_LIMIT (their
@@ -25,10 +26,11 @@
 #define STEADY_SPREAD_LIMIT 0.05
 #define STEADY_MAX_SAMPLES 512
 #define STEADY_TIMING_SHARE 0.05
+#define STEADY_MAX_LENGTHENING 8
 
 struct steady {
     enum power_quantity quantity;
-    double min_sample_ms;
+    double min_sample_ms, first_min_sample_ms;
     double start_ms;
     double last_read_ms; /* the read before the latest */
     double last_value;

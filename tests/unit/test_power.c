@@ -191,24 +191,32 @@ static void steady_drops_imprecise_samples(void **state)
     struct steady s;
     double energy = 0, t = 0;
     steady_begin(&s, POWER_ENERGY_JOULES, 10, 0, energy);
-    t = advance(&s, &energy, t, 20, 100, 3);
+    t = advance(&s, &energy, t, 10, 100, 3);
     energy += 100 * 0.020;
-    steady_observe(&s, t += 20, energy); /* the read before was 20 ms earlier */
+    steady_observe(&s, t += 20, energy); /* the read before was 20 ms earlier: the change is known to 10 ms */
     assert_int_equal(s.imprecise, 1);
     assert_int_equal(s.count, 2);
-    t = advance(&s, &energy, t, 20, 100, 5);
-    assert_int_equal(s.imprecise, 2); /* the next sample begins at that change: dropped too */
-    assert_int_equal(s.count, 6);
+    assert_true(s.min_sample_ms == 20); /* what follows is measured over twice the time */
+    t = advance(&s, &energy, t, 10, 100, 1);
+    assert_int_equal(s.imprecise, 1); /* the next sample begins at that change: too short, not yet judged */
+    t = advance(&s, &energy, t, 10, 100, 1);
+    assert_int_equal(s.imprecise, 2); /* and dropped too: its start was known to 10 ms */
+    assert_true(s.min_sample_ms == 40);
+    t = advance(&s, &energy, t, 10, 100, 16);
+    assert_int_equal(s.count, 6); /* four samples of 40 ms */
     struct steady_figures f;
     char reason[256];
     assert_true(steady_figures(&s, t, &f, reason, sizeof(reason)));
     assert_true(f.settled && f.mean_watts > 99.99 && f.mean_watts < 100.01);
-    /* nothing but imprecise samples: no figure, and the reason says why */
+    /* the lengthening stops at 8 times the first length */
     steady_begin(&s, POWER_ENERGY_JOULES, 10, 0, energy = 0);
-    for (int i = 1; i <= 5; ++i)
-        steady_observe(&s, i * 20.0, energy += 2);
-    assert_false(steady_figures(&s, 100, &f, reason, sizeof(reason)));
-    assert_non_null(strstr(reason, "but 4 samples were dropped: their ends were not seen within 5% of their length"));
+    for (int i = 1; i <= 40; ++i)
+        steady_observe(&s, i * 100.0, energy += 2);
+    assert_true(s.min_sample_ms == 80);
+    /* nothing but imprecise samples: no figure, and the reason says why */
+    assert_false(steady_figures(&s, 4000, &f, reason, sizeof(reason)));
+    assert_non_null(strstr(reason, "but 39 samples (lengthened up to 80 ms) were dropped: their ends were not seen "
+                                   "within 5% of their length"));
 }
 
 /* --- a fake sysfs tree --- */
