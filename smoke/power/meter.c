@@ -113,25 +113,23 @@ static double phase_bound(const struct power_meter *m)
 /* false (and the signal says why) when no phase can be sampled now. */
 static bool can_sample(const struct power_meter *m, double bound, struct power_signal *signal)
 {
-    if (bound < POWER_MIN_PHASE_MS) {
-        power_not_sampled(signal,
-                          "not sampled: earlier tests spent this run's power budget (%g s, --power-budget), "
-                          "%.0f ms of it",
-                          m->options.budget_s, m->spent_ms);
-        return false;
-    }
     /* a sample spans at least one update, and the first update under load may take a whole period */
-    double needed = 3 * (m->period_ms > MIN_SAMPLE_MS ? m->period_ms : MIN_SAMPLE_MS);
-    if (m->period_ms > 0 && needed > bound) {
+    double needed =
+        m->period_ms > 0 ? 3 * (m->period_ms > MIN_SAMPLE_MS ? m->period_ms : MIN_SAMPLE_MS) : POWER_MIN_PHASE_MS;
+    if (needed <= bound)
+        return true;
+    if (bound < m->options.phase_ms)
+        power_not_sampled(signal,
+                          "not sampled: earlier tests spent this run's power budget (%g s, --power-budget); %.0f ms "
+                          "are left, a phase needs about %.0f",
+                          m->options.budget_s, bound > 0 ? bound : 0, needed);
+    else
         power_not_sampled(signal,
                           "not sampled: the %s (%s) updates about every %.0f ms; two samples under load need "
-                          "about %.0f ms per phase, more than the %.0f ms a phase may take here (--power-phase-ms, "
-                          "--power-budget)",
+                          "about %.0f ms per phase, more than the %.0f ms a phase may take (--power-phase-ms)",
                           m->source.quantity == POWER_ENERGY_JOULES ? "energy counter" : "power reading",
                           m->source.name, m->period_ms, needed, bound);
-        return false;
-    }
-    return true;
+    return false;
 }
 
 static void sample(struct power_meter *m, const struct power_load *load, double bound, struct power_phase *phase)

@@ -98,6 +98,28 @@ print(f"  {measured} of {len(tests)} measured")
 sys.exit(0 if ok and measured >= 3 else 1)
 PY
 
+# the schema can say no: each of these breaks the shape of the power signal or its evidence
+for mutation in "signals.power.source=None" "power.feature.samples=1" "power.ratio=0" "signals_collected=7" \
+                "power.baseline.joules_per_pass=None"; do
+    python3 - "$work/fake.json" "$work/bad.json" "$mutation" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+path, value = sys.argv[3].split("=")
+t = next(t for t in r["devices"][0]["smoke"] if "power" in t["evidence"])
+*parents, key = path.split(".")
+node = t["evidence"]
+for p in parents:
+    node = node[p]
+if value == "None":
+    del node[key]
+else:
+    node[key] = int(value)
+json.dump(r, open(sys.argv[2], "w"))
+PY
+    "$python" "$here/validate_report.py" "$schema" "$work/bad.json" >/dev/null 2>&1
+    check "the schema rejects a report whose $mutation" test $? -ne 0
+done
+
 "$probe" --tests "mesh_shader.draw" --no-power --out "$work/off.json" 2>/dev/null
 check "--no-power: not sampled, and says so" python3 -c "
 import json; t=[t for t in json.load(open('$work/off.json'))['devices'][0]['smoke'] if t['id']=='mesh_shader.draw'][0]

@@ -820,7 +820,7 @@ static void meter_reasons(void **state)
     power_meter_measure(m, &what, evidence, &signal);
     assert_false(signal.measured);
     assert_non_null(strstr(signal.reason, "the energy counter (nvml) updates about every 120 ms"));
-    assert_non_null(strstr(signal.reason, "more than the 100 ms a phase may take"));
+    assert_non_null(strstr(signal.reason, "more than the 100 ms a phase may take (--power-phase-ms)"));
     power_meter_destroy(m);
     unsetenv("FAKE_NVML_PERIOD_MS");
 
