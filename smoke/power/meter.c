@@ -10,7 +10,7 @@
 
 /* The source is read every POLL_MS while a batch runs, so a change is placed within about that;
  * samples of MIN_SAMPLE_MS or more keep that within steady.h's STEADY_TIMING_SHARE. */
-#define MIN_SAMPLE_MS 20.0
+#define MIN_SAMPLE_MS 10.0
 #define POLL_MS 0.05
 #define PERIOD_POLL_MS 0.2
 /* How long the background opener watches the counter to learn its update period. */

@@ -804,13 +804,13 @@ static void meter_reasons(void **state)
     assert_string_equal(signal.reason, "not sampled: --no-power");
     power_meter_destroy(m);
 
-    struct power_options small = options(0.2, 150);
+    struct power_options small = options(0.1, 150);
     m = power_meter_create(&h200, &small);
     power_meter_measure(m, &what, evidence, &signal); /* the budget allows about one test */
     assert_true(signal.measured);
     power_meter_measure(m, &what, evidence, &signal);
     assert_false(signal.measured);
-    assert_non_null(strstr(signal.reason, "spent this run's power budget (0.2 s, --power-budget)"));
+    assert_non_null(strstr(signal.reason, "spent this run's power budget (0.1 s, --power-budget)"));
     power_meter_destroy(m);
     cJSON_DeleteItemFromObject(evidence, "power");
 
