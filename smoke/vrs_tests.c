@@ -342,6 +342,8 @@ static void time_vrs(struct gpu *gpu, const struct vrs_case *c,
         .pass_ns = {timing_median(durations, TIMED_SAMPLES), timing_median(durations + TIMED_SAMPLES, TIMED_SAMPLES)},
     };
     power_measure(gpu, &work, out->evidence, power);
+    if (gpu_failed(gpu)) /* the verdict stands on the readback; the evidence says what stopped */
+        cJSON_AddStringToObject(out->evidence, "evidence_error", gpu->error_call);
 }
 
 /* The observed rate per texel, one colour per rate (the map the readback was judged on). */
