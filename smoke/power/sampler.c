@@ -6,7 +6,7 @@
 
 #include "steady.h"
 
-double power_now_ms(void)
+static double now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -19,7 +19,7 @@ static void sleep_ms(double ms)
     nanosleep(&ts, NULL);
 }
 
-const struct power_clock power_real_clock = {.now_ms = power_now_ms, .sleep_ms = sleep_ms};
+const struct power_clock power_real_clock = {.now_ms = now_ms, .sleep_ms = sleep_ms};
 
 /* A reading and when it was taken (the middle of the call: a driver query can take a while). */
 static bool read_at(struct power_source *source, const struct power_clock *clock, double *value, double *at_ms,

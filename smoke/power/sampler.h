@@ -50,15 +50,12 @@ struct power_phase {
     double reported_watts; /* the driver's own power figure at the end of the phase */
 };
 
-/* Monotonic milliseconds. */
-double power_now_ms(void);
-
 void power_sample_phase(struct power_source *source, const struct power_load *load, const struct power_limits *limits,
                         struct power_phase *out);
 
 /* How often the source changes, idle or not: read every `poll_ms` for up to `max_ms` (of `clock`,
- * NULL: power_real_clock) until it has changed three times. The mean interval, or 0 when it changed fewer than twice (`error` is set
- * when a read failed). */
+ * NULL: power_real_clock) until it has changed three times. The mean interval, or 0 when it
+ * changed fewer than twice (`error` is set when a read failed). */
 double power_update_period(struct power_source *source, double max_ms, double poll_ms, const struct power_clock *clock,
                            char *error, size_t size);
 
