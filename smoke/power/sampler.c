@@ -66,7 +66,7 @@ void power_sample_phase(struct power_source *source, const struct power_load *lo
         load_failed(load, "to record", out);
         return;
     }
-    char error[384] = "";
+    char error[384] = "", watts_error[128];
     double value, at;
     if (!read_at(source, clock, &value, &at, error, sizeof(error))) {
         snprintf(out->reason, sizeof(out->reason), "the sensor could not be read: %s", error);
@@ -81,6 +81,10 @@ void power_sample_phase(struct power_source *source, const struct power_load *lo
             load_failed(load, "to submit", out);
             return;
         }
+        /* the driver's own figure while the GPU works: the latest one read is kept */
+        if (source->read_watts != NULL)
+            out->has_reported_watts |=
+                source->read_watts(source, &out->reported_watts, watts_error, sizeof(watts_error));
         int done;
         do {
             done = load->wait(load->context, limits->poll_ms);
@@ -105,8 +109,6 @@ void power_sample_phase(struct power_source *source, const struct power_load *lo
     out->update_period_ms = steady_update_period_ms(&s);
     out->wraps = s.wraps;
     out->samples_taken = s.count;
-    if (source->read_watts != NULL)
-        out->has_reported_watts = source->read_watts(source, &out->reported_watts, error, sizeof(error));
     struct steady_figures f;
     if (!steady_figures(&s, elapsed, &f, out->reason, sizeof(out->reason)))
         return;

@@ -47,7 +47,7 @@ struct power_phase {
     double seconds;          /* under load */
     double update_period_ms; /* between the changes seen; 0 when fewer than two */
     bool has_reported_watts;
-    double reported_watts; /* the driver's own power figure at the end of the phase */
+    double reported_watts; /* the driver's own power figure, read while the last batch ran */
 };
 
 void power_sample_phase(struct power_source *source, const struct power_load *load, const struct power_limits *limits,
