@@ -114,6 +114,23 @@ static void format_number(const cJSON *value, char *out, size_t size)
         out[0] = '\0';
 }
 
+/* A feature test's signals in a line (smoke/signals.h): the count, then power's result. */
+static void summarise_signals(const cJSON *evidence, char *out, size_t size)
+{
+    const cJSON *collected = cJSON_GetObjectItemCaseSensitive(evidence, "signals_collected");
+    out[0] = '\0';
+    if (!cJSON_IsNumber(collected))
+        return;
+    const cJSON *ratio = json_path_get(evidence, "power/ratio");
+    const char *source = cJSON_GetStringValue(json_path_get(evidence, "power/source"));
+    if (cJSON_IsTrue(json_path_get(evidence, "signals/power/measured")) && cJSON_IsNumber(ratio) && source != NULL)
+        snprintf(out, size, "%d of 6 signals; energy per pass %.3gx the baseline's (%s, %s)", collected->valueint,
+                 ratio->valuedouble, source,
+                 cJSON_IsTrue(json_path_get(evidence, "power/settled")) ? "settled" : "not settled");
+    else
+        snprintf(out, size, "%d of 6 signals; power not measured", collected->valueint);
+}
+
 static void add_device(struct row_builder *b, const cJSON *device, size_t column)
 {
     const cJSON *row_json;
@@ -133,6 +150,7 @@ static void add_device(struct row_builder *b, const cJSON *device, size_t column
         if (test != NULL && report_smoke_find(device, test, &result)) {
             snprintf(cell->reason, sizeof(cell->reason), "%s", result.reason);
             const cJSON *evidence = result.evidence;
+            summarise_signals(evidence, cell->signals, sizeof(cell->signals));
             char *printed = cJSON_GetArraySize(evidence) > 0 ? cJSON_PrintUnformatted(evidence) : NULL;
             if (printed != NULL) {
                 size_t n = strlen(printed);

@@ -24,6 +24,9 @@ struct matrix_cell {
     char value[48];
     char reason[192];   /* capabilities: the smoke result's reason ("" when none) */
     char evidence[320]; /* capabilities: the smoke result's evidence, compact JSON cut to fit (a summary) */
+    /* capabilities: how many of the six signals the test collected and what its power signal says,
+     * "6 of 6 signals; energy per pass 0.41x the baseline's (nvml, settled)"; "" where it records none */
+    char signals[128];
 };
 
 struct matrix_row {

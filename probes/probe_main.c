@@ -46,7 +46,8 @@ static void print_usage(FILE *to)
 {
     fputs("usage: preflight-probe [--device N | --all] [--out FILE | --out -] [--pretty] [--list]\n"
           "                       [--host-label NAME] [--tests PATTERNS] [--skip PATTERNS] [--timeout S] [--jobs N]\n"
-          "                       [--artifacts DIR] [--fresh-device] [--no-smoke] [--list-tests]\n"
+          "                       [--artifacts DIR] [--fresh-device] [--no-power] [--power-budget S]\n"
+          "                       [--power-phase-ms MS] [--no-smoke] [--list-tests]\n"
           "\n"
           "Records what each Vulkan device declares (extensions, features, properties, formats,\n"
           "queue families, memory) and runs GPU smoke tests whose results are read back, as a\n"
@@ -69,17 +70,34 @@ static void print_usage(FILE *to)
           "               evidence with their SHA-256; DIR is created if missing\n"
           "  --fresh-device  a new VkDevice for every smoke test (default: one per worker, made\n"
           "               with what all of its tests need; slower, the strictest isolation)\n"
+          "  --no-power   do not sample power: the tests that time a baseline and a feature pass\n"
+          "               otherwise repeat both while reading the GPU's energy (NVML or DRM hwmon)\n"
+          "  --power-budget S  the most time one device's worker spends sampling power, whole run\n"
+          "               (default 6; later tests then say the budget is spent)\n"
+          "  --power-phase-ms MS  the most one baseline or feature phase may take (default 400;\n"
+          "               it ends sooner once the energy per pass has settled)\n"
           "  --no-smoke   record the declared capabilities only\n"
           "  --list-tests list the smoke tests and exit\n"
           "  --help       show this text\n"
           "  --version    show the version\n"
           "\n"
-          "Environment: PREFLIGHT_VULKAN_LOADER names the Vulkan loader to load (default libvulkan.so.1).\n"
+          "Environment: PREFLIGHT_VULKAN_LOADER names the Vulkan loader to load (default libvulkan.so.1);\n"
+          "PREFLIGHT_NVML_LIBRARY the NVML library (default libnvidia-ml.so.1); PREFLIGHT_HWMON_ROOT where\n"
+          "DRM devices are listed for their hwmon sensors (default /sys/class/drm).\n"
           "\n"
           "Exit codes: 0 report written, 1 the report could not be written, 2 bad usage,\n"
           "3 no Vulkan loader, 4 no Vulkan device (or --device out of range),\n"
           "5 a Vulkan call failed while creating the instance or enumerating devices.\n",
           to);
+}
+
+/* A number (strtod's syntax, nothing after it) within [low, high]. */
+static bool parse_number(const char *text, double low, double high, double *value)
+{
+    char *end = NULL;
+    errno = 0;
+    *value = strtod(text, &end);
+    return errno == 0 && end != text && *end == '\0' && *value >= low && *value <= high;
 }
 
 static int parse_options(int argc, char **argv, struct probe_options *o)
@@ -90,6 +108,8 @@ static int parse_options(int argc, char **argv, struct probe_options *o)
     o->runner.timeout_seconds = RUNNER_DEFAULT_TIMEOUT_SECONDS;
     o->runner.progress = true;
     o->runner.jobs = RUNNER_DEFAULT_JOBS;
+    o->runner.power.budget_s = POWER_DEFAULT_BUDGET_S;
+    o->runner.power.phase_ms = POWER_DEFAULT_PHASE_MS;
     bool saw_all = false, saw_device = false;
     for (int i = 1; i < argc; ++i) {
         const char *arg = argv[i];
@@ -129,6 +149,21 @@ static int parse_options(int argc, char **argv, struct probe_options *o)
             o->list_tests = true;
         } else if (strcmp(arg, "--fresh-device") == 0) {
             o->runner.fresh_device = true;
+        } else if (strcmp(arg, "--no-power") == 0) {
+            o->runner.power.disabled = true;
+        } else if (strcmp(arg, "--power-budget") == 0 && i + 1 < argc) {
+            if (!parse_number(argv[++i], 0, POWER_MAX_BUDGET_S, &o->runner.power.budget_s)) {
+                fprintf(stderr, "preflight-probe: --power-budget needs a number of seconds from 0 to %g, not '%s'\n",
+                        POWER_MAX_BUDGET_S, argv[i]);
+                return EXIT_USAGE;
+            }
+        } else if (strcmp(arg, "--power-phase-ms") == 0 && i + 1 < argc) {
+            if (!parse_number(argv[++i], POWER_MIN_PHASE_MS, POWER_MAX_PHASE_MS, &o->runner.power.phase_ms)) {
+                fprintf(stderr,
+                        "preflight-probe: --power-phase-ms needs a number of milliseconds from %g to %g, not '%s'\n",
+                        POWER_MIN_PHASE_MS, POWER_MAX_PHASE_MS, argv[i]);
+                return EXIT_USAGE;
+            }
         } else if (strcmp(arg, "--no-smoke") == 0) {
             o->smoke = false;
         } else if (strcmp(arg, "--tests") == 0 && i + 1 < argc) {
@@ -166,7 +201,8 @@ static int parse_options(int argc, char **argv, struct probe_options *o)
             bool missing_value = strcmp(arg, "--device") == 0 || strcmp(arg, "--out") == 0 ||
                                  strcmp(arg, "--tests") == 0 || strcmp(arg, "--skip") == 0 ||
                                  strcmp(arg, "--timeout") == 0 || strcmp(arg, "--host-label") == 0 ||
-                                 strcmp(arg, "--jobs") == 0 || strcmp(arg, "--artifacts") == 0;
+                                 strcmp(arg, "--jobs") == 0 || strcmp(arg, "--artifacts") == 0 ||
+                                 strcmp(arg, "--power-budget") == 0 || strcmp(arg, "--power-phase-ms") == 0;
             fprintf(stderr, "preflight-probe: %s '%s'\n", missing_value ? "missing value for" : "unknown option", arg);
             print_usage(stderr);
             return EXIT_USAGE;

@@ -316,6 +316,7 @@ static bool prepare(struct device_run *d, cJSON *device, unsigned jobs, const st
         .artifact_prefix = d->prefix,
         .selected = d->selected,
         .fresh_device = options->fresh_device,
+        .power = options->power,
     };
     d->began = now_ms();
     return true;

@@ -10,14 +10,17 @@
 #include <stdint.h>
 #include <cjson/cJSON.h>
 
+#include "meter.h"
+
 struct runner_options {
-    const char *include;       /* comma-separated glob patterns (fnmatch); NULL: every test */
-    const char *exclude;       /* tests matching these are `skipped` */
-    double timeout_seconds;    /* per test */
-    bool progress;             /* one line per test on stderr */
-    unsigned jobs;             /* workers at once, 1..RUNNER_MAX_JOBS */
-    const char *artifacts_dir; /* where tests write their images (PNG); NULL: none */
-    bool fresh_device;         /* a VkDevice per test rather than one per worker */
+    const char *include;        /* comma-separated glob patterns (fnmatch); NULL: every test */
+    const char *exclude;        /* tests matching these are `skipped` */
+    double timeout_seconds;     /* per test */
+    bool progress;              /* one line per test on stderr */
+    unsigned jobs;              /* workers at once, 1..RUNNER_MAX_JOBS */
+    const char *artifacts_dir;  /* where tests write their images (PNG); NULL: none */
+    bool fresh_device;          /* a VkDevice per test rather than one per worker */
+    struct power_options power; /* sampling power around timed passes (smoke/power/meter.h) */
 };
 
 /* --jobs when none is given. One worker is the fastest measured on both drivers we have (H200:

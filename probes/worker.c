@@ -83,7 +83,7 @@ static _Noreturn void worker_main(const struct worker_context *context, int comm
     if (reachable)
         smoke_session_init(&session, context->declared, vi.instance, vi.devices[context->device_index],
                            vulkan_effective_version(&vi, vi.devices[context->device_index]), context->selected,
-                           context->fresh_device);
+                           context->fresh_device, &context->power);
     for (;;) {
         uint32_t index;
         ssize_t n;

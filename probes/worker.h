@@ -13,6 +13,7 @@
 #include <sys/types.h>
 #include <cjson/cJSON.h>
 
+#include "meter.h"
 #include "verdict.h"
 
 struct worker {
@@ -37,6 +38,7 @@ struct worker_context {
     const char *artifact_prefix;
     const bool *selected; /* per test index: may run here (what the shared device is made for) */
     bool fresh_device;    /* a VkDevice per test instead of one per worker */
+    struct power_options power;
 };
 
 /* Forks a worker for `context`; false (with `error`) when the system refused a pipe or fork. */

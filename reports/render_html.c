@@ -6,7 +6,7 @@
 /* The page's style and script. The data goes in as JSON; the script builds the table, sorts by a
  * clicked column (numbers as numbers), filters by text, group and vendor, and can hide rows that
  * do not differ. A row "differs" among the columns shown (a vendor filter hides some). A cell's
- * tooltip holds the smoke result's reason and evidence; a column heading the device's driver,
+ * tooltip holds the smoke result's reason, its signals in a line and its evidence; a column heading the device's driver,
  * the report's date, host, OS and kernel. */
 static const char page_head[] =
     "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
@@ -43,7 +43,7 @@ static const char page_tail[] =
     "for(const v of [...new Set(data.columns.map(c=>c.vendor))]){const o=document.createElement('option');"
     "o.value=o.textContent=v;$('vendor').appendChild(o);}\n"
     "function rowDiffers(r,cols){const t=cols.map(i=>cellText(r.cells[i]));return t.some(x=>x!==t[0]);}\n"
-    "function cellTitle(c){return [c.reason,c.evidence].filter(Boolean).join('\\n');}\n"
+    "function cellTitle(c){return [c.reason,c.signals,c.evidence].filter(Boolean).join('\\n');}\n"
     "function asNumber(s){return /^-?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?$/.test(s)?Number(s):null;}\n"
     "function order(x,y){const a=asNumber(x),b=asNumber(y);if(a!==null&&b!==null)return a-b;return x<y?-1:x>y?1:0;}\n"
     "function draw(){const vendor=$('vendor').value,text=$('text').value.toLowerCase(),group=$('group').value;\n"

@@ -39,6 +39,8 @@ cJSON *render_matrix_json(const struct matrix *m)
                     cJSON_AddNullToObject(j, "verified");
                 if (cell->reason[0])
                     cJSON_AddStringToObject(j, "reason", cell->reason);
+                if (cell->signals[0])
+                    cJSON_AddStringToObject(j, "signals", cell->signals);
                 if (cell->evidence[0])
                     cJSON_AddStringToObject(j, "evidence", cell->evidence);
             } else if (cell->kind == MATRIX_CELL_VALUE) {

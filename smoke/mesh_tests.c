@@ -8,6 +8,7 @@
 #include "declared_query.h"
 #include "graphics.h"
 #include "mesh_tests.h"
+#include "power.h"
 #include "signals.h"
 #include "smoke_spirv.h"
 #include "timing.h"
@@ -99,39 +100,72 @@ static VkQueryPool primitives_query(struct gpu *gpu)
     return pool;
 }
 
-/* GPU time of a rendering scope with DRAWS_PER_SAMPLE mesh draws against the same scope with none. */
+/* One pass of the timed work: a whole rendering scope (clear, draws, copy to the readback buffer),
+ * with DRAWS_PER_SAMPLE mesh draws (the feature) or none (the baseline). */
+struct mesh_passes {
+    struct graphics_target *target;
+    const struct gpu_pipeline *pipeline;
+};
+
+static void record_scope(struct gpu *gpu, void *context, bool draws)
+{
+    const struct mesh_passes *m = context;
+    VkClearColorValue clear = {.uint32 = {0, 0, 0, 0}};
+    graphics_begin(gpu, m->target, clear, NULL, m->pipeline);
+    for (uint32_t d = 0; draws && d < DRAWS_PER_SAMPLE && !gpu_failed(gpu); ++d)
+        vkCmdDrawMeshTasksEXT(gpu->cmd, 1, 1, 1);
+    graphics_end(gpu, m->target);
+}
+
+static void between_scopes(struct gpu *gpu, void *context)
+{
+    (void)context;
+    graphics_between_scopes(gpu);
+}
+
+/* GPU time, then energy, of a rendering scope with DRAWS_PER_SAMPLE mesh draws against the same
+ * scope with none. */
 static bool time_mesh(struct gpu *gpu, struct graphics_target *target, const struct gpu_pipeline *p,
-                      struct smoke_outcome *out)
+                      struct smoke_outcome *out, struct power_signal *power)
 {
     struct gpu_timing timing;
     if (!timing_create(gpu, &timing, TIMED_SAMPLES * 2)) {
         cJSON_AddStringToObject(out->evidence, "gpu_timing_unavailable", timing.unavailable);
+        power_not_sampled(power, "not sampled: no timed pass (%s)", timing.unavailable);
         return false;
     }
+    struct mesh_passes passes = {.target = target, .pipeline = p};
     gpu_begin(gpu);
     timing_reset(gpu, &timing);
-    VkClearColorValue clear = {.uint32 = {0, 0, 0, 0}};
-    /* each sample is a whole rendering scope (clear, draws, copy to the readback buffer), timed from
-     * outside it: timestamps inside a scope are not comparable across implementations */
+    /* each sample is a whole rendering scope, timed from outside it: timestamps inside a scope are
+     * not comparable across implementations */
     for (uint32_t s = 0; s < TIMED_SAMPLES * 2 && !gpu_failed(gpu); ++s) {
-        bool draws = s >= TIMED_SAMPLES;
         if (s > 0)
-            graphics_between_scopes(gpu);
+            between_scopes(gpu, &passes);
         timing_begin(gpu, &timing, s);
-        graphics_begin(gpu, target, clear, NULL, p);
-        for (uint32_t d = 0; draws && d < DRAWS_PER_SAMPLE && !gpu_failed(gpu); ++d)
-            vkCmdDrawMeshTasksEXT(gpu->cmd, 1, 1, 1);
-        graphics_end(gpu, target);
+        record_scope(gpu, &passes, s >= TIMED_SAMPLES);
         timing_end(gpu, &timing, s);
     }
     gpu_submit_and_wait(gpu);
     double durations[TIMED_SAMPLES * 2];
-    if (!timing_read(gpu, &timing, durations))
+    if (!timing_read(gpu, &timing, durations)) {
+        power_not_sampled(power, "not sampled: the timed passes failed (%s)", gpu->error_call);
         return false;
+    }
+    static const char what[] = "a rendering scope with 64 mesh-shader draws of the triangle";
     cJSON_AddItemToObject(out->evidence, "gpu_timing",
-                          timing_comparison("a rendering scope with 64 mesh-shader draws of the triangle",
-                                            "the same rendering scope (clear, copy to the host) without a draw",
+                          timing_comparison(what, "the same rendering scope (clear, copy to the host) without a draw",
                                             durations, durations + TIMED_SAMPLES, TIMED_SAMPLES));
+    /* both mesh tests' baseline is the same empty scope: a worker measures its energy once */
+    struct power_work work = {
+        .what = what,
+        .baseline_key = "mesh: an empty 32x32 rendering scope",
+        .record = record_scope,
+        .between = between_scopes,
+        .context = &passes,
+        .pass_ns = {timing_median(durations, TIMED_SAMPLES), timing_median(durations + TIMED_SAMPLES, TIMED_SAMPLES)},
+    };
+    power_measure(gpu, &work, out->evidence, power);
     return true;
 }
 
@@ -215,22 +249,24 @@ static void run_mesh(struct gpu *gpu, const void *param, struct smoke_outcome *o
                                        "the 32x32 R32_UINT target after the draw: 0 dark, 7 (mesh) orange, 9 (task "
                                        "payload) cyan",
                                        SIDE, SIDE, pixels, 4, value_colours, 3);
-    bool timed = time_mesh(gpu, &target, p, out);
+    struct power_signal power;
+    bool timed = time_mesh(gpu, &target, p, out, &power);
     if (gpu_failed(gpu))
         cJSON_AddStringToObject(out->evidence, "evidence_error", gpu->error_call);
     smoke_signals(out, &(struct signals){.readback = true,
                                          .counters = primitives != VK_NULL_HANDLE,
                                          .timing = timed && !gpu_failed(gpu),
-                                         .artifacts = image});
+                                         .artifacts = image,
+                                         .power = &power});
 }
 
 static const struct mesh_case cases[] = {{false, 7}, {true, 9}};
 
 const struct smoke_test mesh_tests[] = {
     {"mesh_shader.draw", "mesh_shader", "one mesh workgroup emits a triangle; every pixel of the target checked",
-     declares_mesh, mesh_options, run_mesh, &cases[0], SMOKE_RUNS_ALONE},
+     declares_mesh, mesh_options, run_mesh, &cases[0], SMOKE_RUNS_ALONE | SMOKE_SAMPLES_POWER},
     {"mesh_shader.task", "mesh_shader",
      "a task workgroup launches the mesh workgroup and passes its value in the payload", declares_mesh, mesh_options,
-     run_mesh, &cases[1], SMOKE_RUNS_ALONE},
+     run_mesh, &cases[1], SMOKE_RUNS_ALONE | SMOKE_SAMPLES_POWER},
 };
 const size_t mesh_test_count = sizeof(mesh_tests) / sizeof(mesh_tests[0]);

@@ -9,6 +9,7 @@
 #include "artifacts.h"
 #include "declared_query.h"
 #include "json_path.h"
+#include "power.h"
 #include "ray_tests.h"
 #include "signals.h"
 #include "smoke_spirv.h"
@@ -208,34 +209,61 @@ static struct gpu_buffer *upload_grid(struct gpu *gpu, bool away)
 static const struct artifact_palette hit_colours[] = {
     {COMMITTED_NONE, {32, 32, 40}}, {COMMITTED_TRIANGLE, {80, 200, 110}}, {COMMITTED_GENERATED, {80, 130, 230}}};
 
+/* One pass of the timed work: the sheet traced away from the scene (baseline) or toward it. */
+struct sheet_passes {
+    const struct ray_work *work;
+    struct gpu_buffer *rays[2]; /* away, toward */
+    int bound;                  /* which of them the pipeline's set holds; -1: neither */
+};
+
+static void record_sheet(struct gpu *gpu, void *context, bool toward)
+{
+    struct sheet_passes *p = context;
+    /* updating the set invalidates a recording that bound it: only ever before a command
+     * buffer's first pass, since one command buffer holds passes of one direction */
+    if (p->bound != (int)toward) {
+        gpu_bind_buffer(gpu, p->work->pipeline, 1, p->rays[toward]);
+        p->bound = toward;
+    }
+    p->work->record(gpu, p->work, GRID_RAYS);
+}
+
+static void between_sheets(struct gpu *gpu, void *context)
+{
+    const struct sheet_passes *p = context;
+    /* each pass writes the same sheet */
+    gpu_memory_barrier(gpu, p->work->stage, VK_ACCESS_SHADER_WRITE_BIT, p->work->stage, VK_ACCESS_SHADER_WRITE_BIT);
+}
+
 static void ray_evidence(struct gpu *gpu, const struct ray_work *work, struct smoke_outcome *out)
 {
-    struct gpu_buffer *rays_away = upload_grid(gpu, true), *rays_toward = upload_grid(gpu, false);
+    struct sheet_passes passes = {.work = work, .rays = {upload_grid(gpu, true), upload_grid(gpu, false)}, .bound = -1};
     struct gpu_buffer *sheet = gpu_buffer_create(gpu, sizeof(struct hit) * GRID_RAYS, 0xFF);
     struct gpu_timing timing[2];
     double durations[2][TIMED_SAMPLES];
     bool timed = true;
+    if (!gpu_failed(gpu))
+        gpu_bind_buffer(gpu, work->pipeline, 2, sheet);
     for (int pass = 0; pass < 2 && !gpu_failed(gpu); ++pass) {
         timed = timing_create(gpu, &timing[pass], TIMED_SAMPLES) && timed;
-        gpu_bind_buffer(gpu, work->pipeline, 1, pass ? rays_toward : rays_away);
-        gpu_bind_buffer(gpu, work->pipeline, 2, sheet);
         gpu_begin(gpu);
         timing_reset(gpu, &timing[pass]);
         for (uint32_t s = 0; s < TIMED_SAMPLES && !gpu_failed(gpu); ++s) {
-            if (s > 0) /* each sample writes the same sheet */
-                gpu_memory_barrier(gpu, work->stage, VK_ACCESS_SHADER_WRITE_BIT, work->stage,
-                                   VK_ACCESS_SHADER_WRITE_BIT);
+            if (s > 0)
+                between_sheets(gpu, &passes);
             timing_begin(gpu, &timing[pass], s);
-            work->record(gpu, work, GRID_RAYS);
+            record_sheet(gpu, &passes, pass);
             timing_end(gpu, &timing[pass], s);
         }
         gpu_submit_and_wait(gpu);
         timed = timed && timing_read(gpu, &timing[pass], durations[pass]);
     }
+    struct power_signal power;
     if (gpu_failed(gpu)) {
         /* the verdict stands on the seven rays; the extra evidence says what stopped it */
         cJSON_AddStringToObject(out->evidence, "evidence_error", gpu->error_call);
-        smoke_signals(out, &(struct signals){.readback = true});
+        power_not_sampled(&power, "not sampled: the timed passes failed (%s)", gpu->error_call);
+        smoke_signals(out, &(struct signals){.readback = true, .power = &power});
         return;
     }
     const struct hit *hits = gpu_readback(gpu, sheet);
@@ -250,14 +278,27 @@ static void ray_evidence(struct gpu *gpu, const struct ray_work *work, struct sm
                                        "committed intersection per ray of a 64x64 sheet of +z rays over [-1.5, 1.5]^2: "
                                        "none dark, triangle green, generated (AABB) blue",
                                        GRID, GRID, codes, 4, hit_colours, 3);
-    if (timed)
+    static const char what[] = "64x64 rays traced toward the scene";
+    if (timed) {
         cJSON_AddItemToObject(out->evidence, "gpu_timing",
-                              timing_comparison("64x64 rays traced toward the scene",
-                                                "the same launch with every ray pointing away from the scene",
+                              timing_comparison(what, "the same launch with every ray pointing away from the scene",
                                                 durations[0], durations[1], TIMED_SAMPLES));
-    else
+        /* the scene differs from test to test: no baseline is shared */
+        struct power_work work = {
+            .what = what,
+            .record = record_sheet,
+            .between = between_sheets,
+            .context = &passes,
+            .pass_ns = {timing_median(durations[0], TIMED_SAMPLES), timing_median(durations[1], TIMED_SAMPLES)},
+        };
+        power_measure(gpu, &work, out->evidence, &power);
+        if (gpu_failed(gpu))
+            cJSON_AddStringToObject(out->evidence, "evidence_error", gpu->error_call);
+    } else {
         cJSON_AddStringToObject(out->evidence, "gpu_timing_unavailable", timing[0].unavailable);
-    smoke_signals(out, &(struct signals){.readback = true, .timing = timed, .artifacts = image});
+        power_not_sampled(&power, "not sampled: no timed pass (%s)", timing[0].unavailable);
+    }
+    smoke_signals(out, &(struct signals){.readback = true, .timing = timed, .artifacts = image, .power = &power});
 }
 
 static void record_ray_query(struct gpu *gpu, const struct ray_work *work, uint32_t count)
@@ -422,14 +463,14 @@ static const struct ray_test modes[] = {
 const struct smoke_test ray_tests[] = {
     {"ray_query.triangle", "ray_query",
      "rays against a one-triangle BLAS in a TLAS: hits (t, barycentrics), misses, a ray stopped by tmax",
-     declares_ray_tracing, ray_options, run_ray_query, &modes[0], SMOKE_RUNS_ALONE},
+     declares_ray_tracing, ray_options, run_ray_query, &modes[0], SMOKE_RUNS_ALONE | SMOKE_SAMPLES_POWER},
     {"ray_query.flow", "ray_query", "non-opaque triangle: exactly one candidate per hit, confirmed, then committed",
-     declares_ray_tracing, ray_options, run_ray_query, &modes[1], SMOKE_RUNS_ALONE},
+     declares_ray_tracing, ray_options, run_ray_query, &modes[1], SMOKE_RUNS_ALONE | SMOKE_SAMPLES_POWER},
     {"ray_query.aabb", "ray_query",
      "procedural AABB candidate intersected in the shader and committed with rayQueryGenerateIntersectionEXT",
-     declares_ray_tracing, ray_options, run_ray_query, &modes[2], SMOKE_RUNS_ALONE},
+     declares_ray_tracing, ray_options, run_ray_query, &modes[2], SMOKE_RUNS_ALONE | SMOKE_SAMPLES_POWER},
     {"ray_tracing_pipeline.trace", "ray_tracing_pipeline",
      "raygen/miss/closest-hit pipeline with a shader binding table traces the same rays", declares_ray_tracing,
-     ray_options, run_ray_tracing_pipeline, &modes[3], SMOKE_RUNS_ALONE},
+     ray_options, run_ray_tracing_pipeline, &modes[3], SMOKE_RUNS_ALONE | SMOKE_SAMPLES_POWER},
 };
 const size_t ray_test_count = sizeof(ray_tests) / sizeof(ray_tests[0]);

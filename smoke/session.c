@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "artifacts.h"
+#include "power.h"
 
 /* Every VkPhysicalDevice*Features struct is sType, pNext, then VkBool32 members only: OR them. */
 #define FEATURE_BOOLS(type) ((sizeof(type) - offsetof(type, pNext) - sizeof(void *)) / sizeof(VkBool32))
@@ -79,7 +80,7 @@ static void options_of(const struct smoke_test *test, const cJSON *declared, str
 }
 
 void smoke_session_init(struct smoke_session *s, const cJSON *declared, VkInstance instance, VkPhysicalDevice physical,
-                        uint32_t api_version, const bool *selected, bool per_test)
+                        uint32_t api_version, const bool *selected, bool per_test, const struct power_options *power)
 {
     memset(s, 0, sizeof(*s));
     s->declared = declared;
@@ -87,8 +88,7 @@ void smoke_session_init(struct smoke_session *s, const cJSON *declared, VkInstan
     s->physical = physical;
     s->api_version = api_version;
     s->per_test = per_test;
-    if (per_test)
-        return;
+    bool samples_power = false;
     char reason[512];
     for (size_t i = 0; i < smoke_test_count(); ++i) {
         const struct smoke_test *test = smoke_test_get(i);
@@ -96,10 +96,18 @@ void smoke_session_init(struct smoke_session *s, const cJSON *declared, VkInstan
         bool runs = selected != NULL ? selected[i] : test->declared(declared, test->param, reason, sizeof(reason));
         if (!runs)
             continue;
+        samples_power |= (test->flags & SMOKE_SAMPLES_POWER) != 0;
+        if (per_test)
+            continue;
         struct gpu_options options;
         struct smoke_device_features features;
         options_of(test, declared, &options, &features);
         smoke_options_merge(&s->options, &s->features, &options, &features);
+    }
+    if (samples_power) {
+        struct power_device_id id;
+        power_device_id_of(physical, &id);
+        s->power = power_meter_create(&id, power);
     }
 }
 
@@ -161,6 +169,8 @@ void smoke_session_run(struct smoke_session *s, const struct smoke_test *test, e
         }
     }
     gpu->declared = s->declared;
+    gpu->power = s->power;
+    power_meter_begin_test(s->power, test->id);
     if (inject(gpu, fault, out)) {
         out->status = VERDICT_PASS;
         test->run(gpu, test->param, out);
@@ -176,4 +186,6 @@ void smoke_session_run(struct smoke_session *s, const struct smoke_test *test, e
 void smoke_session_close(struct smoke_session *s)
 {
     gpu_close(&s->gpu);
+    power_meter_destroy(s->power);
+    s->power = NULL;
 }

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <cjson/cJSON.h>
 
+#include "meter.h"
 #include "smoke.h"
 
 struct smoke_session {
@@ -23,12 +24,14 @@ struct smoke_session {
     struct smoke_device_features features;
     struct gpu gpu; /* the shared device, when open */
     unsigned devices_created;
+    struct power_meter *power; /* NULL when no test of the session samples power */
 };
 
 /* `selected[i]` says whether smoke_test_get(i) runs in this session: selected and declared, as the
- * runner decided (NULL: every test the device declares). */
+ * runner decided (NULL: every test the device declares). Where one of them samples power, the
+ * session's power meter starts opening the device's sensor with `power`'s settings. */
 void smoke_session_init(struct smoke_session *s, const cJSON *declared, VkInstance instance, VkPhysicalDevice physical,
-                        uint32_t api_version, const bool *selected, bool per_test);
+                        uint32_t api_version, const bool *selected, bool per_test, const struct power_options *power);
 /* Runs one test; fills `out` (evidence owned by the caller). */
 void smoke_session_run(struct smoke_session *s, const struct smoke_test *test, enum smoke_fault fault,
                        struct smoke_outcome *out);

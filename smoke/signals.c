@@ -1,30 +1,17 @@
 #include "signals.h"
 
-#include <glob.h>
-#include <stdio.h>
-
-/* Power: Vulkan has no query for it. Linux exposes some GPUs' power through hwmon under DRM
- * (amdgpu, some Intel); NVIDIA's proprietary driver only through NVML. Either way a steady-power
- * reading needs a sustained load far longer than these tests, so it is not sampled: the evidence
- * says so, and which sensor a farm could sample instead. */
-static cJSON *power_entry(void)
+static cJSON *power_entry(const struct power_signal *power)
 {
-    cJSON *power = cJSON_CreateObject();
-    cJSON_AddBoolToObject(power, "measured", false);
-    glob_t found = {0};
-    int status = glob("/sys/class/drm/card*/device/hwmon/hwmon*/power1_average", 0, NULL, &found);
-    if (status == 0 && found.gl_pathc > 0) {
-        cJSON_AddStringToObject(power, "sensor", found.gl_pathv[0]);
-        cJSON_AddStringToObject(power, "reason",
-                                "a DRM hwmon power sensor exists, but steady power needs a sustained "
-                                "load longer than this test; not sampled");
-    } else {
-        cJSON_AddStringToObject(power, "reason",
-                                "no standard interface: Vulkan has no power query and no DRM hwmon "
-                                "power sensor is present (NVIDIA reports power through NVML only)");
-    }
-    globfree(&found);
-    return power;
+    cJSON *entry = cJSON_CreateObject();
+    cJSON_AddBoolToObject(entry, "measured", power != NULL && power->measured);
+    if (power != NULL && power->measured)
+        cJSON_AddStringToObject(entry, "source", power->source);
+    else
+        cJSON_AddStringToObject(entry, "reason",
+                                power != NULL ? power->reason
+                                              : "not sampled: power is sampled around a timed baseline and feature "
+                                                "pass, and this test timed none");
+    return entry;
 }
 
 void smoke_signals(struct smoke_outcome *out, const struct signals *s)
@@ -35,7 +22,8 @@ void smoke_signals(struct smoke_outcome *out, const struct signals *s)
     cJSON_AddBoolToObject(signals, "artifacts", s->artifacts);
     cJSON_AddBoolToObject(signals, "counters", s->counters);
     cJSON_AddBoolToObject(signals, "timing", s->timing);
-    cJSON_AddItemToObject(signals, "power", power_entry());
+    cJSON_AddItemToObject(signals, "power", power_entry(s->power));
+    bool power = s->power != NULL && s->power->measured;
     cJSON_AddNumberToObject(out->evidence, "signals_collected",
-                            1 + s->readback + s->artifacts + s->counters + s->timing);
+                            1 + s->readback + s->artifacts + s->counters + s->timing + power);
 }

@@ -50,6 +50,8 @@ struct smoke_test {
 
 /* The test's evidence includes GPU timings: the runner runs it with no other test beside it. */
 #define SMOKE_RUNS_ALONE 1u
+/* The test samples power around its timed passes (power/power.h): its worker opens the sensor. */
+#define SMOKE_SAMPLES_POWER 2u
 
 /* Faults the test build can inject into a test, to prove the runner catches them. */
 enum smoke_fault {

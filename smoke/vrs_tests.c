@@ -9,6 +9,7 @@
 #include "declared_query.h"
 #include "graphics.h"
 #include "json_path.h"
+#include "power.h"
 #include "smoke.h"
 #include "signals.h"
 #include "smoke_spirv.h"
@@ -248,52 +249,77 @@ static struct gpu_pipeline *heavy_pipeline(struct gpu *gpu, const struct vrs_cas
     return graphics_pipeline_create(gpu, &desc);
 }
 
+/* One pass of the timed work: the heavy scope at 1x1 (baseline) or at the test's rate. */
+struct heavy_passes {
+    const struct vrs_case *c;
+    struct graphics_target *target;
+    struct gpu_pipeline *pipelines[2];
+};
+
+static void record_heavy(struct gpu *gpu, void *context, bool feature)
+{
+    const struct heavy_passes *h = context;
+    VkClearColorValue clear = {.uint32 = {0, 0, 0, 0}};
+    graphics_begin(gpu, h->target, clear, NULL, h->pipelines[feature]);
+    if (!gpu_failed(gpu)) {
+        if (feature && h->c->mode == VRS_DYNAMIC) {
+            VkExtent2D size = {h->c->width, h->c->height};
+            VkFragmentShadingRateCombinerOpKHR ops[2] = {VK_FRAGMENT_SHADING_RATE_COMBINER_OP_KEEP_KHR,
+                                                         VK_FRAGMENT_SHADING_RATE_COMBINER_OP_KEEP_KHR};
+            vkCmdSetFragmentShadingRateKHR(gpu->cmd, &size, ops);
+        }
+        vkCmdDraw(gpu->cmd, 3, 1, 0, 0);
+    }
+    graphics_end(gpu, h->target);
+}
+
+static void between_heavy(struct gpu *gpu, void *context)
+{
+    (void)context;
+    graphics_between_scopes(gpu);
+}
+
 static void time_vrs(struct gpu *gpu, const struct vrs_case *c,
                      const VkPipelineFragmentShadingRateStateCreateInfoKHR *rate_state, struct gpu_buffer *counter,
-                     struct smoke_outcome *out, bool *timed)
+                     struct smoke_outcome *out, bool *timed, struct power_signal *power)
 {
     *timed = false;
     if (c->mode == VRS_ATTACHMENT) {
         cJSON_AddStringToObject(out->evidence, "gpu_timing_unavailable",
                                 "not timed: the shading-rate image is sized for the 64x64 readback target");
+        power_not_sampled(power, "not sampled: the test times no pass (its shading-rate image is sized for the "
+                                 "64x64 readback target)");
         return;
     }
     struct gpu_timing timing;
     if (!timing_create(gpu, &timing, TIMED_SAMPLES * 2)) {
         cJSON_AddStringToObject(out->evidence, "gpu_timing_unavailable", timing.unavailable);
+        power_not_sampled(power, "not sampled: no timed pass (%s)", timing.unavailable);
         return;
     }
     struct graphics_target target;
     graphics_target_create(gpu, &target, VK_FORMAT_R32_UINT, HEAVY_SIZE, HEAVY_SIZE, sizeof(uint32_t));
-    struct gpu_pipeline *pipelines[2] = {heavy_pipeline(gpu, c, true, NULL), heavy_pipeline(gpu, c, false, rate_state)};
+    struct heavy_passes passes = {
+        .c = c,
+        .target = &target,
+        .pipelines = {heavy_pipeline(gpu, c, true, NULL), heavy_pipeline(gpu, c, false, rate_state)}};
     for (int k = 0; k < 2; ++k)
-        if (pipelines[k] != NULL)
-            gpu_bind_buffer(gpu, pipelines[k], 0, counter);
+        if (passes.pipelines[k] != NULL)
+            gpu_bind_buffer(gpu, passes.pipelines[k], 0, counter);
     gpu_begin(gpu);
     timing_reset(gpu, &timing);
-    VkClearColorValue clear = {.uint32 = {0, 0, 0, 0}};
     for (uint32_t s = 0; s < TIMED_SAMPLES * 2 && !gpu_failed(gpu); ++s) {
-        bool feature = s >= TIMED_SAMPLES;
         if (s > 0)
-            graphics_between_scopes(gpu);
+            between_heavy(gpu, &passes);
         timing_begin(gpu, &timing, s);
-        graphics_begin(gpu, &target, clear, NULL, pipelines[feature]);
-        if (!gpu_failed(gpu)) {
-            if (feature && c->mode == VRS_DYNAMIC) {
-                VkExtent2D size = {c->width, c->height};
-                VkFragmentShadingRateCombinerOpKHR ops[2] = {VK_FRAGMENT_SHADING_RATE_COMBINER_OP_KEEP_KHR,
-                                                             VK_FRAGMENT_SHADING_RATE_COMBINER_OP_KEEP_KHR};
-                vkCmdSetFragmentShadingRateKHR(gpu->cmd, &size, ops);
-            }
-            vkCmdDraw(gpu->cmd, 3, 1, 0, 0);
-        }
-        graphics_end(gpu, &target);
+        record_heavy(gpu, &passes, s >= TIMED_SAMPLES);
         timing_end(gpu, &timing, s);
     }
     gpu_submit_and_wait(gpu);
     double durations[TIMED_SAMPLES * 2];
     if (!timing_read(gpu, &timing, durations)) {
         cJSON_AddStringToObject(out->evidence, "evidence_error", gpu->error_call);
+        power_not_sampled(power, "not sampled: the timed passes failed (%s)", gpu->error_call);
         return;
     }
     char what[96];
@@ -306,6 +332,18 @@ static void time_vrs(struct gpu *gpu, const struct vrs_case *c,
         cJSON_AddBoolToObject(comparison, "costs_like_1x1", ratio > 0.9);
     cJSON_AddItemToObject(out->evidence, "gpu_timing", comparison);
     *timed = true;
+    /* every VRS test's baseline is this same pass at 1x1: a worker measures its energy once */
+    struct power_work work = {
+        .what = what,
+        .baseline_key = "vrs: the fragment-heavy 512x512 pass at 1x1",
+        .record = record_heavy,
+        .between = between_heavy,
+        .context = &passes,
+        .pass_ns = {timing_median(durations, TIMED_SAMPLES), timing_median(durations + TIMED_SAMPLES, TIMED_SAMPLES)},
+    };
+    power_measure(gpu, &work, out->evidence, power);
+    if (gpu_failed(gpu)) /* the verdict stands on the readback; the evidence says what stopped */
+        cJSON_AddStringToObject(out->evidence, "evidence_error", gpu->error_call);
 }
 
 /* The observed rate per texel, one colour per rate (the map the readback was judged on). */
@@ -434,9 +472,13 @@ static void run_vrs(struct gpu *gpu, const void *param, struct smoke_outcome *ou
                                        TARGET_SIZE, TARGET_SIZE, observed, 1, rate_colours,
                                        sizeof(rate_colours) / sizeof(rate_colours[0]));
     bool timed = false;
-    time_vrs(gpu, c, &rate_state, counter, out, &timed);
-    smoke_signals(out, &(struct signals){
-                           .readback = true, .counters = pool != VK_NULL_HANDLE, .timing = timed, .artifacts = image});
+    struct power_signal power;
+    time_vrs(gpu, c, &rate_state, counter, out, &timed, &power);
+    smoke_signals(out, &(struct signals){.readback = true,
+                                         .counters = pool != VK_NULL_HANDLE,
+                                         .timing = timed,
+                                         .artifacts = image,
+                                         .power = &power});
 }
 
 static const struct vrs_case cases[] = {
@@ -457,7 +499,7 @@ static const struct vrs_case cases[] = {
 
 #define VRS_TEST(id, text, index)                                                                                      \
     {                                                                                                                  \
-        id, "vrs", text, declares_vrs, vrs_options, run_vrs, &cases[index], SMOKE_RUNS_ALONE                           \
+        id, "vrs", text, declares_vrs, vrs_options, run_vrs, &cases[index], SMOKE_RUNS_ALONE | SMOKE_SAMPLES_POWER     \
     }
 
 const struct smoke_test vrs_tests[] = {

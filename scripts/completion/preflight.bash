@@ -7,7 +7,7 @@ _preflight_probe()
     case $prev in
     --out) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --artifacts) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-    --device | --timeout | --jobs) COMPREPLY=(); return ;;
+    --device | --timeout | --jobs | --power-budget | --power-phase-ms) COMPREPLY=(); return ;;
     --tests | --skip)
         local ids
         ids=$(preflight-probe --list-tests 2>/dev/null | awk '{print $1}')
@@ -15,7 +15,7 @@ _preflight_probe()
         return
         ;;
     esac
-    COMPREPLY=($(compgen -W "--device --all --out --pretty --host-label --list --tests --skip --timeout --jobs --artifacts --fresh-device --no-smoke --list-tests --help --version" -- "$cur"))
+    COMPREPLY=($(compgen -W "--device --all --out --pretty --host-label --list --tests --skip --timeout --jobs --artifacts --fresh-device --no-power --power-budget --power-phase-ms --no-smoke --list-tests --help --version" -- "$cur"))
 }
 
 _preflight_report_options()

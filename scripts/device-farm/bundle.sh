@@ -2,7 +2,8 @@
 # Packs what a farm machine without our packages needs to run the probe: the probe, the report
 # tool, the dashboard and preflight-farm-run (PREFLIGHT_BIN=BUNDLE_DIR), the libraries they and
 # vulkaninfo need beyond glibc, vulkaninfo itself and Vulkan-ValidationLayers; and for
-# run-layer-on-device.sh: VK_LAYER_PREFLIGHT_validation, layer_app and layer_bench.
+# run-layer-on-device.sh: VK_LAYER_PREFLIGHT_validation, layer_app and layer_bench; for
+# run-power-on-device.sh: power_summary.py.
 # Usage: scripts/device-farm/bundle.sh BUILD_DIR OUT_DIR
 set -euo pipefail
 build=${1:?build dir}
@@ -29,5 +30,6 @@ done
 cp /usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so "$out/layers/"
 sed 's|"library_path": *"[^"]*"|"library_path": "./libVkLayer_khronos_validation.so"|' \
     /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json >"$out/layers/VkLayer_khronos_validation.json"
-cp "$(dirname "$0")/../../tests/integration/compare_vulkaninfo.py" "$(dirname "$0")/../../bench/probe_bench.py" "$out/"
+cp "$(dirname "$0")/../../tests/integration/compare_vulkaninfo.py" "$(dirname "$0")/../../bench/probe_bench.py" \
+   "$(dirname "$0")/power_summary.py" "$out/"
 du -sh "$out"

@@ -455,15 +455,22 @@ void gpu_bind_acceleration_structure(struct gpu *gpu, struct gpu_pipeline *p, ui
     vkUpdateDescriptorSets(gpu->device, 1, &write, 0, NULL);
 }
 
-bool gpu_begin(struct gpu *gpu)
+static bool begin(struct gpu *gpu, VkCommandBufferUsageFlags flags)
 {
     if (gpu_failed(gpu))
         return false;
-    VkCommandBufferBeginInfo begin = {
-        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-        .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
-    };
-    return GPU_CHECK(gpu, vkResetCommandBuffer(gpu->cmd, 0)) && GPU_CHECK(gpu, vkBeginCommandBuffer(gpu->cmd, &begin));
+    VkCommandBufferBeginInfo info = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, .flags = flags};
+    return GPU_CHECK(gpu, vkResetCommandBuffer(gpu->cmd, 0)) && GPU_CHECK(gpu, vkBeginCommandBuffer(gpu->cmd, &info));
+}
+
+bool gpu_begin(struct gpu *gpu)
+{
+    return begin(gpu, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+}
+
+bool gpu_begin_repeatable(struct gpu *gpu)
+{
+    return begin(gpu, 0);
 }
 
 void gpu_dispatch(struct gpu *gpu, const struct gpu_pipeline *p, uint32_t x, uint32_t y, uint32_t z, const void *push)
@@ -519,7 +526,7 @@ void gpu_image_layout(struct gpu *gpu, const struct gpu_image *image, VkImageLay
     vkCmdPipelineBarrier(gpu->cmd, src_stage, dst_stage, 0, 0, NULL, 0, NULL, 1, &barrier);
 }
 
-bool gpu_submit_and_wait(struct gpu *gpu)
+bool gpu_end(struct gpu *gpu)
 {
     if (gpu_failed(gpu))
         return false;
@@ -527,18 +534,36 @@ bool gpu_submit_and_wait(struct gpu *gpu)
     gpu_memory_barrier(gpu, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
                        VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
                        VK_ACCESS_HOST_READ_BIT);
-    if (!GPU_CHECK(gpu, vkEndCommandBuffer(gpu->cmd)))
+    return GPU_CHECK(gpu, vkEndCommandBuffer(gpu->cmd));
+}
+
+bool gpu_submit(struct gpu *gpu)
+{
+    if (gpu_failed(gpu))
         return false;
     VkSubmitInfo submit = {
         .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
         .commandBufferCount = 1,
         .pCommandBuffers = &gpu->cmd,
     };
-    if (!GPU_CHECK(gpu, vkResetFences(gpu->device, 1, &gpu->fence)) ||
-        !GPU_CHECK(gpu, vkQueueSubmit(gpu->queue, 1, &submit, gpu->fence)))
-        return false;
+    return GPU_CHECK(gpu, vkResetFences(gpu->device, 1, &gpu->fence)) &&
+           GPU_CHECK(gpu, vkQueueSubmit(gpu->queue, 1, &submit, gpu->fence));
+}
+
+int gpu_wait_for(struct gpu *gpu, uint64_t timeout_ns)
+{
+    if (gpu_failed(gpu))
+        return -1;
+    VkResult result = vkWaitForFences(gpu->device, 1, &gpu->fence, VK_TRUE, timeout_ns);
+    if (result == VK_TIMEOUT)
+        return 0;
+    return gpu_check(gpu, result, "vkWaitForFences") ? 1 : -1;
+}
+
+bool gpu_submit_and_wait(struct gpu *gpu)
+{
     /* No timeout here: the runner's watchdog owns hangs and reports them as `timeout`. */
-    return GPU_CHECK(gpu, vkWaitForFences(gpu->device, 1, &gpu->fence, VK_TRUE, UINT64_MAX));
+    return gpu_end(gpu) && gpu_submit(gpu) && gpu_wait_for(gpu, UINT64_MAX) == 1;
 }
 
 const void *gpu_readback(struct gpu *gpu, const struct gpu_buffer *b)

@@ -60,8 +60,9 @@ struct gpu {
     VkFence fence;
     VkPhysicalDeviceProperties properties;
     VkPhysicalDeviceMemoryProperties memory_properties;
-    uint32_t api_version; /* min(instance, device) */
-    const void *declared; /* the device's `declared` report block (a cJSON object), for tests */
+    uint32_t api_version;      /* min(instance, device) */
+    const void *declared;      /* the device's `declared` report block (a cJSON object), for tests */
+    struct power_meter *power; /* the worker's power meter (smoke/power/meter.h), for tests; NULL: none */
 
     VkResult error;        /* first failure, VK_SUCCESS if none */
     char error_call[128];  /* the call that failed */
@@ -127,6 +128,14 @@ void gpu_image_layout(struct gpu *gpu, const struct gpu_image *image, VkImageLay
                       VkPipelineStageFlags src_stage, VkAccessFlags src_access, VkPipelineStageFlags dst_stage,
                       VkAccessFlags dst_access);
 bool gpu_submit_and_wait(struct gpu *gpu);
+
+/* A command buffer submitted more than once (power sampling repeats a batch of passes): begin
+ * without ONE_TIME_SUBMIT, end (with the same HOST barrier), then submit and wait as often as
+ * needed. gpu_wait_for waits up to `timeout_ns`: 1 done, 0 not yet, -1 failed (remembered). */
+bool gpu_begin_repeatable(struct gpu *gpu);
+bool gpu_end(struct gpu *gpu);
+bool gpu_submit(struct gpu *gpu);
+int gpu_wait_for(struct gpu *gpu, uint64_t timeout_ns);
 
 /* The buffer's contents after the GPU wrote them. */
 const void *gpu_readback(struct gpu *gpu, const struct gpu_buffer *b);

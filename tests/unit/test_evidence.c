@@ -138,6 +138,27 @@ static void signals_are_counted(void **state)
     assert_true(cJSON_IsFalse(cJSON_GetObjectItem(power, "measured")));
     assert_non_null(cJSON_GetObjectItem(power, "reason")); /* never silently absent */
     cJSON_Delete(out.evidence);
+
+    /* power measured: the sixth signal counts, and names its source */
+    out.evidence = cJSON_CreateObject();
+    struct power_signal measured = {.measured = true, .source = "hwmon"};
+    smoke_signals(&out, &(struct signals){.readback = true, .timing = true, .power = &measured});
+    assert_int_equal(cJSON_GetObjectItem(out.evidence, "signals_collected")->valueint, 4);
+    power = cJSON_GetObjectItem(cJSON_GetObjectItem(out.evidence, "signals"), "power");
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(power, "measured")));
+    assert_string_equal(cJSON_GetObjectItem(power, "source")->valuestring, "hwmon");
+    assert_null(cJSON_GetObjectItem(power, "reason"));
+    cJSON_Delete(out.evidence);
+
+    /* not measured: the test's reason, word for word */
+    out.evidence = cJSON_CreateObject();
+    struct power_signal not_measured;
+    power_not_sampled(&not_measured, "not sampled: %s", "--no-power");
+    smoke_signals(&out, &(struct signals){.readback = true, .power = &not_measured});
+    assert_int_equal(cJSON_GetObjectItem(out.evidence, "signals_collected")->valueint, 2);
+    power = cJSON_GetObjectItem(cJSON_GetObjectItem(out.evidence, "signals"), "power");
+    assert_string_equal(cJSON_GetObjectItem(power, "reason")->valuestring, "not sampled: --no-power");
+    cJSON_Delete(out.evidence);
 }
 
 static void options_union(void **state)

@@ -64,11 +64,48 @@ static void vulkaninfo_columns_have_no_verdicts(void **state)
     cJSON_Delete(reports[1]);
 }
 
+static cJSON *smoke_entry(cJSON *report, const char *id)
+{
+    cJSON *entry;
+    cJSON_ArrayForEach(entry,
+                       cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(report, "devices"), 0), "smoke"))
+    {
+        if (strcmp(cJSON_GetObjectItem(entry, "id")->valuestring, id) == 0)
+            return entry;
+    }
+    fail_msg("smoke entry %s missing", id);
+    return NULL;
+}
+
+/* A cell says in a line how many of the six signals its test collected, and what power says. */
+static void cells_summarise_the_signals(void **state)
+{
+    (void)state;
+    cJSON *reports[1] = {load_fixture("probe-nvidia-h200.report.json")};
+    cJSON *measured = cJSON_GetObjectItem(smoke_entry(reports[0], "vrs.pipeline.2x2"), "evidence");
+    cJSON_AddNumberToObject(measured, "signals_collected", 6);
+    cJSON_AddItemToObject(measured, "signals", cJSON_Parse("{\"power\": {\"measured\": true, \"source\": \"nvml\"}}"));
+    cJSON_AddItemToObject(measured, "power",
+                          cJSON_Parse("{\"source\": \"nvml\", \"ratio\": 0.4123, \"settled\": true}"));
+    cJSON *not_measured = cJSON_GetObjectItem(smoke_entry(reports[0], "vrs.pipeline.2x1"), "evidence");
+    cJSON_AddNumberToObject(not_measured, "signals_collected", 5);
+    cJSON_AddItemToObject(not_measured, "signals",
+                          cJSON_Parse("{\"power\": {\"measured\": false, \"reason\": \"not sampled: --no-power\"}}"));
+    struct matrix *m = matrix_build(reports, 1);
+    assert_string_equal(row(m, "vrs.pipeline.2x2")->cells[0].signals,
+                        "6 of 6 signals; energy per pass 0.412x the baseline's (nvml, settled)");
+    assert_string_equal(row(m, "vrs.pipeline.2x1")->cells[0].signals, "5 of 6 signals; power not measured");
+    assert_string_equal(row(m, "compute.1x1")->cells[0].signals, ""); /* no signals recorded */
+    matrix_free(m);
+    cJSON_Delete(reports[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(lavapipe_and_h200),
         cmocka_unit_test(vulkaninfo_columns_have_no_verdicts),
+        cmocka_unit_test(cells_summarise_the_signals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
