@@ -1,0 +1,303 @@
+#include "shader.h"
+
+#include <glslang/Include/glslang_c_interface.h>
+#include <glslang/Public/resource_limits_c.h>
+#include <spirv-tools/libspirv.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <vulkan/vulkan_core.h>
+
+#include "amber_spirv.h"
+
+/* What a TARGET_ENV names: the SPIR-V version, the Vulkan version that takes it, and the
+ * SPIRV-Tools environment Amber assembles and validates in. */
+struct target {
+    const char *name;
+    uint32_t spirv;          /* as the module's header writes it, and glslang's GLSLANG_TARGET_SPV_1_x */
+    uint32_t vulkan;         /* VK_API_VERSION_1_x */
+    uint32_t glslang_vulkan; /* GLSLANG_TARGET_VULKAN_1_x */
+};
+
+static const struct target targets[] = {
+    {"spv1.0", 0x10000, VK_API_VERSION_1_0, GLSLANG_TARGET_VULKAN_1_0},
+    {"spv1.1", 0x10100, VK_API_VERSION_1_1, GLSLANG_TARGET_VULKAN_1_1},
+    {"spv1.2", 0x10200, VK_API_VERSION_1_1, GLSLANG_TARGET_VULKAN_1_1},
+    {"spv1.3", 0x10300, VK_API_VERSION_1_1, GLSLANG_TARGET_VULKAN_1_1},
+    {"spv1.4", 0x10400, VK_API_VERSION_1_2, GLSLANG_TARGET_VULKAN_1_2},
+    {"spv1.5", 0x10500, VK_API_VERSION_1_2, GLSLANG_TARGET_VULKAN_1_2},
+    {"spv1.6", 0x10600, VK_API_VERSION_1_3, GLSLANG_TARGET_VULKAN_1_3},
+    {"vulkan1.0", 0x10000, VK_API_VERSION_1_0, GLSLANG_TARGET_VULKAN_1_0},
+    {"vulkan1.1", 0x10300, VK_API_VERSION_1_1, GLSLANG_TARGET_VULKAN_1_1},
+    {"vulkan1.1spv1.4", 0x10400, VK_API_VERSION_1_1, GLSLANG_TARGET_VULKAN_1_1},
+    {"vulkan1.2", 0x10500, VK_API_VERSION_1_2, GLSLANG_TARGET_VULKAN_1_2},
+    {"vulkan1.3", 0x10600, VK_API_VERSION_1_3, GLSLANG_TARGET_VULKAN_1_3},
+};
+
+static const struct target *target_of(const char *name)
+{
+    if (name[0] == '\0')
+        name = "spv1.0";
+    for (size_t i = 0; i < sizeof(targets) / sizeof(targets[0]); ++i)
+        if (strcmp(targets[i].name, name) == 0)
+            return &targets[i];
+    return NULL;
+}
+
+/* glslang's process-wide set-up, once per worker process (it is kept to the process's end). */
+static bool glslang_ready(void)
+{
+    static int ready = -1;
+    if (ready < 0)
+        ready = glslang_initialize_process() != 0;
+    return ready > 0;
+}
+
+/* One line of glslang's log: "ERROR: NAME:LINE: message" lines joined by "; ". */
+static void log_text(const char *log, char *out, size_t size)
+{
+    size_t at = strlen(out);
+    for (const char *c = log; c && *c && at + 1 < size; ++c) {
+        if (*c == '\n') {
+            if (c[1] != '\0' && at + 2 < size) {
+                out[at++] = ';';
+                out[at++] = ' ';
+            }
+            continue;
+        }
+        out[at++] = *c;
+    }
+    out[at] = '\0';
+}
+
+static bool compile_glsl(const struct amber_shader *s, const struct target *t, struct amber_spirv *out, char *error,
+                         size_t size)
+{
+    static const glslang_stage_t stages[] = {
+        [AMBER_STAGE_VERTEX] = GLSLANG_STAGE_VERTEX,
+        [AMBER_STAGE_TESSELLATION_CONTROL] = GLSLANG_STAGE_TESSCONTROL,
+        [AMBER_STAGE_TESSELLATION_EVALUATION] = GLSLANG_STAGE_TESSEVALUATION,
+        [AMBER_STAGE_GEOMETRY] = GLSLANG_STAGE_GEOMETRY,
+        [AMBER_STAGE_FRAGMENT] = GLSLANG_STAGE_FRAGMENT,
+        [AMBER_STAGE_COMPUTE] = GLSLANG_STAGE_COMPUTE,
+    };
+    if (!glslang_ready()) {
+        snprintf(error, size, "glslang could not be set up");
+        return false;
+    }
+    const int messages = GLSLANG_MSG_SPV_RULES_BIT | GLSLANG_MSG_VULKAN_RULES_BIT;
+    glslang_input_t input = {
+        .language = GLSLANG_SOURCE_GLSL,
+        .stage = stages[s->stage],
+        .client = GLSLANG_CLIENT_VULKAN,
+        .client_version = (glslang_target_client_version_t)t->glslang_vulkan,
+        .target_language = GLSLANG_TARGET_SPV,
+        .target_language_version = (glslang_target_language_version_t)t->spirv,
+        .code = s->source, /* NUL-terminated: the parser keeps every source so */
+        .default_version = 100,
+        .default_profile = GLSLANG_NO_PROFILE,
+        .messages = (glslang_messages_t)messages,
+        .resource = glslang_default_resource(),
+    };
+    glslang_shader_t *shader = glslang_shader_create(&input);
+    glslang_program_t *program = NULL;
+    bool ok = shader != NULL && glslang_shader_preprocess(shader, &input) && glslang_shader_parse(shader, &input);
+    if (ok) {
+        program = glslang_program_create();
+        glslang_program_add_shader(program, shader);
+        ok = glslang_program_link(program, messages);
+    }
+    if (ok) {
+        glslang_program_SPIRV_generate(program, input.stage);
+        size_t words = glslang_program_SPIRV_get_size(program);
+        out->words = malloc(words ? words * 4 : 4);
+        out->count = words;
+        if (out->words != NULL)
+            glslang_program_SPIRV_get(program, out->words);
+        else
+            snprintf(error, size, "out of memory");
+        ok = out->words != NULL;
+    } else {
+        /* glslang counts lines from the source's first line: the message says where that is */
+        snprintf(error, size, "GLSL does not compile (its line 1 is line %u of the file): ", s->source_line);
+        log_text(shader ? glslang_shader_get_info_log(shader) : "glslang failed", error, size);
+        if (program != NULL)
+            log_text(glslang_program_get_info_log(program), error, size);
+    }
+    glslang_program_delete(program);
+    glslang_shader_delete(shader);
+    return ok;
+}
+
+static void diagnostic_text(spv_diagnostic d, char *error, size_t size, const char *what)
+{
+    if (d == NULL) {
+        snprintf(error, size, "%s", what);
+        return;
+    }
+    if (d->isTextSource)
+        snprintf(error, size, "%s: line %zu column %zu: %s", what, d->position.line + 1, d->position.column + 1,
+                 d->error);
+    else
+        snprintf(error, size, "%s: %s", what, d->error);
+}
+
+static bool assemble(const struct amber_shader *s, spv_target_env env, struct amber_spirv *out, char *error,
+                     size_t size)
+{
+    spv_context context = spvContextCreate(env);
+    spv_binary binary = NULL;
+    spv_diagnostic diagnostic = NULL;
+    spv_result_t result = spvTextToBinary(context, s->source, s->source_length, &binary, &diagnostic);
+    bool ok = result == SPV_SUCCESS && binary != NULL;
+    if (ok) {
+        out->words = malloc(binary->wordCount * 4 + 4);
+        out->count = binary->wordCount;
+        ok = out->words != NULL;
+        if (ok)
+            memcpy(out->words, binary->code, binary->wordCount * 4);
+    } else {
+        char what[64];
+        snprintf(what, sizeof(what), "SPIR-V assembly does not assemble (source from line %u)", s->source_line);
+        diagnostic_text(diagnostic, error, size, what);
+    }
+    spvBinaryDestroy(binary);
+    spvDiagnosticDestroy(diagnostic);
+    spvContextDestroy(context);
+    return ok;
+}
+
+static int hex_digit(char c)
+{
+    return c >= '0' && c <= '9'   ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
+}
+
+/* SPIRV-HEX: bytes in hexadecimal (0x optional), four to a word, least significant first. */
+static bool decode_hex(const struct amber_shader *s, struct amber_spirv *out, char *error, size_t size)
+{
+    size_t capacity = s->source_length / 2 + 4, bytes = 0;
+    uint8_t *data = malloc(capacity);
+    if (data == NULL) {
+        snprintf(error, size, "out of memory");
+        return false;
+    }
+    const char *at = s->source, *end = s->source + s->source_length;
+    while (at < end) {
+        while (at < end && (*at == ' ' || *at == '\t' || *at == '\n' || *at == '\r'))
+            ++at;
+        if (at == end)
+            break;
+        if (end - at > 2 && at[0] == '0' && (at[1] == 'x' || at[1] == 'X'))
+            at += 2;
+        int value = 0, digits = 0;
+        while (at < end && hex_digit(*at) >= 0 && digits < 3) {
+            value = value * 16 + hex_digit(*at++);
+            ++digits;
+        }
+        if (digits == 0 || digits > 2 || (at < end && *at != ' ' && *at != '\t' && *at != '\n' && *at != '\r')) {
+            snprintf(error, size, "SPIRV-HEX: '%.*s' is not a hexadecimal byte", (int)(end - at > 8 ? 8 : end - at),
+                     at);
+            free(data);
+            return false;
+        }
+        data[bytes++] = (uint8_t)value;
+    }
+    if (bytes == 0 || bytes % 4 != 0) {
+        snprintf(error, size, "SPIRV-HEX: %zu bytes is not a whole number of 32-bit words", bytes);
+        free(data);
+        return false;
+    }
+    out->words = (uint32_t *)data;
+    out->count = bytes / 4;
+    for (size_t i = 0; i < out->count; ++i)
+        out->words[i] = (uint32_t)data[i * 4] | (uint32_t)data[i * 4 + 1] << 8 | (uint32_t)data[i * 4 + 2] << 16 |
+                        (uint32_t)data[i * 4 + 3] << 24;
+    return true;
+}
+
+bool amber_shader_compile(const struct amber_shader *s, struct amber_spirv *out, char *error, size_t size)
+{
+    memset(out, 0, sizeof(*out));
+    const struct target *t = target_of(s->target_env);
+    spv_target_env env;
+    if (t == NULL || !spvParseTargetEnv(s->target_env[0] ? s->target_env : "spv1.0", &env)) {
+        snprintf(error, size, "TARGET_ENV %s is not one preflight knows (spv1.0 ... spv1.6, vulkan1.0 ... vulkan1.3)",
+                 s->target_env);
+        return false;
+    }
+    bool ok;
+    switch (s->format) {
+    case AMBER_SHADER_GLSL:
+        ok = compile_glsl(s, t, out, error, size);
+        break;
+    case AMBER_SHADER_SPIRV_ASM:
+        ok = assemble(s, env, out, error, size);
+        break;
+    case AMBER_SHADER_SPIRV_HEX:
+        ok = decode_hex(s, out, error, size);
+        break;
+    case AMBER_SHADER_SPIRV_BIN:
+        ok = s->source_length % 4 == 0 && s->source_length > 0;
+        if (!ok) {
+            snprintf(error, size, "SPIRV-BIN: %zu bytes is not a whole number of 32-bit words", s->source_length);
+        } else if ((out->words = malloc(s->source_length)) == NULL) {
+            snprintf(error, size, "out of memory");
+            ok = false;
+        } else {
+            memcpy(out->words, s->source, s->source_length);
+            out->count = s->source_length / 4;
+        }
+        break;
+    case AMBER_SHADER_PASSTHROUGH:
+        out->words = malloc(amber_spirv_passthrough_size);
+        ok = out->words != NULL;
+        if (ok) {
+            memcpy(out->words, amber_spirv_passthrough, amber_spirv_passthrough_size);
+            out->count = amber_spirv_passthrough_size / 4;
+        }
+        break;
+    default:
+        snprintf(error, size, "a shader format preflight does not compile");
+        ok = false;
+    }
+    if (!ok) {
+        amber_spirv_free(out);
+        return false;
+    }
+    if (out->count < 5 || out->words[0] != 0x07230203u) {
+        snprintf(error, size, "the shader is not SPIR-V (no magic number)");
+        amber_spirv_free(out);
+        return false;
+    }
+    out->spirv_version = out->words[1] & 0x00FFFF00u;
+    out->vulkan_version = out->spirv_version <= 0x10000   ? VK_API_VERSION_1_0
+                          : out->spirv_version <= 0x10300 ? VK_API_VERSION_1_1
+                          : out->spirv_version <= 0x10500 ? VK_API_VERSION_1_2
+                                                          : VK_API_VERSION_1_3;
+    if (s->format == AMBER_SHADER_PASSTHROUGH)
+        return true;
+    /* validated as Amber does: in the target environment (universal SPIR-V 1.0 by default) */
+    spv_context context = spvContextCreate(env);
+    spv_const_binary_t binary = {out->words, out->count};
+    spv_diagnostic diagnostic = NULL;
+    spv_validator_options options = spvValidatorOptionsCreate();
+    ok = spvValidateWithOptions(context, options, &binary, &diagnostic) == SPV_SUCCESS;
+    if (!ok) {
+        diagnostic_text(diagnostic, error, size, "the SPIR-V is not valid (SPIRV-Tools)");
+        amber_spirv_free(out);
+    }
+    spvValidatorOptionsDestroy(options);
+    spvDiagnosticDestroy(diagnostic);
+    spvContextDestroy(context);
+    return ok;
+}
+
+void amber_spirv_free(struct amber_spirv *spirv)
+{
+    free(spirv->words);
+    spirv->words = NULL;
+    spirv->count = 0;
+}
