@@ -215,8 +215,11 @@ static bool run_draw(struct exec *e, const struct amber_command *c)
         }
         if (c->draw.indexed) {
             const struct amber_buffer *indices = &e->script->buffers[pl->index_buffer];
+            uint8_t bits = indices->layout.segments[0].bits;
             vkCmdBindIndexBuffer(e->gpu->cmd, e->buffers[pl->index_buffer].data->buffer, 0,
-                                 indices->layout.segments[0].bits == 16 ? VK_INDEX_TYPE_UINT16 : VK_INDEX_TYPE_UINT32);
+                                 bits == 8    ? VK_INDEX_TYPE_UINT8_EXT
+                                 : bits == 16 ? VK_INDEX_TYPE_UINT16
+                                              : VK_INDEX_TYPE_UINT32);
             vkCmdDrawIndexed(e->gpu->cmd, count, c->draw.instance_count, c->draw.first, 0, c->draw.first_instance);
         } else {
             vkCmdDraw(e->gpu->cmd, count, c->draw.instance_count, c->draw.first, c->draw.first_instance);
@@ -375,7 +378,7 @@ bool exec_run_commands(struct exec *e, uint32_t first, uint32_t count)
     const struct amber_script *s = e->script;
     for (uint32_t i = first; i < first + count && !e->stopped; ++i) {
         const struct amber_command *c = &s->commands[i];
-        struct exec_pipeline *x = &e->pipelines[c->pipeline];
+        struct exec_pipeline *x = s->pipeline_count ? &e->pipelines[c->pipeline] : NULL;
         bool ok = true;
         switch (c->kind) {
         case AMBER_CMD_RUN_COMPUTE:

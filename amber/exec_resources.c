@@ -23,8 +23,9 @@ static void plan_uses(struct exec *e)
             struct exec_buffer *b = &e->buffers[pl->colors[i].buffer];
             note_image_use(e, pl->colors[i].buffer, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT);
             b->is_attachment = true;
-            b->width = pl->width;
-            b->height = pl->height;
+            /* the framebuffer is the attachment's mip level: level 0 is twice as large per level */
+            b->width = pl->width << pl->colors[i].base_mip_level;
+            b->height = pl->height << pl->colors[i].base_mip_level;
         }
         for (uint32_t i = 0; i < pl->resolve_count; ++i) {
             struct exec_buffer *b = &e->buffers[pl->resolves[i]];

@@ -22,7 +22,9 @@ static void record(struct parser *p, enum amber_parse_status status, const struc
 
 bool parse_error(struct parser *p, const struct amber_token *at, const char *format, ...)
 {
-    if (p->diagnostic->status != AMBER_SYNTAX_ERROR) {
+    /* the first problem in the file's order is the one reported: after a command preflight does
+     * not run, what follows may only look wrong because of it */
+    if (p->diagnostic->status == AMBER_PARSED) {
         va_list args;
         va_start(args, format);
         record(p, AMBER_SYNTAX_ERROR, at, format, args);
@@ -390,11 +392,9 @@ static bool parse_shader(struct parser *p, const struct amber_token *start)
             return false;
         source = owned;
     }
-    if (foreign) {
-        free(owned);
-        return parse_unsupported(p, &format, "SHADER %s is %s: preflight compiles GLSL and SPIR-V only", name.text,
-                                 format.text);
-    }
+    if (foreign)
+        parse_unsupported(p, &format, "SHADER %s is %s: preflight compiles GLSL and SPIR-V only", name.text,
+                          format.text);
     if (ray_tracing) {
         free(owned);
         return parse_unsupported(p, &type, "SHADER %s is a %s shader: ray-tracing pipelines are not supported",
@@ -412,7 +412,7 @@ static bool parse_shader(struct parser *p, const struct amber_token *start)
     parse_copy(s->name, sizeof(s->name), name.text);
     s->where = (struct amber_location){start->line, start->column};
     s->stage = stage;
-    s->format = (enum amber_shader_format)format_index;
+    s->format = foreign ? AMBER_SHADER_NOT_SUPPORTED : (enum amber_shader_format)format_index;
     memcpy(s->target_env, target_env, sizeof(target_env));
     s->source_line = source_line;
     if (owned != NULL) {
@@ -424,7 +424,7 @@ static bool parse_shader(struct parser *p, const struct amber_token *start)
     }
     s->source_length = source_length;
     if (stage == AMBER_STAGE_MULTI && s->format != AMBER_SHADER_SPIRV_ASM && s->format != AMBER_SHADER_SPIRV_HEX &&
-        s->format != AMBER_SHADER_SPIRV_BIN)
+        s->format != AMBER_SHADER_SPIRV_BIN && !foreign)
         return parse_error(p, &type, "a multi shader is SPIR-V (SPIRV-ASM, SPIRV-HEX or SPIRV-BIN)");
     return true;
 }

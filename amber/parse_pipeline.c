@@ -254,8 +254,9 @@ static bool parse_bind_samplers(struct parser *p, struct amber_pipeline *pl, con
 static bool add_attachment(struct parser *p, struct amber_pipeline *pl, uint32_t buffer, const struct amber_token *at)
 {
     const struct amber_buffer *b = &p->script->buffers[buffer];
-    if (!b->layout.is_format || amber_format_is_depth_stencil(b->layout.format))
-        return parse_error(p, at, "BIND %s AS color: the buffer needs a colour image format (BUFFER ... FORMAT)",
+    if (b->layout.format == VK_FORMAT_UNDEFINED || amber_format_is_depth_stencil(b->layout.format))
+        return parse_error(p, at, "BIND %s AS color: the buffer needs a colour format (BUFFER ... FORMAT, or a "
+                           "DATA_TYPE with one, as vec4<float>)",
                            b->name);
     uint32_t location, mip = 0;
     if (!parse_keyword(p, "LOCATION", "BIND ... AS color") || !parse_u32(p, &location, "the LOCATION"))
@@ -332,7 +333,7 @@ static bool parse_bind(struct parser *p, struct amber_pipeline *pl, const struct
         return parse_end_of_line(p, "BIND");
     }
     if (amber_word_is(&as, "resolve")) {
-        if (array || !first->layout.is_format)
+        if (array || first->layout.format == VK_FORMAT_UNDEFINED)
             return parse_error(p, &as, "BIND %s AS resolve: the buffer needs an image FORMAT", first->name);
         if (pl->resolve_count == AMBER_MAX_COLOR_ATTACHMENTS)
             return parse_error(p, &as, "more resolve targets than colour attachments can have");
@@ -489,10 +490,12 @@ static bool parse_index_data(struct parser *p, struct amber_pipeline *pl)
         return false;
     const struct amber_buffer *b = &p->script->buffers[buffer];
     if (b->layout.count != 1 || amber_mode_is_float(b->layout.segments[0].mode) ||
-        (b->layout.segments[0].bits != 16 && b->layout.segments[0].bits != 32) ||
+        (b->layout.segments[0].bits != 8 && b->layout.segments[0].bits != 16 && b->layout.segments[0].bits != 32) ||
         b->layout.stride != b->layout.segments[0].bits / 8u) {
         struct amber_token at = {.line = p->lexer.line - 1, .column = 1};
-        return parse_error(p, &at, "INDEX_DATA %s: indices are 16- or 32-bit integers (uint16, uint32, int32)",
+        return parse_error(p, &at,
+                           "INDEX_DATA %s: indices are 8-, 16- or 32-bit integers (uint8 with "
+                           "VK_EXT_index_type_uint8, uint16, uint32)",
                            b->name);
     }
     pl->index_buffer = buffer;
@@ -504,6 +507,7 @@ static bool parse_framebuffer_size(struct parser *p, struct amber_pipeline *pl, 
     if (!parse_u32(p, &pl->width, "the width") || !parse_u32(p, &pl->height, "the height") ||
         !parse_end_of_line(p, "FRAMEBUFFER_SIZE"))
         return false;
+    pl->framebuffer_set = true;
     if (pl->width == 0 || pl->height == 0 || pl->width > AMBER_MAX_IMAGE_SIDE || pl->height > AMBER_MAX_IMAGE_SIDE)
         return parse_error(p, start, "FRAMEBUFFER_SIZE must be 1 to %u on each side", AMBER_MAX_IMAGE_SIDE);
     return true;
@@ -759,24 +763,56 @@ static bool default_color(struct parser *p, struct amber_pipeline *pl, const str
     return true;
 }
 
-/* An attachment's framebuffer size must be one over every pipeline that draws into it. */
-static bool same_framebuffer(struct parser *p, const struct amber_pipeline *pl, uint32_t buffer,
+/* An attachment's size at mip level 0: the framebuffer's, times two per BASE_MIP_LEVEL. */
+static void attachment_extent(const struct amber_pipeline *pl, uint32_t mip, uint32_t *width, uint32_t *height)
+{
+    *width = mip < 16 ? pl->width << mip : 0;
+    *height = mip < 16 ? pl->height << mip : 0;
+}
+
+/* A buffer sized by the framebuffer is one size for every pipeline that draws into it; an IMAGE
+ * holds the framebuffer at its mip level. */
+static bool same_framebuffer(struct parser *p, const struct amber_pipeline *pl, uint32_t buffer, uint32_t mip,
                              const struct amber_token *at)
 {
     const struct amber_buffer *b = &p->script->buffers[buffer];
-    if (!b->sized_by_framebuffer && (b->width != pl->width || b->height != pl->height))
-        return parse_error(p, at, "PIPELINE %s: %s is %ux%u but the framebuffer is %ux%u", pl->name, b->name, b->width,
-                           b->height, pl->width, pl->height);
+    uint32_t width, height;
+    attachment_extent(pl, mip, &width, &height);
+    if (!b->sized_by_framebuffer) {
+        if (b->width >> mip < pl->width || b->height >> mip < pl->height)
+            return parse_error(p, at, "PIPELINE %s: %s (%ux%u at mip level %u) is smaller than the %ux%u framebuffer",
+                               pl->name, b->name, b->width >> mip, b->height >> mip, mip, pl->width, pl->height);
+        return true;
+    }
     for (uint32_t i = 0; i < p->script->pipeline_count; ++i) {
         const struct amber_pipeline *other = &p->script->pipelines[i];
-        bool uses = other->depth_stencil == (int64_t)buffer;
+        uint32_t other_width = 0, other_height = 0;
+        if (other->depth_stencil == (int64_t)buffer)
+            attachment_extent(other, 0, &other_width, &other_height);
         for (uint32_t c = 0; c < other->color_count; ++c)
-            uses = uses || other->colors[c].buffer == buffer;
-        if (uses && (other->width != pl->width || other->height != pl->height))
-            return parse_error(p, at, "PIPELINE %s: %s is a %ux%u attachment of PIPELINE %s, not %ux%u", pl->name,
-                               b->name, other->width, other->height, other->name, pl->width, pl->height);
+            if (other->colors[c].buffer == buffer)
+                attachment_extent(other, other->colors[c].base_mip_level, &other_width, &other_height);
+        if (other_width && (other_width != width || other_height != height))
+            return parse_error(p, at, "PIPELINE %s: %s is %ux%u as an attachment of PIPELINE %s, not %ux%u", pl->name,
+                               b->name, other_width, other_height, other->name, width, height);
     }
     return true;
+}
+
+/* Without FRAMEBUFFER_SIZE, a pipeline drawing into an IMAGE draws its size. */
+static void framebuffer_from_images(struct parser *p, struct amber_pipeline *pl)
+{
+    if (pl->framebuffer_set)
+        return;
+    for (uint32_t i = 0; i < pl->color_count; ++i) {
+        const struct amber_buffer *b = &p->script->buffers[pl->colors[i].buffer];
+        if (!b->sized_by_framebuffer && b->width) {
+            uint32_t mip = pl->colors[i].base_mip_level;
+            pl->width = b->width >> mip ? b->width >> mip : 1;
+            pl->height = b->height >> mip ? b->height >> mip : 1;
+            return;
+        }
+    }
 }
 
 static bool check_pipeline(struct parser *p, struct amber_pipeline *pl, const struct amber_token *at)
@@ -795,13 +831,14 @@ static bool check_pipeline(struct parser *p, struct amber_pipeline *pl, const st
         return parse_error(p, at, "PIPELINE %s: a graphics pipeline needs a vertex and a fragment shader", pl->name);
     if (pl->color_count == 0 && !default_color(p, pl, at))
         return false;
+    framebuffer_from_images(p, pl);
     for (uint32_t i = 0; i < pl->color_count; ++i)
-        if (!same_framebuffer(p, pl, pl->colors[i].buffer, at))
+        if (!same_framebuffer(p, pl, pl->colors[i].buffer, pl->colors[i].base_mip_level, at))
             return false;
-    if (pl->depth_stencil >= 0 && !same_framebuffer(p, pl, (uint32_t)pl->depth_stencil, at))
+    if (pl->depth_stencil >= 0 && !same_framebuffer(p, pl, (uint32_t)pl->depth_stencil, 0, at))
         return false;
     for (uint32_t i = 0; i < pl->resolve_count; ++i)
-        if (!same_framebuffer(p, pl, pl->resolves[i], at))
+        if (!same_framebuffer(p, pl, pl->resolves[i], 0, at))
             return false;
     return true;
 }

@@ -18,7 +18,7 @@ struct parser {
     bool stop; /* a syntax error, or a construct whose end cannot be found */
 };
 
-/* Records a syntax error at `at` (the first one wins) and stops; returns false. */
+/* Records a syntax error at `at` (unless an earlier line was not supported) and stops; returns false. */
 bool parse_error(struct parser *p, const struct amber_token *at, const char *format, ...)
     __attribute__((format(printf, 3, 4)));
 /* Records that the file uses something preflight does not run (the first one wins) and returns

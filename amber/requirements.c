@@ -141,8 +141,24 @@ static bool pipeline_formats_declared(const struct amber_script *s, const struct
     return true;
 }
 
+/* INDEX_DATA of uint8: VK_EXT_index_type_uint8 and its feature. */
+static bool uses_uint8_indices(const struct amber_script *s)
+{
+    for (uint32_t i = 0; i < s->pipeline_count; ++i)
+        if (s->pipelines[i].index_buffer >= 0 &&
+            s->buffers[s->pipelines[i].index_buffer].layout.segments[0].bits == 8)
+            return true;
+    return false;
+}
+
+static const char *const uint8_index_structs[] = {"VkPhysicalDeviceIndexTypeUint8FeaturesEXT", NULL};
+
 bool amber_script_declared(const struct amber_script *s, const cJSON *declared, char *missing, size_t size)
 {
+    if (uses_uint8_indices(s) && !declared_feature(declared, uint8_index_structs, "indexTypeUint8")) {
+        snprintf(missing, size, "INDEX_DATA of uint8 needs VkPhysicalDeviceIndexTypeUint8FeaturesEXT.indexTypeUint8");
+        return false;
+    }
     for (uint32_t i = 0; i < s->requirement_count; ++i) {
         const struct amber_requirement *r = &s->requirements[i];
         const struct amber_feature *f = NULL;
@@ -228,6 +244,11 @@ void amber_script_device_options(const struct amber_script *s, const cJSON *decl
             if (f->extension != NULL && declared_has_extension(declared, f->extension))
                 add_extension(&mine, f->extension);
         }
+    }
+    if (uses_uint8_indices(s)) {
+        mine_storage.index_type_uint8.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INDEX_TYPE_UINT8_FEATURES_EXT;
+        mine_storage.index_type_uint8.indexTypeUint8 = VK_TRUE;
+        add_extension(&mine, "VK_EXT_index_type_uint8");
     }
     smoke_options_merge(options, storage, &mine, &mine_storage);
 }

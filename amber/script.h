@@ -47,6 +47,7 @@ enum amber_shader_format {
     AMBER_SHADER_SPIRV_HEX,
     AMBER_SHADER_SPIRV_BIN,
     AMBER_SHADER_PASSTHROUGH,
+    AMBER_SHADER_NOT_SUPPORTED, /* HLSL, OPENCL-C: kept so the file parses on; the file is skipped */
 };
 
 struct amber_shader {
@@ -202,6 +203,7 @@ struct amber_pipeline {
     uint32_t vertex_input_count;
     int64_t index_buffer; /* -1: none */
     uint32_t width, height;
+    bool framebuffer_set; /* FRAMEBUFFER_SIZE given; else an IMAGE attachment's size, or 250x250 */
     bool viewport_set;
     float viewport[6];     /* x, y, width, height, min depth, max depth */
     uint32_t polygon_mode; /* VkPolygonMode */

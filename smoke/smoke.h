@@ -40,6 +40,7 @@ struct smoke_device_features {
     VkPhysicalDevice8BitStorageFeatures storage_8bit;
     VkPhysicalDevice16BitStorageFeatures storage_16bit;
     VkPhysicalDeviceDepthClampZeroOneFeaturesEXT depth_clamp_zero_one;
+    VkPhysicalDeviceIndexTypeUint8FeaturesEXT index_type_uint8;
 };
 
 struct smoke_test {
