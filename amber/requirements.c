@@ -153,6 +153,37 @@ static bool uses_uint8_indices(const struct amber_script *s)
 
 static const char *const uint8_index_structs[] = {"VkPhysicalDeviceIndexTypeUint8FeaturesEXT", NULL};
 
+/* Core features a pipeline's own state needs, whether or not the file names them with
+ * DEVICE_FEATURE (Amber's files often do not): `why` says which state. */
+struct implied_feature {
+    const char *feature, *why;
+    const struct amber_pipeline *pipeline;
+};
+
+static uint32_t implied_features(const struct amber_script *s, struct implied_feature *out, uint32_t max)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < s->pipeline_count && n + 6 <= max; ++i) {
+        const struct amber_pipeline *pl = &s->pipelines[i];
+        if (pl->depth.bounds)
+            out[n++] = (struct implied_feature){"depthBounds", "DEPTH ... BOUNDS", pl};
+        if (pl->depth.clamp)
+            out[n++] = (struct implied_feature){"depthClamp", "DEPTH ... CLAMP on", pl};
+        if (pl->depth.bias && pl->depth.bias_clamp != 0.0f)
+            out[n++] = (struct implied_feature){"depthBiasClamp", "DEPTH ... BIAS clamp", pl};
+        if (pl->polygon_mode != VK_POLYGON_MODE_FILL)
+            out[n++] = (struct implied_feature){"fillModeNonSolid", "POLYGON_MODE line or point", pl};
+        for (uint32_t k = 0; k < pl->shader_count; ++k) {
+            enum amber_stage stage = pl->shaders[k].stage;
+            if (stage == AMBER_STAGE_GEOMETRY)
+                out[n++] = (struct implied_feature){"geometryShader", "a geometry shader", pl};
+            if (stage == AMBER_STAGE_TESSELLATION_CONTROL)
+                out[n++] = (struct implied_feature){"tessellationShader", "tessellation shaders", pl};
+        }
+    }
+    return n;
+}
+
 bool amber_script_declared(const struct amber_script *s, const cJSON *declared, char *missing, size_t size)
 {
     if (uses_uint8_indices(s) && !declared_feature(declared, uint8_index_structs, "indexTypeUint8")) {
@@ -188,6 +219,17 @@ bool amber_script_declared(const struct amber_script *s, const cJSON *declared, 
                 return false;
             }
             break;
+        }
+    }
+    struct implied_feature implied[64];
+    uint32_t implied_count = implied_features(s, implied, 64);
+    for (uint32_t i = 0; i < implied_count; ++i) {
+        const struct amber_feature *f = NULL;
+        amber_feature_lookup(implied[i].feature, &f);
+        if (!feature_declared(f, declared)) {
+            snprintf(missing, size, "line %u: PIPELINE %s: %s needs VkPhysicalDeviceFeatures.%s",
+                     implied[i].pipeline->where.line, implied[i].pipeline->name, implied[i].why, implied[i].feature);
+            return false;
         }
     }
     bool graphics = false;
@@ -244,6 +286,13 @@ void amber_script_device_options(const struct amber_script *s, const cJSON *decl
             if (f->extension != NULL && declared_has_extension(declared, f->extension))
                 add_extension(&mine, f->extension);
         }
+    }
+    struct implied_feature implied[64];
+    uint32_t implied_count = implied_features(s, implied, 64);
+    for (uint32_t i = 0; i < implied_count; ++i) {
+        const struct amber_feature *f = NULL;
+        if (amber_feature_lookup(implied[i].feature, &f) == AMBER_FEATURE_KNOWN && feature_declared(f, declared))
+            *(VkBool32 *)((char *)&mine.core + f->member_offset) = VK_TRUE;
     }
     if (uses_uint8_indices(s)) {
         mine_storage.index_type_uint8.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INDEX_TYPE_UINT8_FEATURES_EXT;
