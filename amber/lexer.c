@@ -151,10 +151,11 @@ static bool line_is_end(const struct amber_lexer *l, size_t at)
     return at == l->length || ends_word(l->text[at]) || l->text[at] == '#';
 }
 
-bool amber_lexer_raw_block(struct amber_lexer *l, const char **start, size_t *length, uint32_t *end_line)
+bool amber_lexer_raw_block(struct amber_lexer *l, const char **start, size_t *length, uint32_t *start_line)
 {
     amber_lexer_skip_line(l);
     *start = l->text + l->at;
+    *start_line = l->line;
     size_t begin = l->at;
     for (;;) {
         if (l->at >= l->length) {
@@ -163,7 +164,6 @@ bool amber_lexer_raw_block(struct amber_lexer *l, const char **start, size_t *le
         }
         if (line_is_end(l, l->at)) {
             *length = l->at - begin;
-            *end_line = l->line;
             while (l->at < l->length && is_blank(l->text[l->at]))
                 ++l->at;
             l->at += 3; /* END */

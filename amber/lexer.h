@@ -42,10 +42,10 @@ const struct amber_token *amber_lexer_peek(struct amber_lexer *l);
 /* Skips what is left of the current line, its end included. */
 void amber_lexer_skip_line(struct amber_lexer *l);
 /* The raw lines after the current one up to (not including) a line whose first word is END;
- * `*start`/`*length` point into the text, `*end_line` is END's line; false when the file ends
+ * `*start`/`*length` point into the text, `*start_line` is the block's first line; false when the file ends
  * first. The lexer continues after the END word. Call with the header line's end consumed or not:
  * the rest of the current line is skipped first. */
-bool amber_lexer_raw_block(struct amber_lexer *l, const char **start, size_t *length, uint32_t *end_line);
+bool amber_lexer_raw_block(struct amber_lexer *l, const char **start, size_t *length, uint32_t *start_line);
 
 /* Numbers, as AmberScript writes them: decimal integers with an optional sign, 0x hexadecimal,
  * and decimal fractions/exponents (and nan, inf). Each is true only when the whole word is one. */

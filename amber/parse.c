@@ -187,8 +187,8 @@ bool parse_skip_block(struct parser *p, const struct amber_token *start)
 {
     const char *text;
     size_t length;
-    uint32_t end_line;
-    if (!amber_lexer_raw_block(&p->lexer, &text, &length, &end_line))
+    uint32_t first_line;
+    if (!amber_lexer_raw_block(&p->lexer, &text, &length, &first_line))
         return parse_error(p, start, "%s has no END line", start->text);
     return true;
 }
@@ -370,9 +370,7 @@ static bool parse_shader(struct parser *p, const struct amber_token *start)
     uint32_t source_line = 0;
     char *owned = NULL;
     if (inline_source) {
-        uint32_t end_line;
-        source_line = p->lexer.line + 1;
-        if (!amber_lexer_raw_block(&p->lexer, &source, &source_length, &end_line))
+        if (!amber_lexer_raw_block(&p->lexer, &source, &source_length, &source_line))
             return parse_error(p, &name, "SHADER %s: its source has no END line", name.text);
         if (!parse_end_of_line(p, "END"))
             return false;
@@ -1004,8 +1002,8 @@ static bool parse_virtual_file(struct parser *p, const struct amber_token *start
         return parse_error(p, next, "expected the end of the line after VIRTUAL_FILE's path, got '%s'", shown(next));
     const char *text;
     size_t length;
-    uint32_t end_line;
-    if (!amber_lexer_raw_block(&p->lexer, &text, &length, &end_line))
+    uint32_t first_line;
+    if (!amber_lexer_raw_block(&p->lexer, &text, &length, &first_line))
         return parse_error(p, start, "VIRTUAL_FILE %s has no END line", path.text);
     struct amber_virtual_file *v = parse_grow(p, (void **)&p->script->virtual_files, &p->script->virtual_file_count,
                                               sizeof(*v), AMBER_MAX_OBJECTS, start, "virtual files");

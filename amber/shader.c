@@ -53,19 +53,36 @@ static bool glslang_ready(void)
     return ready > 0;
 }
 
-/* One line of glslang's log: "ERROR: NAME:LINE: message" lines joined by "; ". */
-static void log_text(const char *log, char *out, size_t size)
+/* glslang's log on one line: its lines trimmed and joined by "; ", with "ERROR: 0:LINE:" (a line
+ * of the source) said as the file's "ERROR: line N:". */
+static void log_text(const char *log, uint32_t first_line, char *out, size_t size)
 {
     size_t at = strlen(out);
-    for (const char *c = log; c && *c && at + 1 < size; ++c) {
-        if (*c == '\n') {
-            if (c[1] != '\0' && at + 2 < size) {
+    for (const char *line = log; line && *line && at + 1 < size;) {
+        const char *end = strchr(line, '\n');
+        size_t length = end ? (size_t)(end - line) : strlen(line);
+        size_t used = length;
+        while (used > 0 && (line[used - 1] == ' ' || line[used - 1] == '\r'))
+            --used;
+        if (used > 0) {
+            if (at > 0 && out[at - 1] != ' ' && at + 2 < size) {
                 out[at++] = ';';
                 out[at++] = ' ';
             }
-            continue;
+            size_t i = 0;
+            const char *colon = memchr(line, ':', used);
+            unsigned source_line = 0;
+            int consumed = 0;
+            if (colon != NULL && sscanf(colon + 1, " 0:%u:%n", &source_line, &consumed) == 1 && consumed > 0) {
+                int n = snprintf(out + at, size - at, "%.*s line %u:", (int)(colon - line + 1), line,
+                                 first_line + source_line - 1);
+                at = n > 0 && (size_t)n < size - at ? at + (size_t)n : size - 1;
+                i = (size_t)(colon + 1 - line) + (size_t)consumed;
+            }
+            for (; i < used && at + 1 < size; ++i)
+                out[at++] = line[i];
         }
-        out[at++] = *c;
+        line = end ? end + 1 : NULL;
     }
     out[at] = '\0';
 }
@@ -118,26 +135,26 @@ static bool compile_glsl(const struct amber_shader *s, const struct target *t, s
             snprintf(error, size, "out of memory");
         ok = out->words != NULL;
     } else {
-        /* glslang counts lines from the source's first line: the message says where that is */
-        snprintf(error, size, "GLSL does not compile (its line 1 is line %u of the file): ", s->source_line);
-        log_text(shader ? glslang_shader_get_info_log(shader) : "glslang failed", error, size);
+        snprintf(error, size, "GLSL does not compile: ");
+        log_text(shader ? glslang_shader_get_info_log(shader) : "glslang failed", s->source_line, error, size);
         if (program != NULL)
-            log_text(glslang_program_get_info_log(program), error, size);
+            log_text(glslang_program_get_info_log(program), s->source_line, error, size);
     }
     glslang_program_delete(program);
     glslang_shader_delete(shader);
     return ok;
 }
 
-static void diagnostic_text(spv_diagnostic d, char *error, size_t size, const char *what)
+/* SPIRV-Tools' message; for assembly text, the position as a line of the file */
+static void diagnostic_text(spv_diagnostic d, uint32_t first_line, char *error, size_t size, const char *what)
 {
     if (d == NULL) {
         snprintf(error, size, "%s", what);
         return;
     }
     if (d->isTextSource)
-        snprintf(error, size, "%s: line %zu column %zu: %s", what, d->position.line + 1, d->position.column + 1,
-                 d->error);
+        snprintf(error, size, "%s: line %zu column %zu: %s", what, first_line + d->position.line,
+                 d->position.column + 1, d->error);
     else
         snprintf(error, size, "%s: %s", what, d->error);
 }
@@ -157,9 +174,7 @@ static bool assemble(const struct amber_shader *s, spv_target_env env, struct am
         if (ok)
             memcpy(out->words, binary->code, binary->wordCount * 4);
     } else {
-        char what[64];
-        snprintf(what, sizeof(what), "SPIR-V assembly does not assemble (source from line %u)", s->source_line);
-        diagnostic_text(diagnostic, error, size, what);
+        diagnostic_text(diagnostic, s->source_line, error, size, "SPIR-V assembly does not assemble");
     }
     spvBinaryDestroy(binary);
     spvDiagnosticDestroy(diagnostic);
@@ -286,7 +301,7 @@ bool amber_shader_compile(const struct amber_shader *s, struct amber_spirv *out,
     spv_validator_options options = spvValidatorOptionsCreate();
     ok = spvValidateWithOptions(context, options, &binary, &diagnostic) == SPV_SUCCESS;
     if (!ok) {
-        diagnostic_text(diagnostic, error, size, "the SPIR-V is not valid (SPIRV-Tools)");
+        diagnostic_text(diagnostic, s->source_line, error, size, "the SPIR-V is not valid (SPIRV-Tools)");
         amber_spirv_free(out);
     }
     spvValidatorOptionsDestroy(options);

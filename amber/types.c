@@ -522,8 +522,14 @@ bool amber_layout_copy(struct amber_layout *to, const struct amber_layout *from)
 
 bool amber_layout_equal(const struct amber_layout *a, const struct amber_layout *b)
 {
-    return a->stride == b->stride && a->count == b->count &&
-           memcmp(a->segments, b->segments, a->count * sizeof(*a->segments)) == 0;
+    if (a->stride != b->stride || a->count != b->count)
+        return false;
+    for (uint32_t i = 0; i < a->count; ++i) {
+        const struct amber_segment *x = &a->segments[i], *y = &b->segments[i];
+        if (x->bit_offset != y->bit_offset || x->bits != y->bits || x->mode != y->mode || x->channel != y->channel)
+            return false;
+    }
+    return true;
 }
 
 /* --- values ---------------------------------------------------------------------------------- */
