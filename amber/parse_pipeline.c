@@ -255,7 +255,8 @@ static bool add_attachment(struct parser *p, struct amber_pipeline *pl, uint32_t
 {
     const struct amber_buffer *b = &p->script->buffers[buffer];
     if (b->layout.format == VK_FORMAT_UNDEFINED || amber_format_is_depth_stencil(b->layout.format))
-        return parse_error(p, at, "BIND %s AS color: the buffer needs a colour format (BUFFER ... FORMAT, or a "
+        return parse_error(p, at,
+                           "BIND %s AS color: the buffer needs a colour format (BUFFER ... FORMAT, or a "
                            "DATA_TYPE with one, as vec4<float>)",
                            b->name);
     uint32_t location, mip = 0;

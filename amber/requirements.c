@@ -145,8 +145,7 @@ static bool pipeline_formats_declared(const struct amber_script *s, const struct
 static bool uses_uint8_indices(const struct amber_script *s)
 {
     for (uint32_t i = 0; i < s->pipeline_count; ++i)
-        if (s->pipelines[i].index_buffer >= 0 &&
-            s->buffers[s->pipelines[i].index_buffer].layout.segments[0].bits == 8)
+        if (s->pipelines[i].index_buffer >= 0 && s->buffers[s->pipelines[i].index_buffer].layout.segments[0].bits == 8)
             return true;
     return false;
 }

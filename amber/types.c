@@ -669,7 +669,12 @@ bool amber_encode(const struct amber_segment *segment, const struct amber_number
         return true;
     }
     if (n->is_float) {
-        snprintf(error, error_size, "%g is not an integer, as a %u-bit integer value must be", n->value, segment->bits);
+        /* an integer past 64 bits reads as a floating-point number: say what is wrong with it */
+        if (n->value == floor(n->value))
+            snprintf(error, error_size, "%.17g does not fit in %u bits", n->value, segment->bits);
+        else
+            snprintf(error, error_size, "%g is not an integer, as a %u-bit integer value must be", n->value,
+                     segment->bits);
         return false;
     }
     /* an integer that fits either signed or unsigned: "-1" and "0xFFFFFFFF" both write all ones */
