@@ -543,9 +543,17 @@ VkPipeline exec_graphics_variant(struct exec *e, uint32_t index, bool rect, VkPr
     for (uint32_t i = 0; i < pl->color_count; ++i)
         if (pl->colors[i].location + 1 > color_slots)
             color_slots = pl->colors[i].location + 1;
-    for (uint32_t i = 0; i < color_slots; ++i)
+    for (uint32_t i = 0; i < color_slots; ++i) {
+        /* BLEND is the pipeline's; attachments that cannot blend (integer formats) do not */
+        bool blends = pl->blend.enable;
+        for (uint32_t c = 0; c < pl->color_count && blends; ++c) {
+            VkFormatProperties p;
+            vkGetPhysicalDeviceFormatProperties(e->gpu->physical, e->buffers[pl->colors[c].buffer].image->format, &p);
+            if (pl->colors[c].location == i)
+                blends = (p.optimalTilingFeatures & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BLEND_BIT) != 0;
+        }
         blend[i] = (VkPipelineColorBlendAttachmentState){
-            .blendEnable = pl->blend.enable,
+            .blendEnable = blends,
             .srcColorBlendFactor = pl->blend.src_color,
             .dstColorBlendFactor = pl->blend.dst_color,
             .colorBlendOp = pl->blend.color_op,
@@ -554,6 +562,7 @@ VkPipeline exec_graphics_variant(struct exec *e, uint32_t index, bool rect, VkPr
             .alphaBlendOp = pl->blend.alpha_op,
             .colorWriteMask = 0xF,
         };
+    }
     VkPipelineColorBlendStateCreateInfo blend_state = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
         .attachmentCount = color_slots,

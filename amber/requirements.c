@@ -162,7 +162,7 @@ struct implied_feature {
 static uint32_t implied_features(const struct amber_script *s, struct implied_feature *out, uint32_t max)
 {
     uint32_t n = 0;
-    for (uint32_t i = 0; i < s->pipeline_count && n + 6 <= max; ++i) {
+    for (uint32_t i = 0; i < s->pipeline_count && n + 7 <= max; ++i) {
         const struct amber_pipeline *pl = &s->pipelines[i];
         if (pl->depth.bounds)
             out[n++] = (struct implied_feature){"depthBounds", "DEPTH ... BOUNDS", pl};
@@ -172,6 +172,9 @@ static uint32_t implied_features(const struct amber_script *s, struct implied_fe
             out[n++] = (struct implied_feature){"depthBiasClamp", "DEPTH ... BIAS clamp", pl};
         if (pl->polygon_mode != VK_POLYGON_MODE_FILL)
             out[n++] = (struct implied_feature){"fillModeNonSolid", "POLYGON_MODE line or point", pl};
+        /* attachments that cannot blend (integer formats) blend differently from the rest */
+        if (pl->blend.enable && pl->color_count > 1)
+            out[n++] = (struct implied_feature){"independentBlend", "BLEND over several colour attachments", pl};
         for (uint32_t k = 0; k < pl->shader_count; ++k) {
             enum amber_stage stage = pl->shaders[k].stage;
             if (stage == AMBER_STAGE_GEOMETRY)
