@@ -149,7 +149,7 @@ static int parse_options(int argc, char **argv, struct probe_options *o)
             }
             do
                 o->amber_paths[o->amber_count++] = argv[++i];
-            while (i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0);
+            while (i + 1 < argc && argv[i + 1][0] != '-');
         } else if (strcmp(arg, "--tests") == 0 && i + 1 < argc) {
             o->runner.include = argv[++i];
         } else if (strcmp(arg, "--skip") == 0 && i + 1 < argc) {
