@@ -4,7 +4,7 @@
 # artifacts; the same files under Vulkan-ValidationLayers; the test corpus (tests/amber, whose
 # folders say the verdicts lavapipe gives: a device with more features differs where a file
 # needs what lavapipe lacks); and the faults (a crash and a lost device injected by the test build,
-# a real hang) with the files around them. Writes three files:
+# a real hang) with the files around them; and bench/amber_bench.py. Writes three files:
 #   OUT/NAME.amber.report.json  the examples' report (keep it as docs/examples/NAME.amber.report.json)
 #   OUT/NAME.amber.junit.xml    its JUnit
 #   OUT/NAME.amber.console.txt  every step's output and checks
@@ -62,3 +62,6 @@ if [ -x "$bundle/preflight-probe-faulty" ]; then
 else
     say "no preflight-probe-faulty in the bundle (a build without tests): faults not run"
 fi
+
+say "# the cost per file: 200 small compute files beside the built-in tests (bench/amber_bench.py)"
+python3 "$root/bench/amber_bench.py" "$bundle/preflight-probe" --runs 3 2>&1 | tee -a "$console"
