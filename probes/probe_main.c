@@ -47,6 +47,13 @@ struct probe_options {
 
 static const char **amber_path_list;
 
+/* At exit: the --amber paths and files (LeakSanitizer checks after atexit handlers have run). */
+static void release_amber(void)
+{
+    amber_suite_free();
+    free(amber_path_list);
+}
+
 static void print_usage(FILE *to)
 {
     fputs("usage: preflight-probe [--device N | --all] [--out FILE | --out -] [--pretty] [--list]\n"
@@ -141,8 +148,10 @@ static int parse_options(int argc, char **argv, struct probe_options *o)
         } else if (strcmp(arg, "--no-smoke") == 0) {
             o->smoke = false;
         } else if (strcmp(arg, "--amber") == 0 && i + 1 < argc) {
-            if (o->amber_paths == NULL) /* kept for the whole run: a static holds it */
+            if (o->amber_paths == NULL) { /* kept for the whole run */
                 o->amber_paths = amber_path_list = calloc((size_t)argc, sizeof(*o->amber_paths));
+                atexit(release_amber);
+            }
             if (o->amber_paths == NULL) {
                 fprintf(stderr, "preflight-probe: out of memory\n");
                 return EXIT_USAGE;
