@@ -38,7 +38,7 @@ struct exec_buffer {
     bool image_newer;      /* the device wrote the image after the last copy to `data` */
     bool data_newer;       /* the host wrote `data` after the last copy to the image */
     bool written_in_batch; /* the device may write it in the commands recorded and not yet submitted */
-    bool is_attachment, is_storage_image, is_sampled, is_depth_stencil;
+    bool is_attachment, is_depth_stencil;
 };
 
 struct exec_variant {
@@ -117,8 +117,6 @@ void exec_upload_image(struct exec *e, uint32_t buffer);
 /* Before the host reads `buffer`: the device's newer image copied out, and every recorded command
  * finished. */
 bool exec_sync_to_host(struct exec *e, uint32_t buffer);
-/* Before the host writes `buffer`: no recorded command still uses it. */
-bool exec_prepare_host_write(struct exec *e, uint32_t buffer);
 VkImageView exec_image_view(struct exec *e, uint32_t buffer, uint32_t base_mip, uint32_t levels, bool attachment);
 VkBufferView exec_buffer_view(struct exec *e, uint32_t buffer);
 void exec_destroy_resources(struct exec *e);

@@ -280,7 +280,8 @@ static bool run_clear(struct exec *e, const struct amber_command *c)
 static bool run_copy(struct exec *e, const struct amber_command *c)
 {
     struct exec_buffer *from = &e->buffers[c->copy.from], *to = &e->buffers[c->copy.to];
-    if (!exec_sync_to_host(e, c->copy.from) || !exec_prepare_host_write(e, c->copy.to))
+    /* the host reads the source and writes the destination: every recorded command is done first */
+    if (!exec_sync_to_host(e, c->copy.from))
         return false;
     if (from->bytes != to->bytes)
         return exec_stop(e, VERDICT_FAIL, "line %u: COPY %s TO %s: %llu bytes into %llu", c->where.line,

@@ -507,13 +507,14 @@ VkPipeline exec_graphics_variant(struct exec *e, uint32_t index, bool rect, VkPr
         .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
         .depthClampEnable = pl->depth.clamp,
         .polygonMode = pl->polygon_mode,
-        .cullMode = pl->cull_mode,
-        .frontFace = pl->front_face,
+        /* AmberScript has no culling state: Amber draws both faces, counter-clockwise in front */
+        .cullMode = VK_CULL_MODE_NONE,
+        .frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE,
         .depthBiasEnable = pl->depth.bias,
         .depthBiasConstantFactor = pl->depth.bias_constant,
         .depthBiasClamp = pl->depth.bias_clamp,
         .depthBiasSlopeFactor = pl->depth.bias_slope,
-        .lineWidth = pl->line_width,
+        .lineWidth = 1.0f,
     };
     VkPipelineMultisampleStateCreateInfo multisample = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,

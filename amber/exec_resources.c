@@ -507,12 +507,6 @@ bool exec_sync_to_host(struct exec *e, uint32_t buffer)
     return exec_flush(e);
 }
 
-bool exec_prepare_host_write(struct exec *e, uint32_t buffer)
-{
-    (void)buffer;
-    return exec_flush(e);
-}
-
 /* --- views ----------------------------------------------------------------------------------- */
 
 static bool remember(struct exec *e, void **array, uint32_t *count, uint32_t *capacity, size_t size)

@@ -1045,7 +1045,7 @@ static bool parse_top_level(struct parser *p, const struct amber_token *t)
     if (amber_word_is(t, "REPEAT"))
         return parse_repeat(p, t);
     if (parse_is_command(t))
-        return parse_command(p, t, false);
+        return parse_command(p, t);
     if (amber_word_is(t, "ACCELERATION_STRUCTURE")) {
         parse_unsupported(p, t, "ACCELERATION_STRUCTURE: ray tracing is not supported");
         p->stop = true;

@@ -409,9 +409,8 @@ static bool parse_expect(struct parser *p, const struct amber_token *start)
 
 /* --- dispatch and REPEAT --------------------------------------------------------------------- */
 
-bool parse_command(struct parser *p, const struct amber_token *command, bool in_repeat)
+bool parse_command(struct parser *p, const struct amber_token *command)
 {
-    (void)in_repeat;
     if (amber_word_is(command, "RUN"))
         return parse_run(p, command);
     if (amber_word_is(command, "COPY"))
@@ -446,7 +445,7 @@ bool parse_repeat(struct parser *p, const struct amber_token *start)
                                "REPEAT holds RUN, CLEAR, CLEAR_COLOR, CLEAR_DEPTH, CLEAR_STENCIL, COPY and "
                                "EXPECT only, not '%s'",
                                t.text);
-        if (!parse_command(p, &t, true) || p->stop)
+        if (!parse_command(p, &t) || p->stop)
             return false;
     }
     /* `c` may have moved as commands were added */

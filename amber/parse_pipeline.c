@@ -924,9 +924,6 @@ static void pipeline_defaults(struct amber_pipeline *pl)
     pl->stencil_front.write_mask = pl->stencil_back.write_mask = 0xFF;
     pl->blend.src_color = pl->blend.src_alpha = VK_BLEND_FACTOR_ONE;
     pl->blend.dst_color = pl->blend.dst_alpha = VK_BLEND_FACTOR_ZERO;
-    pl->line_width = 1.0f;
-    pl->cull_mode = VK_CULL_MODE_NONE;
-    pl->front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE;
 }
 
 bool parse_pipeline_block(struct parser *p, const struct amber_token *start, bool derive)

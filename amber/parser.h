@@ -62,7 +62,7 @@ void *parse_grow(struct parser *p, void **array, uint32_t *count, size_t size, u
                  const struct amber_token *at, const char *what);
 
 bool parse_pipeline_block(struct parser *p, const struct amber_token *start, bool derive);
-bool parse_command(struct parser *p, const struct amber_token *command, bool in_repeat);
+bool parse_command(struct parser *p, const struct amber_token *command);
 bool parse_repeat(struct parser *p, const struct amber_token *start);
 /* The commands that may stand inside REPEAT (and anywhere else). */
 bool parse_is_command(const struct amber_token *t);

@@ -212,8 +212,6 @@ struct amber_pipeline {
     bool stencil_test;
     struct amber_stencil_face stencil_front, stencil_back;
     struct amber_blend_state blend;
-    float line_width;
-    uint32_t cull_mode, front_face; /* VkCullModeFlags, VkFrontFace */
 };
 
 enum amber_command_kind {
