@@ -33,6 +33,15 @@ bool exec_vulkan_failed(struct exec *e)
     return true;
 }
 
+bool exec_no_object(struct exec *e, const char *what)
+{
+    if (!exec_vulkan_failed(e))
+        exec_stop(e, VERDICT_SKIPPED, "more than %d %s (buffers, images and DRAW_RECT/DRAW_GRID vertices): beyond "
+                  "preflight's limit",
+                  GPU_MAX_OBJECTS, what);
+    return false;
+}
+
 static void query_subgroup_sizes(struct exec *e)
 {
     e->subgroup_size = (VkPhysicalDeviceSubgroupSizeControlProperties){

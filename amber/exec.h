@@ -105,6 +105,9 @@ struct exec {
 bool exec_stop(struct exec *e, enum verdict status, const char *format, ...) __attribute__((format(printf, 3, 4)));
 /* When a Vulkan call failed: stops with device_lost or fail naming it; true if it did. */
 bool exec_vulkan_failed(struct exec *e);
+/* After the toolkit gave no buffer or image: the Vulkan call that failed, or its limit of objects
+ * (GPU_MAX_OBJECTS; a limit of preflight: skipped). Returns false. */
+bool exec_no_object(struct exec *e, const char *what);
 
 /* exec_resources.c */
 bool exec_plan_buffers(struct exec *e);

@@ -156,27 +156,45 @@ static void begin_pass(struct exec *e, uint32_t pipeline)
     vkCmdBeginRenderPass(e->gpu->cmd, &begin, VK_SUBPASS_CONTENTS_INLINE);
 }
 
-/* The vertex count of DRAW_ARRAY without COUNT: what the data holds from START_IDX. */
-static bool default_count(struct exec *e, const struct amber_command *c, uint32_t *count)
+/* How many vertices (or instances) an input's data holds from its OFFSET. */
+static uint64_t vertices_in(const struct exec *e, const struct amber_vertex_input *v)
+{
+    uint64_t bytes = e->buffers[v->buffer].bytes;
+    return bytes > v->offset ? (bytes - v->offset) / v->stride : 0;
+}
+
+/* DRAW_ARRAY's count without COUNT (what the data holds from START_IDX), and a check that the draw
+ * reads no vertex, instance or index past the end of its data (that read is undefined in Vulkan). */
+static bool draw_range(struct exec *e, const struct amber_command *c, uint32_t *count)
 {
     const struct amber_pipeline *pl = &e->script->pipelines[c->pipeline];
-    uint64_t available;
+    uint64_t available = UINT64_MAX;
     if (c->draw.indexed) {
         available = e->buffers[pl->index_buffer].elements;
     } else {
-        const struct amber_vertex_input *v = &pl->vertex_inputs[0];
         for (uint32_t i = 0; i < pl->vertex_input_count; ++i)
-            if (!pl->vertex_inputs[i].per_instance) {
-                v = &pl->vertex_inputs[i];
-                break;
-            }
-        uint64_t bytes = e->buffers[v->buffer].bytes;
-        available = bytes > v->offset ? (bytes - v->offset) / v->stride : 0;
+            if (!pl->vertex_inputs[i].per_instance && vertices_in(e, &pl->vertex_inputs[i]) < available)
+                available = vertices_in(e, &pl->vertex_inputs[i]);
     }
-    if (c->draw.first > available)
-        return exec_stop(e, VERDICT_FAIL, "line %u: START_IDX %u is past the %llu %s", c->where.line, c->draw.first,
-                         (unsigned long long)available, c->draw.indexed ? "indices" : "vertices");
-    *count = (uint32_t)(available - c->draw.first);
+    const char *what = c->draw.indexed ? "indices" : "vertices";
+    if (*count == UINT32_MAX) {
+        if (c->draw.first > available)
+            return exec_stop(e, VERDICT_FAIL, "line %u: START_IDX %u is past the %llu %s", c->where.line,
+                             c->draw.first, (unsigned long long)available, what);
+        *count = (uint32_t)(available - c->draw.first);
+    } else if (available != UINT64_MAX && (uint64_t)c->draw.first + *count > available) {
+        return exec_stop(e, VERDICT_FAIL, "line %u: DRAW_ARRAY reads %s %u to %llu; the data holds %llu",
+                         c->where.line, what, c->draw.first, (unsigned long long)c->draw.first + *count - 1,
+                         (unsigned long long)available);
+    }
+    for (uint32_t i = 0; i < pl->vertex_input_count; ++i) {
+        const struct amber_vertex_input *v = &pl->vertex_inputs[i];
+        uint64_t last = (uint64_t)c->draw.first_instance + c->draw.instance_count;
+        if (v->per_instance && last > vertices_in(e, v))
+            return exec_stop(e, VERDICT_FAIL, "line %u: DRAW_ARRAY draws instances up to %llu; %s holds %llu",
+                             c->where.line, (unsigned long long)last - 1, e->script->buffers[v->buffer].name,
+                             (unsigned long long)vertices_in(e, v));
+    }
     return true;
 }
 
@@ -192,8 +210,8 @@ static bool run_draw(struct exec *e, const struct amber_command *c)
     if (rect) {
         vertices = rect_vertices(e, c, &count);
         if (vertices == NULL)
-            return exec_vulkan_failed(e) ? false : exec_stop(e, VERDICT_FAIL, "too many buffers for the toolkit");
-    } else if (count == UINT32_MAX && !default_count(e, c, &count)) {
+            return exec_no_object(e, "buffers");
+    } else if (!draw_range(e, c, &count)) {
         return false;
     }
     VkPipeline pipeline = exec_graphics_variant(e, c->pipeline, rect, topology);

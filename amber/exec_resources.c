@@ -278,12 +278,12 @@ static bool create_image(struct exec *e, uint32_t buffer)
                          b->name, x->width, x->height, x->depth, amber_format_name(format), b->samples, b->mip_levels);
     x->image = gpu_image_create_from(e->gpu, &info, aspects_of(format));
     if (x->image == NULL)
-        return exec_vulkan_failed(e) ? false : exec_stop(e, VERDICT_FAIL, "too many images for the probe's toolkit");
+        return exec_no_object(e, "images");
     if (combined_depth_stencil(format)) {
         uint64_t texels = (uint64_t)x->width * x->height * x->depth;
         x->scratch = gpu_buffer_create(e->gpu, (texels * 4 + 3) / 4 * 4 + texels + 16, 0);
         if (x->scratch == NULL)
-            return exec_vulkan_failed(e) ? false : exec_stop(e, VERDICT_FAIL, "too many buffers for the toolkit");
+            return exec_no_object(e, "buffers");
     }
     x->data_newer = x->samples == VK_SAMPLE_COUNT_1_BIT;
     return true;
@@ -306,7 +306,7 @@ bool exec_plan_buffers(struct exec *e)
                              s->buffers[i].where.line, s->buffers[i].name, (unsigned long long)x->bytes);
         x->data = gpu_buffer_create_with_usage(e->gpu, (x->bytes + 15) / 16 * 16 + 16, usage, 0);
         if (x->data == NULL)
-            return exec_vulkan_failed(e) ? false : exec_stop(e, VERDICT_FAIL, "too many buffers for the toolkit");
+            return exec_no_object(e, "buffers");
         fill_initial(&s->buffers[i], x);
         if (x->image_usage && !create_image(e, i))
             return false;
