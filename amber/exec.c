@@ -36,7 +36,8 @@ bool exec_vulkan_failed(struct exec *e)
 bool exec_no_object(struct exec *e, const char *what)
 {
     if (!exec_vulkan_failed(e))
-        exec_stop(e, VERDICT_SKIPPED, "more than %d %s (buffers, images and DRAW_RECT/DRAW_GRID vertices): beyond "
+        exec_stop(e, VERDICT_SKIPPED,
+                  "more than %d %s (buffers, images and DRAW_RECT/DRAW_GRID vertices): beyond "
                   "preflight's limit",
                   GPU_MAX_OBJECTS, what);
     return false;
@@ -97,6 +98,8 @@ static void release(struct exec *e)
     if (e->pipelines != NULL)
         exec_destroy_pipelines(e);
     exec_destroy_resources(e);
+    exec_destroy_acceleration_structures(e);
+    free(e->shader_modules);
     /* buffers and images are the toolkit's: the session releases them after the test */
     free(e->buffers);
     free(e->pipelines);
@@ -129,7 +132,8 @@ void amber_execute(struct gpu *gpu, const struct amber_script *script, const cha
     out->reason[0] = '\0';
     if (allocate(&e)) {
         query_subgroup_sizes(&e);
-        bool ok = exec_create_samplers(&e) && create_timing_pool(&e) && exec_plan_buffers(&e);
+        bool ok = exec_create_samplers(&e) && create_timing_pool(&e) && exec_plan_buffers(&e) &&
+                  exec_build_acceleration_structures(&e);
         for (uint32_t i = 0; ok && i < script->pipeline_count; ++i)
             ok = exec_create_pipeline(&e, i);
         if (ok && exec_run_commands(&e, 0, script->command_count))

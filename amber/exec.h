@@ -67,6 +67,12 @@ struct exec_pipeline {
     uint32_t clear_stencil;
     VkSampleCountFlagBits samples;
     bool created;
+    /* ray_tracing: the pipeline, the libraries made for it (with its layout), and where each of
+     * its SHADER_BINDING_TABLEs lies (one buffer holds them all) */
+    VkPipeline ray_tracing;
+    VkPipeline *library_pipelines;
+    uint32_t library_pipeline_count, library_pipeline_capacity;
+    VkStridedDeviceAddressRegionKHR *sbt_regions;
     /* per set: the dynamic offsets in binding order */
     uint32_t dynamic_offsets[32][64];
     uint32_t dynamic_counts[32];
@@ -99,6 +105,10 @@ struct exec {
     char first_failure[448];
     VkPhysicalDeviceSubgroupSizeControlProperties subgroup_size;
     struct gpu_buffer **rect_vertices; /* per command: DRAW_RECT/DRAW_GRID's vertices, made once */
+    /* ray tracing */
+    VkShaderModule *shader_modules; /* per shader, made when a ray_tracing pipeline first needs it */
+    VkAccelerationStructureKHR *blases, *tlases;
+    VkPhysicalDeviceRayTracingPipelinePropertiesKHR ray_tracing;
 };
 
 /* Ends the run with a verdict (the first one wins); returns false for `return exec_stop(...)`. */
@@ -125,10 +135,22 @@ VkBufferView exec_buffer_view(struct exec *e, uint32_t buffer);
 void exec_destroy_resources(struct exec *e);
 
 /* exec_pipeline.c */
+VkShaderStageFlagBits exec_stage_bit(enum amber_stage stage);
+/* The shader's SPIR-V (once), or a stop: it does not compile, or the device cannot take it. */
+bool exec_compile(struct exec *e, uint32_t shader);
 bool exec_create_pipeline(struct exec *e, uint32_t index);
 VkPipeline exec_graphics_variant(struct exec *e, uint32_t index, bool rect, VkPrimitiveTopology topology);
 void exec_bind_pipeline(struct exec *e, uint32_t index, VkPipelineBindPoint point);
 void exec_destroy_pipelines(struct exec *e);
+
+/* exec_ray.c */
+/* Every ACCELERATION_STRUCTURE made and its build recorded (before the pipelines: descriptors name
+ * them), then a barrier. */
+bool exec_build_acceleration_structures(struct exec *e);
+/* After the layout: the ray_tracing pipeline (its libraries made with its layout), and its tables. */
+bool exec_create_ray_tracing(struct exec *e, uint32_t index);
+bool exec_trace_rays(struct exec *e, const struct amber_command *c);
+void exec_destroy_acceleration_structures(struct exec *e);
 
 /* exec_commands.c */
 bool exec_run_commands(struct exec *e, uint32_t first, uint32_t count);

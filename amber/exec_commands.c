@@ -30,7 +30,9 @@ static bool before_recording(struct exec *e, const struct amber_pipeline *pl)
 static void prepare_inputs(struct exec *e, const struct amber_pipeline *pl, bool draws)
 {
     for (uint32_t i = 0; i < pl->binding_count; ++i)
-        for (uint32_t k = 0; pl->bindings[i].kind != AMBER_BIND_SAMPLER && k < pl->bindings[i].count; ++k)
+        for (uint32_t k = 0; pl->bindings[i].kind != AMBER_BIND_SAMPLER &&
+                             pl->bindings[i].kind != AMBER_BIND_ACCELERATION_STRUCTURE && k < pl->bindings[i].count;
+             ++k)
             exec_upload_image(e, pl->bindings[i].objects[k]);
     if (draws) {
         for (uint32_t i = 0; i < pl->color_count; ++i)
@@ -111,6 +113,41 @@ static bool run_compute(struct exec *e, const struct amber_command *c)
     return recorded(e);
 }
 
+/* RUN pipeline RAYGEN ... x y z: the ray generation table's first record, the others whole. */
+static bool run_trace(struct exec *e, const struct amber_command *c)
+{
+    const struct amber_pipeline *pl = &e->script->pipelines[c->pipeline];
+    const struct exec_pipeline *x = &e->pipelines[c->pipeline];
+    const VkPhysicalDeviceLimits *limits = &e->gpu->properties.limits;
+    uint64_t rays = (uint64_t)c->trace.x * c->trace.y * c->trace.z;
+    if ((uint64_t)c->trace.x > (uint64_t)limits->maxComputeWorkGroupCount[0] * limits->maxComputeWorkGroupSize[0] ||
+        (uint64_t)c->trace.y > (uint64_t)limits->maxComputeWorkGroupCount[1] * limits->maxComputeWorkGroupSize[1] ||
+        (uint64_t)c->trace.z > (uint64_t)limits->maxComputeWorkGroupCount[2] * limits->maxComputeWorkGroupSize[2] ||
+        rays > e->ray_tracing.maxRayDispatchInvocationCount)
+        return exec_stop(
+            e, VERDICT_UNSUPPORTED,
+            "line %u: RUN %s %u %u %u: beyond the rays this device traces at once (maxRayDispatchInvocationCount "
+            "%u)",
+            c->where.line, pl->name, c->trace.x, c->trace.y, c->trace.z, e->ray_tracing.maxRayDispatchInvocationCount);
+    VkStridedDeviceAddressRegionKHR regions[4] = {{0}};
+    const uint32_t tables[4] = {c->trace.raygen, c->trace.miss, c->trace.hit, c->trace.call};
+    for (int i = 0; i < 4; ++i)
+        if (tables[i] != AMBER_NO_SHADER)
+            regions[i] = x->sbt_regions[tables[i]];
+    regions[0].size = regions[0].stride;
+    if (!before_recording(e, pl) || !exec_record_begin(e))
+        return false;
+    prepare_inputs(e, pl, false);
+    timing_begin(e, c);
+    vkCmdBindPipeline(e->gpu->cmd, VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR, x->ray_tracing);
+    exec_bind_pipeline(e, c->pipeline, VK_PIPELINE_BIND_POINT_RAY_TRACING_KHR);
+    vkCmdTraceRaysKHR(e->gpu->cmd, &regions[0], &regions[1], &regions[2], &regions[3], c->trace.x, c->trace.y,
+                      c->trace.z);
+    timing_end(e, c);
+    mark_outputs(e, pl, false);
+    return recorded(e);
+}
+
 /* DRAW_RECT and DRAW_GRID's vertices in normalized device coordinates, made once per command. */
 static struct gpu_buffer *rect_vertices(struct exec *e, const struct amber_command *c, uint32_t *count)
 {
@@ -179,12 +216,12 @@ static bool draw_range(struct exec *e, const struct amber_command *c, uint32_t *
     const char *what = c->draw.indexed ? "indices" : "vertices";
     if (*count == UINT32_MAX) {
         if (c->draw.first > available)
-            return exec_stop(e, VERDICT_FAIL, "line %u: START_IDX %u is past the %llu %s", c->where.line,
-                             c->draw.first, (unsigned long long)available, what);
+            return exec_stop(e, VERDICT_FAIL, "line %u: START_IDX %u is past the %llu %s", c->where.line, c->draw.first,
+                             (unsigned long long)available, what);
         *count = (uint32_t)(available - c->draw.first);
     } else if (available != UINT64_MAX && (uint64_t)c->draw.first + *count > available) {
-        return exec_stop(e, VERDICT_FAIL, "line %u: DRAW_ARRAY reads %s %u to %llu; the data holds %llu",
-                         c->where.line, what, c->draw.first, (unsigned long long)c->draw.first + *count - 1,
+        return exec_stop(e, VERDICT_FAIL, "line %u: DRAW_ARRAY reads %s %u to %llu; the data holds %llu", c->where.line,
+                         what, c->draw.first, (unsigned long long)c->draw.first + *count - 1,
                          (unsigned long long)available);
     }
     for (uint32_t i = 0; i < pl->vertex_input_count; ++i) {
@@ -402,6 +439,9 @@ bool exec_run_commands(struct exec *e, uint32_t first, uint32_t count)
         switch (c->kind) {
         case AMBER_CMD_RUN_COMPUTE:
             ok = run_compute(e, c);
+            break;
+        case AMBER_CMD_TRACE_RAYS:
+            ok = run_trace(e, c);
             break;
         case AMBER_CMD_DRAW_RECT:
         case AMBER_CMD_DRAW_GRID:

@@ -15,7 +15,18 @@ static const VkShaderStageFlagBits stage_bits[] = {
     [AMBER_STAGE_GEOMETRY] = VK_SHADER_STAGE_GEOMETRY_BIT,
     [AMBER_STAGE_FRAGMENT] = VK_SHADER_STAGE_FRAGMENT_BIT,
     [AMBER_STAGE_COMPUTE] = VK_SHADER_STAGE_COMPUTE_BIT,
+    [AMBER_STAGE_RAY_GENERATION] = VK_SHADER_STAGE_RAYGEN_BIT_KHR,
+    [AMBER_STAGE_ANY_HIT] = VK_SHADER_STAGE_ANY_HIT_BIT_KHR,
+    [AMBER_STAGE_CLOSEST_HIT] = VK_SHADER_STAGE_CLOSEST_HIT_BIT_KHR,
+    [AMBER_STAGE_MISS] = VK_SHADER_STAGE_MISS_BIT_KHR,
+    [AMBER_STAGE_INTERSECTION] = VK_SHADER_STAGE_INTERSECTION_BIT_KHR,
+    [AMBER_STAGE_CALLABLE] = VK_SHADER_STAGE_CALLABLE_BIT_KHR,
 };
+
+VkShaderStageFlagBits exec_stage_bit(enum amber_stage stage)
+{
+    return stage_bits[stage];
+}
 
 static const VkDescriptorType descriptor_types[] = {
     [AMBER_BIND_UNIFORM] = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
@@ -28,7 +39,9 @@ static const VkDescriptorType descriptor_types[] = {
     [AMBER_BIND_SAMPLED_IMAGE] = VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE,
     [AMBER_BIND_COMBINED_IMAGE_SAMPLER] = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
     [AMBER_BIND_SAMPLER] = VK_DESCRIPTOR_TYPE_SAMPLER,
+    [AMBER_BIND_ACCELERATION_STRUCTURE] = VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR,
 };
+#define DESCRIPTOR_KINDS (sizeof(descriptor_types) / sizeof(descriptor_types[0]))
 
 /* --- shaders --------------------------------------------------------------------------------- */
 
@@ -43,7 +56,7 @@ static bool device_has_extension(struct exec *e, const char *name)
     return cJSON_HasObjectItem(extensions, name);
 }
 
-static bool compile(struct exec *e, uint32_t shader)
+bool exec_compile(struct exec *e, uint32_t shader)
 {
     struct amber_spirv *spirv = &e->spirv[shader];
     if (spirv->words != NULL)
@@ -65,6 +78,11 @@ static bool compile(struct exec *e, uint32_t shader)
 
 static VkShaderStageFlags pipeline_stages(const struct amber_pipeline *pl)
 {
+    /* a ray_tracing pipeline's descriptors and push constants are every ray stage's (its
+     * libraries' shaders share the layout) */
+    if (pl->type == AMBER_PIPELINE_RAY_TRACING)
+        return VK_SHADER_STAGE_RAYGEN_BIT_KHR | VK_SHADER_STAGE_ANY_HIT_BIT_KHR | VK_SHADER_STAGE_CLOSEST_HIT_BIT_KHR |
+               VK_SHADER_STAGE_MISS_BIT_KHR | VK_SHADER_STAGE_INTERSECTION_BIT_KHR | VK_SHADER_STAGE_CALLABLE_BIT_KHR;
     VkShaderStageFlags stages = 0;
     for (uint32_t i = 0; i < pl->shader_count; ++i)
         stages |= stage_bits[pl->shaders[i].stage];
@@ -169,10 +187,18 @@ static bool write_binding(struct exec *e, struct exec_pipeline *x, VkDescriptorS
         case AMBER_BIND_SAMPLER:
             images[k] = (VkDescriptorImageInfo){e->samplers[object], VK_NULL_HANDLE, VK_IMAGE_LAYOUT_UNDEFINED};
             break;
+        case AMBER_BIND_ACCELERATION_STRUCTURE:
+            break;
         }
     }
+    VkWriteDescriptorSetAccelerationStructureKHR structures = {
+        .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET_ACCELERATION_STRUCTURE_KHR,
+        .accelerationStructureCount = 1,
+        .pAccelerationStructures = b->kind == AMBER_BIND_ACCELERATION_STRUCTURE ? &e->tlases[b->objects[0]] : NULL,
+    };
     VkWriteDescriptorSet write = {
         .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+        .pNext = b->kind == AMBER_BIND_ACCELERATION_STRUCTURE ? &structures : NULL,
         .dstSet = set,
         .dstBinding = b->binding,
         .descriptorCount = b->count,
@@ -200,8 +226,8 @@ static bool create_sets(struct exec *e, const struct amber_pipeline *pl, struct 
         return exec_stop(e, VERDICT_UNSUPPORTED, "PIPELINE %s uses %u descriptor sets; the device binds %u", pl->name,
                          set_count, e->gpu->properties.limits.maxBoundDescriptorSets);
     x->set_count = set_count;
-    VkDescriptorPoolSize sizes[10];
-    for (int t = 0; t < 10; ++t)
+    VkDescriptorPoolSize sizes[DESCRIPTOR_KINDS];
+    for (size_t t = 0; t < DESCRIPTOR_KINDS; ++t)
         sizes[t] = (VkDescriptorPoolSize){descriptor_types[t], 0};
     const struct amber_binding *list[1024];
     for (uint32_t s = 0; s < set_count; ++s) {
@@ -222,9 +248,9 @@ static bool create_sets(struct exec *e, const struct amber_pipeline *pl, struct 
     }
     if (set_count == 0)
         return true;
-    VkDescriptorPoolSize used[10];
+    VkDescriptorPoolSize used[DESCRIPTOR_KINDS];
     uint32_t used_count = 0;
-    for (int t = 0; t < 10; ++t)
+    for (size_t t = 0; t < DESCRIPTOR_KINDS; ++t)
         if (sizes[t].descriptorCount)
             used[used_count++] = sizes[t];
     VkDescriptorPoolCreateInfo pool_info = {
@@ -606,7 +632,7 @@ bool exec_create_pipeline(struct exec *e, uint32_t index)
     x->clear_depth = 1.0f;
     for (uint32_t i = 0; i < pl->shader_count; ++i) {
         uint32_t shader = pl->shaders[i].shader;
-        if (!compile(e, shader))
+        if (!exec_compile(e, shader))
             return false;
         VkShaderModuleCreateInfo info = {
             .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
@@ -620,6 +646,8 @@ bool exec_create_pipeline(struct exec *e, uint32_t index)
         return false;
     if (pl->type == AMBER_PIPELINE_GRAPHICS)
         return create_render_pass(e, pl, x);
+    if (pl->type == AMBER_PIPELINE_RAY_TRACING)
+        return exec_create_ray_tracing(e, index);
     VkPipelineShaderStageCreateInfo stages[AMBER_MAX_STAGES];
     struct stage_storage *st = calloc(1, sizeof(*st));
     if (st == NULL)
@@ -661,6 +689,11 @@ void exec_destroy_pipelines(struct exec *e)
         for (uint32_t v = 0; v < x->variant_count; ++v)
             vkDestroyPipeline(device, x->variants[v].pipeline, NULL);
         vkDestroyPipeline(device, x->compute, NULL);
+        vkDestroyPipeline(device, x->ray_tracing, NULL);
+        for (uint32_t l = 0; l < x->library_pipeline_count; ++l)
+            vkDestroyPipeline(device, x->library_pipelines[l], NULL);
+        free(x->library_pipelines);
+        free(x->sbt_regions);
         vkDestroyFramebuffer(device, x->framebuffer, NULL);
         vkDestroyRenderPass(device, x->render_pass, NULL);
         vkDestroyPipelineLayout(device, x->layout, NULL);
@@ -670,6 +703,9 @@ void exec_destroy_pipelines(struct exec *e)
         for (uint32_t m = 0; m < AMBER_MAX_STAGES; ++m)
             vkDestroyShaderModule(device, x->modules[m], NULL);
     }
-    for (uint32_t i = 0; i < e->script->shader_count; ++i)
+    for (uint32_t i = 0; i < e->script->shader_count; ++i) {
         amber_spirv_free(&e->spirv[i]);
+        if (e->shader_modules != NULL)
+            vkDestroyShaderModule(device, e->shader_modules[i], NULL);
+    }
 }

@@ -283,17 +283,18 @@ static const char *const stage_names[] = {
 static const char *const ray_stage_names[] = {"ray_generation", "any_hit",  "closest_hit", "miss",
                                               "intersection",   "callable", NULL};
 
-static bool stage_of(const struct amber_token *t, enum amber_stage *stage, bool *ray_tracing)
+static bool stage_of(const struct amber_token *t, enum amber_stage *stage)
 {
-    *ray_tracing = false;
     for (int i = 0; stage_names[i]; ++i)
         if (amber_word_is(t, stage_names[i])) {
             *stage = (enum amber_stage)i;
             return true;
         }
     for (int i = 0; ray_stage_names[i]; ++i)
-        if (amber_word_is(t, ray_stage_names[i]))
-            return *ray_tracing = true;
+        if (amber_word_is(t, ray_stage_names[i])) {
+            *stage = (enum amber_stage)(AMBER_STAGE_RAY_GENERATION + i);
+            return true;
+        }
     return false;
 }
 
@@ -313,8 +314,7 @@ static bool parse_shader(struct parser *p, const struct amber_token *start)
     if (!parse_word(p, &type, "a shader type (vertex, fragment, compute, ...)"))
         return false;
     enum amber_stage stage = AMBER_STAGE_COMPUTE;
-    bool ray_tracing = false;
-    if (!stage_of(&type, &stage, &ray_tracing))
+    if (!stage_of(&type, &stage))
         return parse_error(p, &type,
                            "expected a shader type (vertex, fragment, geometry, tessellation_control, "
                            "tessellation_evaluation, compute, multi or a ray-tracing stage), got '%s'",
@@ -393,11 +393,6 @@ static bool parse_shader(struct parser *p, const struct amber_token *start)
     if (foreign)
         parse_unsupported(p, &format, "SHADER %s is %s: preflight compiles GLSL and SPIR-V only", name.text,
                           format.text);
-    if (ray_tracing) {
-        free(owned);
-        return parse_unsupported(p, &type, "SHADER %s is a %s shader: ray-tracing pipelines are not supported",
-                                 name.text, type.text);
-    }
     if (format_index == AMBER_SHADER_SPIRV_BIN && owned == NULL) {
         return parse_error(p, &format, "SPIRV-BIN shaders come from a FILE");
     }
@@ -1046,11 +1041,8 @@ static bool parse_top_level(struct parser *p, const struct amber_token *t)
         return parse_repeat(p, t);
     if (parse_is_command(t))
         return parse_command(p, t);
-    if (amber_word_is(t, "ACCELERATION_STRUCTURE")) {
-        parse_unsupported(p, t, "ACCELERATION_STRUCTURE: ray tracing is not supported");
-        p->stop = true;
-        return false;
-    }
+    if (amber_word_is(t, "ACCELERATION_STRUCTURE"))
+        return parse_acceleration_structure(p, t);
     if (amber_word_is(t, "DEBUG")) {
         parse_unsupported(p, t, "DEBUG: the debugger commands are not supported");
         p->stop = true;
@@ -1129,8 +1121,19 @@ void amber_script_free(struct amber_script *s)
     }
     for (uint32_t i = 0; i < s->struct_count; ++i)
         free(s->structs[i].members);
-    for (uint32_t i = 0; i < s->pipeline_count; ++i)
+    for (uint32_t i = 0; i < s->pipeline_count; ++i) {
         free(s->pipelines[i].bindings);
+        parse_free_ray_tracing(&s->pipelines[i]);
+    }
+    for (uint32_t i = 0; i < s->blas_count; ++i) {
+        for (uint32_t g = 0; g < s->blases[i].geometry_count; ++g)
+            free(s->blases[i].geometries[g].data);
+        free(s->blases[i].geometries);
+    }
+    for (uint32_t i = 0; i < s->tlas_count; ++i)
+        free(s->tlases[i].instances);
+    free(s->blases);
+    free(s->tlases);
     for (uint32_t i = 0; i < s->command_count; ++i)
         if (s->commands[i].kind == AMBER_CMD_EXPECT_VALUES)
             free(s->commands[i].values.values);

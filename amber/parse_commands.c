@@ -1,4 +1,5 @@
-/* The commands that run in order: RUN (compute, DRAW_RECT, DRAW_GRID, DRAW_ARRAY), CLEAR_COLOR,
+/* The commands that run in order: RUN (compute, DRAW_RECT, DRAW_GRID, DRAW_ARRAY; RAYGEN is
+ * parse_ray.c's), CLEAR_COLOR,
  * CLEAR_DEPTH, CLEAR_STENCIL, CLEAR, COPY, EXPECT and REPEAT. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,9 +31,10 @@ static struct amber_command *new_command(struct parser *p, const struct amber_to
 
 static bool graphics_pipeline(struct parser *p, uint32_t pipeline, const struct amber_token *at)
 {
-    if (p->script->pipelines[pipeline].type != AMBER_PIPELINE_GRAPHICS)
-        return parse_error(p, at, "%s needs a graphics pipeline; %s is a compute pipeline", at->text,
-                           p->script->pipelines[pipeline].name);
+    const struct amber_pipeline *pl = &p->script->pipelines[pipeline];
+    if (pl->type != AMBER_PIPELINE_GRAPHICS)
+        return parse_error(p, at, "%s needs a graphics pipeline; %s is a %s pipeline", at->text, pl->name,
+                           pl->type == AMBER_PIPELINE_COMPUTE ? "compute" : "ray_tracing");
     return true;
 }
 
@@ -126,6 +128,14 @@ static bool parse_run(struct parser *p, const struct amber_token *start)
     struct amber_token t = *amber_lexer_peek(&p->lexer);
     struct amber_command *c;
     struct amber_integer n;
+    if (pl->type == AMBER_PIPELINE_RAY_TRACING) {
+        amber_lexer_next(&p->lexer, &t);
+        if ((c = new_command(p, start, AMBER_CMD_TRACE_RAYS)) == NULL)
+            return false;
+        c->pipeline = pipeline;
+        c->timed = timed;
+        return parse_trace_rays(p, c, &t);
+    }
     if (amber_token_integer(&t, &n)) {
         if (pl->type != AMBER_PIPELINE_COMPUTE)
             return parse_error(p, &t, "RUN %s x y z needs a compute pipeline", pl->name);

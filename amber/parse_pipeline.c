@@ -1,5 +1,6 @@
-/* PIPELINE compute|graphics ... END and DERIVE_PIPELINE ... FROM ... END: shaders, bindings,
- * attachments, vertex input and the fixed-function state of a graphics pipeline. */
+/* PIPELINE compute|graphics|ray_tracing ... END and DERIVE_PIPELINE ... FROM ... END: shaders,
+ * bindings, attachments, vertex input and the fixed-function state of a graphics pipeline (the
+ * lines only a ray_tracing pipeline has are parse_ray.c's). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,11 @@ static bool parse_attach(struct parser *p, struct amber_pipeline *pl, const stru
     if (found < 0)
         return parse_error(p, &name, "ATTACH: no SHADER named '%s' before this line", name.text);
     const struct amber_shader *shader = &p->script->shaders[found];
+    if (pl->type == AMBER_PIPELINE_RAY_TRACING)
+        return parse_error(p, start, "ATTACH: a ray_tracing pipeline takes its shaders in SHADER_GROUP lines");
+    if (shader->stage >= AMBER_STAGE_RAY_GENERATION)
+        return parse_error(p, &name, "ATTACH %s: a ray-tracing shader goes in a SHADER_GROUP of a ray_tracing pipeline",
+                           name.text);
     struct amber_attached_shader a = {.shader = (uint32_t)found, .stage = shader->stage};
     snprintf(a.entry, sizeof(a.entry), "main");
     amber_lexer_next(&p->lexer, &t);
@@ -185,8 +191,8 @@ static bool needs_format(struct parser *p, const struct amber_buffer *b, const s
 }
 
 /* Replaces the binding at (set, binding), or adds one: a derived pipeline rebinds. */
-static struct amber_binding *binding_slot(struct parser *p, struct amber_pipeline *pl, uint32_t set, uint32_t binding,
-                                          const struct amber_token *at)
+struct amber_binding *parse_binding_slot(struct parser *p, struct amber_pipeline *pl, uint32_t set, uint32_t binding,
+                                         const struct amber_token *at)
 {
     for (uint32_t i = 0; i < pl->binding_count; ++i)
         if (pl->bindings[i].set == set && pl->bindings[i].binding == binding) {
@@ -239,7 +245,7 @@ static bool parse_bind_samplers(struct parser *p, struct amber_pipeline *pl, con
     uint32_t set, binding;
     if (!parse_set_and_binding(p, &set, &binding) || !parse_end_of_line(p, "BIND"))
         return false;
-    struct amber_binding *b = binding_slot(p, pl, set, binding, kind);
+    struct amber_binding *b = parse_binding_slot(p, pl, set, binding, kind);
     if (b == NULL)
         return false;
     b->where = (struct amber_location){kind->line, kind->column};
@@ -289,11 +295,8 @@ static bool parse_bind(struct parser *p, struct amber_pipeline *pl, const struct
         return false;
     if (amber_word_is(&kind, "SAMPLER") || amber_word_is(&kind, "SAMPLER_ARRAY"))
         return parse_bind_samplers(p, pl, &kind);
-    if (amber_word_is(&kind, "ACCELERATION_STRUCTURE")) {
-        parse_unsupported(p, &kind, "BIND ACCELERATION_STRUCTURE: ray tracing is not supported");
-        amber_lexer_skip_line(&p->lexer);
-        return true;
-    }
+    if (amber_word_is(&kind, "ACCELERATION_STRUCTURE"))
+        return parse_bind_acceleration_structure(p, pl, &kind);
     if (!amber_word_is(&kind, "BUFFER") && !amber_word_is(&kind, "BUFFER_ARRAY"))
         return parse_error(p, &kind, "expected BUFFER, BUFFER_ARRAY, SAMPLER or SAMPLER_ARRAY after BIND, got '%s'",
                            kind.text);
@@ -381,7 +384,7 @@ static bool parse_bind(struct parser *p, struct amber_pipeline *pl, const struct
     uint32_t set, binding;
     if (!parse_set_and_binding(p, &set, &binding))
         return false;
-    struct amber_binding *b = binding_slot(p, pl, set, binding, start);
+    struct amber_binding *b = parse_binding_slot(p, pl, set, binding, start);
     if (b == NULL)
         return false;
     b->where = (struct amber_location){start->line, start->column};
@@ -818,6 +821,8 @@ static void framebuffer_from_images(struct parser *p, struct amber_pipeline *pl)
 
 static bool check_pipeline(struct parser *p, struct amber_pipeline *pl, const struct amber_token *at)
 {
+    if (pl->type == AMBER_PIPELINE_RAY_TRACING)
+        return parse_check_ray_tracing(p, pl, at);
     bool stages[AMBER_STAGE_MULTI] = {false};
     for (uint32_t i = 0; i < pl->shader_count; ++i)
         stages[pl->shaders[i].stage] = true;
@@ -844,8 +849,10 @@ static bool check_pipeline(struct parser *p, struct amber_pipeline *pl, const st
     return true;
 }
 
-static bool parse_body_line(struct parser *p, struct amber_pipeline *pl, const struct amber_token *t)
+static bool parse_body_line(struct parser *p, uint32_t self, struct amber_pipeline *pl, const struct amber_token *t)
 {
+    if (parse_is_ray_tracing_line(t))
+        return parse_ray_tracing_line(p, self, pl, t);
     if (amber_word_is(t, "ATTACH"))
         return parse_attach(p, pl, t);
     if (amber_word_is(t, "BIND"))
@@ -897,18 +904,11 @@ static bool parse_body_line(struct parser *p, struct amber_pipeline *pl, const s
         amber_lexer_skip_line(&p->lexer);
         return true;
     }
-    if (amber_word_is(t, "SHADER_GROUP") || amber_word_is(t, "SHADER_BINDING_TABLE") ||
-        amber_word_is(t, "MAX_RAY_PAYLOAD_SIZE") || amber_word_is(t, "MAX_RAY_HIT_ATTRIBUTE_SIZE") ||
-        amber_word_is(t, "MAX_RAY_RECURSION_DEPTH") || amber_word_is(t, "FLAGS") || amber_word_is(t, "USE_LIBRARY")) {
-        parse_unsupported(p, t, "%s: ray-tracing pipelines are not supported", t->text);
-        p->stop = true;
-        return false;
-    }
-    return parse_error(
-        p, t,
-        "expected a pipeline command (ATTACH, BIND, VERTEX_DATA, INDEX_DATA, FRAMEBUFFER_SIZE, "
-        "VIEWPORT, DEPTH, STENCIL, BLEND, POLYGON_MODE, PATCH_CONTROL_POINTS, SUBGROUP) or END, got '%s'",
-        t->text);
+    return parse_error(p, t,
+                       "expected a pipeline command (ATTACH, BIND, VERTEX_DATA, INDEX_DATA, FRAMEBUFFER_SIZE, "
+                       "VIEWPORT, DEPTH, STENCIL, BLEND, POLYGON_MODE, PATCH_CONTROL_POINTS, SUBGROUP, SHADER_GROUP, "
+                       "SHADER_BINDING_TABLE, ...) or END, got '%s'",
+                       t->text);
 }
 
 static void pipeline_defaults(struct amber_pipeline *pl)
@@ -932,17 +932,17 @@ bool parse_pipeline_block(struct parser *p, const struct amber_token *start, boo
     memset(&pl, 0, sizeof(pl));
     pipeline_defaults(&pl);
     struct amber_token t, name;
+    uint32_t self = p->script->pipeline_count; /* where it will be stored */
     if (!derive) {
-        if (!parse_word(p, &t, "compute or graphics"))
+        if (!parse_word(p, &t, "compute, graphics or ray_tracing"))
             return false;
-        if (amber_word_is(&t, "ray_tracing")) {
-            parse_unsupported(p, &t, "PIPELINE ray_tracing: ray-tracing pipelines are not supported");
-            p->stop = true;
-            return false;
-        }
-        if (!amber_word_is(&t, "compute") && !amber_word_is(&t, "graphics"))
+        /* ray_tracing as documented; raytracing as Amber's parser takes it */
+        if (amber_word_is(&t, "ray_tracing") || amber_word_is(&t, "raytracing"))
+            pl.type = AMBER_PIPELINE_RAY_TRACING;
+        else if (amber_word_is(&t, "compute") || amber_word_is(&t, "graphics"))
+            pl.type = amber_word_is(&t, "compute") ? AMBER_PIPELINE_COMPUTE : AMBER_PIPELINE_GRAPHICS;
+        else
             return parse_error(p, &t, "expected compute, graphics or ray_tracing, got '%s'", t.text);
-        pl.type = amber_word_is(&t, "compute") ? AMBER_PIPELINE_COMPUTE : AMBER_PIPELINE_GRAPHICS;
     }
     if (!parse_word(p, &name, "a pipeline name"))
         return false;
@@ -956,11 +956,17 @@ bool parse_pipeline_block(struct parser *p, const struct amber_token *start, boo
             return false;
         pl = p->script->pipelines[parent];
         pl.bindings = NULL;
-        if (pl.binding_count) {
+        bool copied = parse_copy_ray_tracing(&pl, &p->script->pipelines[parent], parent, self);
+        if (copied && pl.binding_count) {
             pl.bindings = malloc(pl.binding_count * sizeof(*pl.bindings));
-            if (pl.bindings == NULL)
-                return parse_limit(p, start, "out of memory for a pipeline");
-            memcpy(pl.bindings, p->script->pipelines[parent].bindings, pl.binding_count * sizeof(*pl.bindings));
+            copied = pl.bindings != NULL;
+            if (copied)
+                memcpy(pl.bindings, p->script->pipelines[parent].bindings, pl.binding_count * sizeof(*pl.bindings));
+        }
+        if (!copied) {
+            free(pl.bindings);
+            parse_free_ray_tracing(&pl);
+            return parse_limit(p, start, "out of memory for a pipeline");
         }
     }
     parse_copy(pl.name, sizeof(pl.name), name.text);
@@ -978,16 +984,18 @@ bool parse_pipeline_block(struct parser *p, const struct amber_token *start, boo
             ok = parse_end_of_line(p, "END") && check_pipeline(p, &pl, start);
             break;
         }
-        ok = parse_body_line(p, &pl, &t);
+        ok = parse_body_line(p, self, &pl, &t);
     }
     if (!ok || p->stop) {
         free(pl.bindings);
+        parse_free_ray_tracing(&pl);
         return false;
     }
     struct amber_pipeline *slot = parse_grow(p, (void **)&p->script->pipelines, &p->script->pipeline_count,
                                              sizeof(*slot), AMBER_MAX_OBJECTS, start, "pipelines");
     if (slot == NULL) {
         free(pl.bindings);
+        parse_free_ray_tracing(&pl);
         return false;
     }
     *slot = pl;

@@ -62,6 +62,26 @@ void *parse_grow(struct parser *p, void **array, uint32_t *count, size_t size, u
                  const struct amber_token *at, const char *what);
 
 bool parse_pipeline_block(struct parser *p, const struct amber_token *start, bool derive);
+/* Replaces the binding at (set, binding), or adds one: a derived pipeline rebinds. */
+struct amber_binding *parse_binding_slot(struct parser *p, struct amber_pipeline *pl, uint32_t set, uint32_t binding,
+                                         const struct amber_token *at);
+
+/* parse_ray.c: acceleration structures, ray_tracing pipelines and RUN ... RAYGEN */
+int64_t find_blas(const struct amber_script *s, const char *name);
+int64_t find_tlas(const struct amber_script *s, const char *name);
+bool parse_acceleration_structure(struct parser *p, const struct amber_token *start);
+bool parse_is_ray_tracing_line(const struct amber_token *t);
+/* SHADER_GROUP, SHADER_BINDING_TABLE, FLAGS, USE_LIBRARY, MAX_RAY_*: `self` is the index the
+ * pipeline will have (records name the pipeline that declares their group). */
+bool parse_ray_tracing_line(struct parser *p, uint32_t self, struct amber_pipeline *pl, const struct amber_token *t);
+bool parse_bind_acceleration_structure(struct parser *p, struct amber_pipeline *pl, const struct amber_token *kind);
+bool parse_check_ray_tracing(struct parser *p, struct amber_pipeline *pl, const struct amber_token *at);
+/* RUN pipeline RAYGEN ...: `first` is the token after the pipeline's name; c->pipeline is set. */
+bool parse_trace_rays(struct parser *p, struct amber_command *c, const struct amber_token *first);
+void parse_free_ray_tracing(struct amber_pipeline *pl);
+/* DERIVE_PIPELINE: deep copies of the groups and tables; false when out of memory. */
+bool parse_copy_ray_tracing(struct amber_pipeline *to, const struct amber_pipeline *from, uint32_t from_index,
+                            uint32_t to_index);
 bool parse_command(struct parser *p, const struct amber_token *command);
 bool parse_repeat(struct parser *p, const struct amber_token *start);
 /* The commands that may stand inside REPEAT (and anywhere else). */

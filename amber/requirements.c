@@ -152,6 +152,63 @@ static bool uses_uint8_indices(const struct amber_script *s)
 
 static const char *const uint8_index_structs[] = {"VkPhysicalDeviceIndexTypeUint8FeaturesEXT", NULL};
 
+/* Ray tracing: what a ray_tracing pipeline or an ACCELERATION_STRUCTURE needs, whether or not the
+ * file names it (Amber's files name the features, not always the extensions). */
+struct ray_needs {
+    bool pipeline, structures, libraries;
+    uint32_t line; /* of the first use, for the message */
+};
+
+static struct ray_needs ray_needs_of(const struct amber_script *s)
+{
+    struct ray_needs n = {false, false, false, 0};
+    for (uint32_t i = 0; i < s->pipeline_count; ++i)
+        if (s->pipelines[i].type == AMBER_PIPELINE_RAY_TRACING) {
+            if (!n.pipeline)
+                n.line = s->pipelines[i].where.line;
+            n.pipeline = true;
+            n.libraries = n.libraries || s->pipelines[i].library;
+        }
+    if (s->blas_count || s->tlas_count) {
+        uint32_t line = s->blas_count ? s->blases[0].where.line : s->tlases[0].where.line;
+        n.line = n.pipeline && n.line < line ? n.line : line;
+        n.structures = true;
+    }
+    return n;
+}
+
+static const char *const rt_pipeline_structs[] = {"VkPhysicalDeviceRayTracingPipelineFeaturesKHR", NULL};
+static const char *const as_structs[] = {"VkPhysicalDeviceAccelerationStructureFeaturesKHR", NULL};
+static const char *const bda_structs[] = {"VkPhysicalDeviceBufferDeviceAddressFeatures",
+                                          "VkPhysicalDeviceVulkan12Features", NULL};
+
+static bool ray_tracing_declared(const struct amber_script *s, const cJSON *declared, char *missing, size_t size)
+{
+    struct ray_needs n = ray_needs_of(s);
+    if (!n.pipeline && !n.structures)
+        return true;
+    const char *what = n.pipeline ? "a ray_tracing PIPELINE" : "an ACCELERATION_STRUCTURE";
+    const char *lacks = NULL;
+    if (n.pipeline && !declared_has_extension(declared, "VK_KHR_ray_tracing_pipeline"))
+        lacks = "VK_KHR_ray_tracing_pipeline is not exposed";
+    else if (n.pipeline && !declared_feature(declared, rt_pipeline_structs, "rayTracingPipeline"))
+        lacks = "RayTracingPipelineFeaturesKHR.rayTracingPipeline is not declared";
+    else if (!declared_has_extension(declared, "VK_KHR_acceleration_structure"))
+        lacks = "VK_KHR_acceleration_structure is not exposed";
+    else if (!declared_feature(declared, as_structs, "accelerationStructure"))
+        lacks = "AccelerationStructureFeaturesKHR.accelerationStructure is not declared";
+    else if (!declared_feature(declared, bda_structs, "bufferDeviceAddress"))
+        lacks = "BufferDeviceAddressFeatures.bufferDeviceAddress is not declared";
+    else if (!declared_has_extension(declared, "VK_KHR_deferred_host_operations"))
+        lacks = "VK_KHR_deferred_host_operations is not exposed";
+    else if (n.libraries && !declared_has_extension(declared, "VK_KHR_pipeline_library"))
+        lacks = "VK_KHR_pipeline_library is not exposed (FLAGS LIBRARY)";
+    if (lacks == NULL)
+        return true;
+    snprintf(missing, size, "line %u: %s needs ray tracing: %s", n.line, what, lacks);
+    return false;
+}
+
 /* Core features a pipeline's own state needs, whether or not the file names them with
  * DEVICE_FEATURE (Amber's files often do not): `why` says which state. */
 struct implied_feature {
@@ -234,6 +291,8 @@ bool amber_script_declared(const struct amber_script *s, const cJSON *declared, 
             return false;
         }
     }
+    if (!ray_tracing_declared(s, declared, missing, size))
+        return false;
     bool graphics = false;
     for (uint32_t i = 0; i < s->pipeline_count; ++i) {
         graphics = graphics || s->pipelines[i].type == AMBER_PIPELINE_GRAPHICS;
@@ -296,6 +355,29 @@ void amber_script_device_options(const struct amber_script *s, const cJSON *decl
         if (amber_feature_lookup(implied[i].feature, &f) == AMBER_FEATURE_KNOWN && feature_declared(f, declared))
             *(VkBool32 *)((char *)&mine.core + f->member_offset) = VK_TRUE;
     }
+    struct ray_needs ray = ray_needs_of(s);
+    if (ray.pipeline || ray.structures) {
+        mine_storage.buffer_device_address.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES;
+        mine_storage.buffer_device_address.bufferDeviceAddress = VK_TRUE;
+        mine_storage.acceleration_structure.sType =
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ACCELERATION_STRUCTURE_FEATURES_KHR;
+        mine_storage.acceleration_structure.accelerationStructure = VK_TRUE;
+        add_extension(&mine, "VK_KHR_acceleration_structure");
+        add_extension(&mine, "VK_KHR_deferred_host_operations");
+        /* promoted to Vulkan 1.2; named for devices of 1.1 that have them */
+        const char *promoted[] = {"VK_KHR_buffer_device_address", "VK_KHR_spirv_1_4", "VK_KHR_shader_float_controls",
+                                  "VK_EXT_descriptor_indexing"};
+        for (size_t i = 0; i < sizeof(promoted) / sizeof(promoted[0]); ++i)
+            if (declared_has_extension(declared, promoted[i]))
+                add_extension(&mine, promoted[i]);
+    }
+    if (ray.pipeline) {
+        mine_storage.ray_tracing_pipeline.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_RAY_TRACING_PIPELINE_FEATURES_KHR;
+        mine_storage.ray_tracing_pipeline.rayTracingPipeline = VK_TRUE;
+        add_extension(&mine, "VK_KHR_ray_tracing_pipeline");
+    }
+    if (ray.libraries)
+        add_extension(&mine, "VK_KHR_pipeline_library");
     if (uses_uint8_indices(s)) {
         mine_storage.index_type_uint8.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INDEX_TYPE_UINT8_FEATURES_EXT;
         mine_storage.index_type_uint8.indexTypeUint8 = VK_TRUE;

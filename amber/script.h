@@ -39,6 +39,13 @@ enum amber_stage {
     AMBER_STAGE_FRAGMENT,
     AMBER_STAGE_COMPUTE,
     AMBER_STAGE_MULTI, /* SPIR-V with several entry points; ATTACH ... TYPE says which */
+    /* ray tracing: in SHADER_GROUPs of a ray_tracing pipeline, never ATTACHed */
+    AMBER_STAGE_RAY_GENERATION,
+    AMBER_STAGE_ANY_HIT,
+    AMBER_STAGE_CLOSEST_HIT,
+    AMBER_STAGE_MISS,
+    AMBER_STAGE_INTERSECTION,
+    AMBER_STAGE_CALLABLE,
 };
 
 enum amber_shader_format {
@@ -131,6 +138,7 @@ enum amber_bind_kind {
     AMBER_BIND_SAMPLED_IMAGE,
     AMBER_BIND_COMBINED_IMAGE_SAMPLER,
     AMBER_BIND_SAMPLER,
+    AMBER_BIND_ACCELERATION_STRUCTURE, /* objects[0]: a top-level acceleration structure */
 };
 
 /* One descriptor binding: a buffer (or sampler) per array element. */
@@ -183,7 +191,31 @@ struct amber_blend_state {
 enum amber_pipeline_type {
     AMBER_PIPELINE_COMPUTE,
     AMBER_PIPELINE_GRAPHICS,
+    AMBER_PIPELINE_RAY_TRACING,
 };
+
+#define AMBER_NO_SHADER UINT32_MAX
+
+/* SHADER_GROUP: a general group (ray_generation, miss or callable) or a hit group. */
+struct amber_shader_group {
+    char name[AMBER_NAME_MAX];
+    uint32_t general, closest_hit, any_hit, intersection; /* shader indices, AMBER_NO_SHADER when absent */
+};
+
+/* A SHADER_BINDING_TABLE record: a group of this pipeline or of a library it uses. */
+struct amber_sbt_record {
+    uint32_t pipeline; /* the pipeline that declares the group */
+    uint32_t group;    /* in that pipeline's `groups` */
+};
+
+struct amber_sbt {
+    char name[AMBER_NAME_MAX];
+    struct amber_location where;
+    struct amber_sbt_record *records;
+    uint32_t record_count;
+};
+
+#define AMBER_MAX_LIBRARIES 16
 
 struct amber_pipeline {
     char name[AMBER_NAME_MAX];
@@ -212,6 +244,43 @@ struct amber_pipeline {
     bool stencil_test;
     struct amber_stencil_face stencil_front, stencil_back;
     struct amber_blend_state blend;
+    /* ray tracing */
+    struct amber_shader_group *groups;
+    uint32_t group_count;
+    struct amber_sbt *sbts;
+    uint32_t sbt_count;
+    bool library;                            /* FLAGS LIBRARY */
+    uint32_t libraries[AMBER_MAX_LIBRARIES]; /* USE_LIBRARY: pipeline indices */
+    uint32_t library_count;
+    uint32_t max_ray_payload_size, max_ray_hit_attribute_size, max_ray_recursion_depth;
+};
+
+/* ACCELERATION_STRUCTURE BOTTOM_LEVEL: triangles (9 floats each) or boxes (6 floats each). */
+struct amber_geometry {
+    uint32_t flags; /* VkGeometryFlagsKHR */
+    float *data;
+    uint32_t primitive_count;
+};
+
+struct amber_blas {
+    char name[AMBER_NAME_MAX];
+    struct amber_location where;
+    bool aabbs;
+    struct amber_geometry *geometries;
+    uint32_t geometry_count;
+};
+
+struct amber_instance {
+    uint32_t blas;
+    uint32_t custom_index, sbt_offset, mask, flags;
+    float transform[12]; /* 3x4, row-major */
+};
+
+struct amber_tlas {
+    char name[AMBER_NAME_MAX];
+    struct amber_location where;
+    struct amber_instance *instances;
+    uint32_t instance_count;
 };
 
 enum amber_command_kind {
@@ -230,6 +299,7 @@ enum amber_command_kind {
     AMBER_CMD_EXPECT_RMSE,   /* EXPECT a RMSE_BUFFER b TOLERANCE t */
     AMBER_CMD_EXPECT_EMD,    /* EXPECT a EQ_HISTOGRAM_EMD_BUFFER b TOLERANCE t */
     AMBER_CMD_REPEAT,        /* the next `body` commands, `count` times */
+    AMBER_CMD_TRACE_RAYS,    /* RUN pipeline RAYGEN sbt [MISS sbt] [HIT sbt] [CALL sbt] x y z */
 };
 
 enum amber_comparator {
@@ -312,6 +382,10 @@ struct amber_command {
             uint32_t count;
             uint32_t body; /* the commands after this one that repeat */
         } repeat;
+        struct {
+            uint32_t raygen, miss, hit, call; /* SBT indices in the pipeline, AMBER_NO_SHADER when absent */
+            uint32_t x, y, z;
+        } trace;
     };
 };
 
@@ -351,6 +425,10 @@ struct amber_script {
     uint32_t requirement_count;
     struct amber_virtual_file *virtual_files;
     uint32_t virtual_file_count;
+    struct amber_blas *blases;
+    uint32_t blas_count;
+    struct amber_tlas *tlases;
+    uint32_t tlas_count;
     uint32_t expect_count;
     uint64_t total_bytes; /* every buffer's initial data, for the limit */
 };

@@ -34,10 +34,15 @@ static const struct target targets[] = {
     {"vulkan1.3", 0x10600, VK_API_VERSION_1_3, GLSLANG_TARGET_VULKAN_1_3},
 };
 
+/* Without TARGET_ENV: spv1.0, as Amber; ray-tracing stages exist from SPIR-V 1.4 on, so theirs is
+ * spv1.4 (Amber's ray-tracing files name it). */
+static const char *default_target(const struct amber_shader *s)
+{
+    return s->stage >= AMBER_STAGE_RAY_GENERATION ? "spv1.4" : "spv1.0";
+}
+
 static const struct target *target_of(const char *name)
 {
-    if (name[0] == '\0')
-        name = "spv1.0";
     for (size_t i = 0; i < sizeof(targets) / sizeof(targets[0]); ++i)
         if (strcmp(targets[i].name, name) == 0)
             return &targets[i];
@@ -97,6 +102,12 @@ static bool compile_glsl(const struct amber_shader *s, const struct target *t, s
         [AMBER_STAGE_GEOMETRY] = GLSLANG_STAGE_GEOMETRY,
         [AMBER_STAGE_FRAGMENT] = GLSLANG_STAGE_FRAGMENT,
         [AMBER_STAGE_COMPUTE] = GLSLANG_STAGE_COMPUTE,
+        [AMBER_STAGE_RAY_GENERATION] = GLSLANG_STAGE_RAYGEN,
+        [AMBER_STAGE_ANY_HIT] = GLSLANG_STAGE_ANYHIT,
+        [AMBER_STAGE_CLOSEST_HIT] = GLSLANG_STAGE_CLOSESTHIT,
+        [AMBER_STAGE_MISS] = GLSLANG_STAGE_MISS,
+        [AMBER_STAGE_INTERSECTION] = GLSLANG_STAGE_INTERSECT,
+        [AMBER_STAGE_CALLABLE] = GLSLANG_STAGE_CALLABLE,
     };
     if (!glslang_ready()) {
         snprintf(error, size, "glslang could not be set up");
@@ -236,9 +247,10 @@ static bool decode_hex(const struct amber_shader *s, struct amber_spirv *out, ch
 bool amber_shader_compile(const struct amber_shader *s, struct amber_spirv *out, char *error, size_t size)
 {
     memset(out, 0, sizeof(*out));
-    const struct target *t = target_of(s->target_env);
+    const char *target_env = s->target_env[0] ? s->target_env : default_target(s);
+    const struct target *t = target_of(target_env);
     spv_target_env env;
-    if (t == NULL || !spvParseTargetEnv(s->target_env[0] ? s->target_env : "spv1.0", &env)) {
+    if (t == NULL || !spvParseTargetEnv(target_env, &env)) {
         snprintf(error, size, "TARGET_ENV %s is not one preflight knows (spv1.0 ... spv1.6, vulkan1.0 ... vulkan1.3)",
                  s->target_env);
         return false;

@@ -4,7 +4,8 @@
 # artifacts; the same files under Vulkan-ValidationLayers; the test corpus (tests/amber, whose
 # folders say the verdicts lavapipe gives: a device with more features differs where a file
 # needs what lavapipe lacks); and the faults (a crash and a lost device injected by the test build,
-# a real hang) with the files around them; and bench/amber_bench.py. Writes three files:
+# a real hang) with the files around them; the files of docs/examples/amber-driver-bugs (bugs of
+# other drivers: this one's verdicts, unchecked); and bench/amber_bench.py. Writes three files:
 #   OUT/NAME.amber.report.json  the examples' report (keep it as docs/examples/NAME.amber.report.json)
 #   OUT/NAME.amber.junit.xml    its JUnit
 #   OUT/NAME.amber.console.txt  every step's output and checks
@@ -62,6 +63,10 @@ if [ -x "$bundle/preflight-probe-faulty" ]; then
 else
     say "no preflight-probe-faulty in the bundle (a build without tests): faults not run"
 fi
+
+say "# driver bugs found on other drivers (docs/examples/amber-driver-bugs): this driver's verdicts"
+"$bundle/preflight-probe" --amber "$root/docs/examples/amber-driver-bugs" --tests 'amber.*' --out "$work/bugs.json" \
+    2>&1 | grep -E '^  GPU[0-9]+ amber\.' | tee -a "$console"
 
 say "# the cost per file: 200 small compute files beside the built-in tests (bench/amber_bench.py)"
 python3 "$root/bench/amber_bench.py" "$bundle/preflight-probe" --runs 3 2>&1 | tee -a "$console"

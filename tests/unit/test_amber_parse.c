@@ -327,6 +327,195 @@ static void default_framebuffer_and_image_sizes(void **state)
     amber_script_free(s);
 }
 
+/* --- ray tracing ---------------------------------------------------------------------------- */
+
+#define RAY_SHADERS                                                                                                    \
+    "SHADER ray_generation gen GLSL\nvoid main() {}\nEND\n"                                                            \
+    "SHADER miss miss GLSL\nvoid main() {}\nEND\n"                                                                     \
+    "SHADER closest_hit chit GLSL\nvoid main() {}\nEND\n"                                                              \
+    "SHADER any_hit ahit GLSL\nvoid main() {}\nEND\n"                                                                  \
+    "SHADER intersection isect GLSL\nvoid main() {}\nEND\n"                                                            \
+    "SHADER callable call GLSL\nvoid main() {}\nEND\n"
+
+#define RAY_SCENE                                                                                                      \
+    "ACCELERATION_STRUCTURE BOTTOM_LEVEL tri\n  GEOMETRY TRIANGLES\n    FLAGS OPAQUE\n"                                \
+    "    0 0 0  1 0 0  0 1 0\n    0 0 1  1 0 1  0 1 1\n  END\nEND\n"                                                   \
+    "ACCELERATION_STRUCTURE BOTTOM_LEVEL boxes\n  GEOMETRY AABBS\n    FLAGS\n      OPAQUE\n"                           \
+    "      NO_DUPLICATE_ANY_HIT\n    END\n    0 0 0 1 1 1\n  END\n  GEOMETRY AABBS\n    2 2 2 3 3 3\n  END\nEND\n"     \
+    "ACCELERATION_STRUCTURE TOP_LEVEL scene\n  BLAS_INSTANCE USE tri\n"                                                \
+    "  BOTTOM_LEVEL_INSTANCE boxes INDEX 7 OFFSET 2 MASK 0x0F FLAGS FORCE_OPAQUE 16\n"                                 \
+    "    TRANSFORM\n      1 0 0 5\n      0 1 0 0\n      0 0 1 0\n    END\n  END\nEND\n"
+
+static void ray_tracing_commands(void **state)
+{
+    (void)state;
+    struct amber_script *s = parse_ok("#!amber\n" RAY_SHADERS RAY_SCENE "BUFFER out DATA_TYPE uint32 SIZE 4 FILL 0\n"
+                                      "PIPELINE ray_tracing lib\n  FLAGS LIBRARY\n  MAX_RAY_PAYLOAD_SIZE 16\n"
+                                      "  MAX_RAY_HIT_ATTRIBUTE_SIZE 8\n  SHADER_GROUP m miss\n"
+                                      "  BIND BUFFER out AS storage DESCRIPTOR_SET 0 BINDING 1\nEND\n"
+                                      "PIPELINE raytracing rt\n  USE_LIBRARY lib\n  MAX_RAY_PAYLOAD_SIZE 16\n"
+                                      "  MAX_RAY_HIT_ATTRIBUTE_SIZE 8\n  MAX_RAY_RECURSION_DEPTH 2\n"
+                                      "  BIND ACCELERATION_STRUCTURE scene DESCRIPTOR_SET 0 BINDING 0\n"
+                                      "  SHADER_GROUP g gen\n  SHADER_GROUP h chit ahit isect\n  SHADER_GROUP c call\n"
+                                      "  SHADER_BINDING_TABLE gt\n    g\n  END\n"
+                                      "  SHADER_BINDING_TABLE ht\n    h | m\n  END\n"
+                                      "  SHADER_BINDING_TABLE ct\n    c\n  END\nEND\n"
+                                      "DERIVE_PIPELINE rt2 FROM rt\nEND\n"
+                                      "RUN rt RAYGEN gt HIT ht CALL ct MISS ht 4 2 1\n"
+                                      "RUN TIMED_EXECUTION rt2 RAYGEN gt 1 1 1\n");
+    assert_int_equal(s->shaders[0].stage, AMBER_STAGE_RAY_GENERATION);
+    assert_int_equal(s->shaders[5].stage, AMBER_STAGE_CALLABLE);
+    assert_int_equal(s->blas_count, 2);
+    assert_false(s->blases[0].aabbs);
+    assert_int_equal(s->blases[0].geometries[0].primitive_count, 2);
+    assert_int_equal(s->blases[0].geometries[0].flags, VK_GEOMETRY_OPAQUE_BIT_KHR);
+    assert_true(s->blases[1].aabbs);
+    assert_int_equal(s->blases[1].geometry_count, 2);
+    assert_int_equal(s->blases[1].geometries[0].flags,
+                     VK_GEOMETRY_OPAQUE_BIT_KHR | VK_GEOMETRY_NO_DUPLICATE_ANY_HIT_INVOCATION_BIT_KHR);
+    assert_true(s->blases[1].geometries[1].data[5] == 3.0f);
+    const struct amber_tlas *t = &s->tlases[0];
+    assert_int_equal(t->instance_count, 2);
+    assert_int_equal(t->instances[0].mask, 0xFF); /* the defaults */
+    assert_true(t->instances[0].transform[0] == 1.0f && t->instances[0].transform[3] == 0.0f);
+    assert_int_equal(t->instances[1].blas, 1);
+    assert_int_equal(t->instances[1].custom_index, 7);
+    assert_int_equal(t->instances[1].sbt_offset, 2);
+    assert_int_equal(t->instances[1].mask, 0x0F);
+    assert_int_equal(t->instances[1].flags, VK_GEOMETRY_INSTANCE_FORCE_OPAQUE_BIT_KHR | 16);
+    assert_true(t->instances[1].transform[3] == 5.0f);
+    const struct amber_pipeline *lib = &s->pipelines[0], *rt = &s->pipelines[1];
+    assert_true(lib->library);
+    assert_int_equal(lib->max_ray_recursion_depth, 1); /* the default */
+    assert_int_equal(rt->type, AMBER_PIPELINE_RAY_TRACING);
+    assert_int_equal(rt->library_count, 1);
+    assert_int_equal(rt->binding_count, 2); /* its own, and the library's */
+    assert_int_equal(rt->max_ray_recursion_depth, 2);
+    assert_int_equal(rt->group_count, 3);
+    assert_int_equal(rt->groups[0].general, 0);
+    assert_int_equal(rt->groups[1].closest_hit, 2);
+    assert_int_equal(rt->groups[1].any_hit, 3);
+    assert_int_equal(rt->groups[1].intersection, 4);
+    assert_int_equal(rt->groups[1].general, AMBER_NO_SHADER);
+    assert_int_equal(rt->sbt_count, 3);
+    assert_int_equal(rt->sbts[1].record_count, 2);
+    assert_int_equal(rt->sbts[1].records[1].pipeline, 0);             /* m is the library's */
+    assert_int_equal(s->pipelines[2].sbts[0].records[0].pipeline, 2); /* a derived pipeline's own groups */
+    const struct amber_command *c = &s->commands[0];
+    assert_int_equal(c->kind, AMBER_CMD_TRACE_RAYS);
+    assert_int_equal(c->trace.raygen, 0);
+    assert_int_equal(c->trace.hit, 1);
+    assert_int_equal(c->trace.call, 2);
+    assert_int_equal(c->trace.miss, 1);
+    assert_int_equal(c->trace.x, 4);
+    assert_true(s->commands[1].timed);
+    assert_int_equal(s->commands[1].trace.miss, AMBER_NO_SHADER);
+    amber_script_free(s);
+}
+
+static void ray_tracing_errors(void **state)
+{
+    (void)state;
+    syntax_error("#!amber\nACCELERATION_STRUCTURE BOTTOM_LEVEL b\n  GEOMETRY TRIANGLES\n    0 0 0\n", 3, 0,
+                 "has no END");
+    syntax_error("#!amber\nACCELERATION_STRUCTURE BOTTOM_LEVEL b\n", 2, 0, "has no END");
+    syntax_error("#!amber\nACCELERATION_STRUCTURE MIDDLE_LEVEL b\nEND\n", 2, 24, "BOTTOM_LEVEL or TOP_LEVEL");
+    syntax_error("#!amber\nACCELERATION_STRUCTURE BOTTOM_LEVEL b END\n", 2, 39, "end of the line");
+    syntax_error("#!amber\nACCELERATION_STRUCTURE BOTTOM_LEVEL b\nEND\n", 2, 0, "no GEOMETRY");
+    syntax_error("#!amber\nACCELERATION_STRUCTURE BOTTOM_LEVEL b\n  GEOMETRY TRIANGLES\n  END\nEND\n", 3, 0,
+                 "lists no triangles");
+    syntax_error("#!amber\nACCELERATION_STRUCTURE BOTTOM_LEVEL b\n  GEOMETRY TRIANGLES\n    0 0 0 1 0 0\n  END\nEND\n",
+                 3, 0, "each triangle is 9");
+    syntax_error("#!amber\nACCELERATION_STRUCTURE BOTTOM_LEVEL b\n  GEOMETRY AABBS\n    0 0 0 1 1\n  END\nEND\n", 3, 0,
+                 "each box is 6");
+    syntax_error("#!amber\nACCELERATION_STRUCTURE BOTTOM_LEVEL b\n  GEOMETRY AABBS\n    0 0 zero 1 1 1\n  END\nEND\n",
+                 4, 9, "a coordinate");
+    syntax_error("#!amber\nACCELERATION_STRUCTURE BOTTOM_LEVEL b\n  GEOMETRY TRIANGLES\n    0 0 0 1 0 0 0 1 0\n"
+                 "  END\n  GEOMETRY AABBS\n    0 0 0 1 1 1\n  END\nEND\n",
+                 6, 0, "mixes TRIANGLES and AABBS");
+    syntax_error("#!amber\nACCELERATION_STRUCTURE BOTTOM_LEVEL b\n  GEOMETRY TRIANGLES\n    FLAGS SHINY\n", 4, 11,
+                 "OPAQUE, NO_DUPLICATE_ANY_HIT");
+    syntax_error("#!amber\nACCELERATION_STRUCTURE TOP_LEVEL t\n  BLAS_INSTANCE USE nothing\nEND\n", 3, 21,
+                 "no ACCELERATION_STRUCTURE BOTTOM_LEVEL named 'nothing'");
+    syntax_error("#!amber\n" RAY_SCENE "ACCELERATION_STRUCTURE TOP_LEVEL t\n  BOTTOM_LEVEL_INSTANCE tri MASK 256\n", 32,
+                 34, "the MASK (0 to 255)");
+    syntax_error("#!amber\n" RAY_SCENE "ACCELERATION_STRUCTURE TOP_LEVEL t\n  BOTTOM_LEVEL_INSTANCE tri INDEX -1\n", 32,
+                 35, "the INDEX (0 to 16777215)");
+    syntax_error("#!amber\n" RAY_SCENE
+                 "ACCELERATION_STRUCTURE TOP_LEVEL t\n  BOTTOM_LEVEL_INSTANCE tri TRANSFORM 1 2 END\n",
+                 32, 29, "TRANSFORM has 2 values");
+    syntax_error("#!amber\n" RAY_SCENE "ACCELERATION_STRUCTURE TOP_LEVEL t\n  BOTTOM_LEVEL_INSTANCE tri\n", 32, 3,
+                 "BOTTOM_LEVEL_INSTANCE has no END");
+    syntax_error("#!amber\n" RAY_SCENE "ACCELERATION_STRUCTURE TOP_LEVEL t\nEND\n", 31, 1, "no instance");
+    syntax_error("#!amber\n" RAY_SCENE "ACCELERATION_STRUCTURE TOP_LEVEL tri\nEND\n", 31, 34, "exists already");
+    /* pipelines */
+    syntax_error("#!amber\n" RAY_SHADERS "PIPELINE ray_tracing rt\n  SHADER_GROUP g chit miss\nEND\n", 21, 23,
+                 "a hit group cannot hold miss");
+    syntax_error("#!amber\n" RAY_SHADERS "PIPELINE ray_tracing rt\n  SHADER_GROUP g gen miss\nEND\n", 21, 22,
+                 "two shaders of one kind (gen and miss)");
+    syntax_error("#!amber\n" RAY_SHADERS "PIPELINE ray_tracing rt\n  SHADER_GROUP g gen chit\nEND\n", 21, 22,
+                 "cannot hold the hit shader");
+    syntax_error("#!amber\n" RAY_SHADERS "PIPELINE ray_tracing rt\n  SHADER_GROUP g chit chit\nEND\n", 21, 23,
+                 "two shaders of one kind");
+    syntax_error("#!amber\n" RAY_SHADERS COMPUTE_SHADER "PIPELINE ray_tracing rt\n  SHADER_GROUP g s\nEND\n", 25, 18,
+                 "not a ray-tracing shader");
+    syntax_error("#!amber\n" RAY_SHADERS "PIPELINE ray_tracing rt\n  SHADER_GROUP g\nEND\n", 21, 3, "names no shader");
+    syntax_error("#!amber\n" RAY_SHADERS "PIPELINE ray_tracing rt\n  SHADER_GROUP g gen\n  SHADER_GROUP g miss\nEND\n",
+                 22, 16, "exists already");
+    syntax_error("#!amber\n" RAY_SHADERS "PIPELINE ray_tracing rt\n  SHADER_GROUP g gen\n"
+                 "  SHADER_BINDING_TABLE t\n    nothing\n  END\nEND\n",
+                 23, 5, "no SHADER_GROUP 'nothing'");
+    syntax_error("#!amber\n" RAY_SHADERS "PIPELINE ray_tracing rt\n  SHADER_GROUP g gen\n  SHADER_BINDING_TABLE t\n",
+                 22, 3, "has no END");
+    syntax_error("#!amber\n" RAY_SHADERS "PIPELINE ray_tracing rt\nEND\n", 20, 1, "needs a SHADER_GROUP");
+    syntax_error("#!amber\n" RAY_SHADERS "PIPELINE ray_tracing rt\n  ATTACH gen\nEND\n", 21, 3, "SHADER_GROUP lines");
+    syntax_error("#!amber\n" RAY_SHADERS COMPUTE_SHADER "PIPELINE compute p\n  ATTACH gen\nEND\n", 25, 10,
+                 "ray-tracing shader goes in a SHADER_GROUP");
+    syntax_error("#!amber\n" COMPUTE_SHADER "PIPELINE compute p\n  ATTACH s\n  SHADER_GROUP g s\nEND\n", 8, 3,
+                 "for ray_tracing pipelines");
+    syntax_error(
+        "#!amber\n" RAY_SHADERS RAY_SCENE COMPUTE_SHADER
+        "PIPELINE compute p\n  ATTACH s\n  BIND ACCELERATION_STRUCTURE scene DESCRIPTOR_SET 0 BINDING 0\nEND\n",
+        55, 8, "for ray_tracing pipelines");
+    syntax_error("#!amber\n" RAY_SHADERS "PIPELINE ray_tracing rt\n  SHADER_GROUP g gen\n"
+                 "  BIND ACCELERATION_STRUCTURE nothing DESCRIPTOR_SET 0 BINDING 0\nEND\n",
+                 22, 31, "no ACCELERATION_STRUCTURE TOP_LEVEL named 'nothing'");
+    syntax_error("#!amber\n" RAY_SHADERS "PIPELINE ray_tracing lib\n  FLAGS LIBRARY\n  SHADER_GROUP m miss\nEND\n"
+                 "PIPELINE ray_tracing rt\n  SHADER_GROUP g gen\n  USE_LIBRARY lib\nEND\n",
+                 26, 3, "comes before");
+    syntax_error("#!amber\n" RAY_SHADERS "PIPELINE ray_tracing lib\n  SHADER_GROUP m miss\nEND\n"
+                 "PIPELINE ray_tracing rt\n  USE_LIBRARY lib\nEND\n",
+                 24, 15, "not a ray_tracing pipeline with FLAGS LIBRARY");
+    syntax_error("#!amber\n" RAY_SHADERS "PIPELINE ray_tracing lib\n  FLAGS LIBRARY\n  MAX_RAY_PAYLOAD_SIZE 4\n"
+                 "  SHADER_GROUP m miss\nEND\nPIPELINE ray_tracing rt\n  USE_LIBRARY lib\n  SHADER_GROUP g gen\nEND\n",
+                 25, 1, "differ from those of its library lib");
+    syntax_error("#!amber\n" RAY_SHADERS "PIPELINE ray_tracing rt\n  FLAGS FAST\nEND\n", 21, 9,
+                 "a FLAGS flag (LIBRARY)");
+    syntax_error("#!amber\n" RAY_SHADERS "PIPELINE ray_tracing rt\n  FLAGS\n    LIBRARY\n", 21, 3, "FLAGS has no END");
+    /* RUN */
+    const char *rt = "#!amber\n" RAY_SHADERS "PIPELINE ray_tracing rt\n  SHADER_GROUP g gen\n  SHADER_GROUP m miss\n"
+                     "  SHADER_BINDING_TABLE gt\n    g\n  END\n  SHADER_BINDING_TABLE mt\n    m\n  END\nEND\n";
+    char text[4096];
+    snprintf(text, sizeof(text), "%sRUN rt MISS mt 1 1 1\n", rt);
+    syntax_error(text, 30, 8, "needs RAYGEN");
+    snprintf(text, sizeof(text), "%sRUN rt RAYGEN nothing 1 1 1\n", rt);
+    syntax_error(text, 30, 15, "has no SHADER_BINDING_TABLE 'nothing'");
+    snprintf(text, sizeof(text), "%sRUN rt RAYGEN gt RAYGEN gt 1 1 1\n", rt);
+    syntax_error(text, 30, 25, "twice");
+    snprintf(text, sizeof(text), "%sRUN rt RAYGEN gt SIDEWAYS mt 1 1 1\n", rt);
+    syntax_error(text, 30, 18, "expected RAYGEN, MISS, HIT, CALL");
+    snprintf(text, sizeof(text), "%sRUN rt RAYGEN gt 1 1\n", rt);
+    syntax_error(text, 30, 21, "the ray count z");
+    snprintf(text, sizeof(text), "%sRUN rt 1 1 1\n", rt);
+    syntax_error(text, 30, 8, "expected RAYGEN");
+    snprintf(text, sizeof(text), "%sRUN rt DRAW_RECT POS 0 0 SIZE 1 1\n", rt);
+    syntax_error(text, 30, 8, "expected RAYGEN");
+    snprintf(text, sizeof(text),
+             "#!amber\n" RAY_SHADERS "PIPELINE ray_tracing lib\n  FLAGS LIBRARY\n  SHADER_GROUP g gen\n"
+             "  SHADER_BINDING_TABLE gt\n    g\n  END\nEND\nRUN lib RAYGEN gt 1 1 1\n");
+    syntax_error(text, 27, 9, "linked into others, not run");
+}
+
 /* --- what is not run ------------------------------------------------------------------------- */
 
 static void unsupported_commands_are_named_with_their_line(void **state)
@@ -334,9 +523,6 @@ static void unsupported_commands_are_named_with_their_line(void **state)
     (void)state;
     not_supported("#!amber\nSHADER vertex h HLSL\nfloat4 main() : SV_POSITION { return 0; }\nEND\n", 2, "HLSL");
     not_supported("#!amber\nSHADER compute k OPENCL-C\nkernel void f() {}\nEND\n", 2, "OPENCL-C");
-    not_supported("#!amber\n\nSHADER ray_generation r GLSL\nvoid main() {}\nEND\n", 3, "ray-tracing");
-    not_supported("#!amber\nPIPELINE ray_tracing rt\nEND\n", 2, "ray_tracing");
-    not_supported("#!amber\nACCELERATION_STRUCTURE BOTTOM_LEVEL b\nEND\n", 2, "ACCELERATION_STRUCTURE");
     not_supported("#!amber\nDEBUG p 1 1 1\nEND\n", 2, "debugger");
     not_supported("#!amber\n" COMPUTE_SHADER
                   "PIPELINE compute p\n  ATTACH s\n  SHADER_OPTIMIZATION s\n    --merge-return\n"
@@ -467,8 +653,9 @@ static void mutated_files_never_crash(void **state)
 {
     (void)state;
     static const char *const files[] = {
-        "compute_fill.amber",  "data_types.amber",     "descriptor_kinds.amber",      "draw_array.amber",
-        "depth_stencil.amber", "shader_formats.amber", "push_constants_struct.amber", "buffer_comparisons.amber"};
+        "compute_fill.amber",  "data_types.amber",         "descriptor_kinds.amber",      "draw_array.amber",
+        "depth_stencil.amber", "shader_formats.amber",     "push_constants_struct.amber", "buffer_comparisons.amber",
+        "ray_tracing.amber",   "ray_tracing_library.amber"};
     const char *alphabet = " \n#0123456789.-xEND\"\\abcdefgSIZEFILLDATA_TYPE<>[]%";
     unsigned seed = 12345;
     unsigned parsed = 0, diagnosed = 0;
@@ -517,7 +704,7 @@ static void mutated_files_never_crash(void **state)
         }
         free(text);
     }
-    assert_true(parsed + diagnosed == 8 * 150);
+    assert_true(parsed + diagnosed == sizeof(files) / sizeof(files[0]) * 150);
     assert_true(diagnosed > 0);
 }
 
@@ -531,6 +718,8 @@ int main(void)
         cmocka_unit_test(pipelines_and_every_bind),
         cmocka_unit_test(commands),
         cmocka_unit_test(default_framebuffer_and_image_sizes),
+        cmocka_unit_test(ray_tracing_commands),
+        cmocka_unit_test(ray_tracing_errors),
         cmocka_unit_test(unsupported_commands_are_named_with_their_line),
         cmocka_unit_test(limits_are_skips_not_allocations),
         cmocka_unit_test(unterminated_blocks),

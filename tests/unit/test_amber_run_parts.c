@@ -55,6 +55,12 @@ static void glsl_compiles_for_its_target(void **state)
     assert_false(compile(subgroup, &spirv, error, sizeof(error)));
     assert_non_null(strstr(error, "GLSL does not compile: ERROR: line "));
     assert_null(spirv.words);
+    /* ray-tracing stages exist from SPIR-V 1.4: theirs is the default there */
+    assert_true(compile("#!amber\nSHADER closest_hit h GLSL\n#version 460\n#extension GL_EXT_ray_tracing : require\n"
+                        "layout(location = 0) rayPayloadInEXT uint p;\nvoid main() { p = 1u; }\nEND\n",
+                        &spirv, error, sizeof(error)));
+    assert_int_equal(spirv.spirv_version, 0x10400u);
+    amber_spirv_free(&spirv);
 }
 
 static void shaders_that_do_not_compile(void **state)
@@ -149,6 +155,30 @@ static void requirements_against_reports(void **state)
     s = parse("#!amber\nDEVICE_EXTENSION VK_EXT_not_real\n");
     assert_false(amber_script_declared(s, h200, missing, sizeof(missing)));
     assert_string_equal(missing, "line 2: DEVICE_EXTENSION VK_EXT_not_real is not exposed");
+    amber_script_free(s);
+    /* ray tracing: what a ray_tracing pipeline implies, enabled; unsupported without it */
+    s = parse("#!amber\nSHADER ray_generation g GLSL\nvoid main() {}\nEND\n"
+              "PIPELINE ray_tracing rt\n  SHADER_GROUP gen g\nEND\n");
+    assert_true(amber_script_declared(s, lavapipe, missing, sizeof(missing)));
+    assert_true(amber_script_declared(s, h200, missing, sizeof(missing)));
+    memset(&options, 0, sizeof(options));
+    memset(&storage, 0, sizeof(storage));
+    amber_script_device_options(s, h200, &options, &storage);
+    assert_true(storage.ray_tracing_pipeline.rayTracingPipeline);
+    assert_true(storage.acceleration_structure.accelerationStructure);
+    assert_true(storage.buffer_device_address.bufferDeviceAddress);
+    bool rt = false, as = false, deferred = false;
+    for (int i = 0; options.extensions[i] != NULL; ++i) {
+        rt = rt || strcmp(options.extensions[i], "VK_KHR_ray_tracing_pipeline") == 0;
+        as = as || strcmp(options.extensions[i], "VK_KHR_acceleration_structure") == 0;
+        deferred = deferred || strcmp(options.extensions[i], "VK_KHR_deferred_host_operations") == 0;
+    }
+    assert_true(rt && as && deferred);
+    cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive((cJSON *)lavapipe, "extensions"),
+                                            "VK_KHR_ray_tracing_pipeline");
+    assert_false(amber_script_declared(s, lavapipe, missing, sizeof(missing)));
+    assert_string_equal(missing, "line 5: a ray_tracing PIPELINE needs ray tracing: VK_KHR_ray_tracing_pipeline is not "
+                                 "exposed");
     amber_script_free(s);
     cJSON_Delete(lavapipe_report);
     cJSON_Delete(h200_report);
