@@ -105,6 +105,7 @@ struct exec {
     char first_failure[448];
     VkPhysicalDeviceSubgroupSizeControlProperties subgroup_size;
     struct gpu_buffer **rect_vertices; /* per command: DRAW_RECT/DRAW_GRID's vertices, made once */
+    struct gpu_buffer *zero_vertex;    /* DRAW_RECT/DRAW_GRID: one vertex of zeros for other locations */
     /* ray tracing */
     VkShaderModule *shader_modules; /* per shader, made when a ray_tracing pipeline first needs it */
     VkAccelerationStructureKHR *blases, *tlases;

@@ -193,11 +193,12 @@ static void begin_pass(struct exec *e, uint32_t pipeline)
     vkCmdBeginRenderPass(e->gpu->cmd, &begin, VK_SUBPASS_CONTENTS_INLINE);
 }
 
-/* How many vertices (or instances) an input's data holds from its OFFSET. */
+/* How many vertices (or instances) an input's data holds from its OFFSET: the last one needs only
+ * its attribute's bytes, not a whole STRIDE. */
 static uint64_t vertices_in(const struct exec *e, const struct amber_vertex_input *v)
 {
-    uint64_t bytes = e->buffers[v->buffer].bytes;
-    return bytes > v->offset ? (bytes - v->offset) / v->stride : 0;
+    uint64_t bytes = e->buffers[v->buffer].bytes, first = (uint64_t)v->offset + v->size;
+    return bytes >= first ? (bytes - first) / v->stride + 1 : 0;
 }
 
 /* DRAW_ARRAY's count without COUNT (what the data holds from START_IDX), and a check that the draw
@@ -244,9 +245,16 @@ static bool run_draw(struct exec *e, const struct amber_command *c)
                                                                     : (VkPrimitiveTopology)c->draw.topology;
     uint32_t count = c->draw.count;
     struct gpu_buffer *vertices = NULL;
+    struct gpu_buffer *zeros = NULL; /* DRAW_RECT: what the other VERTEX_DATA locations read */
     if (rect) {
         vertices = rect_vertices(e, c, &count);
-        if (vertices == NULL)
+        bool other_inputs = false;
+        for (uint32_t i = 0; i < pl->vertex_input_count; ++i)
+            other_inputs = other_inputs || pl->vertex_inputs[i].location != 0;
+        if (other_inputs && e->zero_vertex == NULL)
+            e->zero_vertex = gpu_buffer_create_with_usage(e->gpu, 64, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, 0);
+        zeros = other_inputs ? e->zero_vertex : NULL;
+        if (vertices == NULL || (other_inputs && zeros == NULL))
             return exec_no_object(e, "buffers");
     } else if (!draw_range(e, c, &count)) {
         return false;
@@ -262,6 +270,8 @@ static bool run_draw(struct exec *e, const struct amber_command *c)
     if (rect) {
         VkDeviceSize zero = 0;
         vkCmdBindVertexBuffers(e->gpu->cmd, 0, 1, &vertices->buffer, &zero);
+        if (zeros != NULL)
+            vkCmdBindVertexBuffers(e->gpu->cmd, 1, 1, &zeros->buffer, &zero);
         vkCmdDraw(e->gpu->cmd, count, 1, 0, 0);
     } else {
         for (uint32_t i = 0; i < pl->vertex_input_count; ++i) {

@@ -76,6 +76,23 @@ bool exec_compile(struct exec *e, uint32_t shader)
     return true;
 }
 
+/* SHADER_OPTIMIZATION: the shader's SPIR-V through the optimizer, for this pipeline only. */
+static bool optimize(struct exec *e, const struct amber_pipeline *pl, const struct amber_attached_shader *a,
+                     struct amber_spirv *out)
+{
+    const struct amber_shader *s = &e->script->shaders[a->shader];
+    char error[1024];
+    switch (amber_shader_optimize(s, &e->spirv[a->shader], a->passes, out, error, sizeof(error))) {
+    case AMBER_OPTIMIZED:
+        return true;
+    case AMBER_OPTIMIZER_MISSING:
+        return exec_stop(e, VERDICT_SKIPPED, "PIPELINE %s (line %u): %s", pl->name, pl->where.line, error);
+    default:
+        return exec_stop(e, VERDICT_FAIL, "PIPELINE %s (line %u), SHADER %s: %s", pl->name, pl->where.line, s->name,
+                         error);
+    }
+}
+
 static VkShaderStageFlags pipeline_stages(const struct amber_pipeline *pl)
 {
     /* a ray_tracing pipeline's descriptors and push constants are every ray stage's (its
@@ -488,10 +505,20 @@ VkPipeline exec_graphics_variant(struct exec *e, uint32_t index, bool rect, VkPr
     VkVertexInputBindingDescription bindings[AMBER_MAX_VERTEX_INPUTS];
     VkVertexInputAttributeDescription attributes[AMBER_MAX_VERTEX_INPUTS];
     uint32_t inputs = 0;
+    uint32_t binding_count = 0;
     if (rect) {
         bindings[0] = (VkVertexInputBindingDescription){0, 8, VK_VERTEX_INPUT_RATE_VERTEX};
         attributes[0] = (VkVertexInputAttributeDescription){0, 0, VK_FORMAT_R32G32_SFLOAT, 0};
-        inputs = 1;
+        inputs = binding_count = 1;
+        /* the pipeline's other VERTEX_DATA locations read zeros (one zero vertex, stride 0): DRAW_RECT
+         * ignores VERTEX_DATA as Amber does, and a shader input left without an attribute is not
+         * valid Vulkan */
+        for (uint32_t i = 0; i < pl->vertex_input_count; ++i)
+            if (pl->vertex_inputs[i].location != 0)
+                attributes[inputs++] = (VkVertexInputAttributeDescription){pl->vertex_inputs[i].location, 1,
+                                                                           pl->vertex_inputs[i].format, 0};
+        if (inputs > 1)
+            bindings[binding_count++] = (VkVertexInputBindingDescription){1, 0, VK_VERTEX_INPUT_RATE_VERTEX};
     } else {
         for (uint32_t i = 0; i < pl->vertex_input_count; ++i) {
             const struct amber_vertex_input *v = &pl->vertex_inputs[i];
@@ -499,11 +526,11 @@ VkPipeline exec_graphics_variant(struct exec *e, uint32_t index, bool rect, VkPr
                 i, v->stride, v->per_instance ? VK_VERTEX_INPUT_RATE_INSTANCE : VK_VERTEX_INPUT_RATE_VERTEX};
             attributes[i] = (VkVertexInputAttributeDescription){v->location, i, v->format, 0};
         }
-        inputs = pl->vertex_input_count;
+        inputs = binding_count = pl->vertex_input_count;
     }
     VkPipelineVertexInputStateCreateInfo vertex_input = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
-        .vertexBindingDescriptionCount = inputs,
+        .vertexBindingDescriptionCount = binding_count,
         .pVertexBindingDescriptions = bindings,
         .vertexAttributeDescriptionCount = inputs,
         .pVertexAttributeDescriptions = attributes,
@@ -634,12 +661,18 @@ bool exec_create_pipeline(struct exec *e, uint32_t index)
         uint32_t shader = pl->shaders[i].shader;
         if (!exec_compile(e, shader))
             return false;
+        struct amber_spirv optimized = {0};
+        if (pl->shaders[i].passes != NULL && !optimize(e, pl, &pl->shaders[i], &optimized))
+            return false;
+        const struct amber_spirv *code = optimized.words != NULL ? &optimized : &e->spirv[shader];
         VkShaderModuleCreateInfo info = {
             .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-            .codeSize = e->spirv[shader].count * 4,
-            .pCode = e->spirv[shader].words,
+            .codeSize = code->count * 4,
+            .pCode = code->words,
         };
-        if (!GPU_CHECK(e->gpu, vkCreateShaderModule(e->gpu->device, &info, NULL, &x->modules[i])))
+        bool made = GPU_CHECK(e->gpu, vkCreateShaderModule(e->gpu->device, &info, NULL, &x->modules[i]));
+        amber_spirv_free(&optimized);
+        if (!made)
             return !exec_vulkan_failed(e);
     }
     if (!create_sets(e, pl, x) || !create_layout(e, pl, x))

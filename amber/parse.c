@@ -1123,7 +1123,7 @@ void amber_script_free(struct amber_script *s)
         free(s->structs[i].members);
     for (uint32_t i = 0; i < s->pipeline_count; ++i) {
         free(s->pipelines[i].bindings);
-        parse_free_ray_tracing(&s->pipelines[i]);
+        parse_free_pipeline_parts(&s->pipelines[i]);
     }
     for (uint32_t i = 0; i < s->blas_count; ++i) {
         for (uint32_t g = 0; g < s->blases[i].geometry_count; ++g)

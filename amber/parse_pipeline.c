@@ -114,6 +114,7 @@ static bool parse_attach(struct parser *p, struct amber_pipeline *pl, const stru
                            compute ? "compute" : "graphics-stage");
     for (uint32_t i = 0; i < pl->shader_count; ++i)
         if (pl->shaders[i].stage == a.stage) { /* a derived pipeline swaps the shader of a stage */
+            free(pl->shaders[i].passes);
             pl->shaders[i] = a;
             return true;
         }
@@ -178,6 +179,60 @@ static bool parse_subgroup(struct parser *p, struct amber_pipeline *pl, const st
         if (!ok || !parse_end_of_line(p, t.text))
             return false;
     }
+}
+
+/* SHADER_OPTIMIZATION shader, then SPIRV-Tools optimizer flags (spirv-opt's) up to END. */
+static bool parse_optimization(struct parser *p, struct amber_pipeline *pl, const struct amber_token *start)
+{
+    struct amber_token name, t;
+    if (!parse_word(p, &name, "a shader name") || !parse_end_of_line(p, "SHADER_OPTIMIZATION's shader"))
+        return false;
+    int64_t found = find_shader(p->script, name.text);
+    struct amber_attached_shader *a = found >= 0 ? attached(pl, (uint32_t)found) : NULL;
+    if (a == NULL)
+        return parse_error(p, &name,
+                           "SHADER_OPTIMIZATION %s: the shader is not attached to this pipeline (ATTACH it "
+                           "first)",
+                           name.text);
+    size_t length = 0, capacity = 0;
+    char *passes = NULL;
+    for (;;) {
+        amber_lexer_next(&p->lexer, &t);
+        if (t.kind == AMBER_TOKEN_END_OF_LINE)
+            continue;
+        if (t.kind == AMBER_TOKEN_END_OF_FILE) {
+            free(passes);
+            return parse_error(p, start, "SHADER_OPTIMIZATION has no END line");
+        }
+        if (amber_word_is(&t, "END"))
+            break;
+        if (t.kind != AMBER_TOKEN_WORD || t.text[0] != '-') {
+            free(passes);
+            return parse_error(p, &t, "expected an optimizer flag (as --merge-return) or END, got '%s'", t.text);
+        }
+        if (length + t.length + 2 > 65536) {
+            free(passes);
+            return parse_limit(p, &t, "SHADER_OPTIMIZATION's flags are longer than 64 KiB: beyond preflight's limit");
+        }
+        if (length + t.length + 2 > capacity) {
+            capacity = capacity ? capacity * 2 : 256;
+            while (capacity < length + t.length + 2)
+                capacity *= 2;
+            char *bigger = realloc(passes, capacity);
+            if (bigger == NULL) {
+                free(passes);
+                return parse_limit(p, &t, "out of memory for SHADER_OPTIMIZATION");
+            }
+            passes = bigger;
+        }
+        memcpy(passes + length, t.text, t.length);
+        length += t.length;
+        passes[length++] = '\n';
+        passes[length] = '\0';
+    }
+    free(a->passes);
+    a->passes = passes; /* NULL for an empty block: no passes, as without it */
+    return parse_end_of_line(p, "END");
 }
 
 /* --- BIND ------------------------------------------------------------------------------------ */
@@ -476,6 +531,7 @@ static bool parse_vertex_data(struct parser *p, struct amber_pipeline *pl, const
         return parse_error(p, start, "VERTEX_DATA %s: its data type has no vertex format (give FORMAT)", b->name);
     if (v.stride == 0)
         v.stride = format_stride;
+    v.size = format_stride;
     for (uint32_t i = 0; i < pl->vertex_input_count; ++i)
         if (pl->vertex_inputs[i].location == v.location) {
             pl->vertex_inputs[i] = v;
@@ -892,11 +948,10 @@ static bool parse_body_line(struct parser *p, uint32_t self, struct amber_pipeli
     }
     if (amber_word_is(t, "BLEND"))
         return parse_end_of_line(p, "BLEND") && parse_state_block(p, pl, t, blend_line, NULL);
-    if (amber_word_is(t, "SHADER_OPTIMIZATION") || amber_word_is(t, "COMPILE_OPTIONS")) {
-        parse_unsupported(p, t, "%s: %s", t->text,
-                          amber_word_is(t, "COMPILE_OPTIONS")
-                              ? "compile options are for OpenCL C shaders, which are not supported"
-                              : "SPIRV-Tools optimizer passes on a shader are not supported");
+    if (amber_word_is(t, "SHADER_OPTIMIZATION"))
+        return parse_optimization(p, pl, t);
+    if (amber_word_is(t, "COMPILE_OPTIONS")) {
+        parse_unsupported(p, t, "COMPILE_OPTIONS: compile options are for OpenCL C shaders, which are not supported");
         return parse_skip_block(p, t) && parse_end_of_line(p, "END");
     }
     if (amber_word_is(t, "SET")) {
@@ -909,6 +964,21 @@ static bool parse_body_line(struct parser *p, uint32_t self, struct amber_pipeli
                        "VIEWPORT, DEPTH, STENCIL, BLEND, POLYGON_MODE, PATCH_CONTROL_POINTS, SUBGROUP, SHADER_GROUP, "
                        "SHADER_BINDING_TABLE, ...) or END, got '%s'",
                        t->text);
+}
+
+void parse_free_pipeline_parts(struct amber_pipeline *pl)
+{
+    for (uint32_t i = 0; i < pl->shader_count; ++i) {
+        free(pl->shaders[i].passes);
+        pl->shaders[i].passes = NULL;
+    }
+    for (uint32_t i = 0; i < pl->sbt_count; ++i)
+        free(pl->sbts[i].records);
+    free(pl->sbts);
+    free(pl->groups);
+    pl->sbts = NULL;
+    pl->groups = NULL;
+    pl->sbt_count = pl->group_count = 0;
 }
 
 static void pipeline_defaults(struct amber_pipeline *pl)
@@ -957,6 +1027,9 @@ bool parse_pipeline_block(struct parser *p, const struct amber_token *start, boo
         pl = p->script->pipelines[parent];
         pl.bindings = NULL;
         bool copied = parse_copy_ray_tracing(&pl, &p->script->pipelines[parent], parent, self);
+        for (uint32_t i = 0; i < pl.shader_count; ++i)
+            if (pl.shaders[i].passes != NULL && (pl.shaders[i].passes = strdup(pl.shaders[i].passes)) == NULL)
+                copied = false;
         if (copied && pl.binding_count) {
             pl.bindings = malloc(pl.binding_count * sizeof(*pl.bindings));
             copied = pl.bindings != NULL;
@@ -965,7 +1038,7 @@ bool parse_pipeline_block(struct parser *p, const struct amber_token *start, boo
         }
         if (!copied) {
             free(pl.bindings);
-            parse_free_ray_tracing(&pl);
+            parse_free_pipeline_parts(&pl);
             return parse_limit(p, start, "out of memory for a pipeline");
         }
     }
@@ -988,14 +1061,14 @@ bool parse_pipeline_block(struct parser *p, const struct amber_token *start, boo
     }
     if (!ok || p->stop) {
         free(pl.bindings);
-        parse_free_ray_tracing(&pl);
+        parse_free_pipeline_parts(&pl);
         return false;
     }
     struct amber_pipeline *slot = parse_grow(p, (void **)&p->script->pipelines, &p->script->pipeline_count,
                                              sizeof(*slot), AMBER_MAX_OBJECTS, start, "pipelines");
     if (slot == NULL) {
         free(pl.bindings);
-        parse_free_ray_tracing(&pl);
+        parse_free_pipeline_parts(&pl);
         return false;
     }
     *slot = pl;

@@ -717,17 +717,6 @@ bool parse_trace_rays(struct parser *p, struct amber_command *c, const struct am
            parse_u32(p, &c->trace.z, "the ray count z") && parse_end_of_line(p, "RUN");
 }
 
-void parse_free_ray_tracing(struct amber_pipeline *pl)
-{
-    for (uint32_t i = 0; i < pl->sbt_count; ++i)
-        free(pl->sbts[i].records);
-    free(pl->sbts);
-    free(pl->groups);
-    pl->sbts = NULL;
-    pl->groups = NULL;
-    pl->sbt_count = pl->group_count = 0;
-}
-
 bool parse_copy_ray_tracing(struct amber_pipeline *to, const struct amber_pipeline *from, uint32_t from_index,
                             uint32_t to_index)
 {

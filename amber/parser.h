@@ -78,7 +78,8 @@ bool parse_bind_acceleration_structure(struct parser *p, struct amber_pipeline *
 bool parse_check_ray_tracing(struct parser *p, struct amber_pipeline *pl, const struct amber_token *at);
 /* RUN pipeline RAYGEN ...: `first` is the token after the pipeline's name; c->pipeline is set. */
 bool parse_trace_rays(struct parser *p, struct amber_command *c, const struct amber_token *first);
-void parse_free_ray_tracing(struct amber_pipeline *pl);
+/* What a pipeline owns besides its bindings: groups, tables, SHADER_OPTIMIZATION flags. */
+void parse_free_pipeline_parts(struct amber_pipeline *pl);
 /* DERIVE_PIPELINE: deep copies of the groups and tables; false when out of memory. */
 bool parse_copy_ray_tracing(struct amber_pipeline *to, const struct amber_pipeline *from, uint32_t from_index,
                             uint32_t to_index);

@@ -125,6 +125,7 @@ struct amber_attached_shader {
     bool fully_populated, varying_size;
     uint32_t required_size; /* 0: none */
     bool required_min, required_max;
+    char *passes; /* SHADER_OPTIMIZATION: spirv-opt flags, one a line; NULL: none (owned) */
 };
 
 enum amber_bind_kind {
@@ -168,6 +169,7 @@ struct amber_vertex_input {
     VkFormat format; /* 0: the buffer's */
     uint32_t offset;
     uint32_t stride; /* 0: the format's */
+    uint32_t size;   /* bytes of one attribute (the format's): the last vertex needs only these */
 };
 
 struct amber_depth_state {

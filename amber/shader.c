@@ -2,10 +2,16 @@
 
 #include <glslang/Include/glslang_c_interface.h>
 #include <glslang/Public/resource_limits_c.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <spawn.h>
 #include <spirv-tools/libspirv.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <vulkan/vulkan_core.h>
 
 #include "amber_spirv.h"
@@ -244,6 +250,34 @@ static bool decode_hex(const struct amber_shader *s, struct amber_spirv *out, ch
     return true;
 }
 
+static void versions_of(struct amber_spirv *out)
+{
+    out->spirv_version = out->words[1] & 0x00FFFF00u;
+    out->vulkan_version = out->spirv_version <= 0x10000   ? VK_API_VERSION_1_0
+                          : out->spirv_version <= 0x10300 ? VK_API_VERSION_1_1
+                          : out->spirv_version <= 0x10500 ? VK_API_VERSION_1_2
+                                                          : VK_API_VERSION_1_3;
+}
+
+/* false (and `out` freed) with SPIRV-Tools' message after `what` */
+static bool validate(const struct amber_shader *s, spv_target_env env, struct amber_spirv *out, char *error,
+                     size_t size, const char *what)
+{
+    spv_context context = spvContextCreate(env);
+    spv_const_binary_t binary = {out->words, out->count};
+    spv_diagnostic diagnostic = NULL;
+    spv_validator_options options = spvValidatorOptionsCreate();
+    bool ok = spvValidateWithOptions(context, options, &binary, &diagnostic) == SPV_SUCCESS;
+    if (!ok) {
+        diagnostic_text(diagnostic, s->source_line, error, size, what);
+        amber_spirv_free(out);
+    }
+    spvValidatorOptionsDestroy(options);
+    spvDiagnosticDestroy(diagnostic);
+    spvContextDestroy(context);
+    return ok;
+}
+
 bool amber_shader_compile(const struct amber_shader *s, struct amber_spirv *out, char *error, size_t size)
 {
     memset(out, 0, sizeof(*out));
@@ -299,27 +333,11 @@ bool amber_shader_compile(const struct amber_shader *s, struct amber_spirv *out,
         amber_spirv_free(out);
         return false;
     }
-    out->spirv_version = out->words[1] & 0x00FFFF00u;
-    out->vulkan_version = out->spirv_version <= 0x10000   ? VK_API_VERSION_1_0
-                          : out->spirv_version <= 0x10300 ? VK_API_VERSION_1_1
-                          : out->spirv_version <= 0x10500 ? VK_API_VERSION_1_2
-                                                          : VK_API_VERSION_1_3;
+    versions_of(out);
     if (s->format == AMBER_SHADER_PASSTHROUGH)
         return true;
     /* validated as Amber does: in the target environment (universal SPIR-V 1.0 by default) */
-    spv_context context = spvContextCreate(env);
-    spv_const_binary_t binary = {out->words, out->count};
-    spv_diagnostic diagnostic = NULL;
-    spv_validator_options options = spvValidatorOptionsCreate();
-    ok = spvValidateWithOptions(context, options, &binary, &diagnostic) == SPV_SUCCESS;
-    if (!ok) {
-        diagnostic_text(diagnostic, s->source_line, error, size, "the SPIR-V is not valid (SPIRV-Tools)");
-        amber_spirv_free(out);
-    }
-    spvValidatorOptionsDestroy(options);
-    spvDiagnosticDestroy(diagnostic);
-    spvContextDestroy(context);
-    return ok;
+    return validate(s, env, out, error, size, "the SPIR-V is not valid (SPIRV-Tools)");
 }
 
 void amber_spirv_free(struct amber_spirv *spirv)
@@ -327,4 +345,177 @@ void amber_spirv_free(struct amber_spirv *spirv)
     free(spirv->words);
     spirv->words = NULL;
     spirv->count = 0;
+}
+
+/* --- SHADER_OPTIMIZATION ------------------------------------------------------------------- */
+
+static bool executable(const char *path)
+{
+    return access(path, X_OK) == 0;
+}
+
+static bool find_spirv_opt(char *path, size_t size, char *error, size_t error_size)
+{
+    const char *named = getenv("PREFLIGHT_SPIRV_OPT");
+    if (named != NULL && named[0] != '\0') {
+        snprintf(path, size, "%s", named);
+        if (executable(path))
+            return true;
+        snprintf(error, error_size,
+                 "SHADER_OPTIMIZATION runs SPIRV-Tools' spirv-opt: PREFLIGHT_SPIRV_OPT=%s is no "
+                 "program",
+                 named);
+        return false;
+    }
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+    if (n > 0) {
+        self[n] = '\0';
+        char *slash = strrchr(self, '/');
+        if (slash != NULL) {
+            *slash = '\0';
+            if ((size_t)snprintf(path, size, "%s/spirv-opt", self) < size && executable(path))
+                return true;
+        }
+    }
+    const char *search = getenv("PATH");
+    for (const char *at = search; at != NULL && *at;) {
+        const char *end = strchr(at, ':');
+        size_t length = end ? (size_t)(end - at) : strlen(at);
+        if (length > 0 && (size_t)snprintf(path, size, "%.*s/spirv-opt", (int)length, at) < size && executable(path))
+            return true;
+        at = end ? end + 1 : NULL;
+    }
+    snprintf(error, error_size,
+             "SHADER_OPTIMIZATION runs SPIRV-Tools' spirv-opt, and there is none (not in "
+             "PREFLIGHT_SPIRV_OPT, beside the probe or on PATH)");
+    return false;
+}
+
+static bool write_all(int fd, const void *data, size_t length)
+{
+    const char *at = data;
+    while (length > 0) {
+        ssize_t n = write(fd, at, length);
+        if (n <= 0)
+            return false;
+        at += n;
+        length -= (size_t)n;
+    }
+    return true;
+}
+
+/* The file's bytes, at most `limit`; NULL when it cannot be read. */
+static char *read_all(const char *path, size_t limit, size_t *length)
+{
+    FILE *in = fopen(path, "rb");
+    if (in == NULL)
+        return NULL;
+    char *data = malloc(limit + 1);
+    *length = data ? fread(data, 1, limit, in) : 0;
+    fclose(in);
+    if (data != NULL)
+        data[*length] = '\0';
+    return data;
+}
+
+/* spirv-opt's message on one line */
+static void tool_message(const char *path, char *error, size_t size)
+{
+    size_t length = 0;
+    char *text = read_all(path, 4096, &length);
+    for (size_t i = 0; text != NULL && i < length; ++i)
+        if (text[i] == '\n' || text[i] == '\r')
+            text[i] = ' ';
+    while (text != NULL && length > 0 && text[length - 1] == ' ')
+        text[--length] = '\0';
+    snprintf(error, size, "SHADER_OPTIMIZATION: spirv-opt failed: %s", text && length ? text : "(no message)");
+    free(text);
+}
+
+enum amber_optimize_result amber_shader_optimize(const struct amber_shader *s, const struct amber_spirv *in,
+                                                 const char *passes, struct amber_spirv *out, char *error, size_t size)
+{
+    memset(out, 0, sizeof(*out));
+    char tool[PATH_MAX];
+    if (!find_spirv_opt(tool, sizeof(tool), error, size))
+        return AMBER_OPTIMIZER_MISSING;
+    const char *target_env = s->target_env[0] ? s->target_env : default_target(s);
+    spv_target_env env;
+    if (!spvParseTargetEnv(target_env, &env)) {
+        snprintf(error, size, "TARGET_ENV %s is not one preflight knows", target_env);
+        return AMBER_OPTIMIZER_FAILED;
+    }
+    const char *tmp = getenv("TMPDIR");
+    char input[PATH_MAX], output[PATH_MAX + 8], messages[PATH_MAX + 8];
+    snprintf(input, sizeof(input), "%s/preflight-amber-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    int fd = mkstemp(input);
+    if (fd < 0) {
+        snprintf(error, size, "SHADER_OPTIMIZATION: no temporary file in %s", tmp && *tmp ? tmp : "/tmp");
+        return AMBER_OPTIMIZER_FAILED;
+    }
+    bool written = write_all(fd, in->words, in->count * 4);
+    close(fd);
+    snprintf(output, sizeof(output), "%s.out", input);
+    snprintf(messages, sizeof(messages), "%s.log", input);
+    /* argv: the tool, the target, each flag, the input, -o output */
+    size_t flags = 0;
+    for (const char *c = passes; *c; ++c)
+        flags += *c == '\n';
+    char *copy = strdup(passes);
+    char **argv = calloc(flags + 6, sizeof(*argv));
+    char env_flag[64];
+    snprintf(env_flag, sizeof(env_flag), "--target-env=%s", target_env);
+    enum amber_optimize_result result = AMBER_OPTIMIZER_FAILED;
+    if (!written || copy == NULL || argv == NULL) {
+        snprintf(error, size, "SHADER_OPTIMIZATION: %s", written ? "out of memory" : "the temporary file failed");
+        goto done;
+    }
+    size_t argc = 0;
+    argv[argc++] = tool;
+    argv[argc++] = env_flag;
+    for (char *line = strtok(copy, "\n"); line != NULL; line = strtok(NULL, "\n"))
+        argv[argc++] = line;
+    argv[argc++] = input;
+    argv[argc++] = "-o";
+    argv[argc++] = output;
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 1, messages, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_adddup2(&actions, 1, 2);
+    pid_t pid;
+    extern char **environ;
+    int spawned = posix_spawn(&pid, tool, &actions, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    int status = 0;
+    if (spawned != 0) {
+        snprintf(error, size, "SHADER_OPTIMIZATION: %s could not be started: %s", tool, strerror(spawned));
+        goto done;
+    }
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        tool_message(messages, error, size);
+        goto done;
+    }
+    size_t length = 0;
+    char *bytes = read_all(output, 64u << 20, &length);
+    if (bytes == NULL || length < 20 || length % 4 != 0) {
+        snprintf(error, size, "SHADER_OPTIMIZATION: spirv-opt wrote no SPIR-V module");
+        free(bytes);
+        goto done;
+    }
+    out->words = (uint32_t *)(void *)bytes;
+    out->count = length / 4;
+    versions_of(out);
+    if (validate(s, env, out, error, size, "SHADER_OPTIMIZATION: the optimized SPIR-V is not valid (SPIRV-Tools)"))
+        result = AMBER_OPTIMIZED;
+done:
+    unlink(input);
+    unlink(output);
+    unlink(messages);
+    free(copy);
+    free(argv);
+    return result;
 }

@@ -22,4 +22,17 @@ struct amber_spirv {
 bool amber_shader_compile(const struct amber_shader *shader, struct amber_spirv *out, char *error, size_t size);
 void amber_spirv_free(struct amber_spirv *spirv);
 
+enum amber_optimize_result {
+    AMBER_OPTIMIZED,
+    AMBER_OPTIMIZER_FAILED,  /* spirv-opt refused the flags or the module: `error` has its message */
+    AMBER_OPTIMIZER_MISSING, /* no spirv-opt to run: `error` says where it was looked for */
+};
+
+/* SHADER_OPTIMIZATION: `in` through SPIRV-Tools' optimizer with `passes` (spirv-opt's flags, one a
+ * line) for the shader's target environment, then validated. SPIRV-Tools' optimizer is C++ only,
+ * so this runs the spirv-opt program: $PREFLIGHT_SPIRV_OPT, else spirv-opt beside the running
+ * program, else on PATH. */
+enum amber_optimize_result amber_shader_optimize(const struct amber_shader *shader, const struct amber_spirv *in,
+                                                 const char *passes, struct amber_spirv *out, char *error, size_t size);
+
 #endif

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Packs what a farm machine without our packages needs to run the probe: the probe, the report
 # tool, the dashboard and preflight-farm-run (PREFLIGHT_BIN=BUNDLE_DIR), the libraries they and
-# vulkaninfo need beyond glibc, vulkaninfo itself and Vulkan-ValidationLayers; and for
+# vulkaninfo need beyond glibc, vulkaninfo itself, spirv-opt and Vulkan-ValidationLayers; and for
 # run-layer-on-device.sh: VK_LAYER_PREFLIGHT_validation, layer_app and layer_bench.
 # `probe` as the third argument packs only what the probe's runs need (run-on-device.sh,
 # run-amber-on-device.sh): no dashboard and no layer, a bundle that travels with room to spare.
@@ -16,6 +16,9 @@ cp "$build/probes/preflight-probe" "$build/reports/preflight-report" "$(dirname 
 # the test build with fault injection, when the build has it: proves crash/hang/lost-device isolation on the farm's driver
 [ ! -x "$build/probes/preflight-probe-faulty" ] || cp "$build/probes/preflight-probe-faulty" "$out/"
 cp /usr/bin/vulkaninfo "$out/"
+# SHADER_OPTIMIZATION in AmberScript files runs spirv-opt beside the probe (statically linked)
+cp /usr/bin/spirv-opt "$out/"
+strip --strip-unneeded "$out/spirv-opt"
 programs=("$out/preflight-probe" "$out/preflight-report" "$out/vulkaninfo")
 if [ "$what" != probe ]; then
     cp "$build/reports/dashboard/preflight-dashboard" "$out/"

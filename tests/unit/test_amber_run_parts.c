@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -61,6 +62,42 @@ static void glsl_compiles_for_its_target(void **state)
                         &spirv, error, sizeof(error)));
     assert_int_equal(spirv.spirv_version, 0x10400u);
     amber_spirv_free(&spirv);
+}
+
+/* SHADER_OPTIMIZATION through spirv-opt: the flags work, a bad flag is the tool's message, no tool
+ * is said so */
+static void optimizer_passes(void **state)
+{
+    (void)state;
+    struct amber_script *s =
+        parse("#!amber\nSHADER compute s GLSL\n#version 450\nlayout(constant_id = 0) const uint k = 1u;\n"
+              "layout(set = 0, binding = 0) buffer B { uint v; };\nvoid main() { v = k; }\nEND\n");
+    struct amber_spirv spirv, optimized;
+    char error[1024];
+    assert_true(amber_shader_compile(&s->shaders[0], &spirv, error, sizeof(error)));
+    assert_int_equal(amber_shader_optimize(&s->shaders[0], &spirv,
+                                           "--set-spec-const-default-value=0:7\n--strip-debug\n", &optimized, error,
+                                           sizeof(error)),
+                     AMBER_OPTIMIZED);
+    assert_true(optimized.count > 5 && optimized.count < spirv.count); /* names stripped */
+    bool seven = false;
+    for (size_t i = 0; i + 3 < optimized.count; ++i) /* OpSpecConstant %uint %id 7 */
+        seven = seven ||
+                ((optimized.words[i] & 0xFFFF) == 50 && optimized.words[i] >> 16 == 4 && optimized.words[i + 3] == 7);
+    assert_true(seven);
+    amber_spirv_free(&optimized);
+    assert_int_equal(
+        amber_shader_optimize(&s->shaders[0], &spirv, "--no-such-pass\n", &optimized, error, sizeof(error)),
+        AMBER_OPTIMIZER_FAILED);
+    assert_non_null(strstr(error, "Unknown flag '--no-such-pass'"));
+    assert_null(optimized.words);
+    setenv("PREFLIGHT_SPIRV_OPT", "/nonexistent/spirv-opt", 1);
+    assert_int_equal(amber_shader_optimize(&s->shaders[0], &spirv, "--strip-debug\n", &optimized, error, sizeof(error)),
+                     AMBER_OPTIMIZER_MISSING);
+    assert_non_null(strstr(error, "PREFLIGHT_SPIRV_OPT=/nonexistent/spirv-opt is no program"));
+    unsetenv("PREFLIGHT_SPIRV_OPT");
+    amber_spirv_free(&spirv);
+    amber_script_free(s);
 }
 
 static void shaders_that_do_not_compile(void **state)
@@ -207,6 +244,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(glsl_compiles_for_its_target),
         cmocka_unit_test(shaders_that_do_not_compile),
+        cmocka_unit_test(optimizer_passes),
         cmocka_unit_test(assembly_and_passthrough),
         cmocka_unit_test(requirements_against_reports),
         cmocka_unit_test(test_ids_of_paths),
