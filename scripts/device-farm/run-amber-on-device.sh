@@ -10,6 +10,9 @@
 #   OUT/NAME.amber.junit.xml    its JUnit
 #   OUT/NAME.amber.console.txt  every step's output and checks
 # Usage: run-amber-on-device.sh BUNDLE_DIR OUT_DIR NAME
+# A bundle travels compressed (with the validation layers and spirv-opt it is ~60 MiB unpacked):
+#   here:  scripts/device-farm/bundle.sh build /tmp/preflight-bundle probe && tar -C /tmp -czf .bundle.tgz preflight-bundle
+#   there: tar -xzf .bundle.tgz -C /tmp && scripts/device-farm/run-amber-on-device.sh /tmp/preflight-bundle OUT NAME
 set -u
 bundle=$(realpath "${1:?bundle}")
 out=${2:?out dir}
