@@ -22,7 +22,7 @@
 
 #include "power_source.h"
 
-#define STEADY_WINDOW 4
+#define STEADY_WINDOW 3
 #define STEADY_SPREAD_LIMIT 0.05
 #define STEADY_MAX_SAMPLES 512
 #define STEADY_TIMING_SHARE 0.05

@@ -52,14 +52,14 @@ static void steady_counter_settles(void **state)
     steady_begin(&s, POWER_ENERGY_JOULES, 10, 0, energy);
     advance(&s, &energy, 0, 20, 200, 1); /* the first change only anchors: the time before it is stale */
     assert_int_equal(s.count, 0);
-    advance(&s, &energy, 20, 20, 200, 3);
-    assert_false(steady_settled(&s)); /* three samples: the window is four */
-    advance(&s, &energy, 80, 20, 200, 1);
+    advance(&s, &energy, 20, 20, 200, STEADY_WINDOW - 1);
+    assert_false(steady_settled(&s)); /* one sample short of the window */
+    advance(&s, &energy, 20.0 * STEADY_WINDOW, 20, 200, 1);
     assert_true(steady_settled(&s));
     struct steady_figures f;
     char reason[256] = "";
-    assert_true(steady_figures(&s, 100, &f, reason, sizeof(reason)));
-    assert_int_equal(f.samples, 4);
+    assert_true(steady_figures(&s, 20.0 * (STEADY_WINDOW + 1), &f, reason, sizeof(reason)));
+    assert_int_equal(f.samples, STEADY_WINDOW);
     assert_true(f.mean_watts > 199.999 && f.mean_watts < 200.001);
     assert_true(f.spread_pct < 1e-9);
     assert_true(f.settled);
@@ -488,7 +488,7 @@ static void phase_settles_on_an_advancing_counter(void **state)
     assert_true(p.mean_watts > 117.6 && p.mean_watts < 122.4); /* 120 W, to 2 % */
     assert_true(p.spread_pct < 5);
     assert_int_equal(p.passes, 8 * (uint64_t)fake.batches);
-    assert_true(p.seconds > 0.08 && p.seconds < 0.2); /* the anchor, four samples of 20 ms or more */
+    assert_true(p.seconds > 0.06 && p.seconds < 0.2); /* the anchor, STEADY_WINDOW samples of 20 ms or more */
     /* the energy of a pass: the mean power times each pass's share of the time */
     double expected = p.mean_watts * p.seconds / (double)p.passes;
     assert_true(p.joules_per_pass > expected * 0.999 && p.joules_per_pass < expected * 1.001);
