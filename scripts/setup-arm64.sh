@@ -3,8 +3,8 @@
 # as root, idempotently (scripts/setup.sh calls it):
 #  - Debian's cross toolchain (crossbuild-essential-arm64) and the arm64 -dev packages through
 #    multiarch (dpkg --add-architecture arm64);
-#  - the two -dev packages that cannot sit beside their amd64 twins (spirv-tools and libpq-dev are
-#    not Multi-Arch: same): their arm64 files unpacked, not installed, under $PREFLIGHT_ARM64_DEV
+#  - the three -dev packages that cannot sit beside their amd64 twins (spirv-tools, libpq-dev and
+#    glslang-dev are not Multi-Arch: same): their arm64 files unpacked, not installed, under $PREFLIGHT_ARM64_DEV
 #    (default /opt/preflight/aarch64-linux-gnu), where cmake/aarch64-linux-gnu.cmake finds them;
 #  - qemu-user-static, debootstrap and the binfmt_misc registration of aarch64 binaries, for
 #    scripts/test-arm64.sh.
@@ -35,18 +35,22 @@ for p in "${host_packages[@]}"; do installed "$p" || missing+=("$p"); done
 for p in "${arm64_packages[@]}"; do installed "$p:arm64" || missing+=("$p:arm64"); done
 if [ ${#missing[@]} -gt 0 ]; then
     [ "$updated" = 1 ] || apt_get update -q
-    apt_get install -y -q --no-install-recommends "${missing[@]}"
+    # --no-remove: an arm64 package that displaced an amd64 one would break the native build
+    apt_get install -y -q --no-install-recommends --no-remove "${missing[@]}"
 fi
 
-# spirv-tools:arm64 (the static SPIRV-Tools libraries the layer links) and libpq-dev:arm64 (libpq's
-# headers, link name and pkg-config file): unpacked at the version of their amd64 twins; their
+# Not installable beside their amd64 twins (apt would remove those, and with them the host's
+# spirv-val and glslc's libraries): spirv-tools:arm64 (the static SPIRV-Tools libraries the layer
+# links), libpq-dev:arm64 (libpq's headers, link name and pkg-config file) and glslang-dev:arm64 (the
+# static glslang the VkFFT test program links). Unpacked at the versions of their amd64 twins; their
 # pkg-config files are rewritten to point into the unpacked tree.
-unpack_versions="spirv-tools=$(dpkg-query -W -f='${Version}' spirv-tools) libpq-dev=$(dpkg-query -W -f='${Version}' libpq5:arm64)"
-if [ "$(cat "$dev_dir/.versions" 2>/dev/null)" != "$unpack_versions" ]; then
+unpack=("spirv-tools:arm64=$(dpkg-query -W -f='${Version}' spirv-tools)"
+        "libpq-dev:arm64=$(dpkg-query -W -f='${Version}' libpq5:arm64)"
+        "glslang-dev:arm64=$(dpkg-query -W -f='${Version}' glslang-dev)")
+if [ "$(cat "$dev_dir/.versions" 2>/dev/null)" != "${unpack[*]}" ]; then
     download=$(mktemp -d)
-    chmod 755 "$download" # apt downloads as its _apt user
-    (cd "$download" && apt_get download -q "spirv-tools:arm64=$(dpkg-query -W -f='${Version}' spirv-tools)" \
-                                           "libpq-dev:arm64=$(dpkg-query -W -f='${Version}' libpq5:arm64)")
+    chown _apt "$download" # apt downloads as its _apt user
+    (cd "$download" && apt_get download -q "${unpack[@]}")
     rm -rf "$dev_dir"
     mkdir -p "$dev_dir"
     for deb in "$download"/*.deb; do dpkg-deb -x "$deb" "$dev_dir"; done
@@ -54,7 +58,7 @@ if [ "$(cat "$dev_dir/.versions" 2>/dev/null)" != "$unpack_versions" ]; then
     sed -i "s|^prefix=/usr\$|prefix=$dev_dir/usr|" "$dev_dir"/usr/lib/aarch64-linux-gnu/pkgconfig/*.pc
     # libpq-dev's link name points at libpq5's library, installed through multiarch
     ln -sf /usr/lib/aarch64-linux-gnu/libpq.so.5 "$dev_dir/usr/lib/aarch64-linux-gnu/libpq.so"
-    echo "$unpack_versions" >"$dev_dir/.versions"
+    echo "${unpack[*]}" >"$dev_dir/.versions"
 fi
 
 # aarch64 binaries run through qemu: binfmt_misc mounted, qemu-aarch64 registered from the file
