@@ -39,9 +39,9 @@ if [ "$(dpkg --print-architecture)" != amd64 ]; then echo "test-arm64: runs on a
 "$repo/scripts/setup-arm64.sh" >/dev/null || exit 1
 
 failures=0
-check() {
+check() { # check NAME COMMAND...: false when it failed, so that `check ... || show-why` works
     local name=$1; shift
-    if "$@"; then echo "ok   $name"; else echo "FAIL $name"; failures=$((failures + 1)); fi
+    if "$@"; then echo "ok   $name"; else echo "FAIL $name"; failures=$((failures + 1)); return 1; fi
 }
 started=$(date +%s)
 step_started=$started
@@ -60,20 +60,27 @@ mount_root() {
     mount -t proc proc "$1/proc" && mount -t sysfs sysfs "$1/sys" && mount --rbind /dev "$1/dev" &&
         mount --make-rslave "$1/dev"
 }
+# The emulated CPU: a Neoverse N1 (Ampere Altra, AWS Graviton2), an ARMv8.2 server core like the
+# farms', rather than qemu's default "max" (every optional feature, pointer authentication among
+# them: about a third slower here).
+export QEMU_CPU=${QEMU_CPU:-neoverse-n1}
 # A command in the root, in a clean environment: nothing of this shell's (sanitizer options,
 # VK_* variables) reaches the arm64 programs unless named.
 in_root() {
     local user=() # as_user=NAME: as that user of the root (by number: names are the root's)
     [ -z "$as_user" ] || user=(--userspec="$(awk -F: -v u="$as_user" '$1 == u {print $3 ":" $4}' "$root_dir/etc/passwd")")
     chroot "${user[@]}" "$root_dir" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-        HOME=/root LANG=C.UTF-8 LP_NUM_THREADS="${LP_NUM_THREADS:-2}" "$@"
+        HOME=/root LANG=C.UTF-8 QEMU_CPU="$QEMU_CPU" LP_NUM_THREADS="${LP_NUM_THREADS:-2}" "$@"
 }
 as_user=
 
 work=$(mktemp -d)
 server=
+results="$repo/build-arm64/test-arm64" # the logs and reports of the last run, kept for a look (CI artifacts)
 cleanup() {
     [ -z "$server" ] || kill "$server" 2>/dev/null
+    rm -rf "$results" && mkdir -p "$results" &&
+        cp "$work"/*.log "$work"/*.json "$work"/*.txt "$root_dir"/tmp/*.json "$root_dir"/tmp/*.xml "$results/" 2>/dev/null
     if [ -d "$root_dir/usr" ]; then
         in_root sh -c 'dpkg -l "preflight-*" 2>/dev/null | grep -q ^ii && apt-get purge -y -q "preflight-*"' \
             >/dev/null 2>&1
@@ -187,19 +194,41 @@ check "the report validates against docs/report.schema.json" [ $? -eq 0 ] || cat
 python3 "$repo/tests/integration/compare_vulkaninfo.py" "$work/arm64.json" "$work/vulkaninfo-arm64.json" >"$work/compare.log"
 check "declared capabilities equal arm64 vulkaninfo --json on every shared value: $(grep -o 'compared [0-9]* values' "$work/compare.log")" \
     [ $? -eq 0 ] || grep DIFFERENCE "$work/compare.log" | head -20
+# A verdict that differs is run again alone, twice at most: one that then agrees is printed as
+# flaky and not failed (compute.atomics_float32 has lost an update or more in about 1 of 16 runs
+# under qemu's default CPU, never on x86-64: docs/farm.md#arm64-under-emulation-in-ci).
 python3 "$repo/tests/integration/compare_smoke.py" "$work/x86-64.json" "$work/arm64.json" >"$work/verdicts.log"
-check "every smoke verdict as on x86-64: $(tail -1 "$work/verdicts.log")" [ $? -eq 0 ] || grep FAIL "$work/verdicts.log"
+verdicts_same=$?
+flaky=0
+for id in $(awk '/^FAIL/ {print $2}' "$work/verdicts.log"); do
+    grep "^FAIL $id " "$work/verdicts.log" | sed 's/^FAIL/   flaky?/'
+    for attempt in 1 2; do
+        in_root preflight-probe --tests "$id" --out /tmp/again.json >/dev/null 2>&1
+        if python3 "$repo/tests/integration/compare_smoke.py" "$work/x86-64.json" "$root_dir/tmp/again.json" --tests "$id" \
+            >"$work/again.log"; then
+            echo "   ... and as on x86-64 when run again ($attempt): $id is flaky on arm64 under emulation"
+            flaky=$((flaky + 1))
+            break
+        fi
+    done
+done
+differing=$(grep -c '^FAIL' "$work/verdicts.log")
+check "every smoke verdict as on x86-64: $(tail -1 "$work/verdicts.log")$([ "$flaky" = 0 ] || echo ", $flaky of them flaky")" \
+    test "$verdicts_same" -eq 0 -o \( "$verdicts_same" -eq 1 -a "$differing" -gt 0 -a "$flaky" -eq "$differing" \) ||
+    grep FAIL "$work/verdicts.log"
 python3 "$repo/tests/integration/check_artifacts.py" "$work/arm64.json" "$root_dir/tmp/artifacts" --at-least 6 >"$work/artifacts.log" 2>&1
 check "the exported PNG artifacts are the ones the evidence names: $(tail -1 "$work/artifacts.log")" [ $? -eq 0 ] ||
     cat "$work/artifacts.log"
 
 step "crash and hang isolation"
+# (compute.atomics_float32 is left out: its verdict is held to x86-64's above, with its flakiness)
 in_root env PREFLIGHT_FAULT=compute.buffer=crash,compute.barrier=hang,compute.1x1=wrong,ray_query.aabb=crash,mesh_shader.draw=wrong \
-    "$tests_in_root/bin/preflight-probe-faulty" --tests "compute.*,ray_query.*,mesh_shader.*" --timeout 20 \
-    --out /tmp/faults.json >"$work/faults.log" 2>&1
+    "$tests_in_root/bin/preflight-probe-faulty" --tests "compute.*,ray_query.*,mesh_shader.*" \
+    --skip compute.atomics_float32 --timeout 20 --out /tmp/faults.json >"$work/faults.log" 2>&1
 python3 "$repo/tests/integration/check_smoke.py" "$root_dir/tmp/faults.json" --expect compute.buffer=crashed \
     --expect compute.barrier=timeout --expect compute.1x1=fail --expect ray_query.aabb=crashed \
-    --expect mesh_shader.draw=fail --expect mesh_shader.task=pass --group compute --others pass >"$work/faults-check.log"
+    --expect mesh_shader.draw=fail --expect mesh_shader.task=pass --expect compute.atomics_float32=skipped \
+    --group compute --others pass >"$work/faults-check.log"
 check "a crashing, a hanging and two wrong tests: every verdict, the rest pass" [ $? -eq 0 ] || grep FAIL "$work/faults-check.log"
 in_root bash "$tests_in_root/integration/probe_signals.sh" "$tests_in_root/bin/preflight-probe-faulty" >"$work/signals.log" 2>&1
 check "no test process outlives the probe (SIGTERM, SIGKILL)" [ $? -eq 0 ] || cat "$work/signals.log"
@@ -225,13 +254,20 @@ report matrix --format json --out /tmp/matrix.json /tmp/x86-64.json /tmp/arm64.j
 check "matrix: x86-64 and arm64 side by side, every capability declared and verified alike" python3 -c "
 import json, sys
 m = json.load(open('$root_dir/tmp/matrix.json'))
-hosts = [c['host'] for c in m['columns']]
-rows = [r for r in m['rows'] if 'cells' in r]
-same = all(r['cells'][0]['declared'] == r['cells'][1]['declared'] and
-           r['cells'][0]['verified'] == r['cells'][1]['verified'] for r in rows)
-sys.exit(not (hosts == ['x86-64', 'arm64-qemu'] and rows and same))"
-report diff /tmp/x86-64.json /tmp/arm64.json >"$work/diff.txt" 2>&1
-check "diff from the x86-64 report: no regression (exit 0)" [ $? -eq 0 ] || cat "$work/diff.txt"
+rows = [r for r in m['rows'] if 'verified' in r['cells'][0]]
+same = all((r['cells'][0]['declared'], r['cells'][0]['verified']) == (r['cells'][1]['declared'], r['cells'][1]['verified'])
+           for r in rows)
+sys.exit(not ([c['host'] for c in m['columns']] == ['x86-64', 'arm64-qemu'] and rows and same))"
+# lavapipe's JIT is as wide as the CPU's vectors: 256 bits (AVX2) here, 128 bits (NEON) on arm64, so
+# its name and subgroup sizes differ; the diff calls the smaller subgroups a regression (exit 1)
+report diff --format json --out /tmp/diff.json /tmp/x86-64.json /tmp/arm64.json 2>>"$work/report.log"
+check "diff from x86-64: only the vector width (device name, subgroup sizes) and the kernel differ" python3 -c "
+import json, sys
+changes = json.load(open('$root_dir/tmp/diff.json'))['devices'][0]['changes']
+width = lambda c: c['what'] in ('kernel', 'VkPhysicalDeviceProperties.deviceName') or c['what'].endswith('ubgroupSize')
+for c in changes:
+    print('     %s %s: %s -> %s' % ('ok  ' if width(c) else 'FAIL', c['what'], c['before'], c['after']))
+sys.exit(not changes or not all(width(c) for c in changes))"
 report gate /tmp/release-gate.txt /tmp/arm64.json >"$work/gate.txt" 2>&1
 check "gate: lavapipe on arm64 meets the release gate lavapipe meets on x86-64" [ $? -eq 0 ] || cat "$work/gate.txt"
 report profile --out /tmp/profile.json /tmp/arm64.json 2>>"$work/report.log" &&
@@ -280,5 +316,5 @@ assert get('reports/%d/report.json' % arm[0]['report']) == open('$work/arm64.jso
 kill "$server" 2>/dev/null; wait "$server" 2>/dev/null; server=
 
 step "done"
-echo "test-arm64: $failures failed, $(($(date +%s) - started)) s in all"
+echo "test-arm64: $failures failed, $(($(date +%s) - started)) s in all (logs and reports: ${results#"$repo/"})"
 [ "$failures" -eq 0 ]
