@@ -61,8 +61,9 @@ mount_root() {
         mount --make-rslave "$1/dev"
 }
 # The emulated CPU: a Neoverse N1 (Ampere Altra, AWS Graviton2), an ARMv8.2 server core like the
-# farms', rather than qemu's default "max" (every optional feature, pointer authentication among
-# them: about a third slower here).
+# farms', rather than qemu's default "max": every optional feature, pointer authentication among
+# them, about a third slower here, and under it lavapipe's float atomicAdd lost updates in 5 of 80
+# runs (0 of 80 as a Neoverse N1 or a Cortex-A57; docs/farm.md#arm64-under-emulation-in-ci).
 export QEMU_CPU=${QEMU_CPU:-neoverse-n1}
 # A command in the root, in a clean environment: nothing of this shell's (sanitizer options,
 # VK_* variables) reaches the arm64 programs unless named.
@@ -194,41 +195,19 @@ check "the report validates against docs/report.schema.json" [ $? -eq 0 ] || cat
 python3 "$repo/tests/integration/compare_vulkaninfo.py" "$work/arm64.json" "$work/vulkaninfo-arm64.json" >"$work/compare.log"
 check "declared capabilities equal arm64 vulkaninfo --json on every shared value: $(grep -o 'compared [0-9]* values' "$work/compare.log")" \
     [ $? -eq 0 ] || grep DIFFERENCE "$work/compare.log" | head -20
-# A verdict that differs is run again alone, twice at most: one that then agrees is printed as
-# flaky and not failed (compute.atomics_float32 has lost an update or more in about 1 of 16 runs
-# under qemu's default CPU, never on x86-64: docs/farm.md#arm64-under-emulation-in-ci).
 python3 "$repo/tests/integration/compare_smoke.py" "$work/x86-64.json" "$work/arm64.json" >"$work/verdicts.log"
-verdicts_same=$?
-flaky=0
-for id in $(awk '/^FAIL/ {print $2}' "$work/verdicts.log"); do
-    grep "^FAIL $id " "$work/verdicts.log" | sed 's/^FAIL/   flaky?/'
-    for attempt in 1 2; do
-        in_root preflight-probe --tests "$id" --out /tmp/again.json >/dev/null 2>&1
-        if python3 "$repo/tests/integration/compare_smoke.py" "$work/x86-64.json" "$root_dir/tmp/again.json" --tests "$id" \
-            >"$work/again.log"; then
-            echo "   ... and as on x86-64 when run again ($attempt): $id is flaky on arm64 under emulation"
-            flaky=$((flaky + 1))
-            break
-        fi
-    done
-done
-differing=$(grep -c '^FAIL' "$work/verdicts.log")
-check "every smoke verdict as on x86-64: $(tail -1 "$work/verdicts.log")$([ "$flaky" = 0 ] || echo ", $flaky of them flaky")" \
-    test "$verdicts_same" -eq 0 -o \( "$verdicts_same" -eq 1 -a "$differing" -gt 0 -a "$flaky" -eq "$differing" \) ||
-    grep FAIL "$work/verdicts.log"
+check "every smoke verdict as on x86-64: $(tail -1 "$work/verdicts.log")" [ $? -eq 0 ] || grep FAIL "$work/verdicts.log"
 python3 "$repo/tests/integration/check_artifacts.py" "$work/arm64.json" "$root_dir/tmp/artifacts" --at-least 6 >"$work/artifacts.log" 2>&1
 check "the exported PNG artifacts are the ones the evidence names: $(tail -1 "$work/artifacts.log")" [ $? -eq 0 ] ||
     cat "$work/artifacts.log"
 
 step "crash and hang isolation"
-# (compute.atomics_float32 is left out: its verdict is held to x86-64's above, with its flakiness)
 in_root env PREFLIGHT_FAULT=compute.buffer=crash,compute.barrier=hang,compute.1x1=wrong,ray_query.aabb=crash,mesh_shader.draw=wrong \
-    "$tests_in_root/bin/preflight-probe-faulty" --tests "compute.*,ray_query.*,mesh_shader.*" \
-    --skip compute.atomics_float32 --timeout 20 --out /tmp/faults.json >"$work/faults.log" 2>&1
+    "$tests_in_root/bin/preflight-probe-faulty" --tests "compute.*,ray_query.*,mesh_shader.*" --timeout 20 \
+    --out /tmp/faults.json >"$work/faults.log" 2>&1
 python3 "$repo/tests/integration/check_smoke.py" "$root_dir/tmp/faults.json" --expect compute.buffer=crashed \
     --expect compute.barrier=timeout --expect compute.1x1=fail --expect ray_query.aabb=crashed \
-    --expect mesh_shader.draw=fail --expect mesh_shader.task=pass --expect compute.atomics_float32=skipped \
-    --group compute --others pass >"$work/faults-check.log"
+    --expect mesh_shader.draw=fail --expect mesh_shader.task=pass --group compute --others pass >"$work/faults-check.log"
 check "a crashing, a hanging and two wrong tests: every verdict, the rest pass" [ $? -eq 0 ] || grep FAIL "$work/faults-check.log"
 in_root bash "$tests_in_root/integration/probe_signals.sh" "$tests_in_root/bin/preflight-probe-faulty" >"$work/signals.log" 2>&1
 check "no test process outlives the probe (SIGTERM, SIGKILL)" [ $? -eq 0 ] || cat "$work/signals.log"

@@ -5,8 +5,7 @@ Both reports must hold the same tests with the same status (and, for tests that 
 same reason); durations and evidence may differ. Used to hold the arm64 probe to the x86-64 one on
 lavapipe (scripts/test-arm64.sh).
 
-Usage: compare_smoke.py EXPECTED.json ACTUAL.json [--device N] [--tests ID,...]
-  --tests ID,...  compare only these tests (ACTUAL may then be a run of only these)
+Usage: compare_smoke.py EXPECTED.json ACTUAL.json [--device N]
 Prints one line per test; exit 0 when every verdict is the same, 1 otherwise, 2 on bad usage.
 """
 import json
@@ -20,25 +19,23 @@ def verdicts(path, device):
 
 def main(argv):
     args = argv[1:]
-    options = {"--device": "0", "--tests": ""}
-    for name in options:
-        if name in args:
-            at = args.index(name)
-            if at + 1 >= len(args):
-                print(__doc__, file=sys.stderr)
-                return 2
-            options[name] = args[at + 1]
-            del args[at:at + 2]
+    device = 0
+    if "--device" in args:
+        at = args.index("--device")
+        if at + 1 >= len(args) or not args[at + 1].isdigit():
+            print(__doc__, file=sys.stderr)
+            return 2
+        device = int(args[at + 1])
+        del args[at:at + 2]
     if len(args) != 2:
         print(__doc__, file=sys.stderr)
         return 2
-    device = int(options["--device"])
     try:
         expected, actual = verdicts(args[0], device), verdicts(args[1], device)
     except (OSError, ValueError, KeyError, IndexError, TypeError) as e:
         print("compare_smoke: cannot read the smoke verdicts: %s" % e, file=sys.stderr)
         return 2
-    selected = sorted(options["--tests"].split(",")) if options["--tests"] else sorted(set(expected) | set(actual))
+    selected = sorted(set(expected) | set(actual))
     differences = 0
     for test_id in selected:
         a, b = expected.get(test_id), actual.get(test_id)
