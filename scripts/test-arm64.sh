@@ -70,10 +70,10 @@ export QEMU_CPU=${QEMU_CPU:-neoverse-n1}
 in_root() {
     local user=() # as_user=NAME: as that user of the root (by number: names are the root's)
     [ -z "$as_user" ] || user=(--userspec="$(awk -F: -v u="$as_user" '$1 == u {print $3 ":" $4}' "$root_dir/etc/passwd")")
-    chroot "${user[@]}" "$root_dir" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+    $exec_in_root chroot "${user[@]}" "$root_dir" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
         HOME=/root LANG=C.UTF-8 QEMU_CPU="$QEMU_CPU" LP_NUM_THREADS="${LP_NUM_THREADS:-2}" "$@"
 }
-as_user=
+as_user= exec_in_root=
 
 work=$(mktemp -d)
 server=
@@ -266,8 +266,10 @@ step "the dashboard's ingest of the arm64 report"
 db=/var/lib/preflight/dashboard.db
 as_user=preflight in_root preflight-dashboard token add farm --db "$db" >"$root_dir/tmp/token" 2>"$work/dashboard.log"
 check "the installed dashboard adds a token as its service user" [ -s "$root_dir/tmp/token" ]
-as_user=preflight in_root preflight-dashboard serve --db "$db" --listen 127.0.0.1:0 --quiet \
-    >"$work/serve.out" 2>>"$work/dashboard.log" &
+# exec: $! is then the server itself (chroot and env exec it), which cleanup can stop; 9>&-: it
+# does not hold the root's lock
+(as_user=preflight exec_in_root=exec in_root preflight-dashboard serve --db "$db" --listen 127.0.0.1:0 --quiet \
+    >"$work/serve.out" 2>>"$work/dashboard.log" 9>&-) &
 server=$!
 for _ in $(seq 300); do grep -q "listening on" "$work/serve.out" 2>/dev/null && break; sleep 0.1; done
 url=$(sed -n -E 's/.*listening on (http:\/\/127\.0\.0\.1:[0-9]+\/).*/\1/p' "$work/serve.out")
