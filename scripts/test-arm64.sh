@@ -16,7 +16,7 @@
 #     of it.
 # The root is rebuilt when absent, when its recipe (below) changed, or when older than
 # $PREFLIGHT_ARM64_ROOT_MAX_AGE_DAYS (default 30: Mesa and security updates arrive). What runs
-# under emulation, and its cost cold and warm, is in docs/farm.md#arm64. Needs root (debootstrap,
+# under emulation, and its cost cold and warm, is in docs/farm.md#arm64-under-emulation-in-ci. Needs root (debootstrap,
 # chroot, mounts). Usage: scripts/test-arm64.sh
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,7 +30,7 @@ root_packages=(libvulkan1 vulkan-tools vulkan-validationlayers mesa-utils mesa-u
                # what the preflight packages depend on, so that a warm run needs no download
                adduser libcjson1 libcurl4 libgnutls30 libpng16-16 libmicrohttpd12 libpq5 libsqlite3-0 zlib1g libstdc++6)
 recipe="preflight arm64 root $root_version: bookworm minbase; backports: ${backports_packages[*]}; ${root_packages[*]}"
-# The real programs of the layer's acceptance that run here (tests/real-programs): see docs/farm.md#arm64
+# The real programs of the layer's acceptance that run here (tests/real-programs; docs/farm.md says why these)
 programs=vkcube,vkcubepp,zink-glxgears,zink-es2gears,vkfft
 tests_in_root=/opt/preflight-tests
 
@@ -122,7 +122,8 @@ check "every target, tests included, cross-builds with -Wall -Wextra -Werror" [ 
 
 step "arm64 unit, fuzz and dashboard tests on this machine through qemu-user"
 (cd "$build" && ctest --timeout 600 -R '^unit\.|^fuzz\.|^dashboard\.sqlite$' >"$work/ctest.log" 2>&1)
-check "$(grep -o '[0-9]* tests failed out of [0-9]*' "$work/ctest.log" || echo 'ctest')" [ $? -eq 0 ] ||
+status=$? # (taken before the check's name, whose $(...) would set $?)
+check "$(grep -o '[0-9]* tests failed out of [0-9]*' "$work/ctest.log" || echo 'ctest')" [ $status -eq 0 ] ||
     grep -E 'Failed|\*\*\*' "$work/ctest.log"
 
 step "the arm64 Debian 12 root"
@@ -193,12 +194,15 @@ check "the report says the machine is aarch64" \
 python3 "$repo/tests/integration/validate_report.py" "$repo/docs/report.schema.json" "$work/arm64.json" >"$work/schema.log" 2>&1
 check "the report validates against docs/report.schema.json" [ $? -eq 0 ] || cat "$work/schema.log"
 python3 "$repo/tests/integration/compare_vulkaninfo.py" "$work/arm64.json" "$work/vulkaninfo-arm64.json" >"$work/compare.log"
+status=$?
 check "declared capabilities equal arm64 vulkaninfo --json on every shared value: $(grep -o 'compared [0-9]* values' "$work/compare.log")" \
-    [ $? -eq 0 ] || grep DIFFERENCE "$work/compare.log" | head -20
+    [ $status -eq 0 ] || grep DIFFERENCE "$work/compare.log" | head -20
 python3 "$repo/tests/integration/compare_smoke.py" "$work/x86-64.json" "$work/arm64.json" >"$work/verdicts.log"
-check "every smoke verdict as on x86-64: $(tail -1 "$work/verdicts.log")" [ $? -eq 0 ] || grep FAIL "$work/verdicts.log"
+status=$?
+check "every smoke verdict as on x86-64: $(tail -1 "$work/verdicts.log")" [ $status -eq 0 ] || grep FAIL "$work/verdicts.log"
 python3 "$repo/tests/integration/check_artifacts.py" "$work/arm64.json" "$root_dir/tmp/artifacts" --at-least 6 >"$work/artifacts.log" 2>&1
-check "the exported PNG artifacts are the ones the evidence names: $(tail -1 "$work/artifacts.log")" [ $? -eq 0 ] ||
+status=$?
+check "the exported PNG artifacts are the ones the evidence names: $(tail -1 "$work/artifacts.log")" [ $status -eq 0 ] ||
     cat "$work/artifacts.log"
 
 step "crash and hang isolation"
@@ -215,14 +219,16 @@ check "no test process outlives the probe (SIGTERM, SIGKILL)" [ $? -eq 0 ] || ca
 step "the layer's test suite with the installed layer"
 in_root bash "$tests_in_root/layer/layer_tests.sh" "$tests_in_root/bin/layer_app" /usr/share/vulkan/explicit_layer.d \
     "$tests_in_root/fixtures" /usr/bin/preflight-report >"$work/layer.log" 2>&1
-check "every scenario, route, stacking and vkcube check: $(tail -1 "$work/layer.log")" [ $? -eq 0 ] ||
+status=$?
+check "every scenario, route, stacking and vkcube check: $(tail -1 "$work/layer.log")" [ $status -eq 0 ] ||
     grep -A8 '^FAIL' "$work/layer.log" | head -60
 
 step "the layer on real programs: $programs"
 in_root python3 "$tests_in_root/real-programs/run_programs.py" --layer-dir /usr/share/vulkan/explicit_layer.d \
     --vkfft "$tests_in_root/bin/vkfft_inplace" --only "$programs" >"$work/programs.log" 2>&1
+status=$?
 check "each program's findings are its expectations, its outcome the same with the layer: $(tail -1 "$work/programs.log")" \
-    [ $? -eq 0 ] || cat "$work/programs.log"
+    [ $status -eq 0 ] || cat "$work/programs.log"
 grep -E '^(ok|FAIL) ' "$work/programs.log" | sed 's/^/   /'
 
 step "the report tool on the arm64 report"
