@@ -29,7 +29,10 @@ backports_packages=(mesa-vulkan-drivers libgl1-mesa-dri libglx-mesa0 libegl-mesa
 root_packages=(libvulkan1 vulkan-tools vulkan-validationlayers mesa-utils mesa-utils-bin xvfb xauth python3 procps
                # what the preflight packages depend on, so that a warm run needs no download
                adduser libcjson1 libcurl4 libgnutls30 libpng16-16 libmicrohttpd12 libpq5 libsqlite3-0 zlib1g libstdc++6)
-recipe="preflight arm64 root $root_version: bookworm minbase; backports: ${backports_packages[*]}; ${root_packages[*]}"
+# and the host's lavapipe: the arm64 verdicts are held to the x86-64 ones of the same Mesa release,
+# so a Mesa update on the host rebuilds the root (which takes the release bookworm-backports has then)
+host_mesa=$(dpkg-query -W -f='${Version}' mesa-vulkan-drivers 2>/dev/null)
+recipe="preflight arm64 root $root_version: bookworm minbase; backports: ${backports_packages[*]}; ${root_packages[*]}; host mesa $host_mesa"
 # The real programs of the layer's acceptance that run here (tests/real-programs; docs/farm.md says why these)
 programs=vkcube,vkcubepp,zink-glxgears,zink-es2gears,vkfft
 tests_in_root=/opt/preflight-tests
@@ -161,7 +164,10 @@ SOURCES
     mv "$new" "$root_dir"
 fi
 mount_root "$root_dir" || { echo "FAIL mounting /proc, /sys and /dev in $root_dir"; exit 1; }
-echo "   $(in_root sh -c 'dpkg-query -W -f="mesa-vulkan-drivers \${Version}" mesa-vulkan-drivers')"
+root_mesa=$(in_root dpkg-query -W -f='${Version}' mesa-vulkan-drivers)
+echo "   lavapipe: mesa-vulkan-drivers $root_mesa in the root, $host_mesa on this machine"
+[ "$root_mesa" = "$host_mesa" ] ||
+    echo "   (not one release: bookworm-backports has moved on since this machine's Mesa; a difference in verdicts may come from it)"
 
 step "install the arm64 packages in the root"
 # what an earlier run left: its files, tests and dashboard database
