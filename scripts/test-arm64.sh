@@ -36,6 +36,7 @@ recipe="preflight arm64 root $root_version: bookworm minbase; backports: ${backp
 # The real programs of the layer's acceptance that run here (tests/real-programs; docs/farm.md says why these)
 programs=vkcube,vkcubepp,zink-glxgears,zink-es2gears,vkfft
 tests_in_root=/opt/preflight-tests
+py=/usr/bin/python3 # Debian's, with python3-jsonschema (a pyenv shim earlier on PATH may lack it)
 
 if [ "$(id -u)" -ne 0 ]; then echo "test-arm64: needs root (debootstrap, chroot, mounts)" >&2; exit 2; fi
 if [ "$(dpkg --print-architecture)" != amd64 ]; then echo "test-arm64: runs on an x86-64 (amd64) Debian" >&2; exit 2; fi
@@ -196,17 +197,17 @@ cp "$root_dir/tmp/arm64.json" "$work/arm64.json"
 in_root vulkaninfo --json=0 -o /tmp/vulkaninfo.json >/dev/null 2>&1
 cp "$root_dir/tmp/vulkaninfo.json" "$work/vulkaninfo-arm64.json"
 check "the report says the machine is aarch64" \
-    python3 -c "import json,sys; sys.exit(not json.load(open('$work/arm64.json'))['devices'][0]['identity']['kernel'].endswith(' aarch64'))"
-python3 "$repo/tests/integration/validate_report.py" "$repo/docs/report.schema.json" "$work/arm64.json" >"$work/schema.log" 2>&1
+    "$py" -c "import json,sys; sys.exit(not json.load(open('$work/arm64.json'))['devices'][0]['identity']['kernel'].endswith(' aarch64'))"
+"$py" "$repo/tests/integration/validate_report.py" "$repo/docs/report.schema.json" "$work/arm64.json" >"$work/schema.log" 2>&1
 check "the report validates against docs/report.schema.json" [ $? -eq 0 ] || cat "$work/schema.log"
-python3 "$repo/tests/integration/compare_vulkaninfo.py" "$work/arm64.json" "$work/vulkaninfo-arm64.json" >"$work/compare.log"
+"$py" "$repo/tests/integration/compare_vulkaninfo.py" "$work/arm64.json" "$work/vulkaninfo-arm64.json" >"$work/compare.log"
 status=$?
 check "declared capabilities equal arm64 vulkaninfo --json on every shared value: $(grep -o 'compared [0-9]* values' "$work/compare.log")" \
     [ $status -eq 0 ] || grep DIFFERENCE "$work/compare.log" | head -20
-python3 "$repo/tests/integration/compare_smoke.py" "$work/x86-64.json" "$work/arm64.json" >"$work/verdicts.log"
+"$py" "$repo/tests/integration/compare_smoke.py" "$work/x86-64.json" "$work/arm64.json" >"$work/verdicts.log"
 status=$?
 check "every smoke verdict as on x86-64: $(tail -1 "$work/verdicts.log")" [ $status -eq 0 ] || grep FAIL "$work/verdicts.log"
-python3 "$repo/tests/integration/check_artifacts.py" "$work/arm64.json" "$root_dir/tmp/artifacts" --at-least 6 >"$work/artifacts.log" 2>&1
+"$py" "$repo/tests/integration/check_artifacts.py" "$work/arm64.json" "$root_dir/tmp/artifacts" --at-least 6 >"$work/artifacts.log" 2>&1
 status=$?
 check "the exported PNG artifacts are the ones the evidence names: $(tail -1 "$work/artifacts.log")" [ $status -eq 0 ] ||
     cat "$work/artifacts.log"
@@ -215,7 +216,7 @@ step "crash and hang isolation"
 in_root env PREFLIGHT_FAULT=compute.buffer=crash,compute.barrier=hang,compute.1x1=wrong,ray_query.aabb=crash,mesh_shader.draw=wrong \
     "$tests_in_root/bin/preflight-probe-faulty" --tests "compute.*,ray_query.*,mesh_shader.*" --timeout 20 \
     --out /tmp/faults.json >"$work/faults.log" 2>&1
-python3 "$repo/tests/integration/check_smoke.py" "$root_dir/tmp/faults.json" --expect compute.buffer=crashed \
+"$py" "$repo/tests/integration/check_smoke.py" "$root_dir/tmp/faults.json" --expect compute.buffer=crashed \
     --expect compute.barrier=timeout --expect compute.1x1=fail --expect ray_query.aabb=crashed \
     --expect mesh_shader.draw=fail --expect mesh_shader.task=pass --group compute --others pass >"$work/faults-check.log"
 check "a crashing, a hanging and two wrong tests: every verdict, the rest pass" [ $? -eq 0 ] || grep FAIL "$work/faults-check.log"
@@ -242,7 +243,7 @@ cp "$work/x86-64.json" "$root_dir/tmp/x86-64.json"
 cp "$repo/tests/fixtures/release-gate.txt" "$root_dir/tmp/"
 report() { in_root preflight-report "$@"; }
 report matrix --format json --out /tmp/matrix.json /tmp/x86-64.json /tmp/arm64.json 2>"$work/report.log"
-check "matrix: x86-64 and arm64 side by side, every capability declared and verified alike" python3 -c "
+check "matrix: x86-64 and arm64 side by side, every capability declared and verified alike" "$py" -c "
 import json, sys
 m = json.load(open('$root_dir/tmp/matrix.json'))
 rows = [r for r in m['rows'] if 'verified' in r['cells'][0]]
@@ -252,7 +253,7 @@ sys.exit(not ([c['host'] for c in m['columns']] == ['x86-64', 'arm64-qemu'] and 
 # lavapipe's JIT is as wide as the CPU's vectors: 256 bits (AVX2) here, 128 bits (NEON) on arm64, so
 # its name and subgroup sizes differ; the diff calls the smaller subgroups a regression (exit 1)
 report diff --format json --out /tmp/diff.json /tmp/x86-64.json /tmp/arm64.json 2>>"$work/report.log"
-check "diff from x86-64: only the vector width (device name, subgroup sizes) and the kernel differ" python3 -c "
+check "diff from x86-64: only the vector width (device name, subgroup sizes) and the kernel differ" "$py" -c "
 import json, sys
 changes = json.load(open('$root_dir/tmp/diff.json'))['devices'][0]['changes']
 width = lambda c: c['what'] in ('kernel', 'VkPhysicalDeviceProperties.deviceName') or c['what'].endswith('ubgroupSize')
@@ -262,10 +263,10 @@ sys.exit(not changes or not all(width(c) for c in changes))"
 report gate /tmp/release-gate.txt /tmp/arm64.json >"$work/gate.txt" 2>&1
 check "gate: lavapipe on arm64 meets the release gate lavapipe meets on x86-64" [ $? -eq 0 ] || cat "$work/gate.txt"
 report profile --out /tmp/profile.json /tmp/arm64.json 2>>"$work/report.log" &&
-    python3 "$repo/tests/integration/compare_vulkaninfo.py" "$root_dir/tmp/profile.json" "$work/vulkaninfo-arm64.json" >"$work/profile.log"
+    "$py" "$repo/tests/integration/compare_vulkaninfo.py" "$root_dir/tmp/profile.json" "$work/vulkaninfo-arm64.json" >"$work/profile.log"
 check "profile: the Vulkan Profiles export equals arm64 vulkaninfo" [ $? -eq 0 ] || tail -5 "$work/profile.log"
 report junit --out /tmp/junit.xml /tmp/arm64.json 2>>"$work/report.log"
-check "junit: one test case per smoke test, none failed" python3 -c "
+check "junit: one test case per smoke test, none failed" "$py" -c "
 import json, sys, xml.etree.ElementTree as ET
 cases = ET.parse('$root_dir/tmp/junit.xml').getroot().iter('testcase')
 n = sum(1 for _ in cases)
@@ -287,7 +288,7 @@ for _ in $(seq 300); do grep -q "listening on" "$work/serve.out" 2>/dev/null && 
 url=$(sed -n -E 's/.*listening on (http:\/\/127\.0\.0\.1:[0-9]+\/).*/\1/p' "$work/serve.out")
 report upload --url "${url}api/v1/reports" --token-file /tmp/token /tmp/x86-64.json /tmp/arm64.json >"$work/upload.log" 2>&1
 check "the arm64 report tool uploads both reports to the arm64 dashboard" [ $? -eq 0 ] || cat "$work/upload.log" "$work/dashboard.log"
-check "the dashboard lists the two machines under one device, kernels, verdicts and bytes as uploaded" python3 -c "
+check "the dashboard lists the two machines under one device, kernels, verdicts and bytes as uploaded" "$py" -c "
 import json, sys, urllib.request
 url, token = '$url', open('$root_dir/tmp/token').read().strip()
 def get(path):
