@@ -14,6 +14,10 @@ if [ "$(id -u)" -ne 0 ]; then
     echo "scripts/setup-arm64.sh installs packages: run it as root (or with sudo)" >&2
     exit 1
 fi
+if [ "$(dpkg --print-architecture)" != amd64 ]; then
+    echo "setup-arm64: nothing to do on $(dpkg --print-architecture) (the cross build and its emulation are for x86-64 hosts)"
+    exit 0
+fi
 export DEBIAN_FRONTEND=noninteractive
 dev_dir=${PREFLIGHT_ARM64_DEV:-/opt/preflight/aarch64-linux-gnu}
 apt_get() { apt-get -o DPkg::Lock::Timeout=600 "$@"; }

@@ -39,7 +39,10 @@ tests_in_root=/opt/preflight-tests
 py=/usr/bin/python3 # Debian's, with python3-jsonschema (a pyenv shim earlier on PATH may lack it)
 
 if [ "$(id -u)" -ne 0 ]; then echo "test-arm64: needs root (debootstrap, chroot, mounts)" >&2; exit 2; fi
-if [ "$(dpkg --print-architecture)" != amd64 ]; then echo "test-arm64: runs on an x86-64 (amd64) Debian" >&2; exit 2; fi
+if [ "$(dpkg --print-architecture)" != amd64 ]; then # on arm64 the rest of test.sh tested it natively
+    echo "test-arm64: skipped: it emulates arm64 on an x86-64 (amd64) Debian, and this is $(dpkg --print-architecture)"
+    exit 0
+fi
 "$repo/scripts/setup-arm64.sh" >/dev/null || exit 1
 
 failures=0
