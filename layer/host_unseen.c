@@ -52,16 +52,27 @@ static bool persistent_readback(struct layer_device *ld, const struct unseen_wri
 
 static pthread_mutex_t create_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* The tracker is made on the first completed write and published (release) after its lock is
+ * initialized; the lookups below take no lock (acquire), so a weakly ordered CPU (arm64) cannot
+ * hand them a tracker whose lock is not initialized yet. */
+static struct host_tracker *tracker_of(struct layer_device *ld)
+{
+    return __atomic_load_n(&ld->host, __ATOMIC_ACQUIRE);
+}
+
 static struct host_tracker *tracker(struct layer_device *ld)
 {
+    struct host_tracker *t = tracker_of(ld);
+    if (t != NULL)
+        return t;
     pthread_mutex_lock(&create_lock);
-    if (ld->host == NULL) {
-        ld->host = calloc(1, sizeof(*ld->host));
-        if (ld->host != NULL)
-            pthread_mutex_init(&ld->host->lock, NULL);
+    t = ld->host;
+    if (t == NULL && (t = calloc(1, sizeof(*t))) != NULL) {
+        pthread_mutex_init(&t->lock, NULL);
+        __atomic_store_n(&ld->host, t, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&create_lock);
-    return ld->host;
+    return t;
 }
 
 void unseen_writes_free(struct layer_device *ld)
@@ -92,15 +103,18 @@ void unseen_write_completed(struct layer_device *ld, const struct unseen_write *
     if (!visible_to_host) {
         t->unseen[t->unseen_next] = *w;
         t->unseen_next = (t->unseen_next + 1) % UNSEEN_KEPT;
-        if (t->readback_count < UNSEEN_READBACKS_KEPT && persistent_readback(ld, w))
-            t->readbacks[t->readback_count++] = *w;
+        uint32_t n = t->readback_count;
+        if (n < UNSEEN_READBACKS_KEPT && persistent_readback(ld, w)) {
+            t->readbacks[n] = *w;
+            __atomic_store_n(&t->readback_count, n + 1, __ATOMIC_RELAXED); /* read without the lock first */
+        }
     }
     pthread_mutex_unlock(&t->lock);
 }
 
 bool unseen_write_take(struct layer_device *ld, uint64_t memory, uint64_t begin, uint64_t end, struct unseen_write *out)
 {
-    struct host_tracker *t = ld->host;
+    struct host_tracker *t = tracker_of(ld);
     if (t == NULL)
         return false;
     bool found = false;
@@ -118,13 +132,13 @@ bool unseen_write_take(struct layer_device *ld, uint64_t memory, uint64_t begin,
 
 uint32_t unseen_readbacks_take(struct layer_device *ld, struct unseen_write *out)
 {
-    struct host_tracker *t = ld->host;
+    struct host_tracker *t = tracker_of(ld);
     if (t == NULL || __atomic_load_n(&t->readback_count, __ATOMIC_ACQUIRE) == 0)
         return 0;
     pthread_mutex_lock(&t->lock);
     uint32_t count = t->readback_count;
     memcpy(out, t->readbacks, count * sizeof(out[0]));
-    t->readback_count = 0;
+    __atomic_store_n(&t->readback_count, 0, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&t->lock);
     return count;
 }

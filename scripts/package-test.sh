@@ -27,6 +27,7 @@ if [ "$(id -u)" -ne 0 ]; then echo "package-test: needs root (it installs packag
 if dpkg-query -W -f='${Status}' preflight-probe 2>/dev/null | grep -q "install ok installed"; then
     echo "package-test: preflight packages are installed already; this test would remove them" >&2; exit 2
 fi
+libdir=/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH) # the packages' multiarch directory
 # nothing from the build tree may stand in for the installed files
 unset VK_ADD_LAYER_PATH VK_LAYER_PATH PREFLIGHT_BIN
 export DEBIAN_FRONTEND=noninteractive
@@ -39,7 +40,7 @@ for p in "${packages[@]}"; do
     check "$p is installed" sh -c "dpkg-query -W -f='\${Status}' $p | grep -q 'install ok installed'"
 done
 check "the layer manifest is in /usr/share/vulkan/explicit_layer.d and names the installed library" \
-    grep -q '"library_path": "/usr/lib/x86_64-linux-gnu/libVkLayer_preflight_validation.so"' \
+    grep -q "\"library_path\": \"$libdir/libVkLayer_preflight_validation.so\"" \
     /usr/share/vulkan/explicit_layer.d/VkLayer_preflight_validation.json
 
 cd "$work" || exit 1
@@ -81,9 +82,9 @@ check "man pages are installed" test -s /usr/share/man/man1/preflight-probe.1 -a
 
 apt-get purge -y -q "${packages[@]}" >"$work/purge.log" 2>&1
 check "apt purges them" [ $? -eq 0 ]
-check "nothing of them is left: binaries, library, manifest, unit, defaults" sh -c '
+check "nothing of them is left: binaries, library, manifest, unit, defaults" env libdir="$libdir" sh -c '
     for f in /usr/bin/preflight-probe /usr/bin/preflight-report /usr/bin/preflight-dashboard /usr/bin/preflight-farm-run \
-             /usr/lib/x86_64-linux-gnu/libVkLayer_preflight_validation.so \
+             $libdir/libVkLayer_preflight_validation.so \
              /usr/share/vulkan/explicit_layer.d/VkLayer_preflight_validation.json \
              /usr/lib/systemd/system/preflight-dashboard.service /etc/default/preflight-dashboard; do
         [ ! -e "$f" ] || { echo "left: $f"; exit 1; }

@@ -65,3 +65,5 @@ if [ ${#missing[@]} -gt 0 ] || [ "$need_mesa" -eq 1 ]; then
     [ ${#missing[@]} -eq 0 ] || apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 echo "setup: packages present; lavapipe and zink $(dpkg-query -W -f='${Version}' mesa-vulkan-drivers)"
+# the arm64 cross toolchain, arm64 -dev packages and qemu for scripts/test-arm64.sh
+"$(dirname "$0")/setup-arm64.sh"

@@ -38,3 +38,7 @@ echo "== build with ThreadSanitizer and test the layer's and the dashboard's thr
 unset LSAN_OPTIONS ASAN_OPTIONS
 export TSAN_OPTIONS="halt_on_error=1 suppressions=$root/tests/layer/tsan-driver.supp"
 (cd "$root/build-tsan" && ctest --output-on-failure --timeout 900 -LE scenario -R 'layer\.|unit\.handle_map|dashboard\.(sqlite|postgres)')
+
+echo "== arm64: cross-built packages, and the probe, layer, report tool and dashboard under emulation"
+# (scripts/test-arm64.sh; its cost cold and warm, and what runs under emulation: docs/farm.md#arm64-under-emulation-in-ci)
+"$root/scripts/test-arm64.sh"

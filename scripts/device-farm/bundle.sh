@@ -42,7 +42,7 @@ for binary in "${programs[@]}"; do
         esac
     done
 done
-cp /usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so "$out/layers/"
+cp "/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/libVkLayer_khronos_validation.so" "$out/layers/"
 sed 's|"library_path": *"[^"]*"|"library_path": "./libVkLayer_khronos_validation.so"|' \
     /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json >"$out/layers/VkLayer_khronos_validation.json"
 cp "$(dirname "$0")/../../tests/integration/compare_vulkaninfo.py" "$(dirname "$0")/../../bench/probe_bench.py" \

@@ -48,6 +48,11 @@ skipped() { # skipped WHAT: true, and says so, when the scenario reported the de
 has() { grep -q -- "$1" "$work/out"; }
 only() { [ "$(findings)" = "$1" ] && [ "$(cat "$work/rc")" = 0 ]; }
 loaded() { grep -qi "insert instance layer.*VK_LAYER_PREFLIGHT_validation" "$work/err"; }
+layer_library() { # the library the manifest names: beside it in a build tree, absolute where installed
+    local path
+    path=$(sed -n 's/.*"library_path": *"\([^"]*\)".*/\1/p' "$layer_dir/VkLayer_preflight_validation.json")
+    case "$path" in /*) echo "$path" ;; *) echo "$layer_dir/$path" ;; esac
+}
 
 run clean
 check "clean program at every limit: no finding" only 0
@@ -444,7 +449,7 @@ if ! whole; then
     : # vkcube is no layer_app scenario
 elif ! command -v xvfb-run >/dev/null || ! command -v vkcube >/dev/null; then
     echo "skip vkcube: xvfb-run or vkcube not installed (scripts/setup.sh installs both)"
-elif ldd "$layer_dir/libVkLayer_preflight_validation.so" | grep -q 'lib[at]san'; then
+elif ldd "$(layer_library)" | grep -q 'lib[at]san'; then
     echo "skip vkcube: sanitizer build of the layer"
 else
     VK_LOADER_DEBUG=layer VK_INSTANCE_LAYERS=VK_LAYER_PREFLIGHT_validation VK_PREFLIGHT_VALIDATION_STDERR=on \

@@ -21,6 +21,7 @@ import argparse
 import hashlib
 import json
 import os
+import platform
 import re
 import shutil
 import signal
@@ -62,7 +63,7 @@ PIGLIT = [
     "arb_shader_image_load_store-host-mem-barrier", "arb_shader_image_load_store-shader-mem-barrier",
     "arb_texture_buffer_object-data-sync", "copypixels-sync", "draw-sync",
 ]
-PIGLIT_BIN = "/usr/lib/x86_64-linux-gnu/piglit/bin"
+PIGLIT_BIN = "/usr/lib/%s-linux-gnu/piglit/bin" % platform.machine()  # Debian's multiarch directory
 GLMARK2_SCENES = ["build:use-vbo=true", "texture:texture-filter=linear", "shading:shading=phong",
                   "bump:bump-render=normals", "effect2d:kernel=0,1,0;1,-4,1;0,1,0;", "pulsar:quads=5",
                   "desktop:effect=blur:windows=4", "buffer:update-method=map", "shadow", "refract",
