@@ -42,6 +42,11 @@ void ingest_prepared_free(struct ingest_prepared *prepared);
 /* Whether a report with this key is stored (a retry or a second upload answers at once). */
 bool ingest_known(struct db *db, const char *key, int64_t *report_id, char *message, size_t size);
 
+/* Every table derived from the stored reports (entries, devices, items, machines, the fleet's
+ * verdicts, artifact names) emptied and derived again from the stored bytes, in upload order:
+ * a schema upgrade that changes what is derived runs it inside its transaction. */
+bool ingest_rederive_all(struct db *db, char *message, size_t size);
+
 /* The stored bytes of report `id` (malloc'd, `length` set); NULL when there is none. */
 char *ingest_load_body(struct db *db, int64_t id, size_t *length);
 
