@@ -53,6 +53,7 @@ static const char *const version_1[] = {
 static const char *const version_2[] = {
     /* each entry's smoke verdicts: {"test": {id: verdict}, "capability": {id: verdict}} */
     "ALTER TABLE entries ADD COLUMN verdicts TEXT NOT NULL DEFAULT ''",
+    "CREATE INDEX reports_host ON reports (host, id)",
     /* per machine (host label): its newest report, also one without a device */
     "CREATE TABLE machines (host TEXT PRIMARY KEY, reports INTEGER NOT NULL, first_upload TEXT NOT NULL, "
     "last_upload TEXT NOT NULL, last_report BIGINT NOT NULL, last_devices INTEGER NOT NULL)",
