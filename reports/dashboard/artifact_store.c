@@ -4,54 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_model.h"
 #include "sha256.h"
 #include "tokens.h"
-
-bool artifact_name_valid(const char *text)
-{
-    if (text == NULL || strlen(text) != 64)
-        return false;
-    for (const char *s = text; *s; ++s)
-        if (!((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f')))
-            return false;
-    return true;
-}
-
-static void collect(const cJSON *node, bool in_artifacts, struct artifact_ref *out, size_t max, size_t *count)
-{
-    const cJSON *child;
-    if (cJSON_IsObject(node) && in_artifacts) {
-        const char *sha = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(node, "sha256"));
-        if (artifact_name_valid(sha) && *count < max) {
-            bool seen = false;
-            for (size_t i = 0; i < *count && !seen; ++i)
-                seen = strcmp(out[i].sha256, sha) == 0;
-            if (!seen) {
-                const cJSON *bytes = cJSON_GetObjectItemCaseSensitive(node, "bytes");
-                snprintf(out[*count].sha256, sizeof(out[*count].sha256), "%s", sha);
-                out[(*count)++].bytes = cJSON_IsNumber(bytes) ? (int64_t)bytes->valuedouble : -1;
-            }
-        }
-    }
-    cJSON_ArrayForEach(child, node)
-    {
-        bool artifacts = cJSON_IsArray(child) && child->string && strcmp(child->string, "artifacts") == 0;
-        collect(child, artifacts || (in_artifacts && cJSON_IsArray(node)), out, max, count);
-    }
-}
-
-size_t artifact_refs_of(const cJSON *report, struct artifact_ref *out, size_t max)
-{
-    size_t count = 0;
-    const cJSON *device, *test;
-    REPORT_FOR_EACH_DEVICE(device, report)
-    {
-        REPORT_FOR_EACH_SMOKE(test, device)
-        collect(report_smoke_of(test).evidence, false, out, max, &count);
-    }
-    return count;
-}
 
 static bool is_png(const unsigned char *data, size_t length)
 {

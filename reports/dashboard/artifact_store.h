@@ -9,25 +9,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <cjson/cJSON.h>
 
 #include "db.h"
 
-#define ARTIFACT_MAX_BYTES (4u * 1024u * 1024u) /* per image; larger uploads are refused (413) */
-#define ARTIFACTS_PER_REPORT 512                /* names kept per report; more are ignored */
+#include "report_artifacts.h"
 
-struct artifact_ref {
-    char sha256[65];
-    int64_t bytes; /* as the evidence gives it; -1 when it does not */
-};
-
-/* The artifacts `report`'s smoke evidence names: every object with a 64-hex-digit "sha256" in an
- * array named "artifacts", at any depth of any test's evidence (no test is special), each hash
- * once. Returns how many were written (at most `max`). */
-size_t artifact_refs_of(const cJSON *report, struct artifact_ref *out, size_t max);
-
-/* Whether `text` is 64 lowercase hex digits. */
-bool artifact_name_valid(const char *text);
+#define ARTIFACT_MAX_BYTES REPORT_ARTIFACT_MAX_BYTES /* per image; larger uploads are refused (413) */
 
 enum artifact_status {
     ARTIFACT_STORED,

@@ -226,11 +226,9 @@ static void flags(struct buf *b, const cJSON *object)
     char title[64];
     buf_printf(b, "<p class=\"flags\"><b>%s</b>: ", words(object->string, title, sizeof(title)));
     const cJSON *v;
-    int i = 0;
     cJSON_ArrayForEach(v, object)
     {
-        buf_printf(b, "%s<span class=\"%s\">%s ", i++ ? " · " : "", cJSON_IsTrue(v) ? "pass" : "muted",
-                   cJSON_IsTrue(v) ? "✓" : "✗");
+        buf_printf(b, "<span class=\"%s\">%s ", cJSON_IsTrue(v) ? "pass" : "muted", cJSON_IsTrue(v) ? "✓" : "✗");
         buf_escape(b, v->string);
         buf_add(b, "</span>");
     }
@@ -256,8 +254,8 @@ static void result_list(struct buf *b, const cJSON *list)
     }
     char title[64];
     int total = cJSON_GetArraySize(list);
-    buf_printf(b, "<div class=\"list\"><b>%s</b> (%d)<table><thead><tr>", words(list->string, title, sizeof(title)),
-               total);
+    buf_printf(b, "<div class=\"list\"><b>%s</b> (%d)<div class=\"wide\"><table><thead><tr>",
+               words(list->string, title, sizeof(title)), total);
     for (size_t i = 0; i < n; ++i) {
         buf_add(b, "<th>");
         buf_escape(b, words(columns[i], title, sizeof(title)));
@@ -280,7 +278,7 @@ static void result_list(struct buf *b, const cJSON *list)
         }
         buf_add(b, "</tr>");
     }
-    buf_add(b, "</tbody></table>");
+    buf_add(b, "</tbody></table></div>");
     if (total > LIST_ROWS)
         buf_printf(b, "<p class=\"muted\">and %d more (in the raw evidence)</p>", total - LIST_ROWS);
     buf_add(b, "</div>");

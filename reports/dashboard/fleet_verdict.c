@@ -20,9 +20,11 @@ void fleet_combine(const struct machine_verdict *v, size_t count, struct fleet_v
     snprintf(out->verdict, sizeof(out->verdict), "%s", count == 0 ? "" : same ? v[0].verdict : ITEM_VERDICT_FLAKY);
     if (count == 0)
         return;
-    if (same) {
-        snprintf(out->detail, sizeof(out->detail), "%s on %s%zu machine%s", v[0].verdict, count > 1 ? "all " : "",
-                 count, count == 1 ? "" : "s");
+    if (same) { /* the verdict is beside it on every page: only where it was seen */
+        if (count == 1)
+            snprintf(out->detail, sizeof(out->detail), "on 1 machine: %s", *v[0].host ? v[0].host : "(no host label)");
+        else
+            snprintf(out->detail, sizeof(out->detail), "on all %zu machines", count);
         return;
     }
     /* one clause per verdict other than pass, in the order first met: "fail on 2 of 3 machines: a, b" */
@@ -65,19 +67,4 @@ enum fleet_change fleet_compare(const char *before, const char *after)
     if (passes && items_verdict_failing(before))
         return FLEET_FIX;
     return FLEET_CHANGED;
-}
-
-void fleet_headline(const struct fleet_verdict *v, char *out, size_t size)
-{
-    const char *s = v->machines == 1 ? "" : "s";
-    if (strcmp(v->verdict, ITEM_VERDICT_FLAKY) == 0 && v->failing > 0)
-        snprintf(out, size, "fails on %d of %d machines", v->failing, v->machines);
-    else if (strcmp(v->verdict, ITEM_VERDICT_FLAKY) == 0)
-        snprintf(out, size, "passes on %d of %d machines", v->passing, v->machines);
-    else if (strcmp(v->verdict, "pass") == 0)
-        snprintf(out, size, "passes on %d machine%s", v->machines, s);
-    else if (items_verdict_failing(v->verdict))
-        snprintf(out, size, "fails on %s%d machine%s (%s)", v->machines > 1 ? "all " : "", v->machines, s, v->verdict);
-    else
-        snprintf(out, size, "%s on %d machine%s", v->verdict, v->machines, s);
 }

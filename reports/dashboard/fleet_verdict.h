@@ -21,7 +21,7 @@ struct fleet_verdict {
     int machines;     /* machines with a result */
     int passing;      /* of them, how many passed */
     int failing;      /* of them, how many failed (items_verdict_failing) */
-    char detail[512]; /* "fail on 2 of 3 machines: farm-a, farm-b" */
+    char detail[512]; /* "fail on 2 of 3 machines: farm-a, farm-b"; "on all 3 machines" where they agree */
 };
 
 /* Combines `count` machines' verdicts (count > 0). */
@@ -36,9 +36,5 @@ enum fleet_change {
 
 /* The change from the previous driver's combined verdict to this driver's. */
 enum fleet_change fleet_compare(const char *before, const char *after);
-
-/* "fails on 2 of 3 machines", "passes on 3 machines", "flaky on 3 machines": the headline of a
- * combined verdict for a page. */
-void fleet_headline(const struct fleet_verdict *v, char *out, size_t size);
 
 #endif

@@ -32,7 +32,7 @@ static const char style[] =
     "details{margin:4px 0}summary{cursor:pointer}.error{color:#b91c1c;font-weight:bold}"
     ".stats{display:flex;flex-wrap:wrap;gap:8px;margin:8px 0}.stat{border:1px solid #d1d5db;border-radius:6px;"
     "padding:6px 12px}.stat b{font-size:20px;display:block}.stat.bad{border-color:#b91c1c;background:#fef2f2}"
-    ".cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(400px,1fr));gap:10px}"
+    ".cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(400px,1fr));gap:10px;align-items:start}"
     ".card{border:1px solid #d1d5db;border-radius:6px;padding:8px 10px;min-width:0}"
     ".card.attention{border:2px solid #b91c1c;background:#fffafa}.card h3{margin:0 0 4px;font-size:15px}"
     ".signals span{display:inline-block;padding:0 6px;margin:0 3px 3px 0;border-radius:3px;font-size:12px}"
@@ -43,7 +43,8 @@ static const char style[] =
     ".bar{display:inline-block;height:10px;background:#3b82f6;vertical-align:middle}.bar.other{background:#9ca3af}"
     "table.bars{margin:2px 0}table.bars th,table.bars td{border:0;background:none;padding:1px 6px 1px 0;"
     "font-weight:normal}tr.requested th{color:#1d4ed8;font-weight:bold}table.counters caption{text-align:left;"
-    "font-weight:bold}.flags{font-size:12px}"
+    "font-weight:bold}.flags{font-size:12px}.flags span{display:inline-block;margin-right:10px}"
+    ".card .wide{overflow-x:auto}.card .wide td,.card .wide th{overflow-wrap:normal}"
     "td.differs{background:#fef9c3}table.compare{width:100%;table-layout:fixed}"
     "tr.same{display:none}.warning{border:2px solid #b91c1c;background:#fef2f2;padding:8px 12px;border-radius:6px}";
 

@@ -439,7 +439,7 @@ struct ingest_prepared {
     struct item_list *items; /* per device */
     struct entry_identity *identities;
     int devices;
-    struct artifact_ref *artifacts;
+    struct report_artifact *artifacts;
     size_t artifact_count;
     unsigned char *stored; /* the deflated body */
     size_t stored_length, length;
@@ -513,7 +513,7 @@ static struct ingest_prepared *prepare(const char *body, size_t length, const ch
     }
     p->items = calloc((size_t)p->devices + 1, sizeof(*p->items));
     p->identities = calloc((size_t)p->devices + 1, sizeof(*p->identities));
-    p->artifacts = calloc(ARTIFACTS_PER_REPORT, sizeof(*p->artifacts));
+    p->artifacts = calloc(REPORT_ARTIFACTS_MAX, sizeof(*p->artifacts));
     bool ok = p->items != NULL && p->identities != NULL && p->artifacts != NULL;
     int index = 0;
     const cJSON *device;
@@ -530,7 +530,7 @@ static struct ingest_prepared *prepare(const char *body, size_t length, const ch
         ++index;
     }
     if (ok)
-        p->artifact_count = artifact_refs_of(report, p->artifacts, ARTIFACTS_PER_REPORT);
+        p->artifact_count = report_artifacts_of(report, p->artifacts, REPORT_ARTIFACTS_MAX);
     p->created = items_keep_text(&p->texts, report_created(report));
     const cJSON *generator = report_generator(report);
     char generator_text[256];

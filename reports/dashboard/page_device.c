@@ -239,7 +239,7 @@ static void not_passing(const cJSON *driver, struct buf *b)
         buf_escape(b, str(t, "test"));
         buf_add(b, "</td>");
         html_verdict_cell(b, str(t, "verdict"));
-        buf_printf(b, "<td>fails on %.0f of %.0f machines: ", num(t, "failing"), num(t, "machines"));
+        buf_add(b, "<td>");
         buf_escape(b, str(t, "detail"));
         buf_add(b, "</td></tr>");
     }
@@ -265,6 +265,8 @@ static void transition(const cJSON *m, const cJSON *v, struct buf *b)
     html_count(b, num(v, "fixes"), "fix", "fixes");
     buf_add(b, ", ");
     html_count(b, (double)cJSON_GetArraySize(declared), "declared change", "declared changes");
+    if (declared_regressions > 0)
+        buf_printf(b, " (%.0f worse)", declared_regressions);
     buf_add(b, " <a href=\"/compare?differ=1&amp;d=");
     buf_url(b, str(m, "deviceKey"));
     buf_printf(b, "%%40%.0f&amp;d=", num(v, "previousRaw"));

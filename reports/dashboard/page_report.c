@@ -266,7 +266,7 @@ void view_artifact(struct db *db, const struct page_request *request, struct vie
     }
     snprintf(sha, sizeof(sha), "%.64s", name);
     size_t length = 0;
-    void *data = artifact_name_valid(sha) ? artifact_load(db, sha, &length) : NULL;
+    void *data = report_artifact_hash_valid(sha) ? artifact_load(db, sha, &length) : NULL;
     if (data == NULL) {
         view_fail(out, 404, "no artifact %s has been uploaded", sha);
         return;
@@ -293,7 +293,7 @@ static void test_card(const cJSON *test, const cJSON *stored, bool attention, st
         buf_escape(b, str(test, "previousVerdict"));
         buf_add(b, " on the previous driver</p>");
     }
-    if (fleet != NULL && (strcmp(str(fleet, "verdict"), str(test, "status")) != 0 || num(fleet, "machines") > 1)) {
+    if (fleet != NULL && strcmp(str(fleet, "verdict"), str(test, "status")) != 0) {
         buf_add(b, "<p class=\"fleet\">this driver over its machines: ");
         html_verdict(b, str(fleet, "verdict"));
         buf_add(b, " <span class=\"muted\">");
@@ -351,7 +351,7 @@ static void summary(const cJSON *d, struct buf *b)
                 buf_escape(b, str(test, "previousVerdict"));
                 buf_add(b, " on the previous driver)");
             }
-            if (fleet && num(fleet, "machines") > 1) {
+            if (fleet && strcmp(str(fleet, "verdict"), str(test, "status")) != 0) {
                 buf_add(b, " · over the driver's machines: ");
                 html_verdict(b, str(fleet, "verdict"));
                 buf_add(b, " <span class=\"muted\">");

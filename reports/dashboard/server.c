@@ -469,7 +469,7 @@ static bool artifact_url(const char *url, struct request *r)
         return false;
     snprintf(r->report_key, sizeof(r->report_key), "%.64s", url + p);
     snprintf(r->artifact, sizeof(r->artifact), "%.64s", url + p + 64 + m);
-    return artifact_name_valid(r->report_key) && artifact_name_valid(r->artifact);
+    return report_artifact_hash_valid(r->report_key) && report_artifact_hash_valid(r->artifact);
 }
 
 /* An upload's headers are all there: who is it, and is its name well formed. A refusal is sent
@@ -487,7 +487,7 @@ static void check_upload(struct server *s, struct MHD_Connection *c, struct requ
                       : status == TOKEN_ERROR ? "the database is not reachable"
                                               : "uploading needs a token (Authorization: Bearer)";
     const char *key = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Idempotency-Key");
-    if (r->refusal == 0 && r->kind == REQUEST_REPORT && !artifact_name_valid(key)) {
+    if (r->refusal == 0 && r->kind == REQUEST_REPORT && !report_artifact_hash_valid(key)) {
         r->refusal = 400;
         r->refusal_text = "Idempotency-Key must be the SHA-256 of the body, 64 lowercase hex digits";
     }
