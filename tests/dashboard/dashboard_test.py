@@ -27,6 +27,7 @@ import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from postgres_server import PostgresServer  # noqa: E402
+import fleet_scenario  # noqa: E402
 
 checks = failures = 0
 
@@ -120,6 +121,7 @@ def main():
     parser.add_argument("--report-tool", required=True)
     parser.add_argument("--fixtures", required=True)
     parser.add_argument("--synth", required=True)
+    parser.add_argument("--examples", required=True, help="docs/examples (the H200 report and its artifacts)")
     parser.add_argument("--backend", choices=["sqlite", "postgres"], required=True)
     a = parser.parse_args()
     work = tempfile.mkdtemp(prefix="preflight-dashboard-test-")
@@ -299,6 +301,19 @@ def main():
         check("a report with hostile strings is accepted", r.returncode == 0, r.stderr)
         hostile_id = sql("SELECT MAX(id) FROM reports")
 
+        # ---- the multi-machine regression, uploaded by the client with its PNG artifacts ----
+        runs = fleet_scenario.write(a.examples, os.path.join(work, "runs"))
+        r = upload(*runs)
+        check("six farm runs uploaded with their artifacts: exit 0", r.returncode == 0 and r.stderr.count("11 of 11 artifacts sent") == 6,
+              r.stderr[-600:])
+        empty = json.load(open(runs[0]))
+        empty["devices"] = []
+        empty["host"] = "farm-h200-04"
+        empty_path = os.path.join(work, "empty.json")
+        json.dump(empty, open(empty_path, "w"))
+        r = upload(empty_path)
+        check("a report without a device is accepted", r.returncode == 0, r.stderr)
+
         # ---- read access ----
         status, headers, page = request(server.port, "GET", "/")
         check("reading without a token: 401 and the sign-in form", status == 401 and b'action="/login"' in page, status)
@@ -309,9 +324,32 @@ def main():
         status, headers, _ = request(server.port, "POST", "/login", "token=" + urllib.parse.quote(token),
                                      {"Content-Type": "application/x-www-form-urlencoded"})
         cookie = headers.get("Set-Cookie", "")
-        check("signing in sets an HttpOnly cookie and redirects", status == 303 and "HttpOnly" in cookie and token in cookie, (status, cookie))
-        status, _, _ = request(server.port, "GET", "/", headers={"Cookie": cookie.split(";")[0]})
-        check("the cookie reads the pages", status == 200, status)
+        check("signing in sets an HttpOnly session cookie, not the token, and redirects",
+              status == 303 and "HttpOnly" in cookie and "SameSite=Strict" in cookie and token not in cookie and
+              re.match(r"preflight_session=pfs_[0-9a-f]{64};", cookie), (status, cookie))
+        session = cookie.split(";")[0]
+        check("only the session's SHA-256 is stored", session.split("=")[1] not in sql("SELECT hash FROM sessions") and
+              hashlib.sha256(session.split("=")[1].encode()).hexdigest() in sql("SELECT hash FROM sessions"))
+        status, _, page = request(server.port, "GET", "/", headers={"Cookie": session})
+        check("the session reads the pages, which offer to sign out", status == 200 and b'action="/logout"' in page, status)
+        status, headers, _ = request(server.port, "POST", "/logout", headers={"Cookie": session})
+        check("signing out ends the session and clears the cookie", status == 303 and "Max-Age=0" in headers.get("Set-Cookie", ""),
+              (status, headers.get("Set-Cookie")))
+        status, _, _ = request(server.port, "GET", "/", headers={"Cookie": session})
+        check("a session signed out reads nothing", status == 401, status)
+        status, headers, _ = request(server.port, "POST", "/login", "token=" + urllib.parse.quote(token),
+                                     {"Content-Type": "application/x-www-form-urlencoded"})
+        session = headers.get("Set-Cookie", "").split(";")[0]
+        status, _, _ = request(server.port, "POST", "/api/v1/reports", b"{}",
+                               {"Cookie": session, "Idempotency-Key": hashlib.sha256(b"{}").hexdigest()})
+        check("a session cookie does not upload (uploads need a token)", status == 401, status)
+        temporary = run("token", "add", "temporary", "--db", db).stdout.strip()
+        status, headers, _ = request(server.port, "POST", "/login", "token=" + urllib.parse.quote(temporary),
+                                     {"Content-Type": "application/x-www-form-urlencoded"})
+        temporary_session = headers.get("Set-Cookie", "").split(";")[0]
+        run("token", "revoke", "temporary", "--db", db)
+        status, _, _ = request(server.port, "GET", "/", headers={"Cookie": temporary_session})
+        check("revoking a token ends its sessions", status == 401, status)
         status, _, _ = request(server.port, "GET", "/healthz")
         check("/healthz answers without a token", status == 200, status)
 
@@ -342,15 +380,26 @@ def main():
         check("devices grouped by vendor, then driver", status == 200 and page.count(b'class="vendor"') == 2 and b'class="driver"' in page)
         status, _, body = api("/api/v1/devices?since=2999-01-01")
         check("uploaded since a future date: none", json.loads(body)["total"] == 0)
+        status, _, body = api("/api/v1/devices?vendor=nvidia&type=discrete")
+        check("filters ignore case (vendor=nvidia, type=discrete)", status == 200 and json.loads(body)["total"] == filtered["total"],
+              body[:200])
+        for bad, word in [("api=abc", b"api=abc"), ("since=yesterday", b"since=yesterday"), ("vendor=nobody", b"vendor=nobody"),
+                          ("type=gpu-ish", b"type=gpu-ish"), ("exclude_cpu=yes", b"exclude_cpu=yes"), ("page=0", b"page=0")]:
+            status, _, body = api("/api/v1/devices?" + bad)
+            check("a bad filter value (%s): 400 naming it" % bad, status == 400 and word in body, (status, body[:120]))
+        status, _, body = api("/api/v1/devices?q=farm-001")
+        check("search by machine (q=farm-001)", status == 200 and 0 < json.loads(body)["total"] < devices + 1, body[:100])
 
         regressed_key = json.load(open(synthesized[0]))["devices"][0]["identity"]["deviceKey"]  # device 0: regresses on its newest driver
         status, _, body = api("/api/v1/devices/" + regressed_key)
         history = json.loads(body)
-        check("device history: its reports across driver versions and machines",
-              status == 200 and history["driverVersions"] == 3 and len({e["host"] for e in history["entries"]}) > 1, history.get("driverVersions"))
-        newest = history["transitions"][0]
-        check("device history: the newest driver change has regressions, listed first",
-              newest["regressions"] > 0 and newest["changes"][0]["regression"], newest["regressions"])
+        check("device history: its drivers, machines and reports",
+              status == 200 and history["driverVersions"] == 3 and len({e["host"] for e in history["entries"]}) > 1 and
+              len(history["machines"]) == 2, history.get("driverVersions"))
+        newest = history["drivers"][0]
+        check("device history: the newest driver regressed over both machines, regressions listed first",
+              newest["regressions"] > 0 and newest["machines"] == 2 and newest["changes"][0]["change"] == "regression" and
+              newest["changes"][0]["afterDetail"] == "on all 2 machines", newest)
         status, _, page = api("/devices/" + regressed_key)
         check("device page highlights the regression", status == 200 and b'class="transition regression"' in page)
         status, _, _ = api("/devices/no-such-device")
@@ -378,12 +427,34 @@ def main():
             status, _, _ = api(path)
             check("no such page: %s → 404" % path, status == 404, status)
 
-        ids = sql("SELECT id FROM reports ORDER BY id LIMIT 10").split()
-        status, _, body = api("/api/v1/compare?" + "&".join("r=" + i for i in ids))
+        ids = sql("SELECT id FROM reports WHERE devices = 1 ORDER BY id LIMIT 9").split()
+        status, _, body = api("/api/v1/compare?" + "&".join("r=" + i for i in ids[:8]))
         compared = json.loads(body)
-        check("compare 10 reports: 10 columns", status == 200 and len(compared["columns"]) == 10, len(compared.get("columns", [])))
-        status, _, page = api("/compare?differ=1&" + "&".join("r=" + i for i in ids))
-        check("compare page, only rows that differ", status == 200 and page.count(b"<tr") - 1 == sum(1 for row in compared["rows"] if row["differs"]))
+        check("compare 8 reports: 8 columns", status == 200 and len(compared["columns"]) == 8, len(compared.get("columns", [])))
+        kinds = {row["kind"] for row in compared.get("rows", [])}
+        check("compare covers every declared value, tests and identity",
+              kinds == {"identity", "test", "capability", "extension", "feature", "limit", "format"} and
+              len(compared["rows"]) > 1000, (kinds, len(compared.get("rows", []))))
+        status, _, body = api("/api/v1/compare?differ=1&" + "&".join("r=" + i for i in ids[:8]))
+        differing = json.loads(body)
+        status, _, page = api("/compare?differ=1&" + "&".join("r=" + i for i in ids[:8]))
+        check("compare, only rows that differ: the page shows them all",
+              status == 200 and all(row["differs"] for row in differing["rows"]) and
+              page.count(b'<tr class="differs">') == len(differing["rows"]) == compared["rowsDiffering"], len(differing["rows"]))
+        status, _, body = api("/api/v1/compare?" + "&".join("r=" + i for i in ids))
+        check("compare of 9: 400, up to 8", status == 400 and b"up to 8" in body, (status, body[:100]))
+        status, _, page = api("/compare")
+        check("compare without a choice: the picker (200), 8 at most", status == 200 and b'data-max="8"' in page and
+              b'name="d" value="' in page and b'name="r" value="' in page, status)
+        pair = json.loads(api("/api/v1/devices/" + regressed_key)[2])["drivers"]
+        status, _, body = api("/api/v1/compare?differ=1&d=%s%%40%d&d=%s%%40%d" % (regressed_key, pair[1]["driverRaw"], regressed_key,
+                                                                                pair[0]["driverRaw"]))
+        side = json.loads(body)
+        check("side by side of two drivers of a device: never empty (an extension gained, a test regressed)",
+              status == 200 and any(r["kind"] == "extension" for r in side["rows"]) and any(r["kind"] == "test" for r in side["rows"]),
+              (status, body[:200]))
+        status, _, _ = api("/api/v1/compare?d=nonsense")
+        check("compare with a malformed pair: 400", status == 400, status)
         status, _, _ = api("/api/v1/compare?" + "&".join("r=" + ids[0] for _ in range(300)))
         check("compare with more query arguments than the limit: 400, not a shorter compare", status == 400, status)
         status, _, _ = request(server.port, "POST", "/login", "{}", {"Content-Type": "application/json"})
@@ -408,10 +479,28 @@ def main():
               detail["lacking"] and all(d.get("firstDriver") for d in detail["declaring"]) and detail["declaring"], detail.get("devicesDeclaring"))
         status, _, body = api("/api/v1/capabilities/limit:maxComputeSharedMemorySize")
         detail = json.loads(body)
+        check("a bare limit name is an alias of its one struct", status == 200 and
+              detail["id"] == "limit:VkPhysicalDeviceLimits.maxComputeSharedMemorySize" and detail["aliasOf"], detail.get("id"))
         check("limit: the distribution of values over devices", [b["value"] for b in detail["distribution"]] == ["32768", "49152", "65536", "81920"]
               and sum(b["devices"] for b in detail["distribution"]) == detail["devicesDeclaring"], detail.get("distribution"))
-        status, _, page = api("/capabilities/limit:maxComputeSharedMemorySize")
+        status, _, page = api("/capabilities/limit:VkPhysicalDeviceLimits.maxComputeSharedMemorySize")
         check("limit page draws the distribution as SVG", status == 200 and b'<svg class="distribution"' in page)
+        status, _, body = api("/api/v1/capabilities/limit:maxTaskWorkGroupInvocations")
+        answer = json.loads(body)
+        check("a member of two structs (EXT and NV mesh shader) is no alias: 404 naming both", status == 404 and
+              set(answer.get("closest", [])) == {"limit:VkPhysicalDeviceMeshShaderPropertiesEXT.maxTaskWorkGroupInvocations",
+                                                 "limit:VkPhysicalDeviceMeshShaderPropertiesNV.maxTaskWorkGroupInvocations"}, answer)
+        status, _, body = api("/api/v1/capabilities/limit:VkPhysicalDeviceMeshShaderPropertiesEXT.maxTaskWorkGroupInvocations")
+        ext = json.loads(body)
+        check("each struct's limit on its own", status == 200 and ext["name"].endswith("EXT.maxTaskWorkGroupInvocations"), status)
+        status, _, body = api("/api/v1/capabilities/limit:maxComputeSharedMemorySiz")
+        answer = json.loads(body)
+        check("a misspelt item: 404 with the closest names first", status == 404 and
+              answer["closest"][0] == "limit:VkPhysicalDeviceLimits.maxComputeSharedMemorySize", answer)
+        status, _, page = api("/capabilities/extension:VK_KHR_swapchian")
+        check("the 404 page links the closest names", status == 404 and b"/capabilities/extension%3AVK_KHR_swapchain" in page, status)
+        status, _, body = api("/api/v1/capabilities/test:no.such.test")
+        check("an unknown test: 404, not '0 of N'", status == 404, status)
         status, _, body = api("/api/v1/capabilities/format:VK_FORMAT_R8G8B8A8_UNORM")
         check("format: per-feature shares", status == 200 and any(f["feature"] == "VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT" and f["share"] > 0.9
                                                                     for f in json.loads(body)["formatFeatures"]))
@@ -442,8 +531,106 @@ def main():
               not any(e.startswith("VK_EXT_synthetic_feature_") for e in extensions), len(extensions))
         status, _, page = api("/fleet?exclude_cpu=1&requirements=" + urllib.parse.quote(requirements))
         check("fleet page shows the gate", status == 200 and b'class="gate"' in page)
-        status, _, _ = api("/fleet/limits.json?vendor=nobody")
+        status, _, _ = api("/fleet/limits.json?since=2999-01-01")
         check("fleet download of an empty set: 404", status == 404, status)
+
+        # ---- verdicts over machines: one passing upload does not hide the regression ----
+        h200 = fleet_scenario.DEVICE_KEY
+        status, _, body = api("/api/v1/devices/" + h200)
+        history = json.loads(body)
+        newest = history["drivers"][0] if status == 200 else {}
+        check("device: driver 590.44.01 as NVIDIA writes it, over its 3 machines",
+              newest.get("driverVersion") == fleet_scenario.NEW_DRIVER and newest.get("machines") == 3, newest)
+        change = (newest.get("changes") or [{}])[0]
+        check("device: vrs.attachment regressed from pass to flaky, failing on 2 of 3 machines (named)",
+              newest.get("regressions") == 1 and change.get("test") == "vrs.attachment" and change.get("before") == "pass" and
+              change.get("after") == "flaky" and change.get("afterDetail", "").startswith("fail on 2 of 3 machines: farm-h200-01, farm-h200-02"),
+              change)
+        check("device: the previous driver passed everywhere", history["drivers"][1]["driverVersion"] == fleet_scenario.OLD_DRIVER and
+              history["drivers"][1]["failing"] + history["drivers"][1]["flaky"] == 0, history["drivers"][1])
+        status, _, body = api("/api/v1/devices?q=H200")
+        row = next((d for d in json.loads(body)["devices"] if d["deviceKey"] == h200), {})
+        check("devices: the H200 row counts the regression and the failing test", row.get("regressions") == 1 and row.get("flaky") == 1 and
+              json.loads(body)["devicesRegressed"] >= 1, row)
+        status, _, page = api("/")
+        check("devices page: a regressions column and a counted summary, no '1 regressions'",
+              b"<th>regressions</th>" in page and b"regressed</a> on their newest" in page and b"1 regressions" not in page)
+        status, _, body = api("/api/v1/regressions?newest=1")
+        regressions = json.loads(body)
+        found = next((g for g in regressions["regressions"] if g["deviceKey"] == h200), {})
+        check("/regressions: the H200 on 590.44.01, with the test and its machines", found.get("driverVersion") == fleet_scenario.NEW_DRIVER and
+              found["tests"][0]["test"] == "vrs.attachment" and "farm-h200-02" in found["tests"][0]["afterDetail"], found)
+        status, _, body = api("/api/v1/capabilities/test:vrs.attachment")
+        coverage = json.loads(body)
+        check("coverage: the H200 declares vrs.attachment but fails it (flaky over its machines)",
+              any(d["deviceKey"] == h200 and d["verdict"] == "flaky" for d in coverage["declaredButFailing"]), coverage.get("declaredButFailing"))
+        status, _, body = api("/api/v1/fleet?requirements=" + urllib.parse.quote("vrs.* pass or unsupported\n"))
+        gate = json.loads(body)
+        member = next((m for m in gate["members"] if m["deviceKey"] == h200), {})
+        check("fleet gate: the H200 fails vrs.attachment, the reason names the machines", member.get("pass") is False and
+              any("vrs.attachment is flaky" in f and "farm-h200-01" in f for f in member.get("failures", [])), member)
+        check("fleet gate: failing devices first", [m["pass"] for m in gate["members"]] == sorted(m["pass"] for m in gate["members"]))
+        status, _, body = api("/api/v1/reports/%s" % sql("SELECT MAX(id) FROM reports WHERE host = 'farm-h200-03'"))
+        passing = json.loads(body)
+        test = next(t for t in passing["devices"][0]["smoke"] if t["id"] == "vrs.attachment")
+        check("the passing machine's report shows the fleet's verdict beside its own", test["status"] == "pass" and
+              test["fleet"]["verdict"] == "flaky" and test["change"] == "regression", test.get("fleet"))
+
+        # ---- artifacts: stored, served, refused when wrong ----
+        failing_id = sql("SELECT MIN(id) FROM reports WHERE host = 'farm-h200-01' AND created LIKE '2026-12-03%'")
+        sha = fleet_scenario.failing_artifact(runs)
+        status, _, body = api("/api/v1/reports/" + failing_id)
+        check("report: the failing map's artifact is uploaded", json.loads(body)["artifacts"].get(sha) is True, body[-300:])
+        status, headers, image = api("/artifacts/%s.png" % sha)
+        check("artifact served as image/png, cached as immutable", status == 200 and headers.get("Content-Type") == "image/png" and
+              "immutable" in headers.get("Cache-Control", "") and hashlib.sha256(image).hexdigest() == sha, (status, headers))
+        status, _, _ = request(server.port, "GET", "/artifacts/%s.png" % sha,
+                               headers={"Authorization": "Bearer " + token, "If-None-Match": headers.get("ETag", "")})
+        check("artifact: 304 for the ETag a browser has", status == 304, status)
+        status, _, _ = api("/artifacts/%s.png" % ("0" * 64))
+        check("an artifact never uploaded: 404", status == 404, status)
+        status, _, page = api("/reports/" + failing_id)
+        check("report page: the histogram and the PNG inline", b'class="histogram"' in page and
+              ('src="/artifacts/%s.png"' % sha).encode() in page and b'<details class="raw">' in page)
+        key = sql("SELECT idempotency_key FROM reports WHERE id = %s" % failing_id)
+
+        def put_artifact(name, data, token_value=token, report_key=key):
+            return request(server.port, "PUT", "/api/v1/reports/%s/artifacts/%s" % (report_key, name), data,
+                           {"Content-Type": "image/png", "Authorization": "Bearer " + token_value})[0]
+        check("artifact upload again: 409", put_artifact(sha, image) == 409)
+        check("artifact whose bytes do not hash to its name: 400", put_artifact(sha[:-1] + ("0" if sha[-1] != "0" else "1"), image) == 400)
+        other = fleet_scenario.png_rgb(8, 8, (1, 2, 3))
+        check("an artifact the report does not name: 422", put_artifact(hashlib.sha256(other).hexdigest(), other) == 422)
+        check("an artifact for an unknown report: 404", put_artifact(sha, image, report_key="1" * 64) == 404)
+        check("an artifact without a token: 401", put_artifact(sha, image, token_value="nope") == 401)
+        check("not a PNG: 422", put_artifact(hashlib.sha256(b"GIF89a").hexdigest(), b"GIF89a") in (422,))
+        announced = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+        announced.sendall(("PUT /api/v1/reports/%s/artifacts/%s HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\n"
+                           "Content-Length: %d\r\nExpect: 100-continue\r\n\r\n" % (key, sha, token, 4 * 1024 * 1024 + 1)).encode())
+        answer = announced.recv(200)
+        announced.close()
+        check("an artifact announced over 4 MiB: 413 before it is sent", answer.startswith(b"HTTP/1.1 413"), answer[:40])
+
+        # ---- machines: a view per host label; one whose newest report has no device says so ----
+        status, _, body = api("/api/v1/machines")
+        machines = {m["host"]: m for m in json.loads(body)["machines"]}
+        check("machines: every host label, the one without a device first", "farm-h200-01" in machines and
+              json.loads(body)["machines"][0]["host"] == "farm-h200-04", list(machines)[:5])
+        status, _, page = api("/machines/farm-h200-04")
+        check("machine page: no Vulkan device in its newest report", status == 200 and b"No Vulkan device" in page, status)
+        status, _, body = api("/api/v1/machines/farm-h200-01")
+        machine = json.loads(body)
+        check("machine: its devices with the driver's verdict over all machines", machine["devices"][0]["deviceKey"] == h200 and
+              machine["devices"][0]["driverMachines"] == 3 and machine["devices"][0]["driverFailing"] == 1, machine.get("devices"))
+        status, _, _ = api("/machines/no-such-host")
+        check("an unknown machine: 404", status == 404, status)
+
+        # ---- the fleet page keeps the requirements on a typo ----
+        status, _, page = api("/fleet?requirements=" + urllib.parse.quote("compute.* pas\n"))
+        check("fleet page with a malformed requirement: 400, the text kept in the form and the error shown",
+              status == 400 and b"compute.* pas" in page and b'class="error"' in page and b"<textarea" in page, status)
+        status, _, page = api("/fleet?exclude_cpu=1")
+        check("fleet limits as a table", status == 200 and b'id="fleet-limits"' in page and b"VkPhysicalDeviceLimits.maxComputeSharedMemorySize" in page)
 
         if postgres:  # the database restarts under a running dashboard: it reconnects, nothing fails
             postgres.restart()
