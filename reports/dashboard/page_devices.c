@@ -157,25 +157,25 @@ void html_devices(const cJSON *m, const struct page_context *c, struct buf *b)
     const cJSON *d;
     cJSON_ArrayForEach(d, devices)
     {
-        buf_printf(b, "<tr%s><td>", num(d, "regressions") > 0 ? " class=\"regression\"" : "");
+        buf_printf(b, "<tr%s><td class=\"short\">", num(d, "regressions") > 0 ? " class=\"regression\"" : "");
         buf_escape(b, str(d, "vendor"));
         buf_add(b, "</td><td>");
         html_link_device(b, str(d, "deviceKey"), str(d, "deviceName"));
-        buf_add(b, "</td><td>");
+        buf_add(b, "</td><td class=\"short\">");
         const char *type = str(d, "deviceType");
         buf_escape(b, type + (strncmp(type, "VK_PHYSICAL_DEVICE_TYPE_", 24) == 0 ? 24 : 0));
         buf_add(b, "</td><td>");
         buf_escape(b, str(d, "driverName"));
-        buf_add(b, "</td><td>");
+        buf_add(b, "</td><td class=\"short\">");
         html_link_report(b, num(d, "newestReport"), str(d, "newestDriver"));
         buf_printf(b, "</td><td class=\"number\">%.0f</td>", num(d, "machines"));
         failing_cell(b, d);
-        buf_printf(b, "<td class=\"number%s\">%.0f</td><td>", num(d, "regressions") > 0 ? " fail" : "",
+        buf_printf(b, "<td class=\"number%s\">%.0f</td><td class=\"short\">", num(d, "regressions") > 0 ? " fail" : "",
                    num(d, "regressions"));
         buf_escape(b, str(d, "apiVersion"));
         buf_add(b, "</td><td>");
         buf_escape(b, str(d, "os"));
-        buf_printf(b, "</td><td class=\"number\">%.0f</td><td>", num(d, "reports"));
+        buf_printf(b, "</td><td class=\"number\">%.0f</td><td class=\"short\">", num(d, "reports"));
         buf_escape(b, str(d, "lastUpload"));
         buf_add(b, "</td></tr>");
     }

@@ -355,8 +355,9 @@ void html_fleet(const cJSON *m, const struct page_context *c, struct buf *b)
     html_query_suffix(b, c->query, true);
     buf_add(b, "\">limits.json</a> gives the layer), and the devices that set it.</p>"
                "<p><input placeholder=\"filter limits\" data-filter=\"#fleet-limits tbody tr\"></p>"
-               "<table class=\"sortable\" id=\"fleet-limits\"><thead><tr><th>limit</th><th>fleet value</th>"
-               "<th>kind</th><th>set by</th></tr></thead><tbody>");
+               "<table class=\"sortable\" id=\"fleet-limits\" style=\"width:100%;table-layout:fixed\"><colgroup>"
+               "<col style=\"width:38%\"><col style=\"width:24%\"><col style=\"width:7%\"><col></colgroup><thead><tr>"
+               "<th>limit</th><th>fleet value</th><th>kind</th><th>set by</th></tr></thead><tbody>");
     const cJSON *row;
     cJSON_ArrayForEach(row, limits)
     {
