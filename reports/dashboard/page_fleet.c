@@ -31,21 +31,31 @@ static cJSON **fleet_reports(struct db *db, const struct filter_sql *f, size_t *
     size_t rows = db_result_rows(r);
     cJSON **reports = calloc(rows + 1, sizeof(*reports));
     cJSON *loaded = NULL;
-    int64_t loaded_id = 0;
     *count = 0;
-    for (size_t i = 0; reports && i < rows; ++i) {
+    for (size_t i = 0; reports && i < rows;) {
+        /* the rows of one report together: it is parsed once and its devices moved out of it
+         * (a copy of each would double what the allocator has to do for a fleet of reports) */
         int64_t id = db_result_int(r, i, 0);
-        if (loaded == NULL || loaded_id != id) {
-            cJSON_Delete(loaded);
-            loaded = view_load_report(db, id, out);
-            loaded_id = id;
-            if (loaded == NULL)
-                break;
+        size_t end = i;
+        while (end < rows && db_result_int(r, end, 0) == id)
+            ++end;
+        cJSON_Delete(loaded);
+        loaded = view_load_report(db, id, out);
+        if (loaded == NULL)
+            break;
+        cJSON *devices[64];
+        size_t taken = 0;
+        for (size_t k = i; k < end && taken < 64; ++k)
+            devices[taken++] = (cJSON *)view_device_of(loaded, (int)db_result_int(r, k, 1));
+        for (size_t k = 0; k < taken; ++k) {
+            if (devices[k] == NULL)
+                continue;
+            cJSON *single = report_new("preflight-dashboard");
+            cJSON_AddItemToArray(report_devices(single),
+                                 cJSON_DetachItemViaPointer((cJSON *)report_device_array(loaded), devices[k]));
+            reports[(*count)++] = single;
         }
-        cJSON *single = report_new("preflight-dashboard");
-        cJSON_AddItemToArray(report_devices(single),
-                             cJSON_Duplicate(view_device_of(loaded, (int)db_result_int(r, i, 1)), 1));
-        reports[(*count)++] = single;
+        i = end;
     }
     cJSON_Delete(loaded);
     db_result_free(r);
@@ -73,8 +83,21 @@ static void set_string(cJSON *object, const char *key, const char *value)
     cJSON_AddStringToObject(object, key, value);
 }
 
+/* A combined verdict of a device's newest driver (rows of the query below). */
+struct fleet_test {
+    const char *device_key, *name, *verdict, *detail;
+};
+
+static int compare_tests(const void *a, const void *b)
+{
+    const struct fleet_test *x = a, *y = b;
+    int c = strcmp(x->device_key, y->device_key);
+    return c ? c : strcmp(x->name, y->name);
+}
+
 /* Each device's smoke verdicts become the fleet's for its newest driver (fleet_verdict.h): a test
- * that fails on one machine of that driver fails the gate, with the machines in the reason. */
+ * that fails on one machine of that driver fails the gate, with the machines in the reason; and
+ * its driver is written as the vendor writes it. */
 static bool combine_verdicts(struct db *db, const struct filter_sql *f, cJSON **reports, size_t n)
 {
     struct buf sql = {0};
@@ -84,36 +107,50 @@ static bool combine_verdicts(struct db *db, const struct filter_sql *f, cJSON **
                f->where.data);
     struct db_result *r = db_query_dynamic(db, sql.data, f->params, f->count);
     buf_free(&sql);
-    if (r == NULL)
+    buf_printf(&sql, "SELECT d.device_key, d.newest_driver FROM devices d WHERE 1 = 1%s", f->where.data);
+    struct db_result *drivers = r ? db_query_dynamic(db, sql.data, f->params, f->count) : NULL;
+    buf_free(&sql);
+    size_t rows = db_result_rows(r), driver_rows = db_result_rows(drivers);
+    struct fleet_test *tests = calloc(rows + driver_rows + 1, sizeof(*tests));
+    if (r == NULL || drivers == NULL || tests == NULL) {
+        db_result_free(r);
+        db_result_free(drivers);
+        free(tests);
         return false;
-    cJSON *by_device = cJSON_CreateObject();
-    for (size_t i = 0; i < db_result_rows(r); ++i) {
-        const char *key = db_result_text(r, i, 0);
-        cJSON *tests = cJSON_GetObjectItemCaseSensitive(by_device, key);
-        if (tests == NULL)
-            tests = cJSON_AddObjectToObject(by_device, key);
-        cJSON *t = cJSON_AddObjectToObject(tests, db_result_text(r, i, 1));
-        cJSON_AddStringToObject(t, "verdict", db_result_text(r, i, 2));
-        cJSON_AddStringToObject(t, "detail", db_result_text(r, i, 3));
     }
-    db_result_free(r);
+    for (size_t i = 0; i < rows; ++i)
+        tests[i] = (struct fleet_test){db_result_text(r, i, 0), db_result_text(r, i, 1), db_result_text(r, i, 2),
+                                       db_result_text(r, i, 3)};
+    struct fleet_test *versions = tests + rows; /* (device_key, "", newest driver) */
+    for (size_t i = 0; i < driver_rows; ++i)
+        versions[i] = (struct fleet_test){db_result_text(drivers, i, 0), "", db_result_text(drivers, i, 1), ""};
+    qsort(tests, rows, sizeof(*tests), compare_tests);
+    qsort(versions, driver_rows, sizeof(*versions), compare_tests);
     for (size_t i = 0; i < n; ++i) {
         cJSON *device = (cJSON *)view_device_of(reports[i], 0);
-        const cJSON *tests = cJSON_GetObjectItemCaseSensitive(by_device, report_device_key(device));
+        const char *key = report_device_key(device);
+        const struct fleet_test wanted_driver = {key, "", "", ""};
+        const struct fleet_test *version =
+            bsearch(&wanted_driver, versions, driver_rows, sizeof(*versions), compare_tests);
+        if (version != NULL)
+            set_string((cJSON *)report_identity_block(device), "driverVersion", version->verdict);
         cJSON *entry;
         cJSON_ArrayForEach(entry, (cJSON *)report_smoke_results(device))
         {
-            const cJSON *t = cJSON_GetObjectItemCaseSensitive(tests, report_smoke_of(entry).id);
-            if (t == NULL || strcmp(str(t, "verdict"), report_smoke_of(entry).status) == 0)
+            struct report_smoke smoke = report_smoke_of(entry);
+            const struct fleet_test wanted = {key, smoke.id, "", ""};
+            const struct fleet_test *t = bsearch(&wanted, tests, rows, sizeof(*tests), compare_tests);
+            if (t == NULL || strcmp(t->verdict, smoke.status) == 0)
                 continue;
             char reason[1024];
-            snprintf(reason, sizeof(reason), "%s%s%s", str(t, "detail"), *report_smoke_of(entry).reason ? "; " : "",
-                     report_smoke_of(entry).reason);
-            set_string(entry, "status", str(t, "verdict"));
+            snprintf(reason, sizeof(reason), "%s%s%s", t->detail, *smoke.reason ? "; " : "", smoke.reason);
+            set_string(entry, "status", t->verdict);
             set_string(entry, "reason", reason);
         }
     }
-    cJSON_Delete(by_device);
+    free(tests);
+    db_result_free(r);
+    db_result_free(drivers);
     return true;
 }
 
@@ -215,16 +252,6 @@ void view_fleet(struct db *db, const struct page_request *request, struct view_r
             cJSON_AddItemToArray(list, m);
         }
     }
-    /* the driver as the vendor writes it, as the devices table keeps it */
-    struct db_result *r = db_query(db, "SELECT device_key, newest_driver FROM devices", NULL, 0);
-    cJSON *m;
-    cJSON_ArrayForEach(m, list)
-    {
-        for (size_t i = 0; r && i < db_result_rows(r); ++i)
-            if (strcmp(db_result_text(r, i, 0), str(m, "deviceKey")) == 0)
-                set_string(m, "driverVersion", db_result_text(r, i, 1));
-    }
-    db_result_free(r);
     if (g != NULL) {
         cJSON_AddNumberToObject(out->model, "passing", (double)passing);
         cJSON_AddNumberToObject(out->model, "rules", (double)gate_rule_count(g));
