@@ -23,6 +23,15 @@ struct report_artifact {
  * many were written (at most `max`). */
 size_t report_artifacts_of(const cJSON *report, struct report_artifact *out, size_t max);
 
+/* The bytes of artifact `a` from folder `dir` (malloc'd, `length` set) when the file is there, at
+ * most REPORT_ARTIFACT_MAX_BYTES and still what the report names (its SHA-256); NULL otherwise,
+ * with `why` saying what is wrong ("" when the file is simply not there). */
+char *report_artifact_read(const char *dir, const struct report_artifact *a, size_t *length, char *why, size_t size);
+
+/* Where a report's artifact files are: `given` (--artifacts), else the folder "artifacts" beside
+ * the report (as preflight-farm-run lays a run out), else the report's own folder. */
+void report_artifacts_dir(const char *given, const char *report, char *out, size_t size);
+
 /* Whether `text` is 64 lowercase hex digits (a SHA-256 as the reports write it). */
 bool report_artifact_hash_valid(const char *text);
 

@@ -22,6 +22,7 @@
 #include "report_read.h"
 #include "sha256.h"
 #include "text_safe.h"
+#include "report_artifacts.h"
 #include "upload.h"
 
 #define GATE_FILE_MAX_BYTES (64u << 20) /* as before the one reader: far past any requirements file */
@@ -710,23 +711,6 @@ static int read_token(const char *path, char *token, size_t size)
     return EXIT_OK;
 }
 
-/* Where a report's artifact files are: --artifacts, else "artifacts" beside the report (as
- * preflight-farm-run lays a run out), else the report's own folder. */
-static void artifacts_dir(const char *given, const char *report, char *out, size_t size)
-{
-    if (given != NULL) {
-        snprintf(out, size, "%s", given);
-        return;
-    }
-    const char *slash = strrchr(report, '/');
-    char folder[4096];
-    snprintf(folder, sizeof(folder), "%.*s", slash ? (int)(slash - report) : 1, slash ? report : ".");
-    snprintf(out, size, "%s/artifacts", folder);
-    struct stat st;
-    if (stat(out, &st) != 0 || !S_ISDIR(st.st_mode))
-        snprintf(out, size, "%s", folder);
-}
-
 static int command_upload(struct arguments *a)
 {
     char spool[4096];
@@ -793,7 +777,7 @@ static int command_upload(struct arguments *a)
         }
         char key[65], message[1024], artifacts[4200];
         sha256_hex(body, length, key);
-        artifacts_dir(a->artifacts, a->positional[i], artifacts, sizeof(artifacts));
+        report_artifacts_dir(a->artifacts, a->positional[i], artifacts, sizeof(artifacts));
         enum upload_outcome outcome = upload_send(&o, body, length, key, message, sizeof(message));
         fprintf(stderr, "%s: %s\n", a->positional[i], message);
         if (outcome == UPLOAD_DELIVERED || outcome == UPLOAD_ALREADY_THERE) {

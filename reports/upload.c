@@ -180,42 +180,6 @@ enum upload_outcome upload_send(const struct upload_options *o, const char *body
     return send_with_retries(o, &q, message, size);
 }
 
-/* A file the report names, read whole when it is there, small enough and still what the report
- * names (its SHA-256); NULL otherwise, with `why` set ("" when the file is simply not there). */
-static char *read_artifact(const char *dir, const struct report_artifact *a, size_t *length, char *why, size_t size)
-{
-    why[0] = '\0';
-    if (a->file[0] == '\0' || strchr(a->file, '/') != NULL || strcmp(a->file, "..") == 0 || a->file[0] == '.') {
-        snprintf(why, size, "the evidence names no plain file for artifact %.12s", a->sha256);
-        return NULL;
-    }
-    char path[4400];
-    snprintf(path, sizeof(path), "%s/%s", dir, a->file);
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return NULL;
-    char *data = malloc(REPORT_ARTIFACT_MAX_BYTES + 1);
-    size_t n = data ? fread(data, 1, REPORT_ARTIFACT_MAX_BYTES + 1, f) : 0;
-    bool error = ferror(f) != 0;
-    fclose(f);
-    char hash[65];
-    if (data != NULL && !error && n <= REPORT_ARTIFACT_MAX_BYTES)
-        sha256_hex(data, n, hash);
-    if (data == NULL || error)
-        snprintf(why, size, "%s: cannot be read", path);
-    else if (n > REPORT_ARTIFACT_MAX_BYTES)
-        snprintf(why, size, "%s: larger than %u bytes, not sent", path, REPORT_ARTIFACT_MAX_BYTES);
-    else if (strcmp(hash, a->sha256) != 0)
-        snprintf(why, size,
-                 "%s: its SHA-256 is not the one the report names (changed since the probe wrote it), not sent", path);
-    if (why[0]) {
-        free(data);
-        return NULL;
-    }
-    *length = n;
-    return data;
-}
-
 enum upload_outcome upload_send_artifacts(const struct upload_options *o, const cJSON *report, const char *key,
                                           const char *dir, char *message, size_t size)
 {
@@ -229,7 +193,7 @@ enum upload_outcome upload_send_artifacts(const struct upload_options *o, const 
     char detail[1024], why[4600];
     for (size_t i = 0; i < count; ++i) {
         size_t length = 0;
-        char *data = read_artifact(dir, &named[i], &length, why, sizeof(why));
+        char *data = report_artifact_read(dir, &named[i], &length, why, sizeof(why));
         if (data == NULL) {
             ++missing;
             if (why[0])
@@ -311,7 +275,7 @@ int spool_store_artifacts(const char *dir, const char *key, const cJSON *report,
     int kept = 0;
     for (size_t i = 0; i < count && kept >= 0; ++i) {
         size_t length = 0;
-        char *data = read_artifact(from, &named[i], &length, why, sizeof(why));
+        char *data = report_artifact_read(from, &named[i], &length, why, sizeof(why));
         if (data == NULL)
             continue; /* not there, or not what the report names: nothing to keep */
         snprintf(path, sizeof(path), "%s/%s", folder, named[i].file);

@@ -459,6 +459,17 @@ void ingest_prepared_free(struct ingest_prepared *p)
     free(p);
 }
 
+const char *ingest_prepared_key(const struct ingest_prepared *p)
+{
+    return p->key;
+}
+
+const struct report_artifact *ingest_prepared_artifacts(const struct ingest_prepared *p, size_t *count)
+{
+    *count = p->artifact_count;
+    return p->artifacts;
+}
+
 /* The entry's smoke verdicts, kept as JSON text with its items. */
 static const char *verdicts_of(struct item_list *items)
 {

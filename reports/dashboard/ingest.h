@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "db.h"
+#include "report_artifacts.h"
 
 #define INGEST_MAX_BODY (16u * 1024u * 1024u) /* bytes; larger uploads are refused (413) */
 
@@ -39,6 +40,10 @@ struct ingest_prepared *ingest_prepare(const char *body, size_t length, const ch
 enum ingest_status ingest_store(struct db *db, const struct ingest_prepared *prepared,
                                 const struct ingest_source *source, int64_t *report_id, char *message, size_t size);
 void ingest_prepared_free(struct ingest_prepared *prepared);
+/* The key (SHA-256) of a prepared report and the artifacts it names (for `import`, which stores
+ * their files as an upload would). */
+const char *ingest_prepared_key(const struct ingest_prepared *prepared);
+const struct report_artifact *ingest_prepared_artifacts(const struct ingest_prepared *prepared, size_t *count);
 /* Whether a report with this key is stored (a retry or a second upload answers at once). */
 bool ingest_known(struct db *db, const char *key, int64_t *report_id, char *message, size_t size);
 

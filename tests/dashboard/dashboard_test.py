@@ -340,6 +340,9 @@ def main():
         # ---- the rest of the synthesized fleet, by import ----
         r = run("import", "--db", db, *synthesized[87:])
         check("import of 73 reports: exit 0", r.returncode == 0 and "73 stored" in r.stderr, r.stderr[-300:])
+        r = run("import", "--db", db, "--artifacts", os.path.join(a.examples, "nvidia-h200-artifacts"),
+                os.path.join(a.examples, "nvidia-h200.report.json"))
+        check("import with the artifacts the report names", r.returncode == 0 and "with 11 artifacts" in r.stdout, r.stdout + r.stderr)
         hostile = json.load(open(lavapipe))
         hostile["devices"][0]["identity"]["deviceName"] = "<script>alert(1)</script>"
         hostile["devices"][0]["identity"]["deviceKey"] = "10005-0bad-mesa_llvmpipe"
