@@ -152,6 +152,10 @@ static bool report_columns(struct db *db, const char *text, struct column *colum
     const struct db_param p = DB_INT(id);
     struct db_result *r = db_query(db, "SELECT host FROM reports WHERE id = ?", &p, 1);
     const char *host = r && db_result_rows(r) ? db_result_text(r, 0, 0) : "";
+    /* the driver as the vendor writes it, as the entries keep it */
+    struct db_result *versions =
+        db_query(db, "SELECT device_index, driver_version FROM entries WHERE report_id = ?", &p, 1);
+    int index = 0;
     const cJSON *device;
     bool owner = true, ok = true;
     REPORT_FOR_EACH_DEVICE(device, report)
@@ -167,7 +171,12 @@ static bool report_columns(struct db *db, const char *text, struct column *colum
         cJSON_AddNumberToObject(info, "report", (double)id);
         cJSON_AddStringToObject(info, "deviceKey", identity.device_key);
         cJSON_AddStringToObject(info, "deviceName", identity.device_name);
-        cJSON_AddStringToObject(info, "driverVersion", identity.driver_version);
+        const char *driver = identity.driver_version;
+        for (size_t v = 0; versions && v < db_result_rows(versions); ++v)
+            if (db_result_int(versions, v, 0) == index)
+                driver = db_result_text(versions, v, 1);
+        ++index;
+        cJSON_AddStringToObject(info, "driverVersion", driver);
         cJSON_AddStringToObject(info, "host", host);
         if (!add_column(&columns[*n], owner ? report : NULL, device, info)) {
             cJSON_Delete(info);
@@ -181,6 +190,7 @@ static bool report_columns(struct db *db, const char *text, struct column *colum
     if (owner)
         cJSON_Delete(report);
     db_result_free(r);
+    db_result_free(versions);
     return ok;
 }
 
@@ -471,7 +481,9 @@ void html_compare(const cJSON *m, const struct page_context *context, struct buf
     bool only = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "onlyDifferences"));
     const cJSON *columns = cJSON_GetObjectItemCaseSensitive(m, "columns");
     const cJSON *rows = cJSON_GetObjectItemCaseSensitive(m, "rows");
-    buf_printf(b, "<h1>Compare %d columns</h1><form method=\"get\" action=\"/compare\">", cJSON_GetArraySize(columns));
+    buf_add(b, "<h1>Compare ");
+    html_count(b, (double)cJSON_GetArraySize(columns), "column", "columns");
+    buf_add(b, "</h1><form method=\"get\" action=\"/compare\">");
     const cJSON *c;
     cJSON_ArrayForEach(c, columns)
     {
@@ -485,7 +497,7 @@ void html_compare(const cJSON *m, const struct page_context *context, struct buf
     }
     buf_printf(b,
                "<label><input type=\"checkbox\" name=\"differ\" value=\"1\"%s> only rows that differ</label> "
-               "<button>apply</button> · <a href=\"/compare\">pick others</a></form><p>%.0f rows differ. "
+               "<button>apply</button> · <a href=\"/compare\">pick others</a></form><p>%.0f of the rows differ. "
                "<input placeholder=\"filter rows\" data-filter=\"table.compare tbody tr\" "
                "data-groups=\"details.kind\"></p>",
                only ? " checked" : "", num(m, "rowsDiffering"));
@@ -503,8 +515,8 @@ void html_compare(const cJSON *m, const struct page_context *context, struct buf
         if (count == 0)
             continue;
         /* the sections with differences open; a long list of equal rows folded */
-        buf_printf(b, "<details class=\"kind\"%s><summary><b>%s</b> (%d rows, %d differ)</summary>",
-                   differing > 0 || count <= 60 ? " open" : "", kinds[k], count, differing);
+        buf_printf(b, "<details class=\"kind\"%s><summary><b>%s</b> (%d of %d rows differ)</summary>",
+                   differing > 0 || count <= 60 ? " open" : "", kinds[k], differing, count);
         buf_add(b, "<table class=\"compare\"><colgroup><col style=\"width:22%\"></colgroup><thead><tr><th>");
         buf_add(b, kinds[k]);
         buf_add(b, "</th>");

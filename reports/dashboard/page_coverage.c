@@ -224,8 +224,8 @@ static bool resolve(struct db *db, const char *kind, const char *asked, char nam
         return true;
     }
     if (found > 1) {
-        view_fail(out, 404, "%s:%.100s is a member of %zu structs: name one (%s.%s)", kind, asked, found, "Struct",
-                  asked);
+        view_fail(out, 404, "%s:%.100s is a member of %zu structs: name one of them as Struct.%.100s", kind, asked,
+                  found, asked);
     } else {
         /* the names the database knows of this kind, beside vk.xml's */
         r = db_query(db, "SELECT name FROM item_counts WHERE kind = ? AND devices > 0", p, 1);

@@ -343,9 +343,13 @@ void html_fleet(const cJSON *m, const struct page_context *c, struct buf *b)
         return;
     }
     bool gated = cJSON_GetObjectItemCaseSensitive(m, "rules") != NULL;
-    if (gated)
-        buf_printf(b, "<p class=\"gate\">%.0f of %.0f devices meet the %.0f rules; the failing ones first.</p>",
-                   num(m, "passing"), num(m, "devices"), num(m, "rules"));
+    if (gated) {
+        buf_printf(b, "<p class=\"gate\">%.0f of ", num(m, "passing"));
+        html_count(b, num(m, "devices"), "device meets", "devices meet");
+        buf_add(b, " the ");
+        html_count(b, num(m, "rules"), "rule", "rules");
+        buf_add(b, "; the failing ones first.</p>");
+    }
     buf_printf(b,
                "<table class=\"sortable\" id=\"fleet\"><thead><tr><th>device</th><th>driver</th>%s</tr></thead><tbody>",
                gated ? "<th>gate</th><th>why not</th>" : "");

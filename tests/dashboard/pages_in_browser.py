@@ -156,6 +156,8 @@ def main():
         browser.evaluate("document.querySelector('textarea[name=requirements]').value = 'vrs.* pass or unsupported'")
         browser.click_and_wait("form.requirements button")
         page_checks(browser, "fleet gated")
+        if shots:
+            browser.screenshot(os.path.join(shots, "fleet-gated.png"))
         first = browser.evaluate("[...document.querySelectorAll('#fleet tbody tr')].map(r => r.innerText)")
         h200 = [line for line in first if "NVIDIA H200" in line and "#" not in line]
         check("gate: the H200 fails, the reason names the machines", h200 and "vrs.attachment is flaky: fail on 2 of 3 machines" in h200[0],
