@@ -272,7 +272,7 @@ void view_artifact(struct db *db, const struct page_request *request, struct vie
         return;
     }
     view_download(out, data, length, "image/png", "");
-    out->immutable = true;
+    snprintf(out->immutable, sizeof(out->immutable), "%s", sha);
 }
 
 /* ---- HTML ---- */

@@ -258,13 +258,9 @@ static enum MHD_Result answer_view(struct server *s, struct MHD_Connection *c, c
         return send_error(c, out->status, out->message, !api, out->model, context);
     }
     if (out->body != NULL) {
-        char etag[80] = "";
-        if (out->immutable) {
-            /* content-addressed: the name is the content, so a cached copy is never stale */
-            const char *dot = strrchr(out->filename, '.');
-            (void)dot;
+        const char *etag = out->immutable[0] ? out->immutable : NULL;
+        if (etag != NULL) { /* content-addressed: the name is the content, so a cached copy is never stale */
             const char *asked = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
-            sha256_hex(out->body, out->length, etag);
             char quoted[80];
             snprintf(quoted, sizeof(quoted), "\"%s\"", etag);
             if (asked && strcmp(asked, quoted) == 0)
@@ -274,7 +270,7 @@ static enum MHD_Result answer_view(struct server *s, struct MHD_Connection *c, c
                           &(struct reply){.type = out->content_type,
                                           .nonce = context->nonce,
                                           .filename = out->filename,
-                                          .immutable = out->immutable ? etag : NULL,
+                                          .immutable = etag,
                                           .public_cache = s->public_read});
     }
     if (api)
@@ -320,8 +316,7 @@ static enum MHD_Result serve_read(struct server *s, struct MHD_Connection *c, co
     struct page_request request = {.query = &q};
     char parts[1100];
     const struct page *page = pages_find(path, &request, parts, sizeof(parts));
-    if (page == NULL || (!api && page->html == NULL && strncmp(path, "/reports/", 9) != 0 &&
-                         strncmp(path, "/fleet/", 7) != 0 && strncmp(path, "/artifacts/", 11) != 0))
+    if (page == NULL)
         return send_message(c, 404, "no such page", !api, nonce);
     struct view_response out = {0};
     struct db *db = db_pool_take(s->pool);

@@ -33,7 +33,7 @@ struct view_response {
     size_t length;
     const char *content_type;
     char filename[160]; /* a download's name ("": shown inline) */
-    bool immutable;     /* content-addressed: cached for a year */
+    char immutable[65]; /* content-addressed: its name (the ETag), cached for a year; "" when not */
     char message[512];
 };
 void view_response_free(struct view_response *r);
