@@ -11,6 +11,7 @@
 #include "db.h"
 
 struct fleet_entry {
+    /* host: the machine, or "machine (GPU n)" where a machine has several GPUs of one deviceKey */
     const char *device_key, *driver_version, *host, *uploaded;
     int64_t driver_raw, entry_id;
 };

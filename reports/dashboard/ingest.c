@@ -334,9 +334,11 @@ static bool with_fleet_verdicts(struct db *db, const char *key, int64_t driver_r
     return ok;
 }
 
+/* `observer`: who saw this device's verdicts, for the fleet's rule: the machine, or the machine
+ * and the GPU where one machine has several GPUs of the same deviceKey (each GPU counts). */
 static bool store_device(struct db *db, int64_t report_id, int index, const struct entry_identity *identity,
-                         const struct item_list *prepared, const char *host, const char *uploaded, char *message,
-                         size_t size)
+                         const struct item_list *prepared, const char *host, const char *observer, const char *uploaded,
+                         char *message, size_t size)
 {
     const struct entry_identity e = *identity;
     const struct item_list items = *prepared;
@@ -407,7 +409,7 @@ static bool store_device(struct db *db, int64_t report_id, int index, const stru
                        "VALUES (?, ?, ?, ?, ?) ON CONFLICT (host, device_key) DO UPDATE SET entry_id = "
                        "excluded.entry_id, driver_raw = excluded.driver_raw, last_upload = excluded.last_upload",
                        machine, 5);
-    const struct fleet_entry fleet = {e.key, e.driver_version, host, uploaded, e.driver_raw, entry_id};
+    const struct fleet_entry fleet = {e.key, e.driver_version, observer, uploaded, e.driver_raw, entry_id};
     ok = ok && fleet_store_entry(db, &fleet);
     if (ok && newest) {
         struct item_list combined = {0};
@@ -573,8 +575,18 @@ static bool store_derived(struct db *db, int64_t report_id, const struct ingest_
                           char *message, size_t size)
 {
     bool ok = true;
-    for (int i = 0; ok && i < p->devices; ++i)
-        ok = store_device(db, report_id, i, &p->identities[i], &p->items[i], p->host, uploaded, message, size);
+    for (int i = 0; ok && i < p->devices; ++i) {
+        bool twin = false; /* another GPU of the report with the same deviceKey */
+        for (int j = 0; j < p->devices && !twin; ++j)
+            twin = j != i && strcmp(p->identities[j].key, p->identities[i].key) == 0;
+        char observer[300];
+        if (twin)
+            snprintf(observer, sizeof(observer), "%s (GPU %d)", p->host, i);
+        else
+            snprintf(observer, sizeof(observer), "%s", p->host);
+        ok =
+            store_device(db, report_id, i, &p->identities[i], &p->items[i], p->host, observer, uploaded, message, size);
+    }
     const struct db_param machine[] = {DB_TEXT(p->host), DB_TEXT(uploaded), DB_INT(report_id), DB_INT(p->devices)};
     ok = ok && db_exec(db,
                        "INSERT INTO machines (host, reports, first_upload, last_upload, last_report, last_devices) "

@@ -685,6 +685,29 @@ def main():
         status, _, page = api("/fleet?exclude_cpu=1")
         check("fleet limits as a table", status == 200 and b'id="fleet-limits"' in page and b"VkPhysicalDeviceLimits.maxComputeSharedMemorySize" in page)
 
+        # ---- one machine with two GPUs of one deviceKey: each GPU counts ----
+        twin = json.load(open(runs[0]))
+        twin["host"] = "dgx-01"
+        second = json.loads(json.dumps(twin["devices"][0]))
+        second["index"] = 1
+        test = next(t for t in second["smoke"] if t["id"] == "compute.1x1")
+        test["status"], test["reason"] = "fail", "readback mismatch on the second GPU"
+        for row in second["capabilities"]:
+            if "compute.1x1" in row.get("tests", []):
+                row["verified"] = "fail"
+        twin["devices"].append(second)
+        for device in twin["devices"]:
+            device["identity"]["driverVersionRaw"] = (600 << 22) | (10 << 14) | (1 << 6)
+        twin_path = os.path.join(work, "twin.json")
+        json.dump(twin, open(twin_path, "w"))
+        r = upload(twin_path)
+        status, _, body = api("/api/v1/devices/" + h200)
+        newest = json.loads(body)["drivers"][0]
+        failing = next((t for t in newest["notPassing"] if t["test"] == "compute.1x1"), {})
+        check("two GPUs of one kind in one machine: each counts (one fails: flaky, the GPU named)",
+              r.returncode == 0 and newest["machines"] == 2 and failing.get("verdict") == "flaky" and
+              failing.get("detail") == "fail on 1 of 2 machines: dgx-01 (GPU 1)", (r.returncode, r.stderr[-300:], newest.get("driverVersion"), newest.get("machines"), failing))
+
         if postgres:  # the database restarts under a running dashboard: it reconnects, nothing fails
             postgres.restart()
             status, _, body = api("/api/v1/devices")
