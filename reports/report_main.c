@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "diff.h"
@@ -19,10 +18,10 @@
 #include "report.h"
 #include "output_file.h"
 #include "report_model.h"
+#include "report_artifacts.h"
 #include "report_read.h"
 #include "sha256.h"
 #include "text_safe.h"
-#include "report_artifacts.h"
 #include "upload.h"
 
 #define GATE_FILE_MAX_BYTES (64u << 20) /* as before the one reader: far past any requirements file */
