@@ -32,6 +32,18 @@ static unsigned char *deflate_body(const char *body, size_t length, size_t *out_
     return out;
 }
 
+char *ingest_inflate_body(const void *stored, size_t stored_length, size_t length)
+{
+    uLongf size = (uLongf)length;
+    char *body = malloc(length + 1);
+    if (body != NULL && uncompress((Bytef *)body, &size, stored, (uLong)stored_length) == Z_OK && size == length) {
+        body[size] = '\0';
+        return body;
+    }
+    free(body);
+    return NULL;
+}
+
 char *ingest_load_body(struct db *db, int64_t id, size_t *length)
 {
     const struct db_param param = DB_INT(id);
@@ -40,15 +52,8 @@ char *ingest_load_body(struct db *db, int64_t id, size_t *length)
     if (r != NULL && db_result_rows(r) == 1) {
         size_t stored;
         const void *bytes = db_result_blob(r, 0, 0, &stored);
-        uLongf size = (uLongf)db_result_int(r, 0, 1);
-        body = malloc(size + 1);
-        if (body != NULL && uncompress((Bytef *)body, &size, bytes, (uLong)stored) == Z_OK) {
-            body[size] = '\0';
-            *length = size;
-        } else {
-            free(body);
-            body = NULL;
-        }
+        *length = (size_t)db_result_int(r, 0, 1);
+        body = ingest_inflate_body(bytes, stored, *length);
     }
     db_result_free(r);
     return body;
@@ -569,9 +574,14 @@ struct ingest_prepared *ingest_prepare(const char *body, size_t length, const ch
     return prepare(body, length, key, true, status, message, size);
 }
 
-/* What a stored report adds to every table derived from it: its devices' entries and state, its
- * machine, the artifacts it names. */
-static bool store_derived(struct db *db, int64_t report_id, const struct ingest_prepared *p, const char *uploaded,
+struct ingest_prepared *ingest_prepare_stored(const char *body, size_t length, const char *key, char *message,
+                                              size_t size)
+{
+    enum ingest_status status;
+    return prepare(body, length, key, false, &status, message, size);
+}
+
+bool ingest_store_derived(struct db *db, int64_t report_id, const struct ingest_prepared *p, const char *uploaded,
                           char *message, size_t size)
 {
     bool ok = true;
@@ -648,7 +658,7 @@ enum ingest_status ingest_store(struct db *db, const struct ingest_prepared *p, 
     *report_id = db_result_int(r, 0, 0);
     db_result_free(r);
     *message = '\0';
-    bool ok = store_derived(db, *report_id, p, uploaded, message, size);
+    bool ok = ingest_store_derived(db, *report_id, p, uploaded, message, size);
     if (ok && !db_commit(db)) {
         snprintf(message, size, "database: %s", db_error(db));
         ok = false;
@@ -659,52 +669,6 @@ enum ingest_status ingest_store(struct db *db, const struct ingest_prepared *p, 
     }
     snprintf(message, size, "stored as report %lld", (long long)*report_id);
     return INGEST_STORED;
-}
-
-bool ingest_rederive_all(struct db *db, char *message, size_t size)
-{
-    static const char *const derived[] = {
-        "DELETE FROM current_items",    "DELETE FROM item_counts",     "DELETE FROM first_seen",
-        "DELETE FROM driver_changes",   "DELETE FROM driver_tests",    "DELETE FROM drivers",
-        "DELETE FROM driver_machines",  "DELETE FROM machine_devices", "DELETE FROM machines",
-        "DELETE FROM report_artifacts", "DELETE FROM devices",         "DELETE FROM entries",
-    };
-    for (size_t i = 0; i < sizeof(derived) / sizeof(derived[0]); ++i)
-        if (!db_exec(db, derived[i], NULL, 0)) {
-            snprintf(message, size, "%s", db_error(db));
-            return false;
-        }
-    struct db_result *reports = db_query(db, "SELECT id, uploaded, idempotency_key FROM reports ORDER BY id", NULL, 0);
-    if (reports == NULL) {
-        snprintf(message, size, "%s", db_error(db));
-        return false;
-    }
-    size_t count = db_result_rows(reports);
-    bool ok = true;
-    for (size_t i = 0; ok && i < count; ++i) {
-        int64_t id = db_result_int(reports, i, 0);
-        size_t length = 0;
-        char *body = ingest_load_body(db, id, &length);
-        enum ingest_status status = INGEST_FAILED;
-        struct ingest_prepared *p =
-            body ? prepare(body, length, db_result_text(reports, i, 2), false, &status, message, size) : NULL;
-        free(body);
-        if (p == NULL) {
-            if (body == NULL)
-                snprintf(message, size, "report %lld: its stored bytes cannot be read", (long long)id);
-            else
-                snprintf(message + strlen(message), size - strlen(message), " (report %lld)", (long long)id);
-            ok = false;
-            break;
-        }
-        *message = '\0';
-        ok = store_derived(db, id, p, db_result_text(reports, i, 1), message, size);
-        ingest_prepared_free(p);
-        if (ok && count >= 1000 && (i + 1) % 1000 == 0) /* a large database takes minutes: say where it is */
-            fprintf(stderr, "preflight-dashboard: deriving the tables again: %zu of %zu reports\n", i + 1, count);
-    }
-    db_result_free(reports);
-    return ok;
 }
 
 bool ingest_known(struct db *db, const char *key, int64_t *report_id, char *message, size_t size)

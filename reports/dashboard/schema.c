@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ingest.h"
+#include "rederive.h"
 
 /* Statements of one migration step. "%ID%", "%BLOB%" and "%WITHOUT_ROWID%" (SQLite's clustered
  * tables, for the per-item rows keyed by text) are what the engines spell differently; everything
@@ -92,7 +92,7 @@ static const char *const version_2[] = {
 
 static const char *const *const migrations[SCHEMA_VERSION] = {version_1, version_2};
 /* Data a step changes beyond the tables (NULL: none); runs in the step's transaction. */
-static bool (*const rederive[SCHEMA_VERSION])(struct db *, char *, size_t) = {NULL, ingest_rederive_all};
+static bool (*const rederive[SCHEMA_VERSION])(struct db *, char *, size_t) = {NULL, rederive_all};
 
 static char *spell(enum db_backend backend, const char *statement)
 {
