@@ -1,6 +1,7 @@
 #include "driver_version.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* Vendor IDs (PCI or Khronos-assigned) and VkDriverId values; spelled out so that the report
  * library needs no Vulkan headers. */
@@ -43,4 +44,19 @@ const char *driver_version_decode(uint32_t vendor_id, uint32_t driver_id, uint32
     }
     /* ARM, Imagination, Broadcom, AMD, Mesa drivers and everyone else follow the API layout. */
     return decode_standard(raw, out, size);
+}
+
+void driver_version_vendor_text(const char *scheme, uint32_t raw, const char *decoded, char *out, size_t size)
+{
+    if (scheme == NULL || strcmp(scheme, "nvidia") != 0) {
+        snprintf(out, size, "%s", decoded ? decoded : "");
+        return;
+    }
+    unsigned major = raw >> 22, minor = (raw >> 14) & 0xFFu, secondary = (raw >> 6) & 0xFFu, tertiary = raw & 0x3Fu;
+    if (secondary == 0 && tertiary == 0)
+        snprintf(out, size, "%u.%02u", major, minor);
+    else if (tertiary == 0)
+        snprintf(out, size, "%u.%02u.%02u", major, minor, secondary);
+    else
+        snprintf(out, size, "%u.%02u.%02u.%u", major, minor, secondary, tertiary);
 }

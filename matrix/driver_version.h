@@ -13,4 +13,10 @@
  * ("nvidia", "intel-windows", "qualcomm", "standard"). */
 const char *driver_version_decode(uint32_t vendor_id, uint32_t driver_id, uint32_t raw, char *out, size_t size);
 
+/* The version as the vendor writes it in its release notes, from the scheme decode returned and the
+ * raw value: NVIDIA's "590.44.01" (decoded "590.44.1.0": the third field is written with two
+ * digits, a zero fourth field is left out, "396.24" when the last two are zero); every other
+ * scheme's decoded text is already the vendor's (`decoded`, copied). */
+void driver_version_vendor_text(const char *scheme, uint32_t raw, const char *decoded, char *out, size_t size);
+
 #endif

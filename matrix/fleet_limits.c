@@ -88,16 +88,14 @@ static cJSON *restrict_flags(const cJSON *const *values, size_t n)
     return common;
 }
 
-static void add_limit(cJSON *limits, const struct vkjson_limit *limit, const struct fleet_device *devices, size_t n)
+/* `blocks`: each device's struct that holds the limit (NULL where it has none). */
+static void add_limit(cJSON *limits, const struct vkjson_limit *limit, const struct fleet_device *devices,
+                      const cJSON *const *blocks, size_t n)
 {
     const char *type = limit->limittype;
     bool ordered = strncmp(type, "max", 3) == 0 || strncmp(type, "min", 3) == 0;
     if (!ordered && strcmp(type, "bitmask") != 0)
         return; /* exact, noauto, range, ...: no "most restrictive" value */
-    char path[256];
-    struct_path(limit->structure, path, sizeof(path));
-    size_t length = strlen(path);
-    snprintf(path + length, sizeof(path) - length, "/%s", limit->member);
     const cJSON **values = calloc(n ? n : 1, sizeof(*values));
     const cJSON **parts = calloc(n ? n : 1, sizeof(*parts)); /* per element or member, below */
     if (values == NULL || parts == NULL) {
@@ -108,7 +106,7 @@ static void add_limit(cJSON *limits, const struct vkjson_limit *limit, const str
     cJSON *missing_on = cJSON_CreateArray();
     const cJSON *shape = NULL;
     for (size_t i = 0; i < n; ++i) {
-        values[i] = json_path_get(devices[i].declared, path);
+        values[i] = blocks[i] ? cJSON_GetObjectItemCaseSensitive(blocks[i], limit->member) : NULL;
         if (values[i] == NULL)
             cJSON_AddItemToArray(missing_on, cJSON_CreateString(devices[i].key));
         else if (shape == NULL)
@@ -167,35 +165,114 @@ static void add_limit(cJSON *limits, const struct vkjson_limit *limit, const str
     free(parts);
 }
 
+/* A feature member of a struct, and where it was first met (the output keeps that order). */
+struct feature_key {
+    const char *structure, *member;
+    size_t first;
+};
+
+static int compare_names(const struct feature_key *x, const struct feature_key *y)
+{
+    int c = strcmp(x->structure, y->structure);
+    return c ? c : strcmp(x->member, y->member);
+}
+
+static int compare_feature_keys(const void *a, const void *b)
+{
+    const struct feature_key *x = a, *y = b;
+    int c = compare_names(x, y);
+    return c ? c : x->first < y->first ? -1 : x->first > y->first;
+}
+
+static int find_feature_key(const void *a, const void *b)
+{
+    return compare_names(a, b);
+}
+
+/* The keys' positions, in the order the keys were first met. */
+struct key_order {
+    size_t first, index;
+};
+
+static int compare_order(const void *a, const void *b)
+{
+    const struct key_order *x = a, *y = b;
+    return x->first < y->first ? -1 : x->first > y->first;
+}
+
+/* Every feature any device declares, true only where every device declares it true. The keys are
+ * sorted once and each device's members looked up among them: a fleet of a thousand devices with
+ * some three hundred features each costs a sort, not a search of the output per member. */
 static void add_features(cJSON *features, const struct fleet_device *devices, size_t n)
 {
-    for (size_t d = 0; d < n; ++d) {
-        const cJSON *structure;
+    size_t count = 0, capacity = 1024;
+    struct feature_key *keys = malloc(capacity * sizeof(*keys));
+    for (size_t d = 0; keys && d < n; ++d) {
+        const cJSON *structure, *member;
         cJSON_ArrayForEach(structure, cJSON_GetObjectItemCaseSensitive(devices[d].declared, "features"))
         {
             if (!cJSON_IsObject(structure))
                 continue;
-            const cJSON *member;
             cJSON_ArrayForEach(member, structure)
             {
-                char key[192];
-                snprintf(key, sizeof(key), "%s.%s", structure->string, member->string);
-                if (cJSON_HasObjectItem(features, key))
-                    continue;
-                cJSON *entry = cJSON_CreateObject();
-                cJSON *missing_on = cJSON_CreateArray();
-                for (size_t i = 0; i < n; ++i) {
-                    const cJSON *s = cJSON_GetObjectItemCaseSensitive(
-                        cJSON_GetObjectItemCaseSensitive(devices[i].declared, "features"), structure->string);
-                    if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(s, member->string)))
-                        cJSON_AddItemToArray(missing_on, cJSON_CreateString(devices[i].key));
+                if (count == capacity) {
+                    struct feature_key *grown = realloc(keys, 2 * capacity * sizeof(*keys));
+                    if (grown == NULL) {
+                        free(keys);
+                        return;
+                    }
+                    keys = grown;
+                    capacity *= 2;
                 }
-                cJSON_AddBoolToObject(entry, "value", cJSON_GetArraySize(missing_on) == 0);
-                cJSON_AddItemToObject(entry, "missing_on", missing_on);
-                cJSON_AddItemToObject(features, key, entry);
+                keys[count] = (struct feature_key){structure->string, member->string, count};
+                ++count;
             }
         }
     }
+    if (keys == NULL)
+        return;
+    qsort(keys, count, sizeof(*keys), compare_feature_keys);
+    size_t unique = 0;
+    for (size_t i = 0; i < count; ++i) /* of equal keys the first sorted is the first met */
+        if (unique == 0 || compare_names(&keys[unique - 1], &keys[i]) != 0)
+            keys[unique++] = keys[i];
+    bool *truth = calloc(unique * n + 1, sizeof(*truth));
+    struct key_order *order = malloc((unique + 1) * sizeof(*order));
+    for (size_t d = 0; truth && d < n; ++d) {
+        const cJSON *structure, *member;
+        cJSON_ArrayForEach(structure, cJSON_GetObjectItemCaseSensitive(devices[d].declared, "features"))
+        {
+            if (!cJSON_IsObject(structure))
+                continue;
+            cJSON_ArrayForEach(member, structure)
+            {
+                const struct feature_key wanted = {structure->string, member->string, 0};
+                const struct feature_key *k = bsearch(&wanted, keys, unique, sizeof(*keys), find_feature_key);
+                if (k != NULL && cJSON_IsTrue(member))
+                    truth[(size_t)(k - keys) * n + d] = true;
+            }
+        }
+    }
+    for (size_t i = 0; order && i < unique; ++i)
+        order[i] = (struct key_order){keys[i].first, i};
+    if (order)
+        qsort(order, unique, sizeof(*order), compare_order);
+    for (size_t o = 0; truth && order && o < unique; ++o) {
+        const struct feature_key *k = &keys[order[o].index];
+        char key[192];
+        snprintf(key, sizeof(key), "%s.%s", k->structure, k->member);
+        cJSON *entry = cJSON_CreateObject();
+        cJSON *missing_on = cJSON_CreateArray();
+        for (size_t d = 0; d < n; ++d)
+            if (!truth[order[o].index * n + d])
+                cJSON_AddItemToArray(missing_on, cJSON_CreateString(devices[d].key));
+        cJSON_AddBoolToObject(entry, "value", cJSON_GetArraySize(missing_on) == 0);
+        cJSON_AddItemToObject(entry, "missing_on", missing_on);
+        cJSON_AddItemToObject(features, key, entry);
+    }
+    free(order);
+    free(truth);
+    free(keys);
 }
 
 cJSON *fleet_limits_build(cJSON *const *reports, size_t report_count)
@@ -235,8 +312,20 @@ cJSON *fleet_limits_build(cJSON *const *reports, size_t report_count)
         }
     }
     cJSON *limits = cJSON_AddObjectToObject(out, "limits");
-    for (size_t i = 0; i < vkjson_limit_count; ++i)
-        add_limit(limits, &vkjson_limits[i], devices, n);
+    /* each device's struct looked up once for all its limits (the table lists a struct's limits together) */
+    const cJSON **blocks = calloc(n ? n : 1, sizeof(*blocks));
+    const char *structure = NULL;
+    for (size_t i = 0; blocks && i < vkjson_limit_count; ++i) {
+        if (structure == NULL || strcmp(structure, vkjson_limits[i].structure) != 0) {
+            structure = vkjson_limits[i].structure;
+            char path[256];
+            struct_path(structure, path, sizeof(path));
+            for (size_t d = 0; d < n; ++d)
+                blocks[d] = json_path_get(devices[d].declared, path);
+        }
+        add_limit(limits, &vkjson_limits[i], devices, blocks, n);
+    }
+    free(blocks);
     add_features(cJSON_AddObjectToObject(out, "features"), devices, n);
     free(devices);
     return out;

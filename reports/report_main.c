@@ -18,6 +18,7 @@
 #include "report.h"
 #include "output_file.h"
 #include "report_model.h"
+#include "report_artifacts.h"
 #include "report_read.h"
 #include "sha256.h"
 #include "text_safe.h"
@@ -50,8 +51,10 @@ static const char usage_text[] =
     "  junit [--out FILE] REPORT...\n"
     "         smoke results as JUnit XML\n"
     "  upload --url URL [--token-file F] [--spool DIR] [--timeout S] [--retries N] [--backoff-ms N]\n"
-    "         [--deadline S] [--ca-file F] [--flush] [--spool-list] [--spool-drop KEY|all] [REPORT...]\n"
-    "         POST reports to a dashboard; what cannot be delivered is spooled; --flush resends the spool.\n"
+    "         [--deadline S] [--ca-file F] [--artifacts DIR] [--flush] [--spool-list] [--spool-drop KEY|all]\n"
+    "         [REPORT...]\n"
+    "         POST reports (and the PNG artifacts they name) to a dashboard; what cannot be delivered is\n"
+    "         spooled; --flush resends the spool.\n"
     "         The token comes from --token-file or PREFLIGHT_UPLOAD_TOKEN and is never printed.\n"
     "\n"
     "preflight-report COMMAND --help describes one command. A REPORT is a preflight.report/1 file or a\n"
@@ -72,7 +75,7 @@ static int usage_error(const char *format, const char *detail)
 struct arguments {
     const char *out;
     const char *format;
-    const char *url, *token_file, *spool, *ca_file, *spool_drop;
+    const char *url, *token_file, *spool, *ca_file, *spool_drop, *artifacts;
     double timeout, deadline;
     long retries, backoff_ms, device;
     bool only_differences, force, flush, spool_list;
@@ -115,6 +118,7 @@ static const struct option_spec {
     {"--token-file", true, FOR_UPLOAD},
     {"--spool", true, FOR_UPLOAD},
     {"--ca-file", true, FOR_UPLOAD},
+    {"--artifacts", true, FOR_UPLOAD},
     {"--timeout", true, FOR_UPLOAD},
     {"--retries", true, FOR_UPLOAD},
     {"--backoff-ms", true, FOR_UPLOAD},
@@ -184,6 +188,8 @@ static int parse_arguments(int argc, char **argv, struct arguments *a, const cha
             a->ca_file = value;
         } else if (strcmp(arg, "--spool-drop") == 0) {
             a->spool_drop = value;
+        } else if (strcmp(arg, "--artifacts") == 0) {
+            a->artifacts = value;
         } else if (strcmp(arg, "--timeout") == 0) {
             if (!parse_number(value, &number) || !(number > 0) || !(number <= UPLOAD_MAX_TIMEOUT_SECONDS))
                 return usage_error("--timeout needs seconds, more than 0 and at most 3600, not '%s'", value);
@@ -768,13 +774,18 @@ static int command_upload(struct arguments *a)
             status = EXIT_BAD_INPUT;
             continue;
         }
-        cJSON_Delete(report);
-        char key[65], message[1024];
+        char key[65], message[1024], artifacts[4200];
         sha256_hex(body, length, key);
+        report_artifacts_dir(a->artifacts, a->positional[i], artifacts, sizeof(artifacts));
         enum upload_outcome outcome = upload_send(&o, body, length, key, message, sizeof(message));
         fprintf(stderr, "%s: %s\n", a->positional[i], message);
+        if (outcome == UPLOAD_DELIVERED || outcome == UPLOAD_ALREADY_THERE) {
+            outcome = upload_send_artifacts(&o, report, key, artifacts, message, sizeof(message));
+            fprintf(stderr, "%s: %s\n", a->positional[i], message);
+        }
         if (outcome == UPLOAD_FAILED || outcome == UPLOAD_REFUSED) {
-            if (spool_store(spool, key, body, length, error, sizeof(error))) {
+            if (spool_store(spool, key, body, length, error, sizeof(error)) &&
+                spool_store_artifacts(spool, key, report, artifacts, error, sizeof(error)) >= 0) {
                 fprintf(stderr, "%s: kept in %s/%s.json for `upload --flush`%s\n", a->positional[i], spool, key,
                         outcome == UPLOAD_REFUSED ? " (refused for good: fix the cause, or `upload --spool-drop KEY`)"
                                                   : "");
@@ -787,6 +798,7 @@ static int command_upload(struct arguments *a)
                 ++lost;
             }
         }
+        cJSON_Delete(report);
         free(body);
     }
     if (a->flush) {
@@ -854,9 +866,11 @@ int main(int argc, char **argv)
          "Smoke results as JUnit XML: a test suite per device, a test case per smoke test.\n"},
         {"upload", command_upload, FOR_UPLOAD,
          "usage: preflight-report upload --url URL [--token-file F] [--spool DIR] [--timeout S] [--retries N]\n"
-         "                               [--backoff-ms N] [--deadline S] [--ca-file F] [--flush] REPORT...\n"
+         "                               [--backoff-ms N] [--deadline S] [--ca-file F] [--artifacts DIR]\n"
+         "                               [--flush] REPORT...\n"
          "       preflight-report upload [--spool DIR] --spool-list | --spool-drop KEY|all\n"
-         "POSTs reports to a dashboard (docs/upload-http.md); what is not delivered is kept in the spool.\n"
+         "POSTs reports to a dashboard (docs/upload-http.md), then PUTs the PNG artifacts each one names;\n"
+         "what is not delivered is kept in the spool.\n"
          "  --url URL         http:// or https:// endpoint\n"
          "  --token-file F    the bearer token (trailing whitespace trimmed); else PREFLIGHT_UPLOAD_TOKEN\n"
          "  --spool DIR       the spool (default $PREFLIGHT_SPOOL, else ~/.cache/preflight/spool)\n"
@@ -865,6 +879,8 @@ int main(int argc, char **argv)
          "  --backoff-ms N    the first wait, doubled per retry up to 30000 ms (default 500)\n"
          "  --deadline S      no attempt starts after S seconds; the rest is spooled (default 600)\n"
          "  --ca-file F       the CA certificates to verify the server with (must be readable)\n"
+         "  --artifacts DIR   where the reports' PNG artifacts are (preflight-probe --artifacts); default:\n"
+         "                    the folder 'artifacts' beside the report, else the report's own folder\n"
          "  --flush           also resend the spooled reports (each checked first)\n"
          "  --spool-list      list the spooled reports (key, size, date, devices)\n"
          "  --spool-drop K    delete the spooled report K (or 'all'): for one the server refuses for good\n"

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "json_file.h"
+#include "report_artifacts.h"
 #include "report_model.h"
 #include "report_read.h"
 #include "sha256.h"
@@ -57,30 +58,42 @@ static void sleep_ms(long ms)
         ;
 }
 
-/* One attempt: the HTTP status, or 0 with curl's error in `message`. */
-static long attempt(const struct upload_options *o, const char *body, size_t length, const char *key, CURLcode *code)
+/* What one request sends: the report (POST to the URL) or one of its artifacts (PUT below it). */
+struct request {
+    const char *url, *method, *content_type;
+    const char *body;
+    size_t length;
+    const char *key; /* Idempotency-Key, or NULL */
+};
+
+/* One attempt: the HTTP status, or 0 with curl's error in `code`. */
+static long attempt(const struct upload_options *o, const struct request *q, CURLcode *code)
 {
     CURL *curl = curl_easy_init();
     if (curl == NULL) {
         *code = CURLE_FAILED_INIT;
         return 0;
     }
-    char key_header[128], auth_header[4200];
-    snprintf(key_header, sizeof(key_header), "Idempotency-Key: %s", key);
+    char type_header[128], key_header[128], auth_header[4200];
+    snprintf(type_header, sizeof(type_header), "Content-Type: %s", q->content_type);
     struct curl_slist *headers = NULL;
-    headers = curl_slist_append(headers, "Content-Type: application/json");
-    headers = curl_slist_append(headers, key_header);
+    headers = curl_slist_append(headers, type_header);
+    if (q->key != NULL) {
+        snprintf(key_header, sizeof(key_header), "Idempotency-Key: %s", q->key);
+        headers = curl_slist_append(headers, key_header);
+    }
     headers = curl_slist_append(headers, "Expect:");
     if (o->token != NULL) {
         snprintf(auth_header, sizeof(auth_header), "Authorization: Bearer %s", o->token);
         headers = curl_slist_append(headers, auth_header);
     }
     long timeout_ms = (long)(o->timeout_seconds * 1000);
-    curl_easy_setopt(curl, CURLOPT_URL, o->url);
+    curl_easy_setopt(curl, CURLOPT_URL, q->url);
     curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(curl, CURLOPT_POST, 1L);
-    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body);
-    curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)length);
+    curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, q->method);
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, q->body);
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)q->length);
     curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
     curl_easy_setopt(curl, CURLOPT_USERAGENT, "preflight-report/0.1.0");
     curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, timeout_ms);
@@ -114,8 +127,8 @@ static bool retryable_error(CURLcode code)
            code != CURLE_UNSUPPORTED_PROTOCOL && code != CURLE_URL_MALFORMAT;
 }
 
-enum upload_outcome upload_send(const struct upload_options *o, const char *body, size_t length, const char *key,
-                                char *message, size_t size)
+static enum upload_outcome send_with_retries(const struct upload_options *o, const struct request *q, char *message,
+                                             size_t size)
 {
     long delay = o->backoff_ms;
     for (int try = 0; try <= o->retries; ++try) {
@@ -132,7 +145,7 @@ enum upload_outcome upload_send(const struct upload_options *o, const char *body
             delay = delay * 2 < UPLOAD_MAX_BACKOFF_MS ? delay * 2 : UPLOAD_MAX_BACKOFF_MS;
         }
         CURLcode code;
-        long status = attempt(o, body, length, key, &code);
+        long status = attempt(o, q, &code);
         if (code == CURLE_OK && status >= 200 && status < 300) {
             snprintf(message, size, "delivered (HTTP %ld, attempt %d)", status, try + 1);
             return UPLOAD_DELIVERED;
@@ -146,7 +159,8 @@ enum upload_outcome upload_send(const struct upload_options *o, const char *body
             return UPLOAD_REFUSED;
         }
         if (code == CURLE_OK && !retryable_status(status)) {
-            snprintf(message, size, "the server refused the report (HTTP %ld); not retried", status);
+            snprintf(message, size, "the server refused %s (HTTP %ld); not retried",
+                     q->key ? "the report" : "the artifact", status);
             return UPLOAD_REFUSED;
         }
         if (code != CURLE_OK)
@@ -157,6 +171,55 @@ enum upload_outcome upload_send(const struct upload_options *o, const char *body
             return UPLOAD_FAILED;
     }
     return UPLOAD_FAILED;
+}
+
+enum upload_outcome upload_send(const struct upload_options *o, const char *body, size_t length, const char *key,
+                                char *message, size_t size)
+{
+    const struct request q = {o->url, "POST", "application/json", body, length, key};
+    return send_with_retries(o, &q, message, size);
+}
+
+enum upload_outcome upload_send_artifacts(const struct upload_options *o, const cJSON *report, const char *key,
+                                          const char *dir, char *message, size_t size)
+{
+    struct report_artifact *named = calloc(REPORT_ARTIFACTS_MAX, sizeof(*named));
+    if (named == NULL) {
+        snprintf(message, size, "out of memory");
+        return UPLOAD_FAILED;
+    }
+    size_t count = report_artifacts_of(report, named, REPORT_ARTIFACTS_MAX);
+    int sent = 0, missing = 0, refused = 0, failed = 0;
+    char detail[1024], why[4600];
+    for (size_t i = 0; i < count; ++i) {
+        size_t length = 0;
+        char *data = report_artifact_read(dir, &named[i], &length, why, sizeof(why));
+        if (data == NULL) {
+            ++missing;
+            if (why[0])
+                fprintf(stderr, "  artifact %s\n", why);
+            continue;
+        }
+        char url[8400];
+        snprintf(url, sizeof(url), "%s/%s/artifacts/%s", o->url, key, named[i].sha256);
+        const struct request q = {url, "PUT", "image/png", data, length, NULL};
+        enum upload_outcome outcome = send_with_retries(o, &q, detail, sizeof(detail));
+        free(data);
+        sent += outcome == UPLOAD_DELIVERED || outcome == UPLOAD_ALREADY_THERE;
+        refused += outcome == UPLOAD_REFUSED;
+        failed += outcome == UPLOAD_FAILED;
+        if (outcome == UPLOAD_REFUSED || outcome == UPLOAD_FAILED)
+            fprintf(stderr, "  artifact %s: %s\n", named[i].file, detail);
+    }
+    free(named);
+    snprintf(message, size, "%d of %zu artifacts sent", sent, count);
+    if (missing)
+        snprintf(message + strlen(message), size - strlen(message), ", %d not found in %s", missing, dir);
+    if (refused)
+        snprintf(message + strlen(message), size - strlen(message), ", %d refused", refused);
+    if (failed)
+        snprintf(message + strlen(message), size - strlen(message), ", %d not delivered", failed);
+    return failed ? UPLOAD_FAILED : UPLOAD_DELIVERED;
 }
 
 static bool make_directories(const char *path)
@@ -174,14 +237,8 @@ static bool make_directories(const char *path)
     return mkdir(buffer, 0700) == 0 || errno == EEXIST;
 }
 
-bool spool_store(const char *dir, const char *key, const char *body, size_t length, char *error, size_t size)
+static bool write_whole(const char *path, const char *body, size_t length, char *error, size_t size)
 {
-    if (!make_directories(dir)) {
-        snprintf(error, size, "cannot create the spool directory %s: %s", dir, strerror(errno));
-        return false;
-    }
-    char path[4096];
-    snprintf(path, sizeof(path), "%s/%s.json", dir, key);
     struct output_file out; /* a unique temporary: two uploads of one report never share it */
     if (!output_open(&out, path, error, size))
         return false;
@@ -190,9 +247,69 @@ bool spool_store(const char *dir, const char *key, const char *body, size_t leng
         output_abandon(&out);
         return false;
     }
-    if (!output_commit(&out, error, size))
+    return output_commit(&out, error, size);
+}
+
+bool spool_store(const char *dir, const char *key, const char *body, size_t length, char *error, size_t size)
+{
+    if (!make_directories(dir)) {
+        snprintf(error, size, "cannot create the spool directory %s: %s", dir, strerror(errno));
         return false;
-    return true;
+    }
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/%s.json", dir, key);
+    return write_whole(path, body, length, error, size);
+}
+
+int spool_store_artifacts(const char *dir, const char *key, const cJSON *report, const char *from, char *error,
+                          size_t size)
+{
+    struct report_artifact *named = calloc(REPORT_ARTIFACTS_MAX, sizeof(*named));
+    if (named == NULL) {
+        snprintf(error, size, "out of memory");
+        return -1;
+    }
+    size_t count = report_artifacts_of(report, named, REPORT_ARTIFACTS_MAX);
+    char folder[4200], path[4500], why[4600];
+    snprintf(folder, sizeof(folder), "%s/%s.artifacts", dir, key);
+    int kept = 0;
+    for (size_t i = 0; i < count && kept >= 0; ++i) {
+        size_t length = 0;
+        char *data = report_artifact_read(from, &named[i], &length, why, sizeof(why));
+        if (data == NULL)
+            continue; /* not there, or not what the report names: nothing to keep */
+        snprintf(path, sizeof(path), "%s/%s", folder, named[i].file);
+        if (!make_directories(folder)) {
+            snprintf(error, size, "cannot create %s: %s", folder, strerror(errno));
+            kept = -1;
+        } else if (!write_whole(path, data, length, error, size)) {
+            kept = -1;
+        } else {
+            ++kept;
+        }
+        free(data);
+    }
+    free(named);
+    return kept;
+}
+
+/* Removes a spooled report's artifacts folder and what is in it. */
+static void drop_artifacts(const char *dir, const char *key)
+{
+    char folder[4200], path[4500];
+    snprintf(folder, sizeof(folder), "%s/%.64s.artifacts", dir, key);
+    DIR *d = opendir(folder);
+    if (d == NULL)
+        return;
+    struct dirent *entry;
+    while ((entry = readdir(d)) != NULL) {
+        if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0)
+            continue;
+        snprintf(path, sizeof(path), "%s/%s", folder, entry->d_name);
+        remove(path);
+    }
+    closedir(d);
+    rmdir(folder);
 }
 
 /* A spooled report's bytes; NULL when it cannot be read (reported with its name). */
@@ -242,13 +359,22 @@ int spool_flush(const struct upload_options *o, int *delivered)
             ++remaining;
             continue;
         }
-        cJSON_Delete(report);
         enum upload_outcome outcome = upload_send(o, body, length, key, message, sizeof(message));
         free(body);
         fprintf(stderr, "%s: %s\n", entry->d_name, message);
+        char folder[4200];
+        snprintf(folder, sizeof(folder), "%s/%s.artifacts", o->spool_dir, key);
+        struct stat st;
+        if ((outcome == UPLOAD_DELIVERED || outcome == UPLOAD_ALREADY_THERE) && stat(folder, &st) == 0) {
+            /* the report is there now: its images follow, from the spool */
+            outcome = upload_send_artifacts(o, report, key, folder, message, sizeof(message));
+            fprintf(stderr, "%s: %s\n", entry->d_name, message);
+        }
+        cJSON_Delete(report);
         if (outcome == UPLOAD_FAILED || outcome == UPLOAD_REFUSED) {
             ++remaining;
         } else if (remove(path) == 0) {
+            drop_artifacts(o->spool_dir, key);
             ++*delivered;
         }
     }
@@ -316,6 +442,7 @@ bool spool_drop(const char *dir_path, const char *key, int *dropped, char *error
             snprintf(path, sizeof(path), "%s/%s", dir_path, entry->d_name);
             if (remove(path) == 0)
                 ++*dropped;
+            drop_artifacts(dir_path, entry->d_name);
         }
         closedir(dir);
     }

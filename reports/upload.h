@@ -1,7 +1,7 @@
 /* Delivering reports to a dashboard over HTTP(S), without losing or doubling one.
  * The contract (docs/upload-http.md): POST <url> with the report as the body and headers
  * Content-Type: application/json, Idempotency-Key: <sha256 of the body>, Authorization: Bearer
- * <token>. 2xx: stored; 409: already stored (same key); 401/403: token refused; other 4xx:
+ * <token>; then each PNG artifact the report names, PUT <url>/<key>/artifacts/<sha256>. 2xx: stored; 409: already stored (same key); 401/403: token refused; other 4xx:
  * refused; 408, 429, 5xx and network errors: retried with exponential backoff. Whatever is not
  * delivered is written to the spool directory and sent by `upload --flush` later. The token is
  * never printed or logged. TLS certificates are always verified; redirects are not followed. */
@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <cjson/cJSON.h>
 
 /* Bounds of the numbers a user gives (report_main.c refuses others as usage errors). */
 #define UPLOAD_MAX_RETRIES 100
@@ -46,10 +47,22 @@ bool upload_url_valid(const char *url, char *error, size_t size);
 enum upload_outcome upload_send(const struct upload_options *o, const char *body, size_t length, const char *key,
                                 char *message, size_t size);
 
-/* The spool: one file per undelivered report, named <key>.json, written atomically. */
+/* The artifacts (PNG files) `report` names, read from `dir` and each PUT to <url>/<key>/artifacts/
+ * <sha256> once the report is delivered, with the same retries: a file that is not there, or is
+ * not what the report names, is left out (the report stays delivered without it). UPLOAD_FAILED
+ * when one could not be delivered now (the caller spools the report with its files). */
+enum upload_outcome upload_send_artifacts(const struct upload_options *o, const cJSON *report, const char *key,
+                                          const char *dir, char *message, size_t size);
+
+/* The spool: one file per undelivered report, named <key>.json, written atomically, and the
+ * artifact files it names in <key>.artifacts/ beside it. */
 bool spool_store(const char *dir, const char *key, const char *body, size_t length, char *error, size_t size);
-/* Sends every spooled report that is still a valid report with its key as its name; removes
- * each one delivered. Returns how many remain. */
+/* Copies the artifact files `report` names from `from` into the spool; returns how many (-1: a
+ * write failed, `error` says which). */
+int spool_store_artifacts(const char *dir, const char *key, const cJSON *report, const char *from, char *error,
+                          size_t size);
+/* Sends every spooled report that is still a valid report with its key as its name, then its
+ * spooled artifacts; removes each one delivered with them. Returns how many remain. */
 int spool_flush(const struct upload_options *o, int *delivered);
 /* Prints the spooled reports (key, bytes, date, devices) on stdout; returns how many. */
 int spool_list(const char *dir);

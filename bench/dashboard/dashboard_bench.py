@@ -120,15 +120,26 @@ def run_backend(backend, a, work):
         result["raw_rate"] = len(bodies) / (time.perf_counter() - t)
         print("%s: HTTP %.0f/s with the client, %.0f/s from 4 connections" % (backend, result["http_rate"], result["raw_rate"]),
               file=sys.stderr)
-        ids = json.loads(urlget(port, "/api/v1/devices?q=%23" + "7"))["devices"][:10]
+        ids = json.loads(urlget(port, "/api/v1/devices?q=%23" + "7"))["devices"][:8]
         compare = "/compare?" + "&".join("r=%d" % d["newestReport"] for d in ids)
-        pages = {"devices page /": "/", "coverage /capabilities/extension:VK_KHR_swapchain": "/capabilities/extension:VK_KHR_swapchain",
-                 "coverage listing /capabilities": "/capabilities", "device history /devices/KEY": "/devices/" + key,
-                 "compare of 10 reports": compare}
+        history = json.loads(urlget(port, "/api/v1/devices/" + key))
+        drivers = "/compare?differ=1&" + "&".join("d=%s%%40%d" % (key, d["driverRaw"]) for d in history["drivers"][:2])
+        report = "/reports/%d" % history["drivers"][0]["newestReport"]
+        requirements = "/fleet?exclude_cpu=1&requirements=compute.%2A%20pass%0AmaxComputeSharedMemorySize%20%3E%3D%2049152"
+        # (name, path, requests): the fleet gate reads every device's newest report, so fewer of it
+        gate_requests = max(3, a.requests // 8)
+        pages = [("devices page /", "/", a.requests), ("regressions /regressions", "/regressions", a.requests),
+                 ("one item /capabilities/extension:VK_KHR_swapchain", "/capabilities/extension:VK_KHR_swapchain", a.requests),
+                 ("coverage listing /capabilities", "/capabilities", a.requests),
+                 ("device history /devices/KEY", "/devices/" + key, a.requests), ("a report page /reports/ID", report, a.requests),
+                 ("a machine /machines/farm-003", "/machines/farm-003", a.requests),
+                 ("compare of 8 reports", compare, a.requests), ("compare of 2 drivers, only differences", drivers, a.requests),
+                 ("compare picker /compare", "/compare", a.requests),
+                 ("fleet gate /fleet?requirements= (%d requests)" % gate_requests, requirements, gate_requests)]
         result["latency"] = {}
-        for name, path in pages.items():
+        for name, path, count in pages:
             get(port, path)  # warm
-            times = [get(port, path) for _ in range(a.requests)]
+            times = [get(port, path) for _ in range(count)]
             result["latency"][name] = (percentile(times, 50), percentile(times, 95))
     finally:
         server.terminate()

@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "artifact_store.h"
 #include "html.h"
 #include "ingest.h"
+#include "report_artifacts.h"
 #include "report.h"
 #include "schema.h"
 #include "server.h"
@@ -20,9 +22,11 @@ static const char usage_text[] =
     "  token add NAME          create an upload/read token; prints it once\n"
     "  token list              names, creation dates, revocations\n"
     "  token revoke NAME       the token stops working at once\n"
-    "  import [--jobs N] REPORT...\n"
+    "  import [--jobs N] [--artifacts DIR] REPORT...\n"
     "                          store reports without HTTP (each once, like an upload); N threads\n"
-    "                          check and compress them (default: the number of CPUs)\n"
+    "                          check and compress them (default: the number of CPUs); the PNG\n"
+    "                          artifacts they name are read from DIR (default: the folder\n"
+    "                          'artifacts' beside each report, else its own folder)\n"
     "  --db may also come from $PREFLIGHT_DASHBOARD_DB.\n"
     "  --help, --version\n";
 
@@ -126,7 +130,34 @@ static void *import_worker(void *argument)
     }
 }
 
-static int command_import(struct db *db, int count, char **paths, long jobs)
+/* The PNG files a stored report names, from its folder, stored as an upload would: returns how many. */
+static int import_artifacts(struct db *db, const struct ingest_prepared *p, const char *given, const char *path)
+{
+    char dir[4200], why[4600], message[512];
+    report_artifacts_dir(given, path, dir, sizeof(dir));
+    size_t count = 0;
+    const struct report_artifact *named = ingest_prepared_artifacts(p, &count);
+    int stored = 0;
+    for (size_t i = 0; i < count; ++i) {
+        size_t length = 0;
+        char *data = report_artifact_read(dir, &named[i], &length, why, sizeof(why));
+        if (data == NULL) {
+            if (why[0])
+                fprintf(stderr, "preflight-dashboard: %s: artifact %s\n", path, why);
+            continue;
+        }
+        enum artifact_status status =
+            artifact_store(db, ingest_prepared_key(p), named[i].sha256, data, length, message, sizeof(message));
+        free(data);
+        if (status == ARTIFACT_STORED || status == ARTIFACT_KNOWN)
+            ++stored;
+        else
+            fprintf(stderr, "preflight-dashboard: %s: %s\n", path, message);
+    }
+    return stored;
+}
+
+static int command_import(struct db *db, int count, char **paths, long jobs, const char *artifacts)
 {
     if (count == 0)
         return usage_error("%s", "import needs at least one REPORT");
@@ -160,10 +191,16 @@ static int command_import(struct db *db, int count, char **paths, long jobs)
             const struct ingest_source source = {"import", paths[i]};
             int64_t id = 0;
             slot->status = ingest_store(db, slot->prepared, &source, &id, slot->message, sizeof(slot->message));
+            int images = slot->status == INGEST_STORED || slot->status == INGEST_DUPLICATE
+                             ? import_artifacts(db, slot->prepared, artifacts, paths[i])
+                             : 0;
+            char with[64] = "";
+            if (images > 0)
+                snprintf(with, sizeof(with), " with %d artifact%s", images, images == 1 ? "" : "s");
             if (slot->status == INGEST_STORED)
-                printf("%s: stored as report %lld\n", paths[i], (long long)id);
+                printf("%s: stored as report %lld%s\n", paths[i], (long long)id, with);
             else if (slot->status == INGEST_DUPLICATE)
-                printf("%s: already stored (report %lld)\n", paths[i], (long long)id);
+                printf("%s: already stored (report %lld)%s\n", paths[i], (long long)id, with);
         }
         stored += slot->status == INGEST_STORED;
         duplicates += slot->status == INGEST_DUPLICATE;
@@ -216,6 +253,7 @@ int main(int argc, char **argv)
     o.database = getenv("PREFLIGHT_DASHBOARD_DB");
     char **positional = calloc((size_t)argc, sizeof(*positional));
     int positionals = 0;
+    const char *artifacts = NULL;
     long jobs = sysconf(_SC_NPROCESSORS_ONLN);
     jobs = jobs < 1 ? 1 : jobs > 16 ? 16 : jobs;
     if (positional == NULL)
@@ -240,7 +278,9 @@ int main(int argc, char **argv)
                 free(positional);
                 return usage_error("--jobs needs a number from 1 to 64, not '%s'", argv[i]);
             }
-        } else if (serve && strcmp(a, "--quiet") == 0)
+        } else if (import && strcmp(a, "--artifacts") == 0 && has_value)
+            artifacts = argv[++i];
+        else if (serve && strcmp(a, "--quiet") == 0)
             o.quiet = true;
         else if (strcmp(a, "--help") == 0) {
             fputs(usage_text, stdout);
@@ -249,7 +289,7 @@ int main(int argc, char **argv)
         } else if (a[0] == '-' && a[1] != '\0') {
             free(positional);
             bool takes_value = strcmp(a, "--db") == 0 || strcmp(a, "--listen") == 0 || strcmp(a, "--tls-cert") == 0 ||
-                               strcmp(a, "--tls-key") == 0 || strcmp(a, "--jobs") == 0;
+                               strcmp(a, "--tls-key") == 0 || strcmp(a, "--jobs") == 0 || strcmp(a, "--artifacts") == 0;
             return usage_error(
                 takes_value && !has_value ? "option '%s' needs a value" : "unknown option '%s' for this command", a);
         } else
@@ -265,7 +305,7 @@ int main(int argc, char **argv)
         if (db == NULL) {
             status = 1;
         } else if (import) {
-            status = command_import(db, positionals, positional, jobs);
+            status = command_import(db, positionals, positional, jobs, artifacts);
         } else {
             char error[512];
             const char *action = positionals ? positional[0] : "";

@@ -6,6 +6,9 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "artifact_store.h"
+#include "driver_version.h"
+#include "fleet_store.h"
 #include "items.h"
 #include "matrix.h"
 #include "report_model.h"
@@ -29,6 +32,18 @@ static unsigned char *deflate_body(const char *body, size_t length, size_t *out_
     return out;
 }
 
+char *ingest_inflate_body(const void *stored, size_t stored_length, size_t length)
+{
+    uLongf size = (uLongf)length;
+    char *body = malloc(length + 1);
+    if (body != NULL && uncompress((Bytef *)body, &size, stored, (uLong)stored_length) == Z_OK && size == length) {
+        body[size] = '\0';
+        return body;
+    }
+    free(body);
+    return NULL;
+}
+
 char *ingest_load_body(struct db *db, int64_t id, size_t *length)
 {
     const struct db_param param = DB_INT(id);
@@ -37,15 +52,8 @@ char *ingest_load_body(struct db *db, int64_t id, size_t *length)
     if (r != NULL && db_result_rows(r) == 1) {
         size_t stored;
         const void *bytes = db_result_blob(r, 0, 0, &stored);
-        uLongf size = (uLongf)db_result_int(r, 0, 1);
-        body = malloc(size + 1);
-        if (body != NULL && uncompress((Bytef *)body, &size, bytes, (uLong)stored) == Z_OK) {
-            body[size] = '\0';
-            *length = size;
-        } else {
-            free(body);
-            body = NULL;
-        }
+        *length = (size_t)db_result_int(r, 0, 1);
+        body = ingest_inflate_body(bytes, stored, *length);
     }
     db_result_free(r);
     return body;
@@ -60,6 +68,7 @@ static const char *text_of(const cJSON *object, const char *key)
 /* One device entry's identity, as the listings keep it. */
 struct entry_identity {
     const char *key, *name, *vendor, *type, *driver_name, *driver_id, *driver_version, *api_version, *os, *kernel;
+    const char *verdicts; /* the entry's smoke verdicts as JSON: {"test": {id: verdict}, "capability": {...}} */
     int64_t vendor_id, device_id, driver_raw, api_raw;
     int passed, failed, violations;
 };
@@ -76,7 +85,11 @@ static void identity_of(const cJSON *device, struct entry_identity *e, struct it
     e->type = items_keep_text(keep, id.device_type);
     e->driver_name = items_keep_text(keep, id.driver_name);
     e->driver_id = items_keep_text(keep, id.driver_id);
-    e->driver_version = items_keep_text(keep, id.driver_version);
+    char vendor_text[64];
+    driver_version_vendor_text(
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(report_identity_block(device), "driverVersionScheme")),
+        (uint32_t)id.driver_version_raw, id.driver_version, vendor_text, sizeof(vendor_text));
+    e->driver_version = items_keep_text(keep, vendor_text);
     e->driver_raw = id.driver_version_raw;
     e->api_version = items_keep_text(keep, id.api_version);
     e->api_raw = id.api_version_raw;
@@ -234,6 +247,11 @@ static int compare_rows(const void *a, const void *b)
     return k ? k : strcmp(x->name, y->name);
 }
 
+static int compare_items(const void *a, const void *b)
+{
+    return items_compare(a, b);
+}
+
 static int compare_row_item(const struct current_row *row, const struct item *it)
 {
     int k = strcmp(row->kind, it->kind);
@@ -296,9 +314,36 @@ static bool replace_current(struct db *db, const char *key, const struct item_li
     return ok;
 }
 
+/* The device's newest items with the fleet's combined verdicts of its newest driver in place of
+ * this entry's own (a test that fails on another machine of the same driver fails here too). */
+static bool with_fleet_verdicts(struct db *db, const char *key, int64_t driver_raw, const struct item_list *items,
+                                struct item_list *out)
+{
+    struct db_result *r = fleet_store_verdicts(db, key, driver_raw);
+    if (r == NULL)
+        return false;
+    *out = *items;
+    out->items = malloc((items->count + 1) * sizeof(*out->items));
+    out->capacity = items->count;
+    bool ok = out->items != NULL;
+    if (ok)
+        memcpy(out->items, items->items, items->count * sizeof(*out->items));
+    for (size_t i = 0; ok && i < db_result_rows(r); ++i) {
+        struct item wanted = {.name = (char *)db_result_text(r, i, 1)};
+        snprintf(wanted.kind, sizeof(wanted.kind), "%s", db_result_text(r, i, 0));
+        struct item *it = bsearch(&wanted, out->items, out->count, sizeof(*out->items), compare_items);
+        if (it != NULL)
+            snprintf(it->verdict, sizeof(it->verdict), "%s", db_result_text(r, i, 2));
+    }
+    db_result_free(r);
+    return ok;
+}
+
+/* `observer`: who saw this device's verdicts, for the fleet's rule: the machine, or the machine
+ * and the GPU where one machine has several GPUs of the same deviceKey (each GPU counts). */
 static bool store_device(struct db *db, int64_t report_id, int index, const struct entry_identity *identity,
-                         const struct item_list *prepared, const char *host, const char *uploaded, char *message,
-                         size_t size)
+                         const struct item_list *prepared, const char *host, const char *observer, const char *uploaded,
+                         char *message, size_t size)
 {
     const struct entry_identity e = *identity;
     const struct item_list items = *prepared;
@@ -321,14 +366,15 @@ static bool store_device(struct db *db, int64_t report_id, int index, const stru
                                      DB_TEXT(uploaded),
                                      DB_INT(e.passed),
                                      DB_INT(e.failed),
-                                     DB_INT(e.violations)};
+                                     DB_INT(e.violations),
+                                     DB_TEXT(e.verdicts)};
     struct db_result *r =
         db_query(db,
                  "INSERT INTO entries (report_id, device_index, device_key, device_name, vendor, vendor_id, "
                  "device_id, device_type, driver_name, driver_id, driver_version, driver_raw, api_version, os, "
-                 "kernel, host, uploaded, tests_passed, tests_failed, spec_violations) "
-                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                 entry, 20);
+                 "kernel, host, uploaded, tests_passed, tests_failed, spec_violations, verdicts) "
+                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                 entry, 21);
     bool ok = r != NULL && db_result_rows(r) == 1;
     int64_t entry_id = ok ? db_result_int(r, 0, 0) : 0;
     db_result_free(r);
@@ -361,8 +407,20 @@ static bool store_device(struct db *db, int64_t report_id, int index, const stru
     else if (ok)
         ok = db_exec(db, "UPDATE devices SET last_upload = ?, reports = reports + 1 WHERE device_key = ?",
                      (const struct db_param[]){d[1], d[11]}, 2);
+    const struct db_param machine[] = {DB_TEXT(host), DB_TEXT(e.key), DB_INT(entry_id), DB_INT(e.driver_raw),
+                                       DB_TEXT(uploaded)};
+    ok = ok && db_exec(db,
+                       "INSERT INTO machine_devices (host, device_key, entry_id, driver_raw, last_upload) "
+                       "VALUES (?, ?, ?, ?, ?) ON CONFLICT (host, device_key) DO UPDATE SET entry_id = "
+                       "excluded.entry_id, driver_raw = excluded.driver_raw, last_upload = excluded.last_upload",
+                       machine, 5);
+    const struct fleet_entry fleet = {e.key, e.driver_version, observer, uploaded, e.driver_raw, entry_id};
+    ok = ok && fleet_store_entry(db, &fleet);
     if (ok && newest) {
-        ok = replace_current(db, e.key, &items, &e);
+        struct item_list combined = {0};
+        ok = with_fleet_verdicts(db, e.key, e.driver_raw, &items, &combined) &&
+             replace_current(db, e.key, &combined, &e);
+        free(combined.items);
     } else if (ok) { /* an older driver: it may only lower the first versions */
         struct device_writes *w = malloc(sizeof(*w));
         ok = w != NULL;
@@ -388,6 +446,8 @@ struct ingest_prepared {
     struct item_list *items; /* per device */
     struct entry_identity *identities;
     int devices;
+    struct report_artifact *artifacts;
+    size_t artifact_count;
     unsigned char *stored; /* the deflated body */
     size_t stored_length, length;
 };
@@ -400,13 +460,43 @@ void ingest_prepared_free(struct ingest_prepared *p)
         items_free(&p->items[i]);
     free(p->items);
     free(p->identities);
+    free(p->artifacts);
     items_free(&p->texts);
     free(p->stored);
     free(p);
 }
 
-struct ingest_prepared *ingest_prepare(const char *body, size_t length, const char *key, enum ingest_status *status,
-                                       char *message, size_t size)
+const char *ingest_prepared_key(const struct ingest_prepared *p)
+{
+    return p->key;
+}
+
+const struct report_artifact *ingest_prepared_artifacts(const struct ingest_prepared *p, size_t *count)
+{
+    *count = p->artifact_count;
+    return p->artifacts;
+}
+
+/* The entry's smoke verdicts, kept as JSON text with its items. */
+static const char *verdicts_of(struct item_list *items)
+{
+    cJSON *all = cJSON_CreateObject();
+    cJSON *tests = cJSON_AddObjectToObject(all, "test");
+    cJSON *capabilities = cJSON_AddObjectToObject(all, "capability");
+    for (size_t i = 0; i < items->count; ++i) {
+        const struct item *it = &items->items[i];
+        if (*it->verdict)
+            cJSON_AddStringToObject(strcmp(it->kind, "test") == 0 ? tests : capabilities, it->name, it->verdict);
+    }
+    char *text = cJSON_PrintUnformatted(all);
+    cJSON_Delete(all);
+    const char *kept = text ? items_keep_text(items, text) : NULL;
+    free(text);
+    return kept;
+}
+
+static struct ingest_prepared *prepare(const char *body, size_t length, const char *key, bool compress,
+                                       enum ingest_status *status, char *message, size_t size)
 {
     struct ingest_prepared *p = calloc(1, sizeof(*p));
     *status = INGEST_FAILED;
@@ -441,7 +531,8 @@ struct ingest_prepared *ingest_prepare(const char *body, size_t length, const ch
     }
     p->items = calloc((size_t)p->devices + 1, sizeof(*p->items));
     p->identities = calloc((size_t)p->devices + 1, sizeof(*p->identities));
-    bool ok = p->items != NULL && p->identities != NULL;
+    p->artifacts = calloc(REPORT_ARTIFACTS_MAX, sizeof(*p->artifacts));
+    bool ok = p->items != NULL && p->identities != NULL && p->artifacts != NULL;
     int index = 0;
     const cJSON *device;
     REPORT_FOR_EACH_DEVICE(device, report)
@@ -449,10 +540,15 @@ struct ingest_prepared *ingest_prepare(const char *body, size_t length, const ch
         if (!ok)
             break;
         ok = items_from_device(device, &p->items[index]);
-        if (ok)
+        if (ok) {
             identity_of(device, &p->identities[index], &p->items[index]);
+            p->identities[index].verdicts = verdicts_of(&p->items[index]);
+            ok = p->identities[index].verdicts != NULL;
+        }
         ++index;
     }
+    if (ok)
+        p->artifact_count = report_artifacts_of(report, p->artifacts, REPORT_ARTIFACTS_MAX);
     p->created = items_keep_text(&p->texts, report_created(report));
     const cJSON *generator = report_generator(report);
     char generator_text[256];
@@ -462,14 +558,59 @@ struct ingest_prepared *ingest_prepare(const char *body, size_t length, const ch
     p->host = items_keep_text(&p->texts, report_host(report));
     cJSON_Delete(report);
     ok = ok && p->created && p->generator && p->host;
-    p->stored = ok ? deflate_body(body, length, &p->stored_length) : NULL;
+    p->stored = ok && compress ? deflate_body(body, length, &p->stored_length) : NULL;
     p->length = length;
-    if (p->stored == NULL) {
+    if (!ok || (compress && p->stored == NULL)) {
         snprintf(message, size, "out of memory");
         ingest_prepared_free(p);
         return NULL;
     }
     return p;
+}
+
+struct ingest_prepared *ingest_prepare(const char *body, size_t length, const char *key, enum ingest_status *status,
+                                       char *message, size_t size)
+{
+    return prepare(body, length, key, true, status, message, size);
+}
+
+struct ingest_prepared *ingest_prepare_stored(const char *body, size_t length, const char *key, char *message,
+                                              size_t size)
+{
+    enum ingest_status status;
+    return prepare(body, length, key, false, &status, message, size);
+}
+
+bool ingest_store_derived(struct db *db, int64_t report_id, const struct ingest_prepared *p, const char *uploaded,
+                          char *message, size_t size)
+{
+    bool ok = true;
+    for (int i = 0; ok && i < p->devices; ++i) {
+        bool twin = false; /* another GPU of the report with the same deviceKey */
+        for (int j = 0; j < p->devices && !twin; ++j)
+            twin = j != i && strcmp(p->identities[j].key, p->identities[i].key) == 0;
+        char observer[300];
+        if (twin)
+            snprintf(observer, sizeof(observer), "%s (GPU %d)", p->host, i);
+        else
+            snprintf(observer, sizeof(observer), "%s", p->host);
+        ok =
+            store_device(db, report_id, i, &p->identities[i], &p->items[i], p->host, observer, uploaded, message, size);
+    }
+    const struct db_param machine[] = {DB_TEXT(p->host), DB_TEXT(uploaded), DB_INT(report_id), DB_INT(p->devices)};
+    ok = ok && db_exec(db,
+                       "INSERT INTO machines (host, reports, first_upload, last_upload, last_report, last_devices) "
+                       "VALUES (?, 1, ?, ?, ?, ?) ON CONFLICT (host) DO UPDATE SET reports = machines.reports + 1, "
+                       "last_upload = excluded.last_upload, last_report = excluded.last_report, "
+                       "last_devices = excluded.last_devices",
+                       (const struct db_param[]){machine[0], machine[1], machine[1], machine[2], machine[3]}, 5);
+    for (size_t i = 0; ok && i < p->artifact_count; ++i) {
+        const struct db_param a[] = {DB_INT(report_id), DB_TEXT(p->artifacts[i].sha256), DB_INT(p->artifacts[i].bytes)};
+        ok = db_exec(db, "INSERT INTO report_artifacts (report_id, sha256, bytes) VALUES (?, ?, ?)", a, 3);
+    }
+    if (!ok && *message == '\0')
+        snprintf(message, size, "database: %s", db_error(db));
+    return ok;
 }
 
 enum ingest_status ingest_store(struct db *db, const struct ingest_prepared *p, const struct ingest_source *source,
@@ -516,9 +657,8 @@ enum ingest_status ingest_store(struct db *db, const struct ingest_prepared *p, 
     }
     *report_id = db_result_int(r, 0, 0);
     db_result_free(r);
-    bool ok = true;
-    for (int i = 0; ok && i < p->devices; ++i)
-        ok = store_device(db, *report_id, i, &p->identities[i], &p->items[i], host, uploaded, message, size);
+    *message = '\0';
+    bool ok = ingest_store_derived(db, *report_id, p, uploaded, message, size);
     if (ok && !db_commit(db)) {
         snprintf(message, size, "database: %s", db_error(db));
         ok = false;

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "db.h"
+#include "report_artifacts.h"
 
 #define INGEST_MAX_BODY (16u * 1024u * 1024u) /* bytes; larger uploads are refused (413) */
 
@@ -39,10 +40,25 @@ struct ingest_prepared *ingest_prepare(const char *body, size_t length, const ch
 enum ingest_status ingest_store(struct db *db, const struct ingest_prepared *prepared,
                                 const struct ingest_source *source, int64_t *report_id, char *message, size_t size);
 void ingest_prepared_free(struct ingest_prepared *prepared);
+/* The key (SHA-256) of a prepared report and the artifacts it names (for `import`, which stores
+ * their files as an upload would). */
+const char *ingest_prepared_key(const struct ingest_prepared *prepared);
+const struct report_artifact *ingest_prepared_artifacts(const struct ingest_prepared *prepared, size_t *count);
 /* Whether a report with this key is stored (a retry or a second upload answers at once). */
 bool ingest_known(struct db *db, const char *key, int64_t *report_id, char *message, size_t size);
 
 /* The stored bytes of report `id` (malloc'd, `length` set); NULL when there is none. */
 char *ingest_load_body(struct db *db, int64_t id, size_t *length);
+
+/* For deriving the tables again from stored reports (rederive.h): the deflated bytes as stored,
+ * inflated (NULL when they are not `length` bytes of deflate); a stored report prepared (its
+ * bytes are stored already: not compressed again); and what a report adds to the derived tables
+ * (entries, devices' state, items, machines, the fleet's verdicts, artifact names), inside the
+ * caller's transaction. */
+char *ingest_inflate_body(const void *stored, size_t stored_length, size_t length);
+struct ingest_prepared *ingest_prepare_stored(const char *body, size_t length, const char *key, char *message,
+                                              size_t size);
+bool ingest_store_derived(struct db *db, int64_t report_id, const struct ingest_prepared *prepared,
+                          const char *uploaded, char *message, size_t size);
 
 #endif

@@ -21,6 +21,8 @@ bool items_kind_valid(const char *kind)
 
 bool items_verdict_failing(const char *verdict)
 {
+    if (strcmp(verdict, ITEM_VERDICT_FLAKY) == 0)
+        return true;
     enum verdict v;
     if (!verdict_parse(verdict, &v))
         return false;
@@ -96,7 +98,7 @@ static int compare_for_sort(const void *a, const void *b)
 {
     const struct item *x = a, *y = b;
     int c = items_compare(x, y);
-    /* equal names keep their order of appearance (the first struct that has a limit gives it) */
+    /* equal names keep their order of appearance */
     return c ? c : (x < y ? -1 : x > y);
 }
 
@@ -159,12 +161,16 @@ static bool add_declared(const cJSON *device, struct item_list *out)
                        cJSON_IsNumber(entry) ? entry->valuedouble : NAN))
             return false;
     }
+    char name[256];
     cJSON_ArrayForEach(entry, report_declared_features(device))
     {
         cJSON_ArrayForEach(member, entry)
         {
-            if (cJSON_IsBool(member) && !items_add(out, "feature", member->string, cJSON_IsTrue(member), NULL,
-                                                   cJSON_IsTrue(member) ? "true" : "false", NAN))
+            if (!cJSON_IsBool(member))
+                continue;
+            snprintf(name, sizeof(name), "%s.%s", entry->string, member->string);
+            if (!items_add(out, "feature", name, cJSON_IsTrue(member), NULL, cJSON_IsTrue(member) ? "true" : "false",
+                           NAN))
                 return false;
         }
     }
@@ -187,16 +193,16 @@ static bool add_declared(const cJSON *device, struct item_list *out)
         if (value == NULL)
             continue;
         bool ok;
+        snprintf(name, sizeof(name), "%s.%s", limit->structure, limit->member);
         if (cJSON_IsNumber(value)) {
             char text[48];
             snprintf(text, sizeof(text), "%.17g", value->valuedouble);
-            ok = items_add(out, "limit", limit->member, true, NULL, text, value->valuedouble);
+            ok = items_add(out, "limit", name, true, NULL, text, value->valuedouble);
         } else if (cJSON_IsRaw(value)) { /* a 64-bit value kept exact */
-            ok = items_add(out, "limit", limit->member, true, NULL, value->valuestring,
-                           strtod(value->valuestring, NULL));
+            ok = items_add(out, "limit", name, true, NULL, value->valuestring, strtod(value->valuestring, NULL));
         } else {
             char *text = cJSON_PrintUnformatted(value);
-            ok = text != NULL && items_add(out, "limit", limit->member, true, NULL, text, NAN);
+            ok = text != NULL && items_add(out, "limit", name, true, NULL, text, NAN);
             free(text);
         }
         if (!ok)

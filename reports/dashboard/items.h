@@ -8,8 +8,13 @@
 #include <stddef.h>
 #include <cjson/cJSON.h>
 
-/* The kinds, as stored and as written in capability ids ("extension:VK_KHR_swapchain"). */
+/* The kinds, as stored and as written in capability ids ("extension:VK_KHR_swapchain"). Features
+ * and limits are named by struct and member ("limit:VkPhysicalDeviceLimits.maxComputeSharedMemorySize"):
+ * the same member of two structs (the EXT and NV mesh shader properties) are two items. */
 #define ITEM_KINDS "capability", "test", "extension", "feature", "limit", "format"
+
+/* The combined verdict of machines that disagree (fleet_verdict.h), beside the report's verdicts. */
+#define ITEM_VERDICT_FLAKY "flaky"
 
 struct item {
     char kind[12];
@@ -35,12 +40,13 @@ bool items_add(struct item_list *list, const char *kind, const char *name, bool 
                const char *value, double number);
 /* A copy of `text` that lives as long as the list (for strings that go with its items). */
 const char *items_keep_text(struct item_list *list, const char *text);
-/* Sorts and merges duplicates (a feature declared by two structs is declared if either says so). */
+/* Sorts and merges duplicates (one declared is declared). */
 void items_sort(struct item_list *list);
 void items_free(struct item_list *list);
 int items_compare(const struct item *a, const struct item *b);
 
-/* A verdict that means "declared, and does not work": fail, not_applied, crashed, timeout, device_lost. */
+/* A verdict that means "declared, and does not work": fail, not_applied, crashed, timeout, device_lost,
+ * and flaky (it does not work on some machines). */
 bool items_verdict_failing(const char *verdict);
 /* Whether `kind` is one of ITEM_KINDS. */
 bool items_kind_valid(const char *kind);

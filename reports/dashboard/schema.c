@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rederive.h"
+
 /* Statements of one migration step. "%ID%", "%BLOB%" and "%WITHOUT_ROWID%" (SQLite's clustered
  * tables, for the per-item rows keyed by text) are what the engines spell differently; everything
  * else is SQL both accept. */
@@ -46,7 +48,51 @@ static const char *const version_1[] = {
     NULL,
 };
 
-static const char *const *const migrations[SCHEMA_VERSION] = {version_1};
+/* Version 2 (issue 30): verdicts over machines, machines, artifacts, sessions; features and limits
+ * named by struct. The tables derived from reports are derived again from the stored bytes. */
+static const char *const version_2[] = {
+    /* each entry's smoke verdicts: {"test": {id: verdict}, "capability": {id: verdict}} */
+    "ALTER TABLE entries ADD COLUMN verdicts TEXT NOT NULL DEFAULT ''",
+    "CREATE INDEX reports_host ON reports (host, id)",
+    /* per machine (host label): its newest report, also one without a device */
+    "CREATE TABLE machines (host TEXT PRIMARY KEY, reports INTEGER NOT NULL, first_upload TEXT NOT NULL, "
+    "last_upload TEXT NOT NULL, last_report BIGINT NOT NULL, last_devices INTEGER NOT NULL)",
+    /* the newest entry of each device on each machine */
+    "CREATE TABLE machine_devices (host TEXT NOT NULL, device_key TEXT NOT NULL, entry_id BIGINT NOT NULL, "
+    "driver_raw BIGINT NOT NULL, last_upload TEXT NOT NULL, PRIMARY KEY (host, device_key))%WITHOUT_ROWID%",
+    "CREATE INDEX machine_devices_device ON machine_devices (device_key, host)",
+    /* per (device, driver): the newest entry of each machine, whose verdicts combine */
+    "CREATE TABLE driver_machines (device_key TEXT NOT NULL, driver_raw BIGINT NOT NULL, host TEXT NOT NULL, "
+    "entry_id BIGINT NOT NULL, PRIMARY KEY (device_key, driver_raw, host))%WITHOUT_ROWID%",
+    /* per (device, driver): the combined verdicts' summary and the change from the previous driver */
+    "CREATE TABLE drivers (device_key TEXT NOT NULL, driver_raw BIGINT NOT NULL, driver_version TEXT NOT NULL, "
+    "machines INTEGER NOT NULL, reports INTEGER NOT NULL, tests INTEGER NOT NULL, failing INTEGER NOT NULL, "
+    "flaky INTEGER NOT NULL, regressions INTEGER NOT NULL, fixes INTEGER NOT NULL, previous_raw BIGINT, "
+    "previous_version TEXT, first_upload TEXT NOT NULL, last_upload TEXT NOT NULL, newest_entry BIGINT NOT NULL, "
+    "PRIMARY KEY (device_key, driver_raw))",
+    "CREATE INDEX drivers_regressions ON drivers (regressions, last_upload)",
+    /* per (device, driver) and smoke test or capability: the combined verdict */
+    "CREATE TABLE driver_tests (device_key TEXT NOT NULL, driver_raw BIGINT NOT NULL, kind TEXT NOT NULL, "
+    "name TEXT NOT NULL, verdict TEXT NOT NULL, machines INTEGER NOT NULL, passing INTEGER NOT NULL, "
+    "failing INTEGER NOT NULL, detail TEXT NOT NULL, PRIMARY KEY (device_key, driver_raw, kind, name))%WITHOUT_ROWID%",
+    /* per (device, driver): the tests whose combined verdict differs from the previous driver's */
+    "CREATE TABLE driver_changes (device_key TEXT NOT NULL, driver_raw BIGINT NOT NULL, name TEXT NOT NULL, "
+    "change TEXT NOT NULL, before TEXT NOT NULL, after TEXT NOT NULL, before_detail TEXT NOT NULL, "
+    "after_detail TEXT NOT NULL, PRIMARY KEY (device_key, driver_raw, name))%WITHOUT_ROWID%",
+    /* the artifacts (PNG) a report's evidence names, and the uploaded bytes by their SHA-256 */
+    "CREATE TABLE report_artifacts (report_id BIGINT NOT NULL, sha256 TEXT NOT NULL, bytes BIGINT NOT NULL, "
+    "PRIMARY KEY (report_id, sha256))",
+    "CREATE TABLE artifacts (sha256 TEXT PRIMARY KEY, data %BLOB% NOT NULL, bytes BIGINT NOT NULL, "
+    "uploaded TEXT NOT NULL)",
+    /* browser sessions: the SHA-256 of a random cookie, for a token (its revocation ends them) */
+    "CREATE TABLE sessions (hash TEXT PRIMARY KEY, token TEXT NOT NULL, created TEXT NOT NULL, "
+    "expires TEXT NOT NULL)",
+    NULL,
+};
+
+static const char *const *const migrations[SCHEMA_VERSION] = {version_1, version_2};
+/* Data a step changes beyond the tables (NULL: none); runs in the step's transaction. */
+static bool (*const rederive[SCHEMA_VERSION])(struct db *, char *, size_t) = {NULL, rederive_all};
 
 static char *spell(enum db_backend backend, const char *statement)
 {
@@ -121,6 +167,12 @@ bool schema_prepare(struct db *db, int *migrated_from, char *error, size_t size)
             char *statement = spell(db_backend(db), *s);
             ok = statement != NULL && db_exec_dynamic(db, statement, NULL, 0);
             free(statement);
+        }
+        char detail[512] = "";
+        if (ok && rederive[step] != NULL && !rederive[step](db, detail, sizeof(detail))) {
+            snprintf(error, size, "database: migrating to schema version %d: %s", step + 1, detail);
+            db_rollback(db);
+            return false;
         }
         char number[16];
         snprintf(number, sizeof(number), "%d", step + 1);

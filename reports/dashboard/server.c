@@ -12,20 +12,22 @@
 #include <sys/random.h>
 #include <time.h>
 
+#include "artifact_store.h"
 #include "db_pool.h"
 #include "html.h"
 #include "ingest.h"
+#include "pages.h"
 #include "schema.h"
 #include "sha256.h"
 #include "tokens.h"
-#include "views.h"
-#include "views_html.h"
+#include "view.h"
 
 #define DB_CONNECTIONS 8
 #define MAX_CONNECTIONS 256
 #define IDLE_TIMEOUT_SECONDS 30      /* a connection that sends nothing for this long is closed */
 #define REQUEST_DEADLINE_SECONDS 120 /* an upload that takes longer is dropped */
 #define LOGIN_BODY_MAX 4096
+#define SESSION_COOKIE "preflight_session"
 
 struct server {
     struct db_pool *pool;
@@ -33,9 +35,12 @@ struct server {
     bool public_read, tls, quiet;
 };
 
+enum request_kind { REQUEST_READ, REQUEST_LOGIN, REQUEST_REPORT, REQUEST_ARTIFACT };
+
 struct request {
-    bool upload;
+    enum request_kind kind;
     struct buf body;
+    size_t limit; /* the largest body an upload may have */
     bool checked; /* the upload's token and key were looked at */
     int refusal;  /* the status an upload gets instead of being stored (0: none) */
     const char *refusal_text;
@@ -43,7 +48,9 @@ struct request {
     int answered; /* a response is queued already */
     struct MHD_PostProcessor *post;
     char login_token[TOKEN_TEXT_SIZE + 8];
-    char method[8], path[160]; /* for the access log: the path only, never the query or a header */
+    char token_name[TOKEN_NAME_MAX + 1];
+    char report_key[65], artifact[65]; /* PUT /api/v1/reports/<key>/artifacts/<sha256> */
+    char method[8], path[160];         /* for the access log: the path only, never the query or a header */
 };
 
 /* The status of the response this connection's thread queued last: for the access log (the
@@ -67,26 +74,56 @@ static void security_headers(struct MHD_Response *response, const char *nonce)
     MHD_add_response_header(response, "Content-Security-Policy", csp);
     MHD_add_response_header(response, "X-Content-Type-Options", "nosniff");
     MHD_add_response_header(response, "Referrer-Policy", "no-referrer");
-    MHD_add_response_header(response, "Cache-Control", "no-store");
 }
 
-static enum MHD_Result send_bytes(struct MHD_Connection *c, int status, const char *type, const char *data,
-                                  size_t length, const char *nonce, const char *filename)
+struct reply {
+    const char *type;
+    const char *nonce;
+    const char *filename;  /* a download's name: Content-Disposition attachment */
+    const char *immutable; /* the ETag of content-addressed bytes: cached for a year */
+    bool public_cache;     /* anyone may read it (--public-read): shared caches may keep it */
+    const char *cookie;    /* Set-Cookie */
+    const char *location;  /* a redirect */
+};
+
+static enum MHD_Result send_reply(struct MHD_Connection *c, int status, const char *data, size_t length,
+                                  const struct reply *o)
 {
     struct MHD_Response *response = MHD_create_response_from_buffer(length, (void *)data, MHD_RESPMEM_MUST_COPY);
     if (response == NULL)
         return MHD_NO;
-    MHD_add_response_header(response, "Content-Type", type);
-    security_headers(response, nonce ? nonce : "none");
-    if (filename && *filename) {
+    if (o->type)
+        MHD_add_response_header(response, "Content-Type", o->type);
+    security_headers(response, o->nonce ? o->nonce : "none");
+    if (o->immutable) {
+        char etag[80];
+        snprintf(etag, sizeof(etag), "\"%s\"", o->immutable);
+        MHD_add_response_header(response, "ETag", etag);
+        MHD_add_response_header(response, "Cache-Control",
+                                o->public_cache ? "public, max-age=31536000, immutable"
+                                                : "private, max-age=31536000, immutable");
+    } else {
+        MHD_add_response_header(response, "Cache-Control", "no-store");
+    }
+    if (o->filename && *o->filename) {
         char disposition[200];
-        snprintf(disposition, sizeof(disposition), "attachment; filename=\"%s\"", filename);
+        snprintf(disposition, sizeof(disposition), "attachment; filename=\"%s\"", o->filename);
         MHD_add_response_header(response, "Content-Disposition", disposition);
     }
+    if (o->cookie)
+        MHD_add_response_header(response, "Set-Cookie", o->cookie);
+    if (o->location)
+        MHD_add_response_header(response, "Location", o->location);
     enum MHD_Result r = MHD_queue_response(c, (unsigned)status, response);
     MHD_destroy_response(response);
     queued_status = status;
     return r;
+}
+
+static enum MHD_Result send_bytes(struct MHD_Connection *c, int status, const char *type, const char *data,
+                                  size_t length, const char *nonce)
+{
+    return send_reply(c, status, data, length, &(struct reply){.type = type, .nonce = nonce});
 }
 
 static enum MHD_Result send_json(struct MHD_Connection *c, int status, const cJSON *document)
@@ -94,28 +131,44 @@ static enum MHD_Result send_json(struct MHD_Connection *c, int status, const cJS
     char *text = cJSON_PrintUnformatted(document);
     if (text == NULL)
         return MHD_NO;
-    enum MHD_Result r = send_bytes(c, status, "application/json", text, strlen(text), NULL, NULL);
+    enum MHD_Result r = send_bytes(c, status, "application/json", text, strlen(text), NULL);
     free(text);
+    return r;
+}
+
+static enum MHD_Result send_html(struct MHD_Connection *c, int status, struct buf *page, const char *nonce)
+{
+    enum MHD_Result r = page->failed ? send_bytes(c, 500, "text/plain", "out of memory\n", 14, nonce)
+                                     : send_bytes(c, status, "text/html; charset=utf-8", page->data ? page->data : "",
+                                                  page->length, nonce);
+    buf_free(page);
+    return r;
+}
+
+/* An error: JSON {"status", "error"} with what the view's model adds (the closest names), or a page. */
+static enum MHD_Result send_error(struct MHD_Connection *c, int status, const char *message, bool html,
+                                  const cJSON *model, const struct page_context *context)
+{
+    if (html) {
+        struct buf b = {0};
+        pages_render_error(status, message, model, context, &b);
+        return send_html(c, status, &b, context->nonce);
+    }
+    cJSON *o = model ? cJSON_Duplicate(model, 1) : cJSON_CreateObject();
+    cJSON_DeleteItemFromObjectCaseSensitive(o, "status");
+    cJSON_DeleteItemFromObjectCaseSensitive(o, "error");
+    cJSON_AddNumberToObject(o, "status", status);
+    cJSON_AddStringToObject(o, "error", message);
+    enum MHD_Result r = send_json(c, status, o);
+    cJSON_Delete(o);
     return r;
 }
 
 static enum MHD_Result send_message(struct MHD_Connection *c, int status, const char *message, bool html,
                                     const char *nonce)
 {
-    if (html) {
-        struct buf b = {0};
-        views_html_error(status, message, nonce, &b);
-        enum MHD_Result r =
-            b.failed ? MHD_NO : send_bytes(c, status, "text/html; charset=utf-8", b.data, b.length, nonce, NULL);
-        buf_free(&b);
-        return r;
-    }
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "status", status);
-    cJSON_AddStringToObject(o, "error", message);
-    enum MHD_Result r = send_json(c, status, o);
-    cJSON_Delete(o);
-    return r;
+    const struct page_context context = {.nonce = nonce ? nonce : "none"};
+    return send_error(c, status, message, html, NULL, &context);
 }
 
 static void make_nonce(char out[33])
@@ -140,22 +193,19 @@ static const char *peer_of(struct MHD_Connection *c, char *out, size_t size)
     return out;
 }
 
-/* The presented token: "Authorization: Bearer X", or the sign-in cookie. */
-static const char *presented_token(struct MHD_Connection *c)
+/* Who is asking: "Authorization: Bearer <token>" (programs), or the session cookie (browsers). */
+static enum token_status authenticate(struct server *s, struct MHD_Connection *c, char name[TOKEN_NAME_MAX + 1],
+                                      bool *by_session)
 {
     const char *authorization = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
-    if (authorization && strncmp(authorization, "Bearer ", 7) == 0)
-        return authorization + 7;
-    return MHD_lookup_connection_value(c, MHD_COOKIE_KIND, "preflight_token");
-}
-
-static enum token_status authenticate(struct server *s, struct MHD_Connection *c, char name[TOKEN_NAME_MAX + 1])
-{
-    const char *token = presented_token(c);
-    if (token == NULL || *token == '\0' || strlen(token) > 256)
+    const char *session = MHD_lookup_connection_value(c, MHD_COOKIE_KIND, SESSION_COOKIE);
+    bool bearer = authorization && strncmp(authorization, "Bearer ", 7) == 0;
+    const char *secret = bearer ? authorization + 7 : session;
+    *by_session = !bearer && session != NULL;
+    if (secret == NULL || *secret == '\0' || strlen(secret) > 256)
         return TOKEN_UNKNOWN;
     struct db *db = db_pool_take(s->pool);
-    enum token_status status = token_check(db, token, name);
+    enum token_status status = bearer ? token_check(db, secret, name) : session_check(db, secret, name);
     db_pool_give(s->pool, db);
     return status;
 }
@@ -194,44 +244,40 @@ static bool suspicious_path(const char *url)
            (strlen(url) >= 3 && strcmp(url + strlen(url) - 3, "/..") == 0) || strchr(url, '\\') != NULL;
 }
 
-static bool starts(const char *url, const char *prefix, const char **rest)
+static enum MHD_Result answer_view(struct server *s, struct MHD_Connection *c, const struct page *page,
+                                   struct view_response *out, bool api, struct page_context *context)
 {
-    size_t n = strlen(prefix);
-    if (strncmp(url, prefix, n) != 0)
-        return false;
-    *rest = url + n;
-    return true;
-}
-
-/* Runs the view for `path` (without the /api/v1 prefix); false when no route matches. */
-static bool route(struct db *db, const char *path, const struct query_args *q, struct view_response *out)
-{
-    const char *rest;
-    if (strcmp(path, "/") == 0 || strcmp(path, "/devices") == 0)
-        view_devices(db, q, out);
-    else if (starts(path, "/reports/", &rest) && *rest) {
-        char id[40];
-        const char *slash = strchr(rest, '/');
-        snprintf(id, sizeof(id), "%.*s", slash ? (int)(slash - rest) : (int)strlen(rest), rest);
-        if (slash)
-            view_report_download(db, id, slash + 1, q, out);
-        else
-            view_report(db, id, out);
-    } else if (starts(path, "/devices/", &rest) && *rest && !strchr(rest, '/'))
-        view_device_history(db, rest, q, out);
-    else if (strcmp(path, "/compare") == 0)
-        view_compare(db, q, out);
-    else if (strcmp(path, "/capabilities") == 0)
-        view_capabilities(db, q, out);
-    else if (starts(path, "/capabilities/", &rest) && *rest)
-        view_capability(db, rest, q, out);
-    else if (strcmp(path, "/fleet") == 0)
-        view_fleet(db, q, out);
-    else if (starts(path, "/fleet/", &rest) && *rest)
-        view_fleet_download(db, rest, q, out);
-    else
-        return false;
-    return true;
+    if (out->status >= 400) {
+        if (!api && page->shows_errors && out->model != NULL) {
+            struct buf b = {0};
+            context->status = out->status;
+            context->error = out->message;
+            pages_render(page, out->model, context, &b);
+            return send_html(c, out->status, &b, context->nonce);
+        }
+        return send_error(c, out->status, out->message, !api, out->model, context);
+    }
+    if (out->body != NULL) {
+        const char *etag = out->immutable[0] ? out->immutable : NULL;
+        if (etag != NULL) { /* content-addressed: the name is the content, so a cached copy is never stale */
+            const char *asked = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
+            char quoted[80];
+            snprintf(quoted, sizeof(quoted), "\"%s\"", etag);
+            if (asked && strcmp(asked, quoted) == 0)
+                return send_reply(c, 304, "", 0, &(struct reply){.immutable = etag, .public_cache = s->public_read});
+        }
+        return send_reply(c, 200, out->body, out->length,
+                          &(struct reply){.type = out->content_type,
+                                          .nonce = context->nonce,
+                                          .filename = out->filename,
+                                          .immutable = etag,
+                                          .public_cache = s->public_read});
+    }
+    if (api)
+        return send_json(c, 200, out->model);
+    struct buf b = {0};
+    pages_render(page, out->model, context, &b);
+    return send_html(c, 200, &b, context->nonce);
 }
 
 static enum MHD_Result serve_read(struct server *s, struct MHD_Connection *c, const char *url, const char *nonce)
@@ -240,19 +286,18 @@ static enum MHD_Result serve_read(struct server *s, struct MHD_Connection *c, co
     const char *path = api ? url + 7 : url;
     if (*path == '\0')
         path = "/";
+    bool signed_in = false;
+    struct page_context context = {.nonce = nonce};
     if (!s->public_read) {
         char name[TOKEN_NAME_MAX + 1];
-        enum token_status status = authenticate(s, c, name);
+        enum token_status status = authenticate(s, c, name, &signed_in);
         if (status != TOKEN_VALID) {
             if (status == TOKEN_ERROR)
                 return send_message(c, 503, "the database is not reachable", !api, nonce);
             if (!api) {
                 struct buf b = {0};
-                views_html_login(status == TOKEN_REVOKED ? "that token was revoked" : "", nonce, &b);
-                enum MHD_Result r =
-                    send_bytes(c, 401, "text/html; charset=utf-8", b.data ? b.data : "", b.length, nonce, NULL);
-                buf_free(&b);
-                return r;
+                pages_render_login(status == TOKEN_REVOKED ? "that token was revoked" : "", &context, &b);
+                return send_html(c, 401, &b, nonce);
             }
             return send_message(c, status == TOKEN_REVOKED ? 403 : 401,
                                 status == TOKEN_REVOKED ? "the token was revoked"
@@ -260,6 +305,7 @@ static enum MHD_Result serve_read(struct server *s, struct MHD_Connection *c, co
                                 false, nonce);
         }
     }
+    context.signed_in = signed_in;
     struct query_args q = {0};
     MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, collect_arg, &q);
     if (q.overflow) {
@@ -267,47 +313,28 @@ static enum MHD_Result serve_read(struct server *s, struct MHD_Connection *c, co
         snprintf(text, sizeof(text), "more than %d query arguments", QUERY_MAX_ARGS);
         return send_message(c, 400, text, !api, nonce);
     }
+    struct page_request request = {.query = &q};
+    char parts[1100];
+    const struct page *page = pages_find(path, &request, parts, sizeof(parts));
+    if (page == NULL)
+        return send_message(c, 404, "no such page", !api, nonce);
     struct view_response out = {0};
     struct db *db = db_pool_take(s->pool);
     bool snapshot = db_begin_read(db);
-    bool found = route(db, path, &q, &out);
+    page->view(db, &request, &out);
     if (snapshot)
         db_commit(db);
     db_pool_give(s->pool, db);
-    enum MHD_Result r;
-    if (!found)
-        r = send_message(c, 404, "no such page", !api, nonce);
-    else if (out.status >= 400)
-        r = send_message(c, out.status, out.message, !api, nonce);
-    else if (out.body != NULL)
-        r = send_bytes(c, 200, out.content_type, out.body, out.length, nonce, out.filename);
-    else if (api)
-        r = send_json(c, 200, out.model);
-    else {
-        struct buf page = {0}, query = {0};
-        query_text(&q, &query);
-        views_html(out.model, query.data, nonce, &page);
-        r = page.failed ? send_message(c, 500, "out of memory", false, nonce)
-                        : send_bytes(c, 200, "text/html; charset=utf-8", page.data, page.length, nonce, NULL);
-        buf_free(&page);
-        buf_free(&query);
-    }
+    struct buf query = {0};
+    query_text(&q, &query);
+    context.query = query.data ? query.data : "";
+    enum MHD_Result r = answer_view(s, c, page, &out, api, &context);
+    buf_free(&query);
     view_response_free(&out);
     return r;
 }
 
-static bool hex64(const char *text)
-{
-    if (text == NULL || strlen(text) != 64)
-        return false;
-    for (const char *s = text; *s; ++s)
-        if (!((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f')))
-            return false;
-    return true;
-}
-
-static enum MHD_Result finish_upload(struct server *s, struct MHD_Connection *c, struct request *r,
-                                     const char *token_name)
+static enum MHD_Result finish_report(struct server *s, struct MHD_Connection *c, struct request *r)
 {
     const char *key = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Idempotency-Key");
     char hash[65];
@@ -316,7 +343,7 @@ static enum MHD_Result finish_upload(struct server *s, struct MHD_Connection *c,
         return send_message(c, 400, "Idempotency-Key is not the SHA-256 of the body", false, NULL);
     char peer[64], message[768];
     peer_of(c, peer, sizeof(peer));
-    const struct ingest_source source = {token_name, peer};
+    const struct ingest_source source = {r->token_name, peer};
     int64_t id = 0;
     struct db *db = db_pool_take(s->pool);
     enum ingest_status status = INGEST_DUPLICATE;
@@ -348,6 +375,30 @@ static enum MHD_Result finish_upload(struct server *s, struct MHD_Connection *c,
     return result;
 }
 
+static enum MHD_Result finish_artifact(struct server *s, struct MHD_Connection *c, struct request *r)
+{
+    char message[512];
+    struct db *db = db_pool_take(s->pool);
+    pthread_mutex_lock(&s->write_lock);
+    enum artifact_status status = artifact_store(db, r->report_key, r->artifact, r->body.data ? r->body.data : "",
+                                                 r->body.length, message, sizeof(message));
+    pthread_mutex_unlock(&s->write_lock);
+    db_pool_give(s->pool, db);
+    static const int statuses[] = {
+        [ARTIFACT_STORED] = 201,    [ARTIFACT_KNOWN] = 409,     [ARTIFACT_MISMATCH] = 400, [ARTIFACT_NOT_PNG] = 422,
+        [ARTIFACT_NO_REPORT] = 404, [ARTIFACT_NOT_NAMED] = 422, [ARTIFACT_FAILED] = 503};
+    if (status != ARTIFACT_STORED && status != ARTIFACT_KNOWN)
+        return send_message(c, statuses[status], message, false, NULL);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "status", status == ARTIFACT_STORED ? "stored" : "duplicate");
+    char location[96];
+    snprintf(location, sizeof(location), "/artifacts/%s.png", r->artifact);
+    cJSON_AddStringToObject(o, "url", location);
+    enum MHD_Result result = send_json(c, statuses[status], o);
+    cJSON_Delete(o);
+    return result;
+}
+
 static enum MHD_Result login_field(void *cls, enum MHD_ValueKind kind, const char *key, const char *filename,
                                    const char *content_type, const char *encoding, const char *data, uint64_t offset,
                                    size_t size)
@@ -361,13 +412,91 @@ static enum MHD_Result login_field(void *cls, enum MHD_ValueKind kind, const cha
     return MHD_YES;
 }
 
+static enum MHD_Result finish_login(struct server *s, struct MHD_Connection *c, struct request *r, const char *nonce)
+{
+    char name[TOKEN_NAME_MAX + 1], session[TOKEN_TEXT_SIZE];
+    struct db *db = db_pool_take(s->pool);
+    enum token_status status = token_check(db, r->login_token, name);
+    bool made = status == TOKEN_VALID && session_create(db, name, session);
+    db_pool_give(s->pool, db);
+    memset(r->login_token, 0, sizeof(r->login_token));
+    const struct page_context context = {.nonce = nonce};
+    if (status == TOKEN_ERROR || (status == TOKEN_VALID && !made))
+        return send_message(c, 503, "the database is not reachable", true, nonce);
+    if (status != TOKEN_VALID) {
+        struct buf b = {0};
+        pages_render_login(status == TOKEN_REVOKED ? "that token was revoked" : "that token is not known", &context,
+                           &b);
+        return send_html(c, 401, &b, nonce);
+    }
+    char cookie[TOKEN_TEXT_SIZE + 128];
+    snprintf(cookie, sizeof(cookie), SESSION_COOKIE "=%s; Path=/; HttpOnly; SameSite=Strict; Max-Age=%ld%s", session,
+             SESSION_SECONDS, s->tls ? "; Secure" : "");
+    memset(session, 0, sizeof(session));
+    enum MHD_Result result =
+        send_reply(c, 303, "", 0, &(struct reply){.nonce = nonce, .cookie = cookie, .location = "/"});
+    memset(cookie, 0, sizeof(cookie));
+    return result;
+}
+
+static enum MHD_Result logout(struct server *s, struct MHD_Connection *c, const char *nonce)
+{
+    const char *session = MHD_lookup_connection_value(c, MHD_COOKIE_KIND, SESSION_COOKIE);
+    if (session != NULL && *session && strlen(session) <= 256) {
+        struct db *db = db_pool_take(s->pool);
+        bool ended = session_end(db, session);
+        db_pool_give(s->pool, db);
+        if (!ended)
+            return send_message(c, 503, "the database is not reachable", true, nonce);
+    }
+    char cookie[128];
+    snprintf(cookie, sizeof(cookie), SESSION_COOKIE "=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0%s",
+             s->tls ? "; Secure" : "");
+    return send_reply(c, 303, "", 0, &(struct reply){.nonce = nonce, .cookie = cookie, .location = "/login"});
+}
+
+/* PUT /api/v1/reports/<64 hex>/artifacts/<64 hex> */
+static bool artifact_url(const char *url, struct request *r)
+{
+    const char *prefix = "/api/v1/reports/", *middle = "/artifacts/";
+    size_t p = strlen(prefix), m = strlen(middle);
+    if (strncmp(url, prefix, p) != 0 || strlen(url) != p + 64 + m + 64 || strncmp(url + p + 64, middle, m) != 0)
+        return false;
+    snprintf(r->report_key, sizeof(r->report_key), "%.64s", url + p);
+    snprintf(r->artifact, sizeof(r->artifact), "%.64s", url + p + 64 + m);
+    return report_artifact_hash_valid(r->report_key) && report_artifact_hash_valid(r->artifact);
+}
+
+/* An upload's headers are all there: who is it, and is its name well formed. A refusal is sent
+ * once the body has been read (and dropped): answering in the middle of an upload makes the
+ * client's socket reset, and the client would not see the answer. */
+static void check_upload(struct server *s, struct MHD_Connection *c, struct request *r)
+{
+    r->checked = true;
+    bool by_session;
+    enum token_status status = authenticate(s, c, r->token_name, &by_session);
+    if (by_session) /* uploads come from programs with a token, never from a browser's cookie */
+        status = TOKEN_UNKNOWN;
+    r->refusal = status == TOKEN_VALID ? 0 : status == TOKEN_REVOKED ? 403 : status == TOKEN_ERROR ? 503 : 401;
+    r->refusal_text = status == TOKEN_REVOKED ? "the token was revoked"
+                      : status == TOKEN_ERROR ? "the database is not reachable"
+                                              : "uploading needs a token (Authorization: Bearer)";
+    const char *key = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Idempotency-Key");
+    if (r->refusal == 0 && r->kind == REQUEST_REPORT && !report_artifact_hash_valid(key)) {
+        r->refusal = 400;
+        r->refusal_text = "Idempotency-Key must be the SHA-256 of the body, 64 lowercase hex digits";
+    }
+    if (status != TOKEN_VALID)
+        r->token_name[0] = '\0';
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
                               const char *version, const char *upload_data, size_t *upload_data_size, void **context)
 {
     (void)version;
     struct server *s = cls;
     struct request *r = *context;
-    bool post = strcmp(method, MHD_HTTP_METHOD_POST) == 0;
+    bool post = strcmp(method, MHD_HTTP_METHOD_POST) == 0, put = strcmp(method, MHD_HTTP_METHOD_PUT) == 0;
     if (r == NULL) {
         r = calloc(1, sizeof(*r));
         if (r == NULL)
@@ -380,18 +509,24 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
                 *p = '?';
         *context = r;
         if (post && strcmp(url, "/login") == 0) {
+            r->kind = REQUEST_LOGIN;
             r->post = MHD_create_post_processor(c, 1024, login_field, r);
             if (r->post != NULL)
                 return MHD_YES;
             r->answered = 1;
             return send_message(c, 400, "a sign-in is a form (application/x-www-form-urlencoded)", true, "none");
         }
-        if (post && strcmp(url, "/api/v1/reports") == 0) {
-            r->upload = true;
+        bool report = post && strcmp(url, "/api/v1/reports") == 0;
+        bool artifact = put && artifact_url(url, r);
+        if (report || artifact) {
+            r->kind = report ? REQUEST_REPORT : REQUEST_ARTIFACT;
+            r->limit = report ? INGEST_MAX_BODY : ARTIFACT_MAX_BYTES;
             const char *length = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
-            if (length && strtoull(length, NULL, 10) > INGEST_MAX_BODY) {
+            if (length && strtoull(length, NULL, 10) > r->limit) {
                 r->answered = 1;
-                return send_message(c, 413, "the report is larger than 16 MiB", false, NULL);
+                return send_message(c, 413,
+                                    report ? "the report is larger than 16 MiB" : "the artifact is larger than 4 MiB",
+                                    false, NULL);
             }
             return MHD_YES; /* token and key are checked once the headers are all there, below */
         }
@@ -403,7 +538,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     }
     char nonce[33];
     make_nonce(nonce);
-    if (r->post != NULL) {
+    if (r->kind == REQUEST_LOGIN) {
         if (*upload_data_size > 0) {
             if (r->body.length + *upload_data_size > LOGIN_BODY_MAX)
                 return MHD_NO;
@@ -412,55 +547,19 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
             *upload_data_size = 0;
             return MHD_YES;
         }
-        char name[TOKEN_NAME_MAX + 1];
-        struct db *db = db_pool_take(s->pool);
-        enum token_status status = token_check(db, r->login_token, name);
-        db_pool_give(s->pool, db);
-        if (status != TOKEN_VALID) {
-            struct buf b = {0};
-            views_html_login(status == TOKEN_REVOKED ? "that token was revoked" : "that token is not known", nonce, &b);
-            enum MHD_Result result =
-                send_bytes(c, 401, "text/html; charset=utf-8", b.data ? b.data : "", b.length, nonce, NULL);
-            buf_free(&b);
-            return result;
-        }
-        struct MHD_Response *response = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
-        char cookie[TOKEN_TEXT_SIZE + 96];
-        snprintf(cookie, sizeof(cookie), "preflight_token=%s; Path=/; HttpOnly; SameSite=Strict%s", r->login_token,
-                 s->tls ? "; Secure" : "");
-        MHD_add_response_header(response, "Set-Cookie", cookie);
-        MHD_add_response_header(response, "Location", "/");
-        security_headers(response, nonce);
-        enum MHD_Result result = MHD_queue_response(c, 303, response);
-        MHD_destroy_response(response);
-        queued_status = 303;
-        return result;
+        r->answered = 1;
+        return finish_login(s, c, r, nonce);
     }
-    if (r->upload) {
+    if (r->kind == REQUEST_REPORT || r->kind == REQUEST_ARTIFACT) {
         if (now_seconds() - r->started > REQUEST_DEADLINE_SECONDS)
             return MHD_NO; /* a client that trickles its body does not hold a thread for ever */
-        if (!r->checked) {
-            /* the headers are all there: who is it, and is the key well formed. A refusal is sent
-             * once the body has been read (and dropped): answering in the middle of an upload
-             * makes the client's socket reset, and the client would not see the answer. */
-            r->checked = true;
-            char name[TOKEN_NAME_MAX + 1];
-            enum token_status status = authenticate(s, c, name);
-            const char *key = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Idempotency-Key");
-            r->refusal = status == TOKEN_VALID ? 0 : status == TOKEN_REVOKED ? 403 : status == TOKEN_ERROR ? 503 : 401;
-            r->refusal_text = status == TOKEN_REVOKED ? "the token was revoked"
-                              : status == TOKEN_ERROR ? "the database is not reachable"
-                                                      : "uploading needs a token (Authorization: Bearer)";
-            if (r->refusal == 0 && !hex64(key)) {
-                r->refusal = 400;
-                r->refusal_text = "Idempotency-Key must be the SHA-256 of the body, 64 lowercase hex digits";
-            }
-            snprintf(r->login_token, sizeof(r->login_token), "%s", status == TOKEN_VALID ? name : "");
-        }
+        if (!r->checked)
+            check_upload(s, c, r);
         if (*upload_data_size > 0) {
-            if (r->refusal == 0 && r->body.length + *upload_data_size > INGEST_MAX_BODY) {
+            if (r->refusal == 0 && r->body.length + *upload_data_size > r->limit) {
                 r->refusal = 413;
-                r->refusal_text = "the report is larger than 16 MiB";
+                r->refusal_text = r->kind == REQUEST_REPORT ? "the report is larger than 16 MiB"
+                                                            : "the artifact is larger than 4 MiB";
                 buf_free(&r->body);
             }
             if (r->refusal == 0)
@@ -471,25 +570,26 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         r->answered = 1;
         if (r->refusal != 0)
             return send_message(c, r->refusal, r->refusal_text, false, NULL);
-        return finish_upload(s, c, r, r->login_token);
+        return r->kind == REQUEST_REPORT ? finish_report(s, c, r) : finish_artifact(s, c, r);
     }
     if (*upload_data_size > 0) { /* a body where none belongs */
         *upload_data_size = 0;
         return MHD_YES;
     }
     if (strcmp(url, "/healthz") == 0)
-        return send_bytes(c, 200, "text/plain", "ok\n", 3, nonce, NULL);
+        return send_bytes(c, 200, "text/plain", "ok\n", 3, nonce);
+    if (post && strcmp(url, "/logout") == 0)
+        return logout(s, c, nonce);
     if (strcmp(url, "/login") == 0) {
         struct buf b = {0};
-        views_html_login("", nonce, &b);
-        enum MHD_Result result =
-            send_bytes(c, 200, "text/html; charset=utf-8", b.data ? b.data : "", b.length, nonce, NULL);
-        buf_free(&b);
-        return result;
+        pages_render_login("", &(struct page_context){.nonce = nonce}, &b);
+        return send_html(c, 200, &b, nonce);
     }
     bool api = strncmp(url, "/api/", 5) == 0;
     if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
-        return send_message(c, 405, "only GET here (uploads: POST /api/v1/reports)", !api, nonce);
+        return send_message(
+            c, 405, "only GET here (uploads: POST /api/v1/reports, PUT /api/v1/reports/<key>/artifacts/<sha256>)", !api,
+            nonce);
     if (suspicious_path(url) || strlen(url) > 1024)
         return send_message(c, 404, "no such page", !api, nonce);
     return serve_read(s, c, url, nonce);
@@ -510,6 +610,7 @@ static void completed(void *cls, struct MHD_Connection *c, void **context, enum 
     }
     if (r->post)
         MHD_destroy_post_processor(r->post);
+    memset(r->login_token, 0, sizeof(r->login_token));
     buf_free(&r->body);
     free(r);
     *context = NULL;

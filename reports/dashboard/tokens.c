@@ -27,6 +27,18 @@ bool token_name_valid(const char *name)
     return true;
 }
 
+/* "pft_" or "pfs_" and 64 hex digits of 256 random bits */
+static bool random_secret(const char *prefix, char out[TOKEN_TEXT_SIZE])
+{
+    unsigned char random[32];
+    if (getrandom(random, sizeof(random), 0) != (ssize_t)sizeof(random))
+        return false;
+    int o = sprintf(out, "%s", prefix);
+    for (size_t i = 0; i < sizeof(random); ++i)
+        o += sprintf(out + o, "%02x", random[i]);
+    return true;
+}
+
 bool token_add(struct db *db, const char *name, char token[TOKEN_TEXT_SIZE], char *error, size_t size)
 {
     if (!token_name_valid(name)) {
@@ -34,14 +46,10 @@ bool token_add(struct db *db, const char *name, char token[TOKEN_TEXT_SIZE], cha
                  TOKEN_NAME_MAX);
         return false;
     }
-    unsigned char random[32];
-    if (getrandom(random, sizeof(random), 0) != (ssize_t)sizeof(random)) {
+    if (!random_secret("pft_", token)) {
         snprintf(error, size, "no random bytes for a token");
         return false;
     }
-    int o = sprintf(token, "pft_");
-    for (size_t i = 0; i < sizeof(random); ++i)
-        o += sprintf(token + o, "%02x", random[i]);
     char hash[65], created[32];
     sha256_hex(token, strlen(token), hash);
     utc_now(created);
@@ -72,6 +80,11 @@ bool token_revoke(struct db *db, const char *name, char *error, size_t size)
     db_result_free(r);
     if (!found)
         snprintf(error, size, "no token named '%.80s' that is not revoked already", name);
+    const struct db_param token = DB_TEXT(name);
+    if (found && !db_exec(db, "DELETE FROM sessions WHERE token = ?", &token, 1)) {
+        snprintf(error, size, "database: %s", db_error(db));
+        return false;
+    }
     return found;
 }
 
@@ -108,4 +121,56 @@ enum token_status token_check(struct db *db, const char *token, char name[TOKEN_
     }
     db_result_free(r);
     return status;
+}
+
+static void utc_in(long seconds, char out[32])
+{
+    time_t then = time(NULL) + seconds;
+    struct tm tm;
+    gmtime_r(&then, &tm);
+    strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+bool session_create(struct db *db, const char *token_name, char id[TOKEN_TEXT_SIZE])
+{
+    if (!random_secret("pfs_", id))
+        return false;
+    char hash[65], created[32], expires[32];
+    sha256_hex(id, strlen(id), hash);
+    utc_now(created);
+    utc_in(SESSION_SECONDS, expires);
+    const struct db_param p[] = {DB_TEXT(hash), DB_TEXT(token_name), DB_TEXT(created), DB_TEXT(expires)};
+    /* expired sessions go as new ones come */
+    const struct db_param now = DB_TEXT(created);
+    return db_exec(db, "DELETE FROM sessions WHERE expires < ?", &now, 1) &&
+           db_exec(db, "INSERT INTO sessions (hash, token, created, expires) VALUES (?, ?, ?, ?)", p, 4);
+}
+
+enum token_status session_check(struct db *db, const char *id, char name[TOKEN_NAME_MAX + 1])
+{
+    char hash[65], now[32];
+    sha256_hex(id, strlen(id), hash);
+    utc_now(now);
+    const struct db_param p[] = {DB_TEXT(hash), DB_TEXT(now)};
+    struct db_result *r = db_query(db,
+                                   "SELECT s.token, t.revoked FROM sessions s JOIN tokens t ON t.name = s.token "
+                                   "WHERE s.hash = ? AND s.expires > ?",
+                                   p, 2);
+    if (r == NULL)
+        return TOKEN_ERROR;
+    enum token_status status = TOKEN_UNKNOWN;
+    if (db_result_rows(r) > 0) {
+        status = db_result_null(r, 0, 1) ? TOKEN_VALID : TOKEN_REVOKED;
+        snprintf(name, TOKEN_NAME_MAX + 1, "%s", db_result_text(r, 0, 0));
+    }
+    db_result_free(r);
+    return status;
+}
+
+bool session_end(struct db *db, const char *id)
+{
+    char hash[65];
+    sha256_hex(id, strlen(id), hash);
+    const struct db_param p = DB_TEXT(hash);
+    return db_exec(db, "DELETE FROM sessions WHERE hash = ?", &p, 1);
 }

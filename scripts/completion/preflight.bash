@@ -28,7 +28,7 @@ _preflight_report_options()
     fleet-limits) echo "--out --help" ;;
     profile) echo "--device --out --help" ;;
     junit) echo "--out --help" ;;
-    upload) echo "--url --token-file --spool --timeout --retries --backoff-ms --deadline --ca-file --flush --spool-list --spool-drop --help" ;;
+    upload) echo "--url --token-file --spool --timeout --retries --backoff-ms --deadline --ca-file --artifacts --flush --spool-list --spool-drop --help" ;;
     esac
 }
 
@@ -50,7 +50,7 @@ _preflight_report()
         return
         ;;
     --out | --token-file | --ca-file) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-    --spool) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+    --spool | --artifacts) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     --url | --timeout | --retries | --backoff-ms | --deadline | --device | --spool-drop) COMPREPLY=(); return ;;
     esac
     if [[ $cur == -* ]]; then
@@ -74,12 +74,13 @@ _preflight_dashboard()
     case $prev in
     --db | --tls-cert | --tls-key) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --listen | --jobs) COMPREPLY=(); return ;;
+    --artifacts) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     token) COMPREPLY=($(compgen -W "add list revoke" -- "$cur")); return ;;
     esac
     if [[ $cur == -* ]]; then
         case $command in
         serve) COMPREPLY=($(compgen -W "--db --listen --public-read --tls-cert --tls-key --quiet --help" -- "$cur")) ;;
-        import) COMPREPLY=($(compgen -W "--db --jobs --help" -- "$cur")) ;;
+        import) COMPREPLY=($(compgen -W "--db --jobs --artifacts --help" -- "$cur")) ;;
         *) COMPREPLY=($(compgen -W "--db --help" -- "$cur")) ;;
         esac
     else

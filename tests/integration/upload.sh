@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # preflight-report upload against a real HTTP server on loopback: success, 5xx with retries,
 # a server that stays down (spool, then --flush), client timeouts, connection refused, a wrong
-# token (not retried, never printed), and exactly-once delivery when a response is lost.
+# token (not retried, never printed), exactly-once delivery when a response is lost, and the PNG
+# artifacts a report names (sent after it, spooled with it, refused when changed).
 set -u
 tool=$(realpath "$1")
 report=$(realpath "$2")
@@ -140,6 +141,30 @@ took=$(( $(date +%s) - started ))
 check "a hanging server with 100 retries: the --deadline of 4 s ends it (took ${took} s), spooled, exit 1" sh -c "[ \$(cat '$work/rc') = 1 ] && [ $took -le 8 ] && [ \$(ls '$work/spool'/*.json | wc -l) = 1 ] && grep -q 'the --deadline passed' '$work/out'"
 check "retries print their progress" grep -q "attempt 1 of 101: .*; retrying in 0.2 s" "$work/out"
 rm -f "$work/spool"/*.json
+
+# --- the artifacts a report names: sent after it, spooled with it, never when changed -----------
+example="$here/../../docs/examples/nvidia-h200.report.json"
+images="$here/../../docs/examples/nvidia-h200-artifacts"
+named=$("$python" -c "import json,sys; r=json.load(open(sys.argv[1])); print(len({a['sha256'] for t in r['devices'][0]['smoke'] for a in (t.get('evidence') or {}).get('artifacts', [])}))" "$example")
+start_server
+upload --url "$url" --artifacts "$images" "$example"
+check "artifacts: the report and its $named PNG files delivered, exit 0" sh -c "[ \$(cat '$work/rc') = 0 ] && grep -q '$named of $named artifacts sent' '$work/out'"
+check "artifacts: each stored under its SHA-256" [ "$(state 'len(s["artifacts"])')" = "$named" ]
+mkdir -p "$work/run"
+cp "$example" "$work/run/report.json"
+cp -r "$images" "$work/run/artifacts"
+start_server --fail-artifacts 1000
+upload --url "$url" --retries 1 "$work/run/report.json"
+check "artifacts found beside the report (run/artifacts); the server refusing them: exit 1, spooled with them" sh -c "[ \$(cat '$work/rc') = 1 ] && [ \$(ls '$work/spool'/*.json | wc -l) = 1 ] && [ \$(ls '$work/spool'/*.artifacts | wc -l) = $named ]"
+start_server
+upload --url "$url" --flush
+check "flush: the report, then its spooled artifacts; the spool empty" sh -c "[ \$(cat '$work/rc') = 0 ] && [ \$(ls '$work/spool' | wc -l) = 0 ]"
+check "flush: every artifact stored" [ "$(state 'len(s["artifacts"])')" = "$named" ]
+printf 'x' >>"$work/run/artifacts/gpu0-10de-2335-nvidia_proprietary.vrs.attachment.rates.png"
+start_server
+upload --url "$url" "$work/run/report.json"
+check "an artifact changed since the probe wrote it: not sent, said so, the rest delivered" sh -c "[ \$(cat '$work/rc') = 0 ] && grep -q 'not the one the report names' '$work/out' && [ \$($python -c \"import json; print(len(json.load(open('$work/state.json'))['artifacts']))\") = $((named - 1)) ]"
+rm -rf "$work/spool"/*
 
 # --- a report that can be neither delivered nor spooled has its own exit code -------------------
 kill $server_pid 2>/dev/null; wait $server_pid 2>/dev/null

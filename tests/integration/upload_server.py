@@ -2,11 +2,14 @@
 """A dashboard stand-in for the upload tests, on loopback only.
 
 Implements docs/upload-http.md: POST with Idempotency-Key; 201 stored, 409 already stored, 401
-wrong token. Behaviour switches make it flaky on purpose:
+wrong token; PUT <path>/<key>/artifacts/<sha256> for a stored report's artifacts (201, 409 known,
+400 when the bytes do not hash to the name, 404 for an unknown report). Behaviour switches make it
+flaky on purpose:
   --token T          require "Authorization: Bearer T"
   --fail-first N     answer 503 to the first N requests
   --delay S          wait S seconds before answering (client timeouts)
   --store-then-drop  store the first report, then close the connection without answering
+  --fail-artifacts N answer 503 to the first N artifact uploads
 Writes its port to --port-file and, after each request, its state (requests, stored keys,
 duplicates) to --state as JSON. Stops by itself after --lifetime seconds.
 """
@@ -19,7 +22,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 args = None
 lock = threading.Lock()
-state = {"requests": 0, "stored": {}, "duplicates": 0, "unauthorized": 0, "failed_on_purpose": 0, "bad_key": 0}
+state = {"requests": 0, "stored": {}, "duplicates": 0, "unauthorized": 0, "failed_on_purpose": 0, "bad_key": 0,
+         "artifacts": {}, "artifact_requests": 0}
 
 
 def save():
@@ -65,6 +69,31 @@ class Handler(BaseHTTPRequestHandler):
                 return
         self.answer(201)
 
+    def do_PUT(self):
+        length = int(self.headers.get("Content-Length", "0"))
+        body = self.rfile.read(length)
+        parts = self.path.rstrip("/").split("/")
+        with lock:
+            state["artifact_requests"] += 1
+            n = state["artifact_requests"]
+            if args.token is not None and self.headers.get("Authorization") != "Bearer " + args.token:
+                state["unauthorized"] += 1
+                save()
+                return self.answer(401)
+            if n <= args.fail_artifacts:
+                save()
+                return self.answer(503)
+            if len(parts) < 4 or parts[-2] != "artifacts" or parts[-3] not in state["stored"]:
+                save()
+                return self.answer(404)
+            if hashlib.sha256(body).hexdigest() != parts[-1]:
+                save()
+                return self.answer(400)
+            known = parts[-1] in state["artifacts"]
+            state["artifacts"][parts[-1]] = len(body)
+            save()
+        self.answer(409 if known else 201)
+
     def answer(self, code):
         self.send_response(code)
         self.send_header("Content-Length", "0")
@@ -80,6 +109,7 @@ def main():
     p.add_argument("--fail-first", type=int, default=0)
     p.add_argument("--delay", type=float, default=0)
     p.add_argument("--store-then-drop", action="store_true")
+    p.add_argument("--fail-artifacts", type=int, default=0)
     p.add_argument("--lifetime", type=float, default=60)
     args = p.parse_args()
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)

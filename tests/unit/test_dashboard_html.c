@@ -1,13 +1,16 @@
 /* The dashboard's escaping, the guard between report strings and the page: HTML entities for
  * the five characters that end text or attributes, control bytes replaced, UTF-8 kept;
- * percent-encoding for links; the SVG bars clamp what they are given. */
+ * percent-encoding for links; the SVG bars clamp what they are given; a smoke test's evidence
+ * rendered by kind (histograms, timing, power, signals, artifacts, lists of results). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <stdlib.h>
 #include <cmocka.h>
 
+#include "evidence_html.h"
 #include "html.h"
 
 static void escapes_what_would_become_markup(void **state)
@@ -70,10 +73,91 @@ static void bars_clamp(void **state)
     buf_free(&b);
 }
 
+/* A smoke test's evidence rendered by kind: `json` in, the HTML checked for what a reader sees. */
+static char *render(const char *json, const char *stored)
+{
+    cJSON *evidence = cJSON_Parse(json), *have = cJSON_Parse(stored ? stored : "{}");
+    assert_non_null(evidence);
+    struct buf b = {0};
+    evidence_html(&b, evidence, have);
+    cJSON_Delete(evidence);
+    cJSON_Delete(have);
+    assert_false(b.failed);
+    return b.data;
+}
+
+static void evidence_by_kind(void **state)
+{
+    (void)state;
+    /* a VRS histogram: bars per rate, the requested one marked */
+    char *html = render(
+        "{\"requested\": \"2x2\", \"histogram\": {\"1x1\": 3072, \"2x2\": 1024}, \"mismatched_texels\": 3072}", NULL);
+    assert_non_null(strstr(html, "<div class=\"histogram\">"));
+    assert_non_null(strstr(html, "<tr><th>1x1</th><td><span class=\"bar other\" style=\"width:220.0px\"></span> 3072"));
+    assert_non_null(strstr(html, "<tr class=\"requested\"><th>2x2</th>"));
+    assert_non_null(strstr(html, "<th>mismatched texels</th><td>3072</td>")); /* a counter */
+    assert_non_null(strstr(html, "<details class=\"raw\">"));
+    free(html);
+    /* GPU timing against its baseline, with the ratio */
+    html = render("{\"gpu_timing\": {\"what\": \"at 2x2\", \"baseline\": \"at 1x1\", \"baseline_ns\": 1000000, "
+                  "\"feature_ns\": 250000, \"ratio\": 0.25, \"samples\": 5}}",
+                  NULL);
+    assert_non_null(strstr(html, "feature / baseline = <b>0.25</b>"));
+    assert_non_null(
+        strstr(html, "<th>baseline: at 1x1</th><td><span class=\"bar\" style=\"width:220.0px\"></span> 1000 µs"));
+    assert_non_null(
+        strstr(html, "<th>feature: at 2x2</th><td><span class=\"bar\" style=\"width:55.0px\"></span> 250 µs"));
+    assert_non_null(strstr(html, "samples 5"));
+    free(html);
+    /* the six signals, power measured by NVML, and the power itself */
+    html = render(
+        "{\"signals\": {\"declared\": true, \"readback\": true, \"artifacts\": false, \"counters\": true, "
+        "\"timing\": true, \"power\": {\"measured\": true, \"source\": \"nvml\"}}, \"power\": {\"source\": "
+        "\"nvml\", \"device_match\": \"pci bus 0000:17:00.0\", \"baseline\": {\"joules_per_pass\": 2.0, "
+        "\"mean_watts\": 400, \"samples\": 40, \"spread_pct\": 1.5, \"settled\": true}, \"feature\": "
+        "{\"joules_per_pass\": 1.0, \"mean_watts\": 380, \"samples\": 40, \"spread_pct\": 2, \"settled\": true}, "
+        "\"ratio\": 0.5, \"settled\": true}}",
+        NULL);
+    assert_non_null(strstr(html, "<span class=\"off\">– artifacts</span>"));
+    assert_non_null(strstr(html, "<span class=\"on\" title=\"nvml\">✓ power</span>"));
+    assert_non_null(strstr(html, "<div class=\"power\"><b>power</b>"));
+    assert_non_null(strstr(html, "feature / baseline energy = <b>0.5</b>"));
+    assert_non_null(strstr(html, "2 J per pass"));
+    assert_null(strstr(html, "not settled"));
+    free(html);
+    /* power not measured: the mark off, the reason as its tooltip */
+    html = render("{\"signals\": {\"declared\": true, \"power\": {\"measured\": false, \"reason\": \"no <sensor>\"}}}",
+                  NULL);
+    assert_non_null(strstr(html, "<span class=\"off\" title=\"no &lt;sensor&gt;\">– power</span>"));
+    free(html);
+    /* artifacts: inline when uploaded, said so when not */
+    const char *images =
+        "{\"artifacts\": [{\"name\": \"rates\", \"what\": \"the map\", \"file\": \"a.png\", \"sha256\": "
+        "\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\", \"width\": 64, \"height\": 32}]}";
+    html = render(images, "{\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\": true}");
+    assert_non_null(strstr(
+        html,
+        "<img class=\"artifact\" src=\"/artifacts/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.png\""));
+    assert_non_null(strstr(html, "width=\"192\" height=\"96\""));
+    free(html);
+    html = render(images, NULL);
+    assert_null(strstr(html, "<img"));
+    assert_non_null(strstr(html, "named but not uploaded"));
+    free(html);
+    /* a test no one knows (an AmberScript test's mismatches): a table over the keys they have */
+    html = render("{\"mismatches\": [{\"x\": 3, \"y\": 4, \"expected\": [1, 0, 0, 1], \"observed\": [0, 0, 0, 1]}, "
+                  "{\"x\": 5, \"y\": 4, \"expected\": [1, 0, 0, 1], \"observed\": \"<b>\"}]}",
+                  NULL);
+    assert_non_null(strstr(html, "<b>mismatches</b> (2)"));
+    assert_non_null(strstr(html, "<th>x</th><th>y</th><th>expected</th><th>observed</th>"));
+    assert_non_null(strstr(html, "<td>&lt;b&gt;</td>"));
+    free(html);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(escapes_what_would_become_markup),
                                        cmocka_unit_test(encodes_links), cmocka_unit_test(grows_and_formats),
-                                       cmocka_unit_test(bars_clamp)};
+                                       cmocka_unit_test(bars_clamp), cmocka_unit_test(evidence_by_kind)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -49,6 +49,27 @@ static void others_follow_the_api_version_layout(void **state)
     expect_decoded(0x14E4, 14, (25u << 22) | (0u << 12) | 7u, "25.0.7", "standard");
 }
 
+static void expect_vendor_text(const char *scheme, uint32_t raw, const char *decoded, const char *text)
+{
+    char out[64];
+    driver_version_vendor_text(scheme, raw, decoded, out, sizeof(out));
+    assert_string_equal(out, text);
+}
+
+static void vendors_write_their_own(void **state)
+{
+    (void)state;
+    /* NVIDIA's release notes: 580.159.04 (the H200 fixture's driverInfo), 590.44.01, 396.24 */
+    expect_vendor_text("nvidia", 2435301632u, "580.159.4.0", "580.159.04");
+    expect_vendor_text("nvidia", (590u << 22) | (44u << 14) | (1u << 6), "590.44.1.0", "590.44.01");
+    expect_vendor_text("nvidia", (396u << 22) | (24u << 14), "396.24.0.0", "396.24");
+    expect_vendor_text("nvidia", (535u << 22) | (104u << 14) | (5u << 6) | 3u, "535.104.5.3", "535.104.05.3");
+    /* Mesa, Intel on Windows and Qualcomm decode the vendor's way already */
+    expect_vendor_text("standard", (25u << 22) | 7u, "25.0.7", "25.0.7");
+    expect_vendor_text("intel-windows", (101u << 14) | 4146u, "101.4146", "101.4146");
+    expect_vendor_text(NULL, 1, "0.0.1", "0.0.1");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -56,6 +77,7 @@ int main(void)
         cmocka_unit_test(intel_windows_uses_18_and_14_bits),
         cmocka_unit_test(qualcomm_top_bit_marks_the_new_scheme),
         cmocka_unit_test(others_follow_the_api_version_layout),
+        cmocka_unit_test(vendors_write_their_own),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
