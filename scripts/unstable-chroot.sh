@@ -24,10 +24,14 @@ stamp_name=.preflight-unstable-stamp
 
 # What goes in: Godot 4, ggml's tests and Vulkan backend, lavapipe, VVL, an X server for Godot, the
 # layer's one run-time library not in a minimal system (libcjson1), vulkaninfo, spirv-dis for
-# shader dumps.
+# shader dumps; and unstable's versions of the bookworm acceptance's programs (vkcube, zink's
+# OpenGL programs, piglit, glmark2, vkd3d's demos, mpv, GStreamer's and ffmpeg's Vulkan filters), so
+# that VVL 1.4.363 (built for glibc 2.38) runs beside the layer on the same binaries.
 packages=(
     godot llama.cpp-tests libggml0-backend-vulkan mesa-vulkan-drivers vulkan-validationlayers
     xvfb xauth libcjson1 vulkan-tools spirv-tools
+    libgl1-mesa-dri libglx-mesa0 libegl-mesa0 mesa-utils-bin glmark2-x11 piglit vkd3d-demos mpv ffmpeg
+    gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-bad
 )
 
 die() {
