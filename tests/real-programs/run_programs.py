@@ -165,6 +165,16 @@ def vvl_messages(text):
     return counts
 
 
+def vvl_examples(text, limit=700):
+    """VVL's first message of each ID, up to its object list (the evidence kept with the counts)."""
+    examples = {}
+    for block in re.split(r"\n(?=Validation (?:Error|Warning|Performance Warning|Information): \[)", text):
+        match = re.match(r"Validation [A-Za-z ]+: \[ ([^\]]+?) \]", block)
+        if match and match.group(1) not in examples:
+            examples[match.group(1)] = block.split("\nObjects:")[0].strip()[:limit]
+    return examples
+
+
 class Run:
     """One run of a program: its outcome (compared with and without the layer), what it printed, the
     layer's findings (normalized message -> count) or VVL's (ID -> count), whether the layer asked
@@ -385,6 +395,8 @@ def write_expectations(folder, case, found, old, header, reason_hint):
     entries = sorted(set(found) | optional)
     with open(os.path.join(folder, case.name + header[0]), "w", encoding="utf-8") as f:
         f.write(header[1].format(name=case.name))
+        if not entries:
+            f.write("# None: a correct program must stay silent.\n")
         for entry in entries:
             reason = reasons.get(entry) or [f"# REASON: {reason_hint}"]
             f.write("\n" + "\n".join(reason) + "\n" + ("? " if entry in optional else "") + entry + "\n")
@@ -496,6 +508,7 @@ def main():
                 "distinct": [{"id": k.partition(": ")[0], "message": k.partition(": ")[2], "count": v}
                              for k, v in sorted(layered.found.items())],
                 "vvl": vvl.found if vvl else None, "vvl_configuration": vvl.configuration if vvl else None,
+                "vvl_examples": vvl_examples(vvl.text) if vvl else None,
                 "outcome": layered.outcome,
                 "seconds": {"plain": round(plain.seconds, 2) if plain else None, "layer": round(layered.seconds, 2),
                             "vvl": round(vvl.seconds, 2) if vvl else None}})
