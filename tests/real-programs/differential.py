@@ -4,22 +4,27 @@ findings by ID beside Vulkan-ValidationLayers 1.4.363's messages by ID, and for 
 side reports the verdict of the spec (judgments.txt), with the bookworm acceptance's findings of the
 same program beside them.
 
-Usage: differential.py [--run --layer-dir DIR --vkfft PATH] [--check]
+Usage: differential.py [--run [--only NAME,...] [--update] [--layer-dir DIR] [--vkfft PATH]] [--check]
   --run    first runs the unstable suite with VVL beside it (run_programs.py --suite unstable --vvl)
-           and keeps its summary as the table's data (differential.json); as root, ~40 minutes here
+           and keeps its summary as the table's data (differential.json); as root, about 30 minutes
+           here for all 54 runs; --only runs the programs named and replaces their rows only;
+           --update also rewrites their expectations files (run_programs.py --update)
   --check  only checks that the table in docs/real-programs.md is what the data and judgments give
            and that every class reported has a verdict (exit 1 otherwise)
 Without --check, writes the table into docs/real-programs.md between its two marker lines.
 
 judgments.txt holds one line per (run, class) reported by either side:
   RUN CLASS VERDICT REASON
+  RUN      a run's name, or a shell pattern (ffmpeg-*) for several
   CLASS    RAW, WAW or WAR (the layer's PREFLIGHT-hazard-* and VVL's SYNC-HAZARD-* of that kind), or a
            message ID one side alone has; ID~TEXT narrows an ID to the layer's messages containing TEXT
-  VERDICT  real (a bug of the program by the spec), none (no bug), or scope (a rule of VVL's core
-           validation outside what the layer checks)
+  VERDICT  real (a bug of the program by the spec: a side that reports it is right, a silent side
+           misses it), none (no bug: a side that reports it is wrong), advice (VVL's advice, not a bug
+           by the spec), or scope (a valid-usage rule, which the layer does not check)
   REASON   the anchor (<a id="REASON">) of the paragraph in docs/real-programs.md that quotes the spec
 """
 import argparse
+import fnmatch
 import json
 import os
 import re
@@ -36,6 +41,7 @@ END = "<!-- end of the differential table -->"
 sys.path.insert(0, HERE)
 import run_programs  # noqa: E402  (its expectations reader)
 
+VERDICTS = ("real", "none", "advice", "scope")
 KINDS = {"READ-AFTER-WRITE": "RAW", "WRITE-AFTER-WRITE": "WAW", "WRITE-AFTER-READ": "WAR"}
 
 
@@ -54,8 +60,8 @@ def read_judgments(path):
             if not line.strip() or line.startswith("#"):
                 continue
             fields = line.split()
-            if len(fields) != 4 or fields[2] not in ("real", "none", "scope"):
-                raise SystemExit(f"{path}:{number}: expected 'RUN CLASS real|none|scope REASON'")
+            if len(fields) != 4 or fields[2] not in VERDICTS:
+                raise SystemExit(f"{path}:{number}: expected 'RUN CLASS {'|'.join(VERDICTS)} REASON'")
             judgments[(fields[0], fields[1])] = (fields[2], fields[3])
     return judgments
 
@@ -64,7 +70,7 @@ def classes_of(run, judgments):
     """The run's classes: {class: (layer count, VVL count)}; an ID~TEXT judgment takes the layer's
     messages of that ID containing TEXT out of the ID's own class."""
     layer, vvl = {}, {}
-    narrowed = [key.split("~", 1) for (name, key) in judgments if name == run["program"] and "~" in key]
+    narrowed = [key.split("~", 1) for (name, key) in judgments if fnmatch.fnmatchcase(run["program"], name) and "~" in key]
     for finding in run["distinct"]:
         key = hazard_kind(finding["id"])
         for message_id, text in narrowed:
@@ -77,9 +83,21 @@ def classes_of(run, judgments):
     return {key: (layer.get(key, 0), vvl.get(key, 0)) for key in sorted(set(layer) | set(vvl))}
 
 
+def judgment_of(judgments, name, key):
+    """The verdict for a run's class: a line naming the run, else the first pattern matching it."""
+    if (name, key) in judgments:
+        return judgments[(name, key)]
+    for (pattern, class_key), judgment in judgments.items():
+        if class_key == key and fnmatch.fnmatchcase(name, pattern):
+            return judgment
+    return None
+
+
 def verdict_text(verdict, layer, vvl):
     if verdict == "scope":
-        return "outside the layer's checks"
+        return "valid usage, not checked by the layer"
+    if verdict == "advice":
+        return "advice, not a bug"
     if verdict == "real":
         return {(True, True): "a bug: both right", (True, False): "a bug: **VVL misses it**",
                 (False, True): "a bug: **the layer misses it**"}[(layer > 0, vvl > 0)]
@@ -95,7 +113,7 @@ def bookworm_column(name):
     """The bookworm acceptance's expected findings of the same program: distinct findings by ID."""
     expectations = run_programs.read_expectations(run_programs.EXPECTATIONS, name)
     if expectations is None:
-        return ""
+        return "not in bookworm"
     counts = {}
     for entry in expectations[0] | expectations[1]:
         key = entry.partition(": ")[0].replace("PREFLIGHT-", "")
@@ -138,7 +156,7 @@ def render(data, judgments, doc_text):
         layer_cell = ", ".join(f"{k} {c} ({d})" for k, (c, d) in sorted(layer_ids.items())) or "–"
         verdicts = []
         for key, (layer, other) in classes_of(run, judgments).items():
-            judgment = judgments.get((name, key))
+            judgment = judgment_of(judgments, name, key)
             if judgment is None:
                 problems.append(f"{name}: no verdict for {key} (layer {layer}, VVL {other}) in judgments.txt")
                 verdicts.append(f"{key}: NOT JUDGED")
@@ -151,20 +169,49 @@ def render(data, judgments, doc_text):
                      f"{'; '.join(verdicts) or 'both silent'} |")
         problems += stale(run)
     names = {run["program"] for run in data["runs"]}
-    problems += [f"judgments.txt: {name} {key}: no such run in the data" for name, key in judgments if name not in names]
+    problems += [f"judgments.txt: {name} {key}: no such run in the data" for name, key in judgments
+                 if not fnmatch.filter(names, name)]
     return "\n".join(lines + ["", END]), problems
+
+
+def run_suite(args):
+    """Runs the unstable suite (or the programs --only names) with VVL beside it and writes the data;
+    run_programs.py's exit status."""
+    fresh = DATA + ".new"
+    command = [sys.executable, os.path.join(HERE, "run_programs.py"), "--suite", "unstable", "--vvl",
+               "--layer-dir", args.layer_dir, "--vkfft", args.vkfft, "--summary", fresh]
+    if args.only:
+        command += ["--only", args.only]
+    if args.update:
+        command += ["--update", run_programs.SUITES["unstable"][1]]
+    status = subprocess.run(command).returncode
+    if not os.path.exists(fresh):
+        return status if status else 3
+    with open(fresh, encoding="utf-8") as f:
+        data = json.load(f)
+    os.remove(fresh)
+    if args.only and os.path.exists(DATA):  # the rows of the programs run replace theirs
+        with open(DATA, encoding="utf-8") as f:
+            old = json.load(f)
+        new_rows = {run["program"]: run for run in data["runs"]}
+        data["runs"] = [new_rows.pop(run["program"], run) for run in old["runs"]] + list(new_rows.values())
+    with open(DATA, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=1)
+        f.write("\n")
+    return status
 
 
 def main():
     parser = argparse.ArgumentParser(description="The layer beside VVL 1.4.363 on the unstable suite, judged.")
     parser.add_argument("--run", action="store_true")
     parser.add_argument("--check", action="store_true")
+    parser.add_argument("--only", default="")
+    parser.add_argument("--update", action="store_true")
     parser.add_argument("--layer-dir", default=os.path.join(ROOT, "build", "layer"))
     parser.add_argument("--vkfft", default=os.path.join(ROOT, "build", "tests", "real-programs", "vkfft_inplace"))
     args = parser.parse_args()
     if args.run:
-        status = subprocess.run([sys.executable, os.path.join(HERE, "run_programs.py"), "--suite", "unstable", "--vvl",
-                                 "--layer-dir", args.layer_dir, "--vkfft", args.vkfft, "--summary", DATA]).returncode
+        status = run_suite(args)
         if status not in (0, 1):  # 1: a program's findings or VVL's differ from the expectations: tabled anyway
             return status
     with open(DATA, encoding="utf-8") as f:

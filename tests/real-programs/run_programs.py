@@ -396,18 +396,18 @@ def write_expectations(folder, case, found, old, header, reason_hint):
     with open(os.path.join(folder, case.name + header[0]), "w", encoding="utf-8") as f:
         f.write(header[1].format(name=case.name))
         if not entries:
-            f.write("# None: a correct program must stay silent.\n")
+            f.write("# None.\n")
         for entry in entries:
-            reason = reasons.get(entry) or [f"# REASON: {reason_hint}"]
-            f.write("\n" + "\n".join(reason) + "\n" + ("? " if entry in optional else "") + entry + "\n")
+            reason = reasons.get(entry) or ([f"# REASON: {reason_hint}"] if reason_hint else [])
+            f.write("\n" + "".join(line + "\n" for line in reason) + ("? " if entry in optional else "") + entry + "\n")
 
 
 FINDINGS_HEADER = (".txt", "# {name}: the findings through the layer that are true bugs of this program, each after "
                            "its reason\n# (messages normalized: handles 0x?, numbers N). A new finding or a lost one "
                            "fails the test.\n")
 VVL_HEADER = (".vvl.txt", "# {name}: the message IDs Vulkan-ValidationLayers 1.4.363 gives in the configuration "
-                          "run_programs.VVL_CONFIG,\n# each after which side is right (docs/real-programs.md). A "
-                          "new or lost ID fails the test.\n")
+                          "run_programs.VVL_CONFIG\n# (judged in judgments.txt, docs/real-programs.md). A new or lost "
+                          "ID fails the test.\n")
 
 
 def main():
@@ -517,7 +517,7 @@ def main():
                                    "... (the spec's reason this is a bug of the program)")
                 if vvl is not None and args.suite == "unstable":
                     write_expectations(args.update, case, vvl.found, read_vvl_expectations(folder, case.name),
-                                       VVL_HEADER, "... (which side is right, in the spec's words)")
+                                       VVL_HEADER, None)
             sys.stdout.flush()
     except (FileNotFoundError, subprocess.CalledProcessError) as error:
         print(f"run_programs: {error}", file=sys.stderr)
