@@ -22,7 +22,8 @@ docs/real-programs.md; a change there means the table is to be regenerated and j
 the bookworm suite --vvl runs the host's VVL 1.3.239 and only prints its SYNC-HAZARD counts.
 
 Usage: run_programs.py --layer-dir DIR [--suite bookworm|unstable] [--vkfft PATH] [--only NAME[,NAME]]
-                       [--skip NAME[,NAME]] [--vvl] [--update DIR] [--summary FILE] [--list]
+                       [--skip NAME[,NAME]] [--vvl | --vvl-ci] [--update DIR] [--summary FILE] [--list]
+  --vvl-ci      VVL beside the programs whose case has vvl_in_ci (all but ggml's 16 silent op sets)
   --update DIR  also writes each program's findings as an expectations file into DIR (the reasons of
                 findings already in the current file are kept; new ones get "# REASON: ..." to be
                 written by hand); DIR may be the expectations folder itself
@@ -422,6 +423,8 @@ def main():
     parser.add_argument("--summary", default="", help="write a JSON summary of every run here")
     parser.add_argument("--vvl", action="store_true",
                         help="also run each program under Vulkan-ValidationLayers with synchronization validation")
+    parser.add_argument("--vvl-ci", action="store_true",
+                        help="--vvl for the programs whose case says vvl_in_ci (all but ggml's silent op sets)")
     args = parser.parse_args()
     make_cases, folder = SUITES[args.suite]
     selected = make_cases()
@@ -455,7 +458,7 @@ def main():
     summary = {"suite": args.suite, "runs": []}
     if args.suite == "unstable":
         summary["packages"] = versions
-        if args.vvl:
+        if args.vvl or args.vvl_ci:
             summary["vvl"] = {"version": versions.get("vulkan-validationlayers"), "configuration": VVL_CONFIG,
                               "environment": unstable_chroot.VVL_CONFIGS[VVL_CONFIG]}
     try:
@@ -479,7 +482,7 @@ def main():
                 if attempt < tries:
                     print(f"     ({case.name}: try {attempt} of {tries} failed: {problems[0][:120]}; again)")
             vvl = None
-            if args.vvl:
+            if args.vvl or args.vvl_ci and case.vvl_in_ci:
                 vvl = runner.run(case, "vvl")
                 if args.suite == "unstable":
                     problems += judge_vvl(case, vvl, layered, read_vvl_expectations(folder, case.name))
