@@ -17,6 +17,9 @@ echo "== C style (.clang-format)"
 
 echo "== build (warnings as errors) and test"
 "$root/scripts/build.sh" "$root/build" -DPREFLIGHT_WERROR=ON
+# the Debian unstable chroot of layer.real_programs.unstable (Godot 4, ggml, VVL 1.4.363): reused
+# from /var/cache/preflight when current (a fraction of a second), built otherwise (7-9 minutes)
+"$root/scripts/unstable-chroot.sh" ensure
 (cd "$root/build" && ctest --output-on-failure --timeout 600)
 
 echo "== Debian packages: build, install, run the installed tools and layer, purge"

@@ -24,11 +24,21 @@ stamp_name=.preflight-unstable-stamp
 
 # What goes in: Godot 4, ggml's tests and Vulkan backend, lavapipe, VVL, an X server for Godot, the
 # layer's one run-time library not in a minimal system (libcjson1), vulkaninfo, spirv-dis for
-# shader dumps.
+# shader dumps; and unstable's versions of the bookworm acceptance's programs (vkcube, zink's
+# OpenGL programs, piglit, glmark2, vkd3d's demos, mpv, GStreamer's and ffmpeg's Vulkan filters), so
+# that VVL 1.4.363 (built for glibc 2.38) runs beside the layer on the same binaries.
 packages=(
     godot llama.cpp-tests libggml0-backend-vulkan mesa-vulkan-drivers vulkan-validationlayers
     xvfb xauth libcjson1 vulkan-tools spirv-tools
+    libgl1-mesa-dri libglx-mesa0 libegl-mesa0 mesa-utils-bin glmark2-x11 piglit vkd3d-demos mpv ffmpeg
+    gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-bad
 )
+# unstable's GStreamer (1.28.8-1) is built without its Vulkan plugin ("d/rules: disable vulkan,
+# dependency sdl3 not in debian") and trixie's plugins-bad cannot be installed beside unstable's
+# libraries, so trixie's Vulkan plugin and its library alone are unpacked here (GST_PLUGIN_PATH and
+# LD_LIBRARY_PATH name them; unstable's GStreamer core loads them)
+gst_vulkan=/opt/gst-vulkan-trixie
+gst_vulkan_debs=(gstreamer1.0-plugins-bad/trixie libgstreamer-plugins-bad1.0-0/trixie)
 
 die() {
     echo "unstable-chroot: $*" >&2
@@ -47,7 +57,8 @@ mirror=${mirror:-http://deb.debian.org/debian}
 
 # The recipe: a change to it (packages, mirror, suites) makes the chroot stale
 recipe_version=1
-recipe=$(printf '%s\n' "$recipe_version" "$mirror" trixie unstable "${packages[@]}" | sha256sum | cut -c1-16)
+recipe=$(printf '%s\n' "$recipe_version" "$mirror" trixie unstable "${packages[@]}" "${gst_vulkan_debs[@]}" |
+    sha256sum | cut -c1-16)
 
 mounted_under() {
     # Any mount point at or below $1 in this mount namespace
@@ -92,7 +103,7 @@ stamp_ok() {
     # shellcheck disable=SC2046
     actual=$(chroot "$dir" dpkg-query -W -f='${Package} ${Version}\n' $(echo "$expected" | cut -d' ' -f1) \
         2>/dev/null) || return 1
-    [ "$expected" = "$actual" ]
+    [ "$expected" = "$actual" ] && [ -f "$dir$gst_vulkan/plugins/libgstvulkan.so" ]
 }
 
 build() {
@@ -130,12 +141,23 @@ APT
         apt-get install -q -t unstable "$@"
         apt-get clean
     ' install "${packages[@]}" >>"$partial.log" 2>&1 || die "installing the packages failed; see $partial.log"
+    in_chroot "$partial" /bin/sh -euc '
+        target=$1; shift
+        cd /tmp && apt-get download -q "$@"
+        for deb in *.deb; do dpkg-deb -x "$deb" unpacked; done
+        mkdir -p "$target/plugins" "$target/lib"
+        cp unpacked/usr/lib/x86_64-linux-gnu/gstreamer-1.0/libgstvulkan.so "$target/plugins/"
+        cp -a unpacked/usr/lib/x86_64-linux-gnu/libgstvulkan-1.0.so.0* "$target/lib/"
+        dpkg-deb -f gstreamer1.0-plugins-bad_*.deb Version >"$target/version"
+    ' gst_vulkan "$gst_vulkan" "${gst_vulkan_debs[@]}" >>"$partial.log" 2>&1 ||
+        die "unpacking trixie's GStreamer Vulkan plugin failed; see $partial.log"
 
     {
         echo "recipe $recipe"
         echo "mirror $mirror"
         echo "built $(date -u +%Y-%m-%dT%H:%M:%SZ) in $((SECONDS - start)) s"
         chroot "$partial" dpkg-query -W -f='package ${Package} ${Version}\n' "${packages[@]}" libvulkan1
+        echo "unpacked gstreamer-vulkan-plugin $(cat "$partial$gst_vulkan/version") (trixie)"
     } >"$partial/$stamp_name"
     safe_remove "$chroot_dir"
     mv "$partial" "$chroot_dir"

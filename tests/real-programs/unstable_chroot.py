@@ -6,7 +6,8 @@ reported.
 Usage: unstable_chroot.py [--layer none|preflight|vvl] [--vvl-config NAME] [--layer-dir DIR]
                           [--x] [--copy PATH]... [--env VAR=VALUE]... [--timeout S] [--out DIR]
                           [--trace-layer-dir DIR] -- COMMAND [ARG...]
-  {run} in COMMAND stands for the run's scratch folder inside the chroot (where --copy puts things).
+  {run} in COMMAND stands for the run's scratch folder inside the chroot (where --copy puts things);
+  what the program writes into {run}/out/ comes back in --out DIR's out/.
   --layer preflight  VK_LAYER_PREFLIGHT_validation (the .so and manifest of --layer-dir, default
                      build/layer, copied in), every finding to a JSON-lines log, no duplicate limit
   --layer vvl        VK_LAYER_KHRONOS_validation in the configuration --vvl-config names (VVL_CONFIGS)
@@ -161,6 +162,7 @@ def run_in(args, run_dir):
     os.chmod(run_dir, 0o755)
     inside = "/preflight-runs/" + os.path.basename(run_dir)
     os.makedirs(os.path.join(run_dir, "home"))
+    os.makedirs(os.path.join(run_dir, "out"))
     env = {"PATH": "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", "HOME": inside + "/home", "LANG": "C.UTF-8",
            # lavapipe alone: the chroot's other drivers have no hardware here
            "VK_DRIVER_FILES": "/usr/share/vulkan/icd.d/lvp_icd.json", "LP_NUM_THREADS": "2"}
@@ -235,22 +237,14 @@ def end_on_signal(number, frame):
     raise KeyboardInterrupt  # unwinds through run(), whose finally ends the chroot run
 
 
-def main(argv):
-    args = parse_args(argv)
-    signal.signal(signal.SIGTERM, end_on_signal)
-    signal.signal(signal.SIGHUP, end_on_signal)
-    try:
-        summary, run_dir = run(args)
-    except (FileNotFoundError, subprocess.CalledProcessError) as error:
-        print(f"unstable_chroot: {error}", file=sys.stderr)
-        return 3
-    except KeyboardInterrupt:
-        print("unstable_chroot: interrupted; the chroot run was ended", file=sys.stderr)
-        return 130
+def run_and_keep(args):
+    """Runs the program and copies what it left into args.out (when given); returns the summary.
+    Raises FileNotFoundError or CalledProcessError when the chroot or a layer file is missing."""
+    summary, run_dir = run(args)
     try:
         if args.out:
             os.makedirs(args.out, exist_ok=True)
-            for name in ("program.log", "preflight.jsonl", "summary.json", "xvfb.log", "trace"):
+            for name in ("program.log", "preflight.jsonl", "summary.json", "xvfb.log", "trace", "out"):
                 path = os.path.join(run_dir, name)
                 target = os.path.join(args.out, name)
                 if os.path.isdir(path):
@@ -260,6 +254,21 @@ def main(argv):
                     shutil.copy(path, target)
     finally:
         shutil.rmtree(run_dir, ignore_errors=True)
+    return summary
+
+
+def main(argv):
+    args = parse_args(argv)
+    signal.signal(signal.SIGTERM, end_on_signal)
+    signal.signal(signal.SIGHUP, end_on_signal)
+    try:
+        summary = run_and_keep(args)
+    except (FileNotFoundError, subprocess.CalledProcessError) as error:
+        print(f"unstable_chroot: {error}", file=sys.stderr)
+        return 3
+    except KeyboardInterrupt:
+        print("unstable_chroot: interrupted; the chroot run was ended", file=sys.stderr)
+        return 130
     print(json.dumps(summary, indent=1))
     if args.layer != "none" and not summary.get("loaded"):
         print(f"unstable_chroot: the {args.layer} layer was not loaded (see program.log)", file=sys.stderr)

@@ -1,0 +1,216 @@
+"""The programs of the layer's real-program acceptance, in two suites:
+
+- bookworm: third-party Vulkan programs from Debian 12's packages, run on this machine;
+- unstable: in the Debian unstable chroot (scripts/unstable-chroot.sh), the programs bookworm lacks
+  (Godot 4 on our own scene, ggml's test-backend-ops) and unstable's versions of the bookworm
+  programs, where Vulkan-ValidationLayers 1.4.363 (built for glibc 2.38) can run beside the layer
+  on the same binaries.
+
+A Case says how to run a program and how to judge its outcome; run_programs.py runs it.
+"""
+import os
+import platform
+import re
+
+import frame_check
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+class Case:
+    def __init__(self, name, argv, needs=(), display=False, zink=False, timeout=120, runs_for=None, output=None,
+                 result=None, inputs=None, window_flaky=False, exit_nonzero=False, chroot=False, env=None,
+                 copy=None, plain=True, verdict=None, vvl_in_ci=True):
+        self.name = name
+        self.argv = argv          # may name {work} (the scratch folder), {vkfft} and {device}
+        self.needs = needs        # executables that must exist (on this machine)
+        self.display = display    # needs the X server
+        self.zink = zink          # OpenGL through zink (Mesa's OpenGL on Vulkan)
+        self.timeout = timeout    # seconds before the run counts as hung
+        self.runs_for = runs_for  # demos that never end: stopped after this many seconds
+        self.output = output      # a file the program writes ({work}/...), hashed
+        self.result = result      # a regex whose matches in stdout are the outcome (piglit's verdict)
+        self.inputs = inputs or []  # generated inputs the program reads
+        self.window_flaky = window_flaky  # its window may fail to open under load: tried again
+        self.exit_nonzero = exit_nonzero  # its own exit status is not 0 even without the layer
+        self.chroot = chroot      # runs in the unstable chroot
+        self.env = env or {}      # its own environment variables
+        self.copy = copy or []    # host files and folders copied into its run folder ({run}/NAME)
+        self.plain = plain        # also run without a layer, the outcomes compared
+        self.verdict = verdict    # (text, output path or None) -> problems: the program's own check
+        self.vvl_in_ci = vvl_in_ci  # VVL beside it in CI too (run_programs.py --vvl-ci)
+
+
+FFMPEG_FILTERS = [
+    ("scale", "scale_vulkan=w=80:h=60"), ("gblur", "gblur_vulkan"), ("avgblur", "avgblur_vulkan"),
+    ("chromaber", "chromaber_vulkan"), ("flip", "flip_vulkan"), ("transpose", "transpose_vulkan"),
+]
+# piglit's synchronization-heavy tests that pass on zink + lavapipe and take seconds: copies and
+# clears of 3D and array textures slice by slice, buffer copies racing draws, image load/store
+# with memory barriers (host and shader side), copy-pixels and draw synchronization
+PIGLIT = [
+    "arb_copy_image-simple", "arb_copy_image-formats", "arb_clear_texture-3d", "arb_clear_texture-simple",
+    "arb_clear_texture-texview", "arb_copy_buffer-data-sync", "arb_copy_buffer-subdata-sync",
+    "arb_shader_image_load_store-host-mem-barrier", "arb_shader_image_load_store-shader-mem-barrier",
+    "arb_texture_buffer_object-data-sync", "copypixels-sync", "draw-sync",
+]
+PIGLIT_BIN = "/usr/lib/%s-linux-gnu/piglit/bin" % platform.machine()  # Debian's multiarch directory
+GLMARK2_SCENES = ["build:use-vbo=true", "texture:texture-filter=linear", "shading:shading=phong",
+                  "bump:bump-render=normals", "effect2d:kernel=0,1,0;1,-4,1;0,1,0;", "pulsar:quads=5",
+                  "desktop:effect=blur:windows=4", "buffer:update-method=map", "shadow", "refract",
+                  "terrain"]
+
+
+def bookworm():
+    out = [
+        Case("vkcube", ["vkcube", "--c", "30"], ["vkcube"], display=True),
+        Case("vkcubepp", ["vkcubepp", "--c", "30"], ["vkcubepp"], display=True),
+        Case("vkfft", ["{vkfft}"], ["{vkfft}"], timeout=300),
+        Case("zink-glxgears", ["glxgears"], ["glxgears"], display=True, zink=True, runs_for=4),
+        Case("zink-es2gears", ["es2gears_x11"], ["es2gears_x11"], display=True, zink=True, runs_for=4),
+        Case("zink-glmark2", ["glmark2", "--off-screen", "-s", "128x128"] +
+             [a for s in GLMARK2_SCENES for a in ("-b", s + ":duration=0.3")], ["glmark2"], display=True,
+             zink=True, timeout=300),
+        Case("vkd3d-gears", ["vkd3d-gears"], ["vkd3d-gears"], display=True, runs_for=4),
+        Case("vkd3d-triangle", ["vkd3d-triangle"], ["vkd3d-triangle"], display=True, runs_for=4),
+        # libplacebo passes over CPU devices unless named: {device} is lavapipe's deviceName
+        Case("mpv-gpu", ["mpv", "--no-config", "--msg-level=all=error", "--vo=gpu", "--gpu-api=vulkan",
+                         "--vulkan-device={device}", "--frames=30", "--no-audio", "{work}/clip.y4m"], ["mpv"],
+             display=True, inputs=["clip.y4m"]),
+        Case("mpv-gpu-next", ["mpv", "--no-config", "--msg-level=all=error", "--vo=gpu-next", "--gpu-api=vulkan",
+                              "--vulkan-device={device}", "--frames=30", "--no-audio", "{work}/clip.y4m"], ["mpv"],
+             display=True, inputs=["clip.y4m"]),
+        Case("gst-colorconvert", ["gst-launch-1.0", "-q", "videotestsrc", "num-buffers=30", "pattern=ball", "!",
+                                  "video/x-raw,width=160,height=120,format=RGBA", "!", "vulkanupload", "!",
+                                  "vulkancolorconvert", "!", "video/x-raw(memory:VulkanImage),format=BGRA", "!",
+                                  "vulkancolorconvert", "!", "vulkandownload", "!",
+                                  "video/x-raw,format=RGBA", "!", "filesink", "location={work}/gst.rgba"],
+             ["gst-launch-1.0"], output="gst.rgba"),
+        Case("gst-imageidentity", ["gst-launch-1.0", "-q", "videotestsrc", "num-buffers=30", "!",
+                                   "video/x-raw,width=160,height=120,format=BGRA", "!", "vulkanupload", "!",
+                                   "video/x-raw(memory:VulkanImage)", "!", "vulkanimageidentity", "!",
+                                   "vulkandownload", "!", "filesink",
+                                   "location={work}/gst.rgba"], ["gst-launch-1.0"], output="gst.rgba"),
+        Case("gst-vulkansink", ["gst-launch-1.0", "-q", "videotestsrc", "num-buffers=30", "!",
+                                "video/x-raw,width=160,height=120", "!", "vulkanupload", "!", "vulkansink"],
+             ["gst-launch-1.0"], display=True, window_flaky=True),
+    ]
+    for name, graph in FFMPEG_FILTERS:
+        # ffmpeg 5.1's avgblur_vulkan frees a buffer twice at exit (SIGABRT, with and without the layer)
+        out.append(Case("ffmpeg-" + name, ["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-init_hw_device",
+                                          "vulkan=vk", "-filter_hw_device", "vk", "-i", "{work}/clip.y4m", "-vf",
+                                          "format=yuv420p,hwupload," + graph + ",hwdownload,format=yuv420p",
+                                          "-f", "rawvideo", "{work}/out.yuv"], ["ffmpeg"], output="out.yuv",
+                        inputs=["clip.y4m"], exit_nonzero=name == "avgblur"))
+    for name, graph in [("overlay", "[0:v]format=yuv420p,hwupload[a];[1:v]format=yuv420p,hwupload[b];"
+                                     "[a][b]overlay_vulkan=x=20:y=10,hwdownload,format=yuv420p"),
+                        ("blend", "[0:v]format=yuv420p,hwupload[a];[1:v]format=yuv420p,scale=160:120,hwupload[b];"
+                                  "[a][b]blend_vulkan=all_mode=multiply,hwdownload,format=yuv420p")]:
+        out.append(Case("ffmpeg-" + name, ["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-init_hw_device",
+                                          "vulkan=vk", "-filter_hw_device", "vk", "-i", "{work}/clip.y4m", "-i",
+                                          "{work}/small.y4m", "-filter_complex", graph, "-f", "rawvideo",
+                                          "{work}/out.yuv"], ["ffmpeg"],
+                        inputs=["clip.y4m", "small.y4m"]))  # the output differs from run to run without the
+                                                            # layer too (its races), so only the status counts
+    out.append(Case("ffmpeg-libplacebo", ["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-init_hw_device",
+                                         "vulkan=vk", "-filter_hw_device", "vk", "-i", "{work}/clip.y4m", "-vf",
+                                         "format=yuv420p,hwupload,libplacebo=w=96:h=72,hwdownload,format=yuv420p",
+                                         "-f", "rawvideo", "{work}/out.yuv"], ["ffmpeg"], output="out.yuv",
+                    inputs=["clip.y4m"]))
+    for test in PIGLIT:
+        out.append(Case("piglit-" + test, [os.path.join(PIGLIT_BIN, test), "-auto", "-fbo"],
+                        [os.path.join(PIGLIT_BIN, test)], display=True, zink=True,
+                        result=r'PIGLIT: \{"result": "([a-z]+)"'))
+    return out
+
+
+TEST_BACKEND_OPS = "/usr/libexec/x86_64-linux-gnu/llama.cpp-tests/test-backend-ops"
+# issue 35's MUL_MAT case: a dispatch reads what an earlier one wrote, with no barrier
+MUL_MAT_F32_CASE = r"type_a=f32,type_b=f32,m=16,n=32,k=32,bs=\[1,1\],nr=\[1,1\],per=\[0,1,2,3\],k_v=64,o=3"
+GGML_OPS = ["SOFT_MAX", "ROPE", "CPY", "GET_ROWS", "RMS_NORM", "CONCAT", "MUL", "SCALE", "GLU", "ARGSORT",
+            "SUM_ROWS", "SET_ROWS", "CONT", "NORM", "GELU", "SILU"]
+# test-backend-ops' -o is a regular expression matched against a test's name, which is the op's name
+# except for GLU, whose tests are named after the gated unit (REGLU, GEGLU, SWIGLU, GEGLU_ERF, ...):
+# "-o GLU" selects no test at all, ".*GLU" all 144
+GGML_OP_FILTERS = {"GLU": ".*GLU"}
+# The MUL_MAT f32 x f32 set gives wrong results on lavapipe (Mesa 26.2.6) without any layer in a few
+# tests, which ones changing from run to run (m=100 n=9, 13, 16 k=96 in every run seen, m=4100 n=16
+# k=256 in one; errors of 0.002 to 0.03 against a tolerance of 0.0005): up to this many may fail
+MUL_MAT_F32_LAVAPIPE_FAILURES = 6
+
+GODOT_SIZE = (480, 270)
+# --fixed-fps makes every frame's time step the same whatever the machine's speed and the scene's
+# particles have a fixed seed, so the frame read back is the same bytes with and without a layer
+GODOT = ["godot", "--path", "{run}/godot-scene", "--rendering-driver", "vulkan", "--audio-driver", "Dummy",
+         "--quit-after", "40", "--resolution", f"{GODOT_SIZE[0]}x{GODOT_SIZE[1]}", "--fixed-fps", "30",
+         "++", "--frame", "{work}/frame.png"]
+
+
+def ggml_verdict(tolerated_failures=0):
+    """ggml's own check: the Vulkan backend (lavapipe) ran, tests were selected, and every result
+    matched the CPU's (or all but tolerated_failures). test-backend-ops exits 0 with only its CPU
+    backend when it finds no Vulkan device (GGML_VK_VISIBLE_DEVICES unset), so the exit status
+    proves nothing."""
+    def judge(text, output):
+        text = re.sub(r"\x1b\[[0-9;]*m", "", text)
+        problems = []
+        if not re.search(r"^Backend \d+/\d+: Vulkan0$", text, re.MULTILINE):
+            problems.append("ggml did not test its Vulkan backend")
+        elif not re.search(r"Device description: llvmpipe", text):
+            problems.append("ggml's Vulkan0 is not lavapipe")
+        counts = re.search(r"^\s*(\d+)/(\d+) tests passed$", text, re.MULTILINE)
+        if not counts or int(counts.group(2)) == 0:
+            problems.append("no ggml test ran on Vulkan0" if counts else "no 'N/N tests passed' line from Vulkan0")
+        failures = sorted(set(re.findall(r"([A-Z_0-9]+\(.*\)): FAIL$", text, re.MULTILINE)))
+        if len(failures) > tolerated_failures:
+            problems += [f"ggml test failed: {t}" for t in failures]
+        if not tolerated_failures and not re.search(r"^\s*Backend Vulkan0: OK$", text, re.MULTILINE):
+            problems.append("no 'Backend Vulkan0: OK'")
+        return problems
+    return judge
+
+
+def godot_verdict(text, output):
+    problems = []
+    if not re.search(r"^preflight-frame: \d+ \d+x\d+ OK$", text, re.MULTILINE):
+        problems.append("the scene's script did not save a frame")
+    if "llvmpipe" not in text:
+        problems.append("Godot did not run on lavapipe")
+    return problems + (frame_check.judge_scene_frame(output, *GODOT_SIZE) if output else ["no frame"])
+
+
+# unstable's mesa-utils-bin installs the demos under their multiarch names (mesa-utils' wrappers
+# are not in the chroot)
+UNSTABLE_NAMES = {"glxgears": "glxgears.x86_64-linux-gnu", "es2gears_x11": "es2gears_x11.x86_64-linux-gnu"}
+# unstable's GStreamer is built without its Vulkan plugin: trixie's, unpacked by unstable-chroot.sh
+GST_VULKAN_ENV = {"GST_PLUGIN_PATH": "/opt/gst-vulkan-trixie/plugins", "LD_LIBRARY_PATH": "/opt/gst-vulkan-trixie/lib"}
+# unstable's ffmpeg 9.0.2 crashes (SIGSEGV) in chromaber_vulkan on lavapipe, with and without a layer
+UNSTABLE_EXIT_NONZERO = {"ffmpeg-chromaber"}
+
+
+def unstable():
+    ggml_env = {"GGML_VK_VISIBLE_DEVICES": "0"}  # ggml passes over CPU devices (lavapipe) unless named
+
+    def ggml(name, *args, tolerated_failures=0, timeout=600, vvl_in_ci=True):
+        return Case("ggml-" + name, [TEST_BACKEND_OPS, "-b", "Vulkan0"] + list(args), chroot=True, env=ggml_env,
+                    plain=False, verdict=ggml_verdict(tolerated_failures), timeout=timeout,
+                    exit_nonzero=bool(tolerated_failures), vvl_in_ci=vvl_in_ci)
+
+    out = [Case("godot-scene", GODOT, chroot=True, display=True, copy=[os.path.join(HERE, "godot-scene")],
+                output="frame.png", verdict=godot_verdict, timeout=300),
+           ggml("add", "-o", "ADD"),
+           ggml("mul-mat-f32", "-o", "MUL_MAT", "-p", MUL_MAT_F32_CASE)]
+    # VVL's opinion depends only on the chroot's packages, the layer's on every commit: the 16 op sets,
+    # silent on both sides, take VVL about 8 minutes a run here, so CI leaves VVL on them (and on the
+    # MUL_MAT f32 set, not in CI at all) to differential.py --run
+    out += [ggml(op.lower().replace("_", "-"), "-o", GGML_OP_FILTERS.get(op, op), vvl_in_ci=False) for op in GGML_OPS]
+    out.append(ggml("mul-mat-f32-all", "-o", "MUL_MAT", "-p", "type_a=f32,type_b=f32",
+                    tolerated_failures=MUL_MAT_F32_LAVAPIPE_FAILURES, vvl_in_ci=False))
+    for case in bookworm():
+        case.chroot, case.needs = True, ()
+        case.argv = [UNSTABLE_NAMES.get(a, a) for a in case.argv]
+        case.exit_nonzero = case.name in UNSTABLE_EXIT_NONZERO
+        if case.name.startswith("gst-"):
+            case.env = dict(case.env, **GST_VULKAN_ENV)
+        out.append(case)
+    return out
