@@ -106,6 +106,11 @@ static inline void command_accesses_judged(const struct bound_state *b, const st
         command_accesses_keep(b, acc);
 }
 
+/* A dispatch: the buffers the bound compute pipeline's shader may write through the bound sets,
+ * noted in the command buffer (command_buffer_note_written: indirect arguments they hold are not
+ * known at submit); each set once per recording and pipeline (its memo). */
+void command_note_shader_writes(struct layer_device *ld, struct command_buffer_state *cb);
+
 /* Whether a depth/stencil attachment in `layout` is written (not a read-only layout). */
 static inline bool depth_layout_writable(VkImageLayout layout)
 {

@@ -328,63 +328,14 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdEndDebugUtilsLabelEXT(VkCommandBuffe
         ld->dispatch.CmdEndDebugUtilsLabelEXT(command_buffer);
 }
 
-/* The buffers the bound compute pipeline's shader writes, through the bound sets (each set once
- * per recording and pipeline: its memo). */
-static void note_shader_writes(struct layer_device *ld, struct command_buffer_state *cb)
-{
-    const struct pipeline_state *p = cb->compute.pipeline;
-    if (bound_key_unchanged(&bound_memos_of(&cb->compute)->writes_noted, &cb->compute, ld))
-        return; /* noted at an earlier command with the same bound state */
-    if (p == NULL || !p->reflected) {
-        command_buffer_note_written(cb, UINT64_MAX); /* unknown: treat every buffer as possibly written */
-        return;
-    }
-    uint32_t written_sets = 0;
-    for (size_t i = 0; i < p->shader.binding_count; ++i)
-        if (p->shader.bindings[i].written && p->shader.bindings[i].set < MAX_BOUND_SETS)
-            written_sets |= 1u << p->shader.bindings[i].set;
-    uint64_t epoch = __atomic_load_n(&ld->resource_epoch, __ATOMIC_ACQUIRE);
-    for (uint32_t index = 0; written_sets != 0; ++index, written_sets >>= 1) {
-        struct set_state *set = cb->compute.sets[index];
-        if (!(written_sets & 1) || set == NULL)
-            continue;
-        struct set_memo_key key = {.pipeline_id = p->id, .epoch = epoch, .index = index, .recording = cb->recording};
-        bool noted = false;
-        if (set_memo_lock(set)) {
-            noted = set_memo_key_equal(&set->writes_noted, &key);
-            set_memo_unlock(set);
-        }
-        if (noted)
-            continue;
-        for (size_t i = 0; i < p->shader.binding_count; ++i) {
-            const struct reflect_binding *rb = &p->shader.bindings[i];
-            if (!rb->written || rb->set != index)
-                continue;
-            for (uint32_t b = 0; b < set->layout->binding_count; ++b) {
-                const struct set_layout_binding *lb = &set->layout->bindings[b];
-                if (lb->binding != rb->binding)
-                    continue;
-                for (uint32_t k = 0; k < lb->count; ++k)
-                    command_buffer_note_written(cb, set->descriptors[lb->first + k].resource);
-            }
-        }
-        if (set_memo_lock(set)) {
-            set->writes_noted = key;
-            set_memo_unlock(set);
-        }
-    }
-}
-
-/* Records what the dispatch may write, then validates it; returns the device, for the call down. */
+/* Validates the dispatch; returns the device, for the call down. */
 static struct layer_device *dispatched(VkCommandBuffer command_buffer, const uint32_t base[3], const uint32_t count[3],
                                        const char *call)
 {
     struct command_buffer_state *cb;
     struct layer_device *ld = command_buffer_device(command_buffer, &cb);
-    if (cb != NULL) {
-        note_shader_writes(ld, cb);
+    if (cb != NULL)
         validate_dispatch(ld, cb, base, count, call);
-    }
     return ld;
 }
 
@@ -407,10 +358,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDispatchIndirect(VkCommandBuffer com
 {
     struct command_buffer_state *cb;
     struct layer_device *ld = command_buffer_device(command_buffer, &cb);
-    if (cb != NULL) {
-        note_shader_writes(ld, cb);
+    if (cb != NULL)
         validate_dispatch_indirect(ld, cb, buffer, offset, "vkCmdDispatchIndirect");
-    }
     ld->dispatch.CmdDispatchIndirect(command_buffer, buffer, offset);
 }
 

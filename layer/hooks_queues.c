@@ -171,9 +171,10 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkQueueSubmit(VkQueue queue, uint32_t
     return ld->dispatch.QueueSubmit(queue, count, submits, fence);
 }
 
-static void submitted2(struct layer_device *ld, VkQueue queue, uint32_t count, const VkSubmitInfo2 *submits,
-                       VkFence fence)
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkQueueSubmit2(VkQueue queue, uint32_t count, const VkSubmitInfo2 *submits,
+                                                          VkFence fence)
 {
+    struct layer_device *ld = layer_device_of(queue);
     struct batch_builder b;
     for (uint32_t i = 0; i < count; ++i) {
         const VkSubmitInfo2 *info = &submits[i];
@@ -190,13 +191,6 @@ static void submitted2(struct layer_device *ld, VkQueue queue, uint32_t count, c
     }
     if (count == 0 && fence != VK_NULL_HANDLE)
         fence_only(ld, queue, fence);
-}
-
-static VKAPI_ATTR VkResult VKAPI_CALL hook_vkQueueSubmit2(VkQueue queue, uint32_t count, const VkSubmitInfo2 *submits,
-                                                          VkFence fence)
-{
-    struct layer_device *ld = layer_device_of(queue);
-    submitted2(ld, queue, count, submits, fence);
     return ld->dispatch.QueueSubmit2(queue, count, submits, fence);
 }
 

@@ -117,21 +117,15 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkBindBufferMemory(VkDevice device, V
     return result;
 }
 
-static VkResult bind_buffers(VkDevice device, uint32_t count, const VkBindBufferMemoryInfo *infos,
-                             PFN_vkBindBufferMemory2 next)
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkBindBufferMemory2(VkDevice device, uint32_t count,
+                                                               const VkBindBufferMemoryInfo *infos)
 {
     struct layer_device *ld = layer_device_of(device);
-    VkResult result = next(device, count, infos);
+    VkResult result = ld->dispatch.BindBufferMemory2(device, count, infos);
     if (result == VK_SUCCESS)
         for (uint32_t i = 0; i < count; ++i)
             bind_buffer(ld, infos[i].buffer, infos[i].memory, infos[i].memoryOffset);
     return result;
-}
-
-static VKAPI_ATTR VkResult VKAPI_CALL hook_vkBindBufferMemory2(VkDevice device, uint32_t count,
-                                                               const VkBindBufferMemoryInfo *infos)
-{
-    return bind_buffers(device, count, infos, layer_device_of(device)->dispatch.BindBufferMemory2);
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateImage(VkDevice device, const VkImageCreateInfo *info,
@@ -185,21 +179,15 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkBindImageMemory(VkDevice device, Vk
     return result;
 }
 
-static VkResult bind_images(VkDevice device, uint32_t count, const VkBindImageMemoryInfo *infos,
-                            PFN_vkBindImageMemory2 next)
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkBindImageMemory2(VkDevice device, uint32_t count,
+                                                              const VkBindImageMemoryInfo *infos)
 {
     struct layer_device *ld = layer_device_of(device);
-    VkResult result = next(device, count, infos);
+    VkResult result = ld->dispatch.BindImageMemory2(device, count, infos);
     if (result == VK_SUCCESS)
         for (uint32_t i = 0; i < count; ++i)
             bind_image(ld, infos[i].image, infos[i].memory, infos[i].memoryOffset);
     return result;
-}
-
-static VKAPI_ATTR VkResult VKAPI_CALL hook_vkBindImageMemory2(VkDevice device, uint32_t count,
-                                                              const VkBindImageMemoryInfo *infos)
-{
-    return bind_images(device, count, infos, layer_device_of(device)->dispatch.BindImageMemory2);
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateImageView(VkDevice device, const VkImageViewCreateInfo *info,

@@ -28,6 +28,7 @@ static void validate_bound_command(struct layer_device *ld, struct command_buffe
 void validate_dispatch(struct layer_device *ld, struct command_buffer_state *cb, const uint32_t base[3],
                        const uint32_t count[3], const char *call)
 {
+    command_note_shader_writes(ld, cb);
     check_dispatch_groups(ld, cb, base, count, call);
     if (cb->compute.pipeline != NULL && cb->compute.pipeline->shader.has_bounds) {
         struct dispatch_bounds bounds;
@@ -42,6 +43,7 @@ void validate_dispatch(struct layer_device *ld, struct command_buffer_state *cb,
 void validate_dispatch_indirect(struct layer_device *ld, struct command_buffer_state *cb, VkBuffer buffer,
                                 VkDeviceSize offset, const char *call)
 {
+    command_note_shader_writes(ld, cb);
     check_dispatch_indirect_recorded(cb, buffer, offset);
     struct command_fixed_reads args = {.count = 0};
     command_fixed_read(&args, buffer, offset, sizeof(VkDispatchIndirectCommand), "indirect buffer");

@@ -207,6 +207,33 @@ static void write_after_read_needs_only_execution(void **state)
     assert_int_equal(findings("PREFLIGHT-hazard-write-after-read"), 1);
 }
 
+/* A range keeps HAZARD_MAX_READS reads since its last write; a further read at other stages is
+ * folded into the last slot (the stages of both). A barrier orders the folded use only when its
+ * first scope holds every stage of it, so a fifth reader does not hide a write-after-read. */
+static void a_fifth_reader_does_not_hide_write_after_read(void **state)
+{
+    (void)state;
+    access(3, 0, 4096, TRANSFER, ACCESS_TRANSFER_READ, false);
+    access(3, 0, 4096, COMPUTE, SHADER_READ, false);
+    access(3, 0, 4096, STAGE_VERTEX_SHADER, SHADER_READ, false);
+    barrier(TRANSFER | COMPUTE | STAGE_VERTEX_SHADER, TRANSFER, 0, 0); /* orders the first three */
+    access(3, 0, 4096, DRAW_INDIRECT, INDIRECT_READ, false);
+    access(3, 0, 4096, STAGE_FRAGMENT_SHADER, SHADER_READ, false); /* the fifth: folded with the fourth */
+    barrier(DRAW_INDIRECT, TRANSFER, 0, 0);                        /* orders the fourth, not the fifth */
+    access(3, 0, 4096, TRANSFER, TRANSFER_WRITE, true);
+    assert_int_equal(findings("PREFLIGHT-hazard-write-after-read"), 1);
+    assert_int_equal(all_findings(), 1);
+    hazard_forget(&cb); /* the same with a barrier over both folded stages: ordered */
+    access(3, 0, 4096, TRANSFER, ACCESS_TRANSFER_READ, false);
+    access(3, 0, 4096, COMPUTE, SHADER_READ, false);
+    access(3, 0, 4096, STAGE_VERTEX_SHADER, SHADER_READ, false);
+    access(3, 0, 4096, DRAW_INDIRECT, INDIRECT_READ, false);
+    access(3, 0, 4096, STAGE_FRAGMENT_SHADER, SHADER_READ, false);
+    barrier(TRANSFER | COMPUTE | STAGE_FRAGMENT_SHADER, TRANSFER, 0, 0);
+    access(3, 0, 4096, TRANSFER, TRANSFER_WRITE, true);
+    assert_int_equal(all_findings(), 1);
+}
+
 static void wrong_stages_do_not_cover(void **state)
 {
     (void)state;
@@ -743,6 +770,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(repeated_barriers_apply_after_each_access, setup, teardown),
         cmocka_unit_test_setup_teardown(execution_only_barrier_is_not_enough_after_a_write, setup, teardown),
         cmocka_unit_test_setup_teardown(write_after_read_needs_only_execution, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_fifth_reader_does_not_hide_write_after_read, setup, teardown),
         cmocka_unit_test_setup_teardown(wrong_stages_do_not_cover, setup, teardown),
         cmocka_unit_test_setup_teardown(top_and_bottom_of_pipe_per_scope, setup, teardown),
         cmocka_unit_test_setup_teardown(dependency_chains, setup, teardown),
