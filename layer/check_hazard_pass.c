@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "check_hazard.h"
-#include "command_access.h"
+#include "command_access_regions.h"
 #include "layer_state.h"
 
 /* A render pass for the hazard tracker. At its start the dependencies from VK_SUBPASS_EXTERNAL

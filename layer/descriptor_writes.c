@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "command_access.h"
+#include "command_access_regions.h"
 
 /* Which of VkWriteDescriptorSet's arrays (or which info a template entry points at) a type uses. */
 static bool uses_image_info(VkDescriptorType t)

@@ -5,12 +5,9 @@
 #include <string.h>
 
 #include "array_grow.h"
-#include "check_dispatch.h"
-#include "check_hazard.h"
-#include "check_lifetime.h"
-#include "validate.h"
 #include "layer_hooks.h"
 #include "layer_state.h"
+#include "validate.h"
 
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateCommandPool(VkDevice device, const VkCommandPoolCreateInfo *info,
                                                                const VkAllocationCallbacks *allocator,
@@ -38,7 +35,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyCommandPool(VkDevice device, VkC
                                                             const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
-    lifetime_check_command_pool(ld, pool, true, "vkDestroyCommandPool");
+    validate_destroy(ld, VK_OBJECT_TYPE_COMMAND_POOL, HANDLE(pool), 0, "vkDestroyCommandPool");
     struct command_pool_state *p = handle_map_take(&ld->command_pools, HANDLE(pool));
     if (p != NULL) {
         for (uint32_t i = 0; i < p->count; ++i)
@@ -53,7 +50,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkResetCommandPool(VkDevice device, V
                                                               VkCommandPoolResetFlags flags)
 {
     struct layer_device *ld = layer_device_of(device);
-    lifetime_check_command_pool(ld, pool, false, "vkResetCommandPool");
+    validate_reset(ld, VK_OBJECT_TYPE_COMMAND_POOL, HANDLE(pool), "vkResetCommandPool");
     struct command_pool_state *p = command_pool_state_in(ld, HANDLE(pool));
     for (uint32_t i = 0; p != NULL && i < p->count; ++i) {
         struct command_buffer_state *s = command_buffer_state_in(ld, HANDLE((uintptr_t)p->buffers[i]));
@@ -99,7 +96,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkFreeCommandBuffers(VkDevice device, VkC
     for (uint32_t i = 0; i < count; ++i) {
         if (buffers[i] == VK_NULL_HANDLE)
             continue;
-        lifetime_check_command_buffer(ld, buffers[i], false, "vkFreeCommandBuffers");
+        validate_destroy(ld, VK_OBJECT_TYPE_COMMAND_BUFFER, HANDLE((uintptr_t)buffers[i]), 0, "vkFreeCommandBuffers");
         forget_command_buffer(ld, buffers[i]);
         for (uint32_t k = 0; p != NULL && k < p->count; ++k)
             if (p->buffers[k] == buffers[i]) {
@@ -116,7 +113,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkBeginCommandBuffer(VkCommandBuffer 
     struct command_buffer_state *cb;
     struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb) {
-        lifetime_check_command_buffer(ld, command_buffer, true, "vkBeginCommandBuffer");
+        validate_begin(ld, command_buffer, "vkBeginCommandBuffer");
         command_buffer_reset_state(cb); /* begin implicitly resets */
     }
     return ld->dispatch.BeginCommandBuffer(command_buffer, info);
@@ -127,7 +124,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkEndCommandBuffer(VkCommandBuffer co
     struct command_buffer_state *cb;
     struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb)
-        hazard_end(cb);
+        validate_end(cb);
     return ld->dispatch.EndCommandBuffer(command_buffer);
 }
 
@@ -137,7 +134,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkResetCommandBuffer(VkCommandBuffer 
     struct command_buffer_state *cb;
     struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb) {
-        lifetime_check_command_buffer(ld, command_buffer, true, "vkResetCommandBuffer");
+        validate_begin(ld, command_buffer, "vkResetCommandBuffer");
         command_buffer_reset_state(cb);
     }
     return ld->dispatch.ResetCommandBuffer(command_buffer, flags);
@@ -159,7 +156,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBindPipeline(VkCommandBuffer command
         struct pipeline_state *p =
             b->pipeline && b->pipeline->handle == pipeline ? b->pipeline : pipeline_state_in(ld, HANDLE(pipeline));
         if (p != NULL)
-            lifetime_note_object(cb, VK_OBJECT_TYPE_PIPELINE, HANDLE(pipeline), p->id, "vkCmdBindPipeline");
+            validate_bind_pipeline(cb, p, "vkCmdBindPipeline");
         if (p != b->pipeline) {
             if (p)
                 STATE_RETAIN(p);
@@ -254,7 +251,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBindDescriptorSets(VkCommandBuffer c
                                       ? b->sets[index] /* freeing a bound set invalidates the command buffer */
                                       : set_state_recent(ld, b, sets[i], &memo);
             if (s == NULL && sets[i] != VK_NULL_HANDLE) {
-                lifetime_check_bind_set(ld, cb, sets[i], "vkCmdBindDescriptorSets");
+                validate_bind_unknown_set(ld, cb, sets[i], "vkCmdBindDescriptorSets");
                 b->stale_mask |= 1u << index;
             }
             if (s != b->sets[index]) {
@@ -444,11 +441,9 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdExecuteCommands(VkCommandBuffer comm
         struct command_buffer_state *s = command_buffer_state_in(ld, HANDLE((uintptr_t)secondaries[i]));
         if (s == NULL)
             continue;
-        hazard_execute(ld, cb, s);
-        lifetime_note_executed(cb, s);
         for (uint32_t k = 0; k < s->written_count; ++k)
             command_buffer_note_written(cb, s->written_buffers[k]);
-        check_dispatch_indirect_executed(cb, s);
+        validate_execute(ld, cb, s);
     }
     if (cb)
         cb->command_index++;

@@ -5,13 +5,10 @@
 #include <string.h>
 
 #include "array_grow.h"
-#include "check_binding.h"
-#include "check_hazard.h"
-#include "check_lifetime.h"
-#include "command_access.h"
 #include "descriptor_writes.h"
 #include "layer_hooks.h"
 #include "layer_state.h"
+#include "validate.h"
 
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateDescriptorSetLayout(VkDevice device,
                                                                        const VkDescriptorSetLayoutCreateInfo *info,
@@ -67,7 +64,7 @@ static void forget_pool_sets(struct layer_device *ld, struct descriptor_pool_sta
 {
     for (uint32_t i = 0; i < p->set_count; ++i) {
         unmap_set(ld, p->sets[i]);
-        lifetime_set_freed(ld, p->sets[i]);
+        validate_set_freed(ld, p->sets[i]);
     }
     p->set_count = 0;
 }
@@ -76,7 +73,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyDescriptorPool(VkDevice device, 
                                                                const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
-    lifetime_check_descriptor_pool(ld, pool, true, "vkDestroyDescriptorPool");
+    validate_destroy(ld, VK_OBJECT_TYPE_DESCRIPTOR_POOL, HANDLE(pool), 0, "vkDestroyDescriptorPool");
     struct descriptor_pool_state *p = handle_map_take(&ld->descriptor_pools, HANDLE(pool));
     if (p != NULL) {
         forget_pool_sets(ld, p);
@@ -90,7 +87,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkResetDescriptorPool(VkDevice device
                                                                  VkDescriptorPoolResetFlags flags)
 {
     struct layer_device *ld = layer_device_of(device);
-    lifetime_check_descriptor_pool(ld, pool, false, "vkResetDescriptorPool");
+    validate_reset(ld, VK_OBJECT_TYPE_DESCRIPTOR_POOL, HANDLE(pool), "vkResetDescriptorPool");
     struct descriptor_pool_state *p = descriptor_pool_state_in(ld, HANDLE(pool));
     if (p != NULL)
         forget_pool_sets(ld, p);
@@ -110,7 +107,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkAllocateDescriptorSets(VkDevice dev
         struct set_layout_state *layout = set_layout_state_in(ld, HANDLE(info->pSetLayouts[i]));
         struct set_state *s = layout ? descriptor_set_create(layout, sets[i], info->descriptorPool) : NULL;
         unmap_set(ld, HANDLE(sets[i]));              /* a state the layer kept for a handle it missed the free of */
-        lifetime_set_allocated(ld, HANDLE(sets[i])); /* valid again, tracked or not */
+        validate_set_allocated(ld, HANDLE(sets[i])); /* valid again, tracked or not */
         if (s == NULL)
             continue; /* a layout the layer does not track: the set is not checked */
         handle_map_put(&ld->descriptor_sets, HANDLE(sets[i]), s);
@@ -132,12 +129,10 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkFreeDescriptorSets(VkDevice device,
     struct descriptor_pool_state *p = descriptor_pool_state_in(ld, HANDLE(pool));
     for (uint32_t i = 0; i < count; ++i) {
         const struct set_state *freed = descriptor_set_state_in(ld, HANDLE(sets[i]));
-        if (freed != NULL)
-            lifetime_check_destroy(ld, VK_OBJECT_TYPE_DESCRIPTOR_SET, HANDLE(sets[i]), freed->id,
-                                   "vkFreeDescriptorSets");
-        unmap_set(ld, HANDLE(sets[i]));
         if (sets[i] != VK_NULL_HANDLE)
-            lifetime_set_freed(ld, HANDLE(sets[i]));
+            validate_destroy(ld, VK_OBJECT_TYPE_DESCRIPTOR_SET, HANDLE(sets[i]), freed ? freed->id : 0,
+                             "vkFreeDescriptorSets");
+        unmap_set(ld, HANDLE(sets[i]));
         for (uint32_t k = 0; p != NULL && k < p->set_count; ++k)
             if (p->sets[k] == HANDLE(sets[i])) {
                 p->sets[k] = p->sets[--p->set_count];
@@ -155,28 +150,15 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkUpdateDescriptorSets(VkDevice device, u
     for (uint32_t i = 0; i < write_count; ++i) {
         const VkWriteDescriptorSet *w = &writes[i];
         struct set_state *set = descriptor_set_state_in(ld, HANDLE(w->dstSet));
-        lifetime_check_update(ld, set, w->dstBinding, "vkUpdateDescriptorSets");
+        validate_write(ld, set, w, "vkUpdateDescriptorSets");
         if (set != NULL)
             descriptor_write_apply(ld, set, w);
-        /* only the array the type names is valid: the others may hold anything (the spec ignores them) */
-        VkDescriptorType t = w->descriptorType;
-        bool buffers = t == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER || t == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER ||
-                       t == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC || t == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
-        bool images = t == VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE || t == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE ||
-                      t == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER || t == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT;
-        for (uint32_t k = 0; (buffers || images) && k < w->descriptorCount; ++k) {
-            uint64_t resource = buffers && w->pBufferInfo ? HANDLE(w->pBufferInfo[k].buffer)
-                                : images && w->pImageInfo ? HANDLE(w->pImageInfo[k].imageView)
-                                                          : 0;
-            if (resource != 0)
-                check_binding_resource(ld, w->dstSet, w->descriptorType, resource, "vkUpdateDescriptorSets");
-        }
     }
     for (uint32_t i = 0; i < copy_count; ++i) {
         const VkCopyDescriptorSet *c = &copies[i];
         struct set_state *from = descriptor_set_state_in(ld, HANDLE(c->srcSet));
         struct set_state *to = descriptor_set_state_in(ld, HANDLE(c->dstSet));
-        lifetime_check_update(ld, to, c->dstBinding, "vkUpdateDescriptorSets");
+        validate_update(ld, to, c->dstBinding, "vkUpdateDescriptorSets");
         if (from && to)
             descriptor_copy_apply(from, to, c);
     }
@@ -242,7 +224,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkUpdateDescriptorSetWithTemplate(VkDevic
     struct set_state *s = descriptor_set_state_in(ld, HANDLE(set));
     struct update_template_state *t = update_template_state_in(ld, HANDLE(handle));
     for (uint32_t i = 0; s && t && i < t->entry_count; ++i)
-        lifetime_check_update(ld, s, t->entries[i].dstBinding, "vkUpdateDescriptorSetWithTemplate");
+        validate_update(ld, s, t->entries[i].dstBinding, "vkUpdateDescriptorSetWithTemplate");
     if (s && t)
         descriptor_template_apply(ld, s, t, data);
     resource_epoch_bump(ld);

@@ -3,11 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check_host.h"
-#include "check_hazard_submit.h"
-#include "check_lifetime.h"
 #include "layer_hooks.h"
 #include "layer_state.h"
+#include "validate.h"
 
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkAllocateMemory(VkDevice device, const VkMemoryAllocateInfo *info,
                                                             const VkAllocationCallbacks *allocator,
@@ -34,9 +32,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkFreeMemory(VkDevice device, VkDeviceMem
                                                     const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
-    lifetime_check_destroy(ld, VK_OBJECT_TYPE_DEVICE_MEMORY, HANDLE(memory), 0, "vkFreeMemory");
+    validate_destroy(ld, VK_OBJECT_TYPE_DEVICE_MEMORY, HANDLE(memory), 0, "vkFreeMemory");
     free(handle_map_take(&ld->memories, HANDLE(memory)));
-    hazard_forget_key(ld, HANDLE(memory)); /* a new allocation may get the same handle */
     ld->dispatch.FreeMemory(device, memory, allocator);
 }
 
@@ -52,7 +49,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkMapMemory(VkDevice device, VkDevice
         m->mapped_size = size == VK_WHOLE_SIZE ? m->size - offset : size;
     }
     if (result == VK_SUCCESS)
-        host_check_map(ld, memory, offset, size);
+        validate_map(ld, memory, offset, size);
     return result;
 }
 
@@ -91,7 +88,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyBuffer(VkDevice device, VkBuffer
                                                        const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
-    lifetime_check_destroy(ld, VK_OBJECT_TYPE_BUFFER, HANDLE(buffer), 0, "vkDestroyBuffer");
+    validate_destroy(ld, VK_OBJECT_TYPE_BUFFER, HANDLE(buffer), 0, "vkDestroyBuffer");
     free(handle_map_take(&ld->buffers, HANDLE(buffer)));
     resource_epoch_bump(ld);
     ld->dispatch.DestroyBuffer(device, buffer, allocator);
@@ -153,9 +150,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyImage(VkDevice device, VkImage i
                                                       const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
-    lifetime_check_destroy(ld, VK_OBJECT_TYPE_IMAGE, HANDLE(image), 0, "vkDestroyImage");
+    validate_destroy(ld, VK_OBJECT_TYPE_IMAGE, HANDLE(image), 0, "vkDestroyImage");
     free(handle_map_take(&ld->images, HANDLE(image)));
-    hazard_forget_key(ld, HANDLE(image)); /* a new image may get the same handle */
     resource_epoch_bump(ld);
     ld->dispatch.DestroyImage(device, image, allocator);
 }
@@ -213,7 +209,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyImageView(VkDevice device, VkIma
                                                           const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
-    lifetime_check_destroy(ld, VK_OBJECT_TYPE_IMAGE_VIEW, HANDLE(view), 0, "vkDestroyImageView");
+    validate_destroy(ld, VK_OBJECT_TYPE_IMAGE_VIEW, HANDLE(view), 0, "vkDestroyImageView");
     free(handle_map_take(&ld->image_views, HANDLE(view)));
     resource_epoch_bump(ld);
     ld->dispatch.DestroyImageView(device, view, allocator);
@@ -225,7 +221,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroySampler(VkDevice device, VkSampl
                                                         const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
-    lifetime_check_destroy(ld, VK_OBJECT_TYPE_SAMPLER, HANDLE(sampler), 0, "vkDestroySampler");
+    validate_destroy(ld, VK_OBJECT_TYPE_SAMPLER, HANDLE(sampler), 0, "vkDestroySampler");
     ld->dispatch.DestroySampler(device, sampler, allocator);
 }
 
@@ -233,7 +229,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyBufferView(VkDevice device, VkBu
                                                            const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
-    lifetime_check_destroy(ld, VK_OBJECT_TYPE_BUFFER_VIEW, HANDLE(view), 0, "vkDestroyBufferView");
+    validate_destroy(ld, VK_OBJECT_TYPE_BUFFER_VIEW, HANDLE(view), 0, "vkDestroyBufferView");
     ld->dispatch.DestroyBufferView(device, view, allocator);
 }
 

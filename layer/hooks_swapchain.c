@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check_hazard_submit.h"
-#include "command_access.h"
+#include "command_access_regions.h"
 #include "layer_hooks.h"
 #include "layer_state.h"
+#include "validate.h"
 
 #define PRESENT_WAITS 16
 #define PRESENT_IMAGES 16
@@ -81,10 +81,10 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroySwapchainKHR(VkDevice device, Vk
 {
     struct layer_device *ld = layer_device_of(device);
     struct swapchain_state *s = handle_map_take(&ld->swapchains, HANDLE(swapchain));
-    for (uint32_t i = 0; s != NULL && i < s->image_count; ++i) {
+    for (uint32_t i = 0; s != NULL && i < s->image_count; ++i)
         free(handle_map_take(&ld->images, HANDLE(s->images[i])));
-        hazard_forget_key(ld, HANDLE(s->images[i]));
-    }
+    if (s != NULL)
+        validate_swapchain_destroy(ld, s->images, s->image_count);
     swapchain_state_free(s);
     resource_epoch_bump(ld);
     ld->dispatch.DestroySwapchainKHR(device, swapchain, allocator);
@@ -97,7 +97,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkAcquireNextImageKHR(VkDevice device
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.AcquireNextImageKHR(device, swapchain, timeout, semaphore, fence, index);
     if (result == VK_SUCCESS || result == VK_SUBOPTIMAL_KHR)
-        hazard_acquired(ld, semaphore, fence);
+        validate_acquire(ld, semaphore, fence);
     return result;
 }
 
@@ -108,7 +108,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkAcquireNextImage2KHR(VkDevice devic
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.AcquireNextImage2KHR(device, info, index);
     if (info != NULL && (result == VK_SUCCESS || result == VK_SUBOPTIMAL_KHR))
-        hazard_acquired(ld, info->semaphore, info->fence);
+        validate_acquire(ld, info->semaphore, info->fence);
     return result;
 }
 
@@ -128,7 +128,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkQueuePresentKHR(VkQueue queue, cons
                                    &images[image_count]))
                 image_count++;
         }
-        hazard_present(ld, queue, waits, wait_count, images, image_count);
+        validate_present(ld, queue, waits, wait_count, images, image_count);
     }
     return ld->dispatch.QueuePresentKHR(queue, info);
 }

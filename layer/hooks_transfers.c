@@ -4,7 +4,7 @@
  * validate_transfer. */
 #include <stddef.h>
 
-#include "command_access.h"
+#include "command_access_regions.h"
 #include "layer_hooks.h"
 #include "layer_state.h"
 #include "validate.h"

@@ -8,13 +8,9 @@
 #include <vulkan/vk_layer.h>
 
 #include "findings.h"
-#include "check_dispatch.h"
-#include "check_hazard.h"
-#include "check_hazard_submit.h"
-#include "host_unseen.h"
-#include "check_lifetime.h"
 #include "layer_hooks.h"
 #include "layer_state.h"
+#include "validate.h"
 
 #define LAYER_EXPORT __attribute__((visibility("default")))
 
@@ -189,12 +185,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateDevice(VkPhysicalDevice physi
     ld->physical = physical;
     layer_device_dispatch_load(&ld->dispatch, *device, next_gdpa);
     li->dispatch.GetPhysicalDeviceProperties(physical, &ld->properties);
-    check_dispatch_device_init(ld);
-    /* what the checks keep in each command buffer, reset and freed by the state module */
-    static const struct command_buffer_part parts[] = {{hazard_reset, hazard_free}, {lifetime_reset, lifetime_free}};
-    _Static_assert(sizeof(parts) / sizeof(parts[0]) <= MAX_COMMAND_BUFFER_PARTS, "room for every part");
-    memcpy(ld->command_buffer_parts, parts, sizeof(parts));
-    ld->command_buffer_part_count = sizeof(parts) / sizeof(parts[0]);
+    validate_device_created(ld);
     struct handle_map *maps[] = {
         &ld->names,          &ld->memories,         &ld->buffers,         &ld->images,           &ld->image_views,
         &ld->set_layouts,    &ld->descriptor_pools, &ld->descriptor_sets, &ld->update_templates, &ld->pipeline_layouts,
@@ -263,9 +254,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyDevice(VkDevice device, const Vk
     next(device, allocator);
     /* Objects the app did not destroy go with the device. Command buffers first: they hold
      * references to pipelines and sets. */
-    unseen_writes_free(ld);
-    hazard_queues_free(ld);
-    lifetime_tracker_free(ld);
+    validate_device_destroyed(ld);
     command_buffers_forgotten();
     handle_map_destroy(&ld->command_buffers, release_command_buffer_value);
     handle_map_destroy(&ld->command_pools, release_command_pool_value);
