@@ -16,10 +16,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateFence(VkDevice device, const 
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.CreateFence(device, info, allocator, fence);
     struct fence_state *f = result == VK_SUCCESS ? calloc(1, sizeof(*f)) : NULL;
-    if (f != NULL) {
-        f->signaled = (info->flags & VK_FENCE_CREATE_SIGNALED_BIT) != 0;
+    if (f != NULL)
         handle_map_put(&ld->fences, HANDLE(*fence), f);
-    }
     return result;
 }
 
@@ -65,15 +63,15 @@ static struct command_buffer_state *submitted(struct layer_device *ld, VkCommand
     return command_buffer_state_in(ld, HANDLE((uintptr_t)command_buffer));
 }
 
-/* One batch for the submit-time hazard check: its waits, command buffers and signals. Arrays
+/* One batch for validate_submit: its waits, command buffers and signals. Arrays
  * beyond the stack sizes are cut: a dropped wait becomes an unmatched one (a full dependency),
  * a dropped signal only hides later findings. */
-#define BATCH_OPS 32
+#define BATCH_OPS PROGRESS_MAX_WAITS
 #define BATCH_BUFFERS 64
 struct batch_builder {
-    struct hazard_semaphore_op waits[BATCH_OPS], signals[BATCH_OPS];
+    struct semaphore_op waits[BATCH_OPS], signals[BATCH_OPS];
     struct command_buffer_state *buffers[BATCH_BUFFERS];
-    struct hazard_batch batch;
+    struct queue_batch batch;
 };
 
 static void batch_begin(struct batch_builder *b)
@@ -90,13 +88,13 @@ static void batch_wait(struct batch_builder *b, VkSemaphore semaphore, uint64_t 
         semaphore = VK_NULL_HANDLE;
         b->batch.wait_count--;
     }
-    b->waits[b->batch.wait_count++] = (struct hazard_semaphore_op){semaphore, value, stages};
+    b->waits[b->batch.wait_count++] = (struct semaphore_op){semaphore, value, stages};
 }
 
 static void batch_signal(struct batch_builder *b, VkSemaphore semaphore, uint64_t value)
 {
     if (b->batch.signal_count < BATCH_OPS)
-        b->signals[b->batch.signal_count++] = (struct hazard_semaphore_op){semaphore, value, 0};
+        b->signals[b->batch.signal_count++] = (struct semaphore_op){semaphore, value, 0};
 }
 
 static void batch_buffer(struct layer_device *ld, struct batch_builder *b, VkQueue queue,
@@ -254,24 +252,12 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkGetSemaphoreCounterValueKHR(VkDevic
     return result;
 }
 
-/* A host signal of a timeline semaphore: later GPU waits up to its value are satisfied already. */
-static void host_signaled(struct layer_device *ld, const VkSemaphoreSignalInfo *info)
-{
-    struct semaphore_state *s = info ? semaphore_state_in(ld, HANDLE(info->semaphore)) : NULL;
-    if (s == NULL)
-        return;
-    uint64_t old = __atomic_load_n(&s->host_value, __ATOMIC_ACQUIRE);
-    while (info->value > old &&
-           !__atomic_compare_exchange_n(&s->host_value, &old, info->value, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-        ;
-}
-
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkSignalSemaphore(VkDevice device, const VkSemaphoreSignalInfo *info)
 {
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.SignalSemaphore(device, info);
     if (result == VK_SUCCESS)
-        host_signaled(ld, info);
+        validate_host_signal(ld, info);
     return result;
 }
 

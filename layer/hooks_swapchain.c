@@ -116,11 +116,11 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkQueuePresentKHR(VkQueue queue, cons
 {
     struct layer_device *ld = layer_device_of(queue);
     if (info != NULL) {
-        struct hazard_semaphore_op waits[PRESENT_WAITS];
+        struct semaphore_op waits[PRESENT_WAITS];
         struct hazard_access images[PRESENT_IMAGES];
         uint32_t wait_count = 0, image_count = 0;
         for (uint32_t i = 0; i < info->waitSemaphoreCount && wait_count < PRESENT_WAITS; ++i)
-            waits[wait_count++] = (struct hazard_semaphore_op){info->pWaitSemaphores[i], 0, ~0ull};
+            waits[wait_count++] = (struct semaphore_op){info->pWaitSemaphores[i], 0, ~0ull};
         for (uint32_t i = 0; i < info->swapchainCount && image_count < PRESENT_IMAGES; ++i) {
             const struct swapchain_state *s = swapchain_state_in(ld, HANDLE(info->pSwapchains[i]));
             if (s != NULL && info->pImageIndices[i] < s->image_count &&

@@ -159,14 +159,24 @@ struct command_pool_state {
     uint32_t count, capacity;
 };
 
+/* Fences and semaphores keep what queue_progress.c needs of their submissions (under its lock). */
 struct fence_state {
-    bool signaled; /* as created, or after vkResetFences / a submit (not tracked further yet) */
+    uint32_t queue; /* the batch whose completion it signals: queue index and number (0: none yet) */
+    uint64_t batch;
+};
+
+struct semaphore_signal {
+    uint32_t queue; /* queue index */
+    uint64_t batch;
 };
 
 struct semaphore_state {
     VkSemaphoreType type;
     uint64_t initial_value;
-    uint64_t host_value; /* timeline: the highest value vkSignalSemaphore set (atomic) */
+    uint64_t host_value;      /* timeline: the highest value vkSignalSemaphore set (atomic) */
+    uint64_t completed_value; /* timeline: the highest value of a signal whose batch is known complete */
+    bool signaled;            /* binary: `signal` holds its latest signal */
+    struct semaphore_signal signal;
 };
 
 struct descriptor_pool_state {
@@ -459,8 +469,9 @@ struct layer_device {
     struct handle_map memories, buffers, images, image_views, set_layouts, descriptor_pools, descriptor_sets,
         update_templates, pipeline_layouts, shader_modules, pipelines, command_pools, command_buffers, fences,
         semaphores, render_passes, framebuffers, swapchains;
+    struct queue_progress *progress;     /* queue_progress.c's model of the queues, created at the first submit */
     struct host_tracker *host;           /* host_unseen.c's unseen writes, created at the first completed write */
-    struct hazard_queues *queue_hazards; /* check_hazard_submit.c's per-queue trackers, likewise */
+    struct hazard_queues *queue_hazards; /* check_hazard_submit.c's per-queue trackers, at the first submit */
     struct lifetime_tracker *lifetime;   /* check_lifetime.c's pending batches, likewise */
     struct command_buffer_part command_buffer_parts[MAX_COMMAND_BUFFER_PARTS];
     uint32_t command_buffer_part_count;

@@ -10,6 +10,7 @@
 #include "check_host.h"
 #include "check_lifetime.h"
 #include "host_unseen.h"
+#include "queue_progress.h"
 
 /* What every dispatch and draw meets once its own checks ran: the bindings, the accesses (alias
  * pairs, then the hazard tracker) and the lifetime notes of what it uses. */
@@ -289,72 +290,85 @@ void validate_write(struct layer_device *ld, const struct set_state *set, const 
 
 /* --- queues -------------------------------------------------------------------------------------- */
 
-void validate_submit(struct layer_device *ld, VkQueue queue, const struct hazard_batch *batch)
+/* The work queue_progress knows complete leaves the checks' pending state. */
+static void retire_completed(struct layer_device *ld)
+{
+    hazard_retire_completed(ld);
+    lifetime_retire_completed(ld);
+}
+
+void validate_submit(struct layer_device *ld, VkQueue queue, const struct queue_batch *batch)
 {
     for (uint32_t i = 0; i < batch->command_buffer_count; ++i) {
         struct command_buffer_state *cb = batch->command_buffers[i];
         if (cb != NULL && cb->indirect_count > 0)
             check_dispatch_indirect_at_submit(ld, cb, queue);
     }
-    hazard_submit_batch(ld, queue, batch);
-    lifetime_submit_batch(ld, queue, batch);
+    struct progress_batch ordered;
+    progress_submit(ld, queue, batch, &ordered);
+    hazard_submit_batch(ld, &ordered, batch);
+    lifetime_submit_batch(ld, &ordered, batch);
+    retire_completed(ld); /* past PROGRESS_MAX_PENDING in flight, the oldest counts as complete */
 }
 
-/* After a wait completed work: the completed writes to readback buffers the host is about to read. */
+/* After a wait completed work: its uses retired, then the completed writes to readback buffers
+ * the host is about to read. */
 static void validate_completed(struct layer_device *ld, const char *call)
 {
+    retire_completed(ld);
     host_report_readbacks(ld, call);
 }
 
 void validate_fences_waited(struct layer_device *ld, uint32_t count, const VkFence *fences, const char *call)
 {
-    for (uint32_t i = 0; i < count; ++i) {
-        hazard_fence_waited(ld, fences[i]);
-        lifetime_fence_waited(ld, fences[i]);
-    }
+    for (uint32_t i = 0; i < count; ++i)
+        progress_fence_waited(ld, fences[i]);
     validate_completed(ld, call);
 }
 
 void validate_queue_idle(struct layer_device *ld, VkQueue queue, const char *call)
 {
-    hazard_queue_idle(ld, queue);
-    lifetime_queue_idle(ld, queue);
+    progress_queue_idle(ld, queue);
     validate_completed(ld, call);
 }
 
 void validate_device_idle(struct layer_device *ld, const char *call)
 {
-    hazard_device_idle(ld);
-    lifetime_device_idle(ld);
+    progress_device_idle(ld);
     validate_completed(ld, call);
 }
 
 void validate_semaphores_waited(struct layer_device *ld, const VkSemaphoreWaitInfo *info, const char *call)
 {
     if (info != NULL && !((info->flags & VK_SEMAPHORE_WAIT_ANY_BIT) && info->semaphoreCount > 1))
-        for (uint32_t i = 0; i < info->semaphoreCount; ++i) {
-            hazard_semaphore_reached(ld, info->pSemaphores[i], info->pValues[i], false);
-            lifetime_semaphore_reached(ld, info->pSemaphores[i], info->pValues[i]);
-        }
+        for (uint32_t i = 0; i < info->semaphoreCount; ++i)
+            progress_semaphore_reached(ld, info->pSemaphores[i], info->pValues[i], false);
     validate_completed(ld, call);
 }
 
 void validate_counter_read(struct layer_device *ld, VkSemaphore semaphore, uint64_t value, const char *call)
 {
-    hazard_semaphore_reached(ld, semaphore, value, true);
-    lifetime_semaphore_reached(ld, semaphore, value);
+    progress_semaphore_reached(ld, semaphore, value, true);
     validate_completed(ld, call);
 }
 
-void validate_present(struct layer_device *ld, VkQueue queue, const struct hazard_semaphore_op *waits,
-                      uint32_t wait_count, const struct hazard_access *images, uint32_t image_count)
+void validate_host_signal(struct layer_device *ld, const VkSemaphoreSignalInfo *info)
 {
-    hazard_present(ld, queue, waits, wait_count, images, image_count);
+    if (info != NULL)
+        progress_host_signal(ld, info->semaphore, info->value);
+}
+
+void validate_present(struct layer_device *ld, VkQueue queue, const struct semaphore_op *waits, uint32_t wait_count,
+                      const struct hazard_access *images, uint32_t image_count)
+{
+    struct progress_batch ordered;
+    progress_present(ld, queue, waits, wait_count, &ordered);
+    hazard_present(ld, &ordered, images, image_count);
 }
 
 void validate_acquire(struct layer_device *ld, VkSemaphore semaphore, VkFence fence)
 {
-    hazard_acquired(ld, semaphore, fence);
+    progress_acquired(ld, semaphore, fence);
 }
 
 /* --- host access --------------------------------------------------------------------------------- */
@@ -391,4 +405,5 @@ void validate_device_destroyed(struct layer_device *ld)
     unseen_writes_free(ld);
     hazard_queues_free(ld);
     lifetime_tracker_free(ld);
+    progress_free(ld);
 }

@@ -10,8 +10,8 @@
  *   creation:         binding (shader modules, descriptor writes), dispatch and binding (pipelines)
  *   destroy, reset:   lifetime, then the hazard tracker forgets the object's memory
  *   update:           lifetime (a set pending work uses)
- *   submit:           dispatch (indirect counts) -> hazard -> lifetime
- *   wait:             hazard and lifetime retire what the wait completed -> host (readbacks)
+ *   submit:           dispatch (indirect counts) -> queue_progress -> hazard -> lifetime
+ *   wait:             queue_progress -> hazard and lifetime retire what it completed -> host (readbacks)
  *   host access:      host (map, flush, invalidate)
  *
  * Each check reports its own findings; the validators only decide which checks a call meets. */
@@ -101,10 +101,11 @@ void validate_write(struct layer_device *ld, const struct set_state *set, const 
                     const char *call);
 
 /* --- queues -------------------------------------------------------------------------------------- */
-/* One batch of vkQueueSubmit or vkQueueSubmit2 (a long one in parts), before the call goes down. */
-void validate_submit(struct layer_device *ld, VkQueue queue, const struct hazard_batch *batch);
-/* Waits that returned VK_SUCCESS: what each shows complete is retired, then the completed writes
- * the host is about to read are judged (`call` names the wait). vkWaitForFences: with waitAll
+/* One batch of vkQueueSubmit or vkQueueSubmit2 (a long one in parts), before the call goes down:
+ * queue_progress numbers and orders it, then the checks that need submit time run. */
+void validate_submit(struct layer_device *ld, VkQueue queue, const struct queue_batch *batch);
+/* Waits that returned VK_SUCCESS: queue_progress learns what each shows complete, the checks retire
+ * it, then the completed writes the host is about to read are judged (`call` names the wait). vkWaitForFences: with waitAll
  * false only one is known signaled; counting all can only hide a finding. */
 void validate_fences_waited(struct layer_device *ld, uint32_t count, const VkFence *fences, const char *call);
 void validate_queue_idle(struct layer_device *ld, VkQueue queue, const char *call);
@@ -114,9 +115,11 @@ void validate_device_idle(struct layer_device *ld, const char *call);
 void validate_semaphores_waited(struct layer_device *ld, const VkSemaphoreWaitInfo *info, const char *call);
 /* vkGetSemaphoreCounterValue: the counter is at `value`. */
 void validate_counter_read(struct layer_device *ld, VkSemaphore semaphore, uint64_t value, const char *call);
+/* vkSignalSemaphore, after it succeeded. */
+void validate_host_signal(struct layer_device *ld, const VkSemaphoreSignalInfo *info);
 /* vkQueuePresentKHR (waits and presented images, hooks_swapchain.c) and vkAcquireNextImageKHR. */
-void validate_present(struct layer_device *ld, VkQueue queue, const struct hazard_semaphore_op *waits,
-                      uint32_t wait_count, const struct hazard_access *images, uint32_t image_count);
+void validate_present(struct layer_device *ld, VkQueue queue, const struct semaphore_op *waits, uint32_t wait_count,
+                      const struct hazard_access *images, uint32_t image_count);
 void validate_acquire(struct layer_device *ld, VkSemaphore semaphore, VkFence fence);
 
 /* --- host access --------------------------------------------------------------------------------- */

@@ -16,6 +16,7 @@
 #include "host_unseen.h"
 #include "hazard_tracker.h"
 #include "layer_state.h"
+#include "queue_progress.h"
 #include "settings.h"
 
 /* short names for the stage and access bits of memory_access.h */
@@ -33,11 +34,11 @@ static struct layer_instance instance;
 static struct layer_device device;
 static struct command_buffer_state cb, cb2, cb3;
 static struct buffer_state buffers[3];
-static struct semaphore_state binary_semaphore = {.type = VK_SEMAPHORE_TYPE_BINARY};
+static struct semaphore_state binary_semaphore, other_binary_semaphore, timeline_semaphore;
+static struct fence_state fence;
 static struct image_state image = {.handle = (VkImage)0x300, .mip_levels = 4, .array_layers = 6};
 static struct image_state volume = {
     .handle = (VkImage)0x301, .extent = {16, 16, 8}, .mip_levels = 2, .array_layers = 1, .type = VK_IMAGE_TYPE_3D};
-static struct semaphore_state timeline_semaphore = {.type = VK_SEMAPHORE_TYPE_TIMELINE};
 
 static int setup(void **state)
 {
@@ -50,9 +51,15 @@ static int setup(void **state)
     cb.handle = (VkCommandBuffer)0xc1;
     cb2.handle = (VkCommandBuffer)0xc2;
     cb3.handle = (VkCommandBuffer)0xc3;
+    binary_semaphore = other_binary_semaphore = (struct semaphore_state){.type = VK_SEMAPHORE_TYPE_BINARY};
+    timeline_semaphore = (struct semaphore_state){.type = VK_SEMAPHORE_TYPE_TIMELINE};
+    fence = (struct fence_state){0};
     handle_map_init(&device.semaphores);
     handle_map_put(&device.semaphores, 0x5e, &binary_semaphore);
+    handle_map_put(&device.semaphores, 0x5f, &other_binary_semaphore);
     handle_map_put(&device.semaphores, 0x7e, &timeline_semaphore);
+    handle_map_init(&device.fences);
+    handle_map_put(&device.fences, 0xf1, &fence);
     struct settings_problems problems;
     settings_load(&instance.settings, NULL, &problems);
     instance.settings.log_stderr = STDERR_OFF;
@@ -84,8 +91,10 @@ static int teardown(void **state)
     hazard_free(&cb2);
     hazard_free(&cb3);
     hazard_queues_free(&device);
+    progress_free(&device);
     unseen_writes_free(&device);
     handle_map_destroy(&device.semaphores, NULL);
+    handle_map_destroy(&device.fences, NULL);
     fclose(instance.log_file);
     handle_map_destroy(&instance.finding_counts, NULL);
     handle_map_destroy(&device.buffers, NULL);
@@ -477,20 +486,41 @@ static void store_at_an_earlier_command_follows_the_commands_since(void **state)
 #define QUEUE_A ((VkQueue)0xa1)
 #define QUEUE_B ((VkQueue)0xb1)
 
+/* A batch as validate_submit hands it on: numbered and ordered by the queue model, then checked. */
+static void submit_batch(VkQueue queue, const struct queue_batch *batch)
+{
+    struct progress_batch ordered;
+    progress_submit(&device, queue, batch, &ordered);
+    hazard_submit_batch(&device, &ordered, batch);
+}
+
+/* Waits, as the wait validators hand them on. */
+static void device_idle(void)
+{
+    progress_device_idle(&device);
+    hazard_retire_completed(&device);
+}
+
+static void fence_waited(VkFence f)
+{
+    progress_fence_waited(&device, f);
+    hazard_retire_completed(&device);
+}
+
 static void submit_waiting_at(VkQueue queue, struct command_buffer_state *c, VkSemaphore wait, uint64_t wait_stages,
                               VkSemaphore signal, VkFence fence)
 {
     hazard_end(c);
     struct command_buffer_state *list[1] = {c};
-    struct hazard_semaphore_op w = {wait, 0, wait_stages}, s = {signal, 0, 0};
-    struct hazard_batch batch = {.waits = &w,
-                                 .wait_count = wait ? 1 : 0,
-                                 .command_buffers = list,
-                                 .command_buffer_count = 1,
-                                 .signals = &s,
-                                 .signal_count = signal ? 1 : 0,
-                                 .fence = fence};
-    hazard_submit_batch(&device, queue, &batch);
+    struct semaphore_op w = {wait, 0, wait_stages}, s = {signal, 0, 0};
+    struct queue_batch batch = {.waits = &w,
+                                .wait_count = wait ? 1 : 0,
+                                .command_buffers = list,
+                                .command_buffer_count = 1,
+                                .signals = &s,
+                                .signal_count = signal ? 1 : 0,
+                                .fence = fence};
+    submit_batch(queue, &batch);
 }
 
 static void submit(VkQueue queue, struct command_buffer_state *c, VkSemaphore wait, VkSemaphore signal, VkFence fence)
@@ -502,18 +532,18 @@ static void submit_signal_value(VkQueue queue, struct command_buffer_state *c, V
 {
     hazard_end(c);
     struct command_buffer_state *list[1] = {c};
-    struct hazard_semaphore_op s = {signal, value, 0};
-    struct hazard_batch batch = {.command_buffers = list, .command_buffer_count = 1, .signals = &s, .signal_count = 1};
-    hazard_submit_batch(&device, queue, &batch);
+    struct semaphore_op s = {signal, value, 0};
+    struct queue_batch batch = {.command_buffers = list, .command_buffer_count = 1, .signals = &s, .signal_count = 1};
+    submit_batch(queue, &batch);
 }
 
 static void submit_wait_value(VkQueue queue, struct command_buffer_state *c, VkSemaphore wait, uint64_t value)
 {
     hazard_end(c);
     struct command_buffer_state *list[1] = {c};
-    struct hazard_semaphore_op w = {wait, value, COMPUTE};
-    struct hazard_batch batch = {.waits = &w, .wait_count = 1, .command_buffers = list, .command_buffer_count = 1};
-    hazard_submit_batch(&device, queue, &batch);
+    struct semaphore_op w = {wait, value, COMPUTE};
+    struct queue_batch batch = {.waits = &w, .wait_count = 1, .command_buffers = list, .command_buffer_count = 1};
+    submit_batch(queue, &batch);
 }
 
 static void submit_time_read_after_write_across_command_buffers(void **state)
@@ -544,7 +574,7 @@ static void submit_time_barriers_of_either_command_buffer_count(void **state)
     submit(QUEUE_A, &cb3, VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE);
     assert_int_equal(findings("PREFLIGHT-hazard-write-after-read"), 1);
     /* the barrier at the start of the reader's command buffer, before its first access */
-    hazard_device_idle(&device);
+    device_idle();
     hazard_reset(&cb);
     hazard_reset(&cb2);
     access_in(&cb, 3, 0, 4096, TRANSFER, TRANSFER_WRITE, true);
@@ -554,7 +584,7 @@ static void submit_time_barriers_of_either_command_buffer_count(void **state)
     submit(QUEUE_A, &cb2, VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE);
     assert_int_equal(all_findings(), 1);
     /* after the access it is too late */
-    hazard_device_idle(&device);
+    device_idle();
     hazard_reset(&cb);
     hazard_reset(&cb2);
     access_in(&cb, 3, 0, 4096, TRANSFER, TRANSFER_WRITE, true);
@@ -582,7 +612,7 @@ static void submit_time_semaphores_and_queues(void **state)
     submit(QUEUE_B, &cb2, (VkSemaphore)0x5e, VK_NULL_HANDLE, VK_NULL_HANDLE);
     assert_int_equal(all_findings(), 1);
     /* a wait whose stage mask misses the reader's stage orders nothing for it... */
-    hazard_device_idle(&device);
+    device_idle();
     hazard_reset(&cb);
     hazard_reset(&cb2);
     access_in(&cb, 2, 0, 2048, TRANSFER, TRANSFER_WRITE, true);
@@ -591,7 +621,7 @@ static void submit_time_semaphores_and_queues(void **state)
     submit_waiting_at(QUEUE_B, &cb2, (VkSemaphore)0x5f, TRANSFER, VK_NULL_HANDLE, VK_NULL_HANDLE);
     assert_int_equal(findings("PREFLIGHT-hazard-read-after-write"), 2);
     /* ...unless a barrier on the waiting queue chains from the wait's stages to it */
-    hazard_device_idle(&device);
+    device_idle();
     hazard_reset(&cb);
     hazard_reset(&cb2);
     access_in(&cb, 2, 0, 2048, TRANSFER, TRANSFER_WRITE, true);
@@ -602,7 +632,7 @@ static void submit_time_semaphores_and_queues(void **state)
     submit_waiting_at(QUEUE_B, &cb2, (VkSemaphore)0x5f, TRANSFER, VK_NULL_HANDLE, VK_NULL_HANDLE);
     assert_int_equal(all_findings(), 2);
     /* an execution-only barrier orders the read but makes nothing visible to it */
-    hazard_device_idle(&device);
+    device_idle();
     hazard_reset(&cb);
     hazard_reset(&cb2);
     access_in(&cb, 2, 0, 2048, TRANSFER, TRANSFER_WRITE, true);
@@ -613,7 +643,7 @@ static void submit_time_semaphores_and_queues(void **state)
     assert_int_equal(findings("PREFLIGHT-hazard-read-after-write"), 3);
     /* the layout transition of a queue family ownership acquire is ordered by the release before the
      * signal, whatever its first scope (written with TOP_OF_PIPE) */
-    hazard_device_idle(&device);
+    device_idle();
     hazard_reset(&cb);
     hazard_reset(&cb2);
     struct hazard_accesses image_write = {.count = 1};
@@ -627,7 +657,7 @@ static void submit_time_semaphores_and_queues(void **state)
     submit(QUEUE_B, &cb, (VkSemaphore)0x5e, VK_NULL_HANDLE, VK_NULL_HANDLE);
     assert_int_equal(all_findings(), 3);
     /* any other transition from TOP_OF_PIPE chains to no wait: it races with the other queue */
-    hazard_device_idle(&device);
+    device_idle();
     hazard_reset(&cb);
     hazard_reset(&cb2);
     hazard_command(&device, &cb2, &image_write, "writer");
@@ -637,7 +667,7 @@ static void submit_time_semaphores_and_queues(void **state)
     assert_int_equal(findings("PREFLIGHT-hazard-write-after-write"), 1);
     assert_int_equal(all_findings(), 4);
     /* and on one queue, a semaphore pair is a full dependency */
-    hazard_device_idle(&device);
+    device_idle();
     hazard_reset(&cb);
     access_in(&cb, 2, 0, 4096, COMPUTE, SHADER_WRITE, true);
     submit(QUEUE_A, &cb, VK_NULL_HANDLE, (VkSemaphore)0x5e, VK_NULL_HANDLE);
@@ -647,7 +677,7 @@ static void submit_time_semaphores_and_queues(void **state)
     assert_int_equal(all_findings(), 4);
     /* ...into the wait's stages: a wait at TOP_OF_PIPE makes nothing visible, and a transition
      * from TOP_OF_PIPE after it chains to nothing */
-    hazard_device_idle(&device);
+    device_idle();
     hazard_reset(&cb);
     hazard_reset(&cb2);
     hazard_command(&device, &cb2, &image_write, "upload");
@@ -669,7 +699,7 @@ static void timeline_waits(void **state)
     submit_wait_value(QUEUE_B, &cb2, (VkSemaphore)0x7e, 1);
     assert_int_equal(all_findings(), 0);
     /* a stale wait: 3 reached by an earlier signal does not order after the later signal of 4 */
-    hazard_device_idle(&device);
+    device_idle();
     hazard_reset(&cb);
     hazard_reset(&cb2);
     hazard_reset(&cb3);
@@ -680,7 +710,7 @@ static void timeline_waits(void **state)
     submit_wait_value(QUEUE_B, &cb2, (VkSemaphore)0x7e, 3);
     assert_int_equal(findings("PREFLIGHT-hazard-read-after-write"), 1);
     /* a wait submitted before its signal: the signaling queue's earlier work comes first */
-    hazard_device_idle(&device);
+    device_idle();
     hazard_reset(&cb);
     hazard_reset(&cb2);
     access_in(&cb2, 1, 0, 4096, COMPUTE, SHADER_READ, false);
@@ -729,7 +759,7 @@ static void submit_time_fences_retire_work(void **state)
     (void)state;
     access_in(&cb, 3, 0, 4096, TRANSFER, TRANSFER_WRITE, true);
     submit(QUEUE_A, &cb, VK_NULL_HANDLE, VK_NULL_HANDLE, (VkFence)0xf1);
-    hazard_fence_waited(&device, (VkFence)0xf1);
+    fence_waited((VkFence)0xf1);
     access_in(&cb2, 3, 0, 4096, COMPUTE, SHADER_READ, false);
     submit(QUEUE_B, &cb2, VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE); /* even on another queue */
     assert_int_equal(all_findings(), 0);
@@ -737,11 +767,30 @@ static void submit_time_fences_retire_work(void **state)
     access_in(&cb, 3, 0, 4096, TRANSFER, TRANSFER_WRITE, true); /* WAR with cb2's read on queue B */
     submit(QUEUE_A, &cb, VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE);
     assert_int_equal(findings("PREFLIGHT-hazard-write-after-read"), 1);
-    hazard_device_idle(&device);
+    device_idle();
     hazard_reset(&cb3);
     access_in(&cb3, 3, 0, 4096, COMPUTE, SHADER_READ, false);
     submit(QUEUE_B, &cb3, VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE);
     assert_int_equal(all_findings(), 1);
+}
+
+/* Completion spreads along semaphores: the fence of a batch that waited for another queue's signal
+ * completes the signaling batch too, whose write is then no longer pending for the host checks
+ * (and, as no barrier made it visible to the host, is an unseen write). */
+static void a_fence_completes_what_its_batch_waited_for(void **state)
+{
+    (void)state;
+    access_in(&cb, 3, 0, 4096, TRANSFER, TRANSFER_WRITE, true);
+    submit(QUEUE_A, &cb, VK_NULL_HANDLE, (VkSemaphore)0x5e, VK_NULL_HANDLE);
+    submit(QUEUE_B, &cb2, (VkSemaphore)0x5e, VK_NULL_HANDLE, (VkFence)0xf1);
+    struct hazard_pending pending;
+    assert_true(hazard_pending_use(&device, 0x200, 0, 4096, 1, true, &pending));
+    struct unseen_write unseen;
+    assert_false(unseen_write_take(&device, 0x200, 0, 4096, &unseen));
+    fence_waited((VkFence)0xf1);
+    assert_false(hazard_pending_use(&device, 0x200, 0, 4096, 1, true, &pending));
+    assert_true(unseen_write_take(&device, 0x200, 0, 4096, &unseen));
+    assert_int_equal(all_findings(), 0);
 }
 
 static void many_barriers_stay_bounded(void **state)
@@ -788,6 +837,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(submit_time_barriers_of_either_command_buffer_count, setup, teardown),
         cmocka_unit_test_setup_teardown(submit_time_semaphores_and_queues, setup, teardown),
         cmocka_unit_test_setup_teardown(submit_time_fences_retire_work, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_fence_completes_what_its_batch_waited_for, setup, teardown),
         cmocka_unit_test_setup_teardown(many_barriers_stay_bounded, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
