@@ -16,9 +16,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateCommandPool(VkDevice device, 
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.CreateCommandPool(device, info, allocator, pool);
     if (result == VK_SUCCESS) {
-        struct command_pool_state *p = calloc(1, sizeof(*p));
-        if (p != NULL)
-            handle_map_put(&ld->command_pools, HANDLE(*pool), p);
+        hook_object_created(ld, OBJECT_KIND_command_pool, HANDLE(*pool), calloc(1, sizeof(struct command_pool_state)));
     }
     return result;
 }
@@ -26,7 +24,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateCommandPool(VkDevice device, 
 static void forget_command_buffer(struct layer_device *ld, VkCommandBuffer cb)
 {
     command_buffers_forgotten();
-    struct command_buffer_state *s = handle_map_take(&ld->command_buffers, HANDLE((uintptr_t)cb));
+    struct command_buffer_state *s = command_buffer_state_take(ld, HANDLE((uintptr_t)cb));
     if (s != NULL)
         command_buffer_free_state(s);
 }
@@ -35,14 +33,11 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyCommandPool(VkDevice device, VkC
                                                             const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
-    validate_destroy(ld, VK_OBJECT_TYPE_COMMAND_POOL, HANDLE(pool), 0, "vkDestroyCommandPool");
-    struct command_pool_state *p = handle_map_take(&ld->command_pools, HANDLE(pool));
-    if (p != NULL) {
-        for (uint32_t i = 0; i < p->count; ++i)
-            forget_command_buffer(ld, p->buffers[i]);
-        free(p->buffers);
-        free(p);
-    }
+    validate_destroy(ld, VK_OBJECT_TYPE_COMMAND_POOL, HANDLE(pool), NULL, "vkDestroyCommandPool");
+    struct command_pool_state *p = command_pool_state_take(ld, HANDLE(pool));
+    for (uint32_t i = 0; p != NULL && i < p->count; ++i)
+        forget_command_buffer(ld, p->buffers[i]);
+    command_pool_state_free(p);
     ld->dispatch.DestroyCommandPool(device, pool, allocator);
 }
 
@@ -76,7 +71,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkAllocateCommandBuffers(VkDevice dev
         s->handle = buffers[i];
         s->pool = info->commandPool;
         s->device = ld;
-        handle_map_put(&ld->command_buffers, HANDLE((uintptr_t)buffers[i]), s);
+        hook_object_created(ld, OBJECT_KIND_command_buffer, HANDLE((uintptr_t)buffers[i]), s);
         if (pool != NULL) {
             VkCommandBuffer *grown = array_grow(pool->buffers, &pool->capacity, pool->count + 1, sizeof(*grown), 16);
             if (grown == NULL)
@@ -96,7 +91,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkFreeCommandBuffers(VkDevice device, VkC
     for (uint32_t i = 0; i < count; ++i) {
         if (buffers[i] == VK_NULL_HANDLE)
             continue;
-        validate_destroy(ld, VK_OBJECT_TYPE_COMMAND_BUFFER, HANDLE((uintptr_t)buffers[i]), 0, "vkFreeCommandBuffers");
+        validate_destroy(ld, VK_OBJECT_TYPE_COMMAND_BUFFER, HANDLE((uintptr_t)buffers[i]), NULL,
+                         "vkFreeCommandBuffers");
         forget_command_buffer(ld, buffers[i]);
         for (uint32_t k = 0; p != NULL && k < p->count; ++k)
             if (p->buffers[k] == buffers[i]) {

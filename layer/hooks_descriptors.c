@@ -22,7 +22,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateDescriptorSetLayout(VkDevice 
     struct set_layout_state *s = descriptor_set_layout_create(info);
     if (s == NULL)
         return result; /* out of memory, or more descriptors than the layer tracks: its sets go unchecked */
-    handle_map_put(&ld->set_layouts, HANDLE(*layout), s);
+    hook_object_created(ld, OBJECT_KIND_set_layout, HANDLE(*layout), s);
     return result;
 }
 
@@ -30,7 +30,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyDescriptorSetLayout(VkDevice dev
                                                                     const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
-    set_layout_release(handle_map_take(&ld->set_layouts, HANDLE(layout)));
+    hook_object_destroyed(ld, OBJECT_KIND_set_layout, HANDLE(layout), "vkDestroyDescriptorSetLayout");
     ld->dispatch.DestroyDescriptorSetLayout(device, layout, allocator);
 }
 
@@ -41,11 +41,9 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateDescriptorPool(VkDevice devic
 {
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.CreateDescriptorPool(device, info, allocator, pool);
-    if (result == VK_SUCCESS) {
-        struct descriptor_pool_state *p = calloc(1, sizeof(*p));
-        if (p != NULL)
-            handle_map_put(&ld->descriptor_pools, HANDLE(*pool), p);
-    }
+    if (result == VK_SUCCESS)
+        hook_object_created(ld, OBJECT_KIND_descriptor_pool, HANDLE(*pool),
+                            calloc(1, sizeof(struct descriptor_pool_state)));
     return result;
 }
 
@@ -53,7 +51,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateDescriptorPool(VkDevice devic
  * command buffer's memo (bound_set_memo) still names it once it is released. */
 static void unmap_set(struct layer_device *ld, uint64_t set)
 {
-    struct set_state *s = handle_map_take(&ld->descriptor_sets, set);
+    struct set_state *s = descriptor_set_state_take(ld, set);
     if (s == NULL)
         return;
     set_epoch_bump(ld);
@@ -73,13 +71,11 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyDescriptorPool(VkDevice device, 
                                                                const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
-    validate_destroy(ld, VK_OBJECT_TYPE_DESCRIPTOR_POOL, HANDLE(pool), 0, "vkDestroyDescriptorPool");
-    struct descriptor_pool_state *p = handle_map_take(&ld->descriptor_pools, HANDLE(pool));
-    if (p != NULL) {
+    validate_destroy(ld, VK_OBJECT_TYPE_DESCRIPTOR_POOL, HANDLE(pool), NULL, "vkDestroyDescriptorPool");
+    struct descriptor_pool_state *p = descriptor_pool_state_take(ld, HANDLE(pool));
+    if (p != NULL)
         forget_pool_sets(ld, p);
-        free(p->sets);
-        free(p);
-    }
+    descriptor_pool_state_free(p);
     ld->dispatch.DestroyDescriptorPool(device, pool, allocator);
 }
 
@@ -110,7 +106,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkAllocateDescriptorSets(VkDevice dev
         validate_set_allocated(ld, HANDLE(sets[i])); /* valid again, tracked or not */
         if (s == NULL)
             continue; /* a layout the layer does not track: the set is not checked */
-        handle_map_put(&ld->descriptor_sets, HANDLE(sets[i]), s);
+        hook_object_created(ld, OBJECT_KIND_descriptor_set, HANDLE(sets[i]), s);
         if (pool != NULL) {
             uint64_t *grown = array_grow(pool->sets, &pool->set_capacity, pool->set_count + 1, sizeof(*grown), 16);
             if (grown == NULL)
@@ -130,8 +126,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkFreeDescriptorSets(VkDevice device,
     for (uint32_t i = 0; i < count; ++i) {
         const struct set_state *freed = descriptor_set_state_in(ld, HANDLE(sets[i]));
         if (sets[i] != VK_NULL_HANDLE)
-            validate_destroy(ld, VK_OBJECT_TYPE_DESCRIPTOR_SET, HANDLE(sets[i]), freed ? freed->id : 0,
-                             "vkFreeDescriptorSets");
+            validate_destroy(ld, VK_OBJECT_TYPE_DESCRIPTOR_SET, HANDLE(sets[i]), freed, "vkFreeDescriptorSets");
         unmap_set(ld, HANDLE(sets[i]));
         for (uint32_t k = 0; p != NULL && k < p->set_count; ++k)
             if (p->sets[k] == HANDLE(sets[i])) {
@@ -185,7 +180,7 @@ static VkResult create_template(VkDevice device, const VkDescriptorUpdateTemplat
     }
     if (t->entry_count)
         memcpy(t->entries, info->pDescriptorUpdateEntries, t->entry_count * sizeof(*t->entries));
-    handle_map_put(&ld->update_templates, HANDLE(*handle), t);
+    hook_object_created(ld, OBJECT_KIND_update_template, HANDLE(*handle), t);
     return result;
 }
 
@@ -198,21 +193,12 @@ hook_vkCreateDescriptorUpdateTemplate(VkDevice device, const VkDescriptorUpdateT
                            ld->dispatch.CreateDescriptorUpdateTemplate(device, info, allocator, handle));
 }
 
-static void destroy_template(struct layer_device *ld, VkDescriptorUpdateTemplate handle)
-{
-    struct update_template_state *t = handle_map_take(&ld->update_templates, HANDLE(handle));
-    if (t != NULL) {
-        free(t->entries);
-        free(t);
-    }
-}
-
 static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyDescriptorUpdateTemplate(VkDevice device,
                                                                          VkDescriptorUpdateTemplate handle,
                                                                          const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
-    destroy_template(ld, handle);
+    hook_object_destroyed(ld, OBJECT_KIND_update_template, HANDLE(handle), "vkDestroyDescriptorUpdateTemplate");
     ld->dispatch.DestroyDescriptorUpdateTemplate(device, handle, allocator);
 }
 

@@ -21,7 +21,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateShaderModule(VkDevice device,
         if (info->pCode != NULL && info->codeSize != 0)
             memcpy(m->code, info->pCode, info->codeSize);
         m->size = info->codeSize;
-        handle_map_put(&ld->shader_modules, HANDLE(*module), m);
+        hook_object_created(ld, OBJECT_KIND_shader_module, HANDLE(*module), m);
     } else {
         free(m);
     }
@@ -32,11 +32,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyShaderModule(VkDevice device, Vk
                                                              const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
-    struct shader_module_state *m = handle_map_take(&ld->shader_modules, HANDLE(module));
-    if (m != NULL) {
-        free(m->code);
-        free(m);
-    }
+    hook_object_destroyed(ld, OBJECT_KIND_shader_module, HANDLE(module), "vkDestroyShaderModule");
     ld->dispatch.DestroyShaderModule(device, module, allocator);
 }
 
@@ -59,7 +55,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreatePipelineLayout(VkDevice devic
         if (s->sets[i])
             STATE_RETAIN(s->sets[i]);
     }
-    handle_map_put(&ld->pipeline_layouts, HANDLE(*layout), s);
+    hook_object_created(ld, OBJECT_KIND_pipeline_layout, HANDLE(*layout), s);
     return result;
 }
 
@@ -67,7 +63,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyPipelineLayout(VkDevice device, 
                                                                const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
-    pipeline_layout_release(handle_map_take(&ld->pipeline_layouts, HANDLE(layout)));
+    hook_object_destroyed(ld, OBJECT_KIND_pipeline_layout, HANDLE(layout), "vkDestroyPipelineLayout");
     ld->dispatch.DestroyPipelineLayout(device, layout, allocator);
 }
 
@@ -154,7 +150,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateComputePipelines(VkDevice dev
             continue;
         }
         states[i]->handle = pipelines[i];
-        handle_map_put(&ld->pipelines, HANDLE(pipelines[i]), states[i]);
+        hook_object_created(ld, OBJECT_KIND_pipeline, HANDLE(pipelines[i]), states[i]);
     }
     free(states);
     return result;
@@ -245,7 +241,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateGraphicsPipelines(VkDevice de
         if (p == NULL)
             continue;
         describe_graphics(ld, p, &infos[i]);
-        handle_map_put(&ld->pipelines, HANDLE(pipelines[i]), p);
+        hook_object_created(ld, OBJECT_KIND_pipeline, HANDLE(pipelines[i]), p);
         validate_pipeline(ld, p, infos[i].stageCount ? infos[i].pStages[0].module : VK_NULL_HANDLE,
                           "vkCreateGraphicsPipelines");
     }
@@ -256,10 +252,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyPipeline(VkDevice device, VkPipe
                                                          const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
-    const struct pipeline_state *p = pipeline_state_in(ld, HANDLE(pipeline));
-    if (p != NULL)
-        validate_destroy(ld, VK_OBJECT_TYPE_PIPELINE, HANDLE(pipeline), p->id, "vkDestroyPipeline");
-    pipeline_release(handle_map_take(&ld->pipelines, HANDLE(pipeline)));
+    hook_object_destroyed(ld, OBJECT_KIND_pipeline, HANDLE(pipeline), "vkDestroyPipeline");
     ld->dispatch.DestroyPipeline(device, pipeline, allocator);
 }
 

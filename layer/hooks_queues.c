@@ -15,9 +15,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateFence(VkDevice device, const 
 {
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.CreateFence(device, info, allocator, fence);
-    struct fence_state *f = result == VK_SUCCESS ? calloc(1, sizeof(*f)) : NULL;
-    if (f != NULL)
-        handle_map_put(&ld->fences, HANDLE(*fence), f);
+    if (result == VK_SUCCESS)
+        hook_object_created(ld, OBJECT_KIND_fence, HANDLE(*fence), calloc(1, sizeof(struct fence_state)));
     return result;
 }
 
@@ -25,7 +24,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyFence(VkDevice device, VkFence f
                                                       const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
-    free(handle_map_take(&ld->fences, HANDLE(fence)));
+    hook_object_destroyed(ld, OBJECT_KIND_fence, HANDLE(fence), "vkDestroyFence");
     ld->dispatch.DestroyFence(device, fence, allocator);
 }
 
@@ -43,7 +42,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateSemaphore(VkDevice device, co
                 s->type = ((const VkSemaphoreTypeCreateInfo *)n)->semaphoreType;
                 s->initial_value = ((const VkSemaphoreTypeCreateInfo *)n)->initialValue;
             }
-        handle_map_put(&ld->semaphores, HANDLE(*semaphore), s);
+        hook_object_created(ld, OBJECT_KIND_semaphore, HANDLE(*semaphore), s);
     }
     return result;
 }
@@ -52,7 +51,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroySemaphore(VkDevice device, VkSem
                                                           const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
-    free(handle_map_take(&ld->semaphores, HANDLE(semaphore)));
+    hook_object_destroyed(ld, OBJECT_KIND_semaphore, HANDLE(semaphore), "vkDestroySemaphore");
     ld->dispatch.DestroySemaphore(device, semaphore, allocator);
 }
 

@@ -36,7 +36,7 @@ static void store_render_pass(struct layer_device *ld, VkRenderPass handle, stru
         render_pass_state_free(r);
         return;
     }
-    handle_map_put(&ld->render_passes, HANDLE(handle), r);
+    hook_object_created(ld, OBJECT_KIND_render_pass, HANDLE(handle), r);
 }
 
 /* VkSubpassDescription and VkSubpassDescription2 name these members alike, so one body reads
@@ -240,8 +240,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyRenderPass(VkDevice device, VkRe
                                                            const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
-    validate_destroy(ld, VK_OBJECT_TYPE_RENDER_PASS, HANDLE(render_pass), 0, "vkDestroyRenderPass");
-    render_pass_state_free(handle_map_take(&ld->render_passes, HANDLE(render_pass)));
+    hook_object_destroyed(ld, OBJECT_KIND_render_pass, HANDLE(render_pass), "vkDestroyRenderPass");
     ld->dispatch.DestroyRenderPass(device, render_pass, allocator);
 }
 
@@ -259,7 +258,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateFramebuffer(VkDevice device, 
         return result;
     for (uint32_t i = 0; i < info->attachmentCount && f->count < MAX_ATTACHMENTS * 2; ++i)
         f->views[f->count++] = info->pAttachments[i];
-    handle_map_put(&ld->framebuffers, HANDLE(*framebuffer), f);
+    hook_object_created(ld, OBJECT_KIND_framebuffer, HANDLE(*framebuffer), f);
     return result;
 }
 
@@ -267,8 +266,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyFramebuffer(VkDevice device, VkF
                                                             const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
-    validate_destroy(ld, VK_OBJECT_TYPE_FRAMEBUFFER, HANDLE(framebuffer), 0, "vkDestroyFramebuffer");
-    free(handle_map_take(&ld->framebuffers, HANDLE(framebuffer)));
+    hook_object_destroyed(ld, OBJECT_KIND_framebuffer, HANDLE(framebuffer), "vkDestroyFramebuffer");
     ld->dispatch.DestroyFramebuffer(device, framebuffer, allocator);
 }
 

@@ -15,14 +15,6 @@
 #define PRESENT_WAITS 16
 #define PRESENT_IMAGES 16
 
-void swapchain_state_free(void *state)
-{
-    struct swapchain_state *s = state;
-    if (s != NULL)
-        free(s->images);
-    free(s);
-}
-
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateSwapchainKHR(VkDevice device, const VkSwapchainCreateInfoKHR *info,
                                                                 const VkAllocationCallbacks *allocator,
                                                                 VkSwapchainKHR *swapchain)
@@ -36,7 +28,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateSwapchainKHR(VkDevice device,
         s->format = info->imageFormat;
         s->extent = info->imageExtent;
         s->layers = info->imageArrayLayers ? info->imageArrayLayers : 1;
-        handle_map_put(&ld->swapchains, HANDLE(*swapchain), s);
+        hook_object_created(ld, OBJECT_KIND_swapchain, HANDLE(*swapchain), s);
     }
     return result;
 }
@@ -59,8 +51,8 @@ static void note_images(struct layer_device *ld, struct swapchain_state *s, uint
                                       .array_layers = s->layers,
                                       .type = VK_IMAGE_TYPE_2D,
                                       .swapchain = true};
-        free(handle_map_take(&ld->images, HANDLE(images[i]))); /* a stale state of a reused handle */
-        handle_map_put(&ld->images, HANDLE(images[i]), image);
+        free(image_state_take(ld, HANDLE(images[i]))); /* a stale state of a reused handle */
+        hook_object_created(ld, OBJECT_KIND_image, HANDLE(images[i]), image);
     }
 }
 
@@ -80,9 +72,9 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroySwapchainKHR(VkDevice device, Vk
                                                              const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
-    struct swapchain_state *s = handle_map_take(&ld->swapchains, HANDLE(swapchain));
+    struct swapchain_state *s = swapchain_state_take(ld, HANDLE(swapchain));
     for (uint32_t i = 0; s != NULL && i < s->image_count; ++i)
-        free(handle_map_take(&ld->images, HANDLE(s->images[i])));
+        free(image_state_take(ld, HANDLE(s->images[i])));
     if (s != NULL)
         validate_swapchain_destroy(ld, s->images, s->image_count);
     swapchain_state_free(s);

@@ -447,6 +447,36 @@ struct command_buffer_state {
     struct lifetime_notes *lifetime; /* check_lifetime.c's: what the recording refers to, created on first use */
 };
 
+/* The kinds of objects the layer keeps a state for, one line each (an X-macro, as the check
+ * catalogue is): each kind's handle map in the device, its typed lookups (<kind>_state_in,
+ * <kind>_state_take), the maps' creation and teardown (layer_objects_init, layer_objects_free) and
+ * the shared create and destroy steps of the hooks come from this list. Listed in teardown order:
+ * command buffers first (they hold references to pipelines and sets).
+ *   X(kind, VkObjectType, state struct, release: frees a state the map no longer holds) */
+#define LAYER_OBJECT_KINDS(X)                                                                                          \
+    X(command_buffer, VK_OBJECT_TYPE_COMMAND_BUFFER, command_buffer_state, command_buffer_free_state)                  \
+    X(command_pool, VK_OBJECT_TYPE_COMMAND_POOL, command_pool_state, command_pool_state_free)                          \
+    X(fence, VK_OBJECT_TYPE_FENCE, fence_state, free)                                                                  \
+    X(semaphore, VK_OBJECT_TYPE_SEMAPHORE, semaphore_state, free)                                                      \
+    X(render_pass, VK_OBJECT_TYPE_RENDER_PASS, render_pass_state, render_pass_state_free)                              \
+    X(framebuffer, VK_OBJECT_TYPE_FRAMEBUFFER, framebuffer_state, free)                                                \
+    X(swapchain, VK_OBJECT_TYPE_SWAPCHAIN_KHR, swapchain_state, swapchain_state_free)                                  \
+    X(descriptor_set, VK_OBJECT_TYPE_DESCRIPTOR_SET, set_state, set_state_release)                                     \
+    X(descriptor_pool, VK_OBJECT_TYPE_DESCRIPTOR_POOL, descriptor_pool_state, descriptor_pool_state_free)              \
+    X(pipeline, VK_OBJECT_TYPE_PIPELINE, pipeline_state, pipeline_release)                                             \
+    X(pipeline_layout, VK_OBJECT_TYPE_PIPELINE_LAYOUT, pipeline_layout_state, pipeline_layout_release)                 \
+    X(set_layout, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT, set_layout_state, set_layout_release)                          \
+    X(update_template, VK_OBJECT_TYPE_DESCRIPTOR_UPDATE_TEMPLATE, update_template_state, update_template_state_free)   \
+    X(shader_module, VK_OBJECT_TYPE_SHADER_MODULE, shader_module_state, shader_module_state_free)                      \
+    X(image_view, VK_OBJECT_TYPE_IMAGE_VIEW, image_view_state, free)                                                   \
+    X(image, VK_OBJECT_TYPE_IMAGE, image_state, free)                                                                  \
+    X(buffer, VK_OBJECT_TYPE_BUFFER, buffer_state, free)                                                               \
+    X(memory, VK_OBJECT_TYPE_DEVICE_MEMORY, memory_state, free)
+
+#define LAYER_OBJECT_KIND_ENUM(kind, type, state, release) OBJECT_KIND_##kind,
+enum layer_object_kind { LAYER_OBJECT_KINDS(LAYER_OBJECT_KIND_ENUM) OBJECT_KIND_COUNT };
+#undef LAYER_OBJECT_KIND_ENUM
+
 /* A part of a command buffer's state that a check owns (the hazard tracker, the lifetime notes):
  * the state module resets and frees it through these operations, which the device is given at
  * creation (loader_glue.c takes them from the checks), so that state never calls into a check. */
@@ -465,10 +495,8 @@ struct layer_device {
     /* per dimension, the largest baseGroup + groupCount a dispatch may reach: the device's
      * maxComputeWorkGroupCount or a target device's, whichever is lower (check_dispatch_device_init) */
     uint64_t group_end_max[3];
-    struct handle_map names; /* object handle -> name from vkSetDebugUtilsObjectNameEXT */
-    struct handle_map memories, buffers, images, image_views, set_layouts, descriptor_pools, descriptor_sets,
-        update_templates, pipeline_layouts, shader_modules, pipelines, command_pools, command_buffers, fences,
-        semaphores, render_passes, framebuffers, swapchains;
+    struct handle_map names;                      /* object handle -> name from vkSetDebugUtilsObjectNameEXT */
+    struct handle_map objects[OBJECT_KIND_COUNT]; /* per kind (LAYER_OBJECT_KINDS): handle -> state */
     struct queue_progress *progress;     /* queue_progress.c's model of the queues, created at the first submit */
     struct host_tracker *host;           /* host_unseen.c's unseen writes, created at the first completed write */
     struct hazard_queues *queue_hazards; /* check_hazard_submit.c's per-queue trackers, at the first submit */
@@ -489,79 +517,26 @@ struct layer_device {
     uint64_t set_epoch;
 };
 
-/* Typed lookups of the device's object states by handle (NULL for an unknown one). */
-static inline struct memory_state *memory_state_in(struct layer_device *ld, uint64_t handle)
-{
-    return handle_map_get(&ld->memories, handle);
-}
-static inline struct buffer_state *buffer_state_in(struct layer_device *ld, uint64_t handle)
-{
-    return handle_map_get(&ld->buffers, handle);
-}
-static inline struct image_state *image_state_in(struct layer_device *ld, uint64_t handle)
-{
-    return handle_map_get(&ld->images, handle);
-}
-static inline struct image_view_state *image_view_state_in(struct layer_device *ld, uint64_t handle)
-{
-    return handle_map_get(&ld->image_views, handle);
-}
-static inline struct set_layout_state *set_layout_state_in(struct layer_device *ld, uint64_t handle)
-{
-    return handle_map_get(&ld->set_layouts, handle);
-}
-static inline struct descriptor_pool_state *descriptor_pool_state_in(struct layer_device *ld, uint64_t handle)
-{
-    return handle_map_get(&ld->descriptor_pools, handle);
-}
-static inline struct set_state *descriptor_set_state_in(struct layer_device *ld, uint64_t handle)
-{
-    return handle_map_get(&ld->descriptor_sets, handle);
-}
-static inline struct update_template_state *update_template_state_in(struct layer_device *ld, uint64_t handle)
-{
-    return handle_map_get(&ld->update_templates, handle);
-}
-static inline struct pipeline_layout_state *pipeline_layout_state_in(struct layer_device *ld, uint64_t handle)
-{
-    return handle_map_get(&ld->pipeline_layouts, handle);
-}
-static inline struct shader_module_state *shader_module_state_in(struct layer_device *ld, uint64_t handle)
-{
-    return handle_map_get(&ld->shader_modules, handle);
-}
-static inline struct pipeline_state *pipeline_state_in(struct layer_device *ld, uint64_t handle)
-{
-    return handle_map_get(&ld->pipelines, handle);
-}
-static inline struct command_pool_state *command_pool_state_in(struct layer_device *ld, uint64_t handle)
-{
-    return handle_map_get(&ld->command_pools, handle);
-}
-static inline struct command_buffer_state *command_buffer_state_in(struct layer_device *ld, uint64_t handle)
-{
-    return handle_map_get(&ld->command_buffers, handle);
-}
-static inline struct fence_state *fence_state_in(struct layer_device *ld, uint64_t handle)
-{
-    return handle_map_get(&ld->fences, handle);
-}
-static inline struct semaphore_state *semaphore_state_in(struct layer_device *ld, uint64_t handle)
-{
-    return handle_map_get(&ld->semaphores, handle);
-}
-static inline struct render_pass_state *render_pass_state_in(struct layer_device *ld, uint64_t handle)
-{
-    return handle_map_get(&ld->render_passes, handle);
-}
-static inline struct framebuffer_state *framebuffer_state_in(struct layer_device *ld, uint64_t handle)
-{
-    return handle_map_get(&ld->framebuffers, handle);
-}
-static inline struct swapchain_state *swapchain_state_in(struct layer_device *ld, uint64_t handle)
-{
-    return handle_map_get(&ld->swapchains, handle);
-}
+/* Typed lookups of the device's object states by handle (NULL for an unknown one), and takes (the
+ * state removed from the map, NULL if absent). */
+#define LAYER_OBJECT_ACCESS(kind, type, state, release)                                                                \
+    static inline struct state *kind##_state_in(struct layer_device *ld, uint64_t handle)                              \
+    {                                                                                                                  \
+        return handle_map_get(&ld->objects[OBJECT_KIND_##kind], handle);                                               \
+    }                                                                                                                  \
+    static inline struct state *kind##_state_take(struct layer_device *ld, uint64_t handle)                            \
+    {                                                                                                                  \
+        return handle_map_take(&ld->objects[OBJECT_KIND_##kind], handle);                                              \
+    }
+LAYER_OBJECT_KINDS(LAYER_OBJECT_ACCESS)
+#undef LAYER_OBJECT_ACCESS
+
+/* The maps of every kind, made at device creation and freed (with the states the application did
+ * not destroy, in the list's order) at its end; a kind's object type and release. */
+void layer_objects_init(struct layer_device *ld);
+void layer_objects_free(struct layer_device *ld);
+VkObjectType layer_object_type(enum layer_object_kind kind);
+void layer_object_release(enum layer_object_kind kind, void *state);
 
 static inline void set_epoch_bump(struct layer_device *ld)
 {
@@ -592,8 +567,13 @@ void set_layout_release(struct set_layout_state *s);
 void set_state_release(struct set_state *s);
 void pipeline_layout_release(struct pipeline_layout_state *s);
 void pipeline_release(struct pipeline_state *s);
-/* Frees a render_pass_state (NULL is fine); a handle_map release callback too. */
-void render_pass_state_free(void *state);
+/* The releases of LAYER_OBJECT_KINDS that do more than free() (NULL is fine). */
+void render_pass_state_free(struct render_pass_state *r);
+void swapchain_state_free(struct swapchain_state *s);
+void command_pool_state_free(struct command_pool_state *p);
+void descriptor_pool_state_free(struct descriptor_pool_state *p);
+void update_template_state_free(struct update_template_state *t);
+void shader_module_state_free(struct shader_module_state *m);
 #define STATE_RETAIN(state) __atomic_add_fetch(&(state)->refs, 1, __ATOMIC_RELAXED)
 
 /* The command buffer's state (NULL for an unknown handle: then the hook only calls down). */
@@ -632,7 +612,7 @@ void command_buffer_note_written(struct command_buffer_state *cb, uint64_t buffe
 bool command_buffer_may_write(const struct command_buffer_state *cb, uint64_t buffer);
 /* Call before freeing command buffer states: drops every thread's kept lookup. */
 void command_buffers_forgotten(void);
-/* Frees the state of a freed command buffer (also a handle_map release callback). */
+/* Frees the state of a freed command buffer. */
 void command_buffer_free_state(struct command_buffer_state *cb);
 
 #endif

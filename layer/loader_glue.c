@@ -186,62 +186,12 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateDevice(VkPhysicalDevice physi
     layer_device_dispatch_load(&ld->dispatch, *device, next_gdpa);
     li->dispatch.GetPhysicalDeviceProperties(physical, &ld->properties);
     validate_device_created(ld);
-    struct handle_map *maps[] = {
-        &ld->names,          &ld->memories,         &ld->buffers,         &ld->images,           &ld->image_views,
-        &ld->set_layouts,    &ld->descriptor_pools, &ld->descriptor_sets, &ld->update_templates, &ld->pipeline_layouts,
-        &ld->shader_modules, &ld->pipelines,        &ld->command_pools,   &ld->command_buffers,  &ld->fences,
-        &ld->semaphores,     &ld->render_passes,    &ld->framebuffers,    &ld->swapchains,       &ld->label_paths};
-    for (size_t i = 0; i < sizeof(maps) / sizeof(maps[0]); ++i)
-        handle_map_init(maps[i]);
+    handle_map_init(&ld->names);
+    handle_map_init(&ld->label_paths);
+    layer_objects_init(ld);
     pthread_mutex_init(&ld->label_lock, NULL);
     layer_register_device(*device, ld);
     return VK_SUCCESS;
-}
-
-static void release_set_layout_value(void *v)
-{
-    set_layout_release(v);
-}
-static void release_set_value(void *v)
-{
-    set_state_release(v);
-}
-static void release_pipeline_layout_value(void *v)
-{
-    pipeline_layout_release(v);
-}
-static void release_pipeline_value(void *v)
-{
-    pipeline_release(v);
-}
-static void release_shader_module_value(void *v)
-{
-    struct shader_module_state *m = v;
-    free(m->code);
-    free(m);
-}
-static void release_template_value(void *v)
-{
-    struct update_template_state *t = v;
-    free(t->entries);
-    free(t);
-}
-static void release_command_buffer_value(void *v)
-{
-    command_buffer_free_state(v);
-}
-static void release_command_pool_value(void *v)
-{
-    struct command_pool_state *p = v;
-    free(p->buffers);
-    free(p);
-}
-
-static void release_pool_value(void *v)
-{
-    struct descriptor_pool_state *p = v;
-    free(p->sets);
-    free(p);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyDevice(VkDevice device, const VkAllocationCallbacks *allocator)
@@ -256,24 +206,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyDevice(VkDevice device, const Vk
      * references to pipelines and sets. */
     validate_device_destroyed(ld);
     command_buffers_forgotten();
-    handle_map_destroy(&ld->command_buffers, release_command_buffer_value);
-    handle_map_destroy(&ld->command_pools, release_command_pool_value);
-    handle_map_destroy(&ld->fences, free);
-    handle_map_destroy(&ld->semaphores, free);
-    handle_map_destroy(&ld->render_passes, render_pass_state_free);
-    handle_map_destroy(&ld->framebuffers, free);
-    handle_map_destroy(&ld->swapchains, swapchain_state_free);
-    handle_map_destroy(&ld->descriptor_sets, release_set_value);
-    handle_map_destroy(&ld->descriptor_pools, release_pool_value);
-    handle_map_destroy(&ld->pipelines, release_pipeline_value);
-    handle_map_destroy(&ld->pipeline_layouts, release_pipeline_layout_value);
-    handle_map_destroy(&ld->set_layouts, release_set_layout_value);
-    handle_map_destroy(&ld->update_templates, release_template_value);
-    handle_map_destroy(&ld->shader_modules, release_shader_module_value);
-    handle_map_destroy(&ld->image_views, free);
-    handle_map_destroy(&ld->images, free);
-    handle_map_destroy(&ld->buffers, free);
-    handle_map_destroy(&ld->memories, free);
+    layer_objects_free(ld);
     handle_map_destroy(&ld->names, free);
     handle_map_destroy(&ld->label_paths, free);
     pthread_mutex_destroy(&ld->label_lock);

@@ -214,7 +214,7 @@ void validate_pipeline(struct layer_device *ld, const struct pipeline_state *p, 
 
 /* --- destroy, reset, update ---------------------------------------------------------------------- */
 
-void validate_destroy(struct layer_device *ld, VkObjectType type, uint64_t handle, uint64_t id, const char *call)
+void validate_destroy(struct layer_device *ld, VkObjectType type, uint64_t handle, const void *state, const char *call)
 {
     switch (type) {
     case VK_OBJECT_TYPE_COMMAND_BUFFER:
@@ -226,13 +226,17 @@ void validate_destroy(struct layer_device *ld, VkObjectType type, uint64_t handl
     case VK_OBJECT_TYPE_DESCRIPTOR_POOL:
         lifetime_check_descriptor_pool(ld, (VkDescriptorPool)handle, true, call);
         break;
-    case VK_OBJECT_TYPE_DESCRIPTOR_SET:
-        if (id != 0)
-            lifetime_check_destroy(ld, type, handle, id, call);
+    case VK_OBJECT_TYPE_DESCRIPTOR_SET: /* only this set, not an earlier one of a recycled handle */
+        if (state != NULL)
+            lifetime_check_destroy(ld, type, handle, ((const struct set_state *)state)->id, call);
         lifetime_set_freed(ld, handle);
         break;
+    case VK_OBJECT_TYPE_PIPELINE: /* likewise */
+        if (state != NULL)
+            lifetime_check_destroy(ld, type, handle, ((const struct pipeline_state *)state)->id, call);
+        break;
     default:
-        lifetime_check_destroy(ld, type, handle, id, call);
+        lifetime_check_destroy(ld, type, handle, 0, call);
         break;
     }
     /* a new image or allocation may get the same handle: the pending uses keyed by it are dropped */

@@ -83,10 +83,10 @@ void validate_pipeline(struct layer_device *ld, const struct pipeline_state *p, 
                        const char *call);
 
 /* --- destroy, reset, update ---------------------------------------------------------------------- */
-/* Before the object goes (its state still in the maps): `id` the state's unique id for pipelines
- * and descriptor sets (a set the layer does not track: 0, then only its handle is remembered as
- * freed), else 0. Command buffers are freed here, pools destroyed. */
-void validate_destroy(struct layer_device *ld, VkObjectType type, uint64_t handle, uint64_t id, const char *call);
+/* Before the object goes, with its state (NULL: none, or one the layer does not track; pipelines
+ * and descriptor sets are then not looked for in pending work, a set's handle is only remembered
+ * as freed). Command buffers are freed here, pools destroyed. */
+void validate_destroy(struct layer_device *ld, VkObjectType type, uint64_t handle, const void *state, const char *call);
 /* A swapchain's images go with it: the hazard tracker forgets them. */
 void validate_swapchain_destroy(struct layer_device *ld, const VkImage *images, uint32_t count);
 /* vkResetCommandPool, vkResetDescriptorPool. */

@@ -54,12 +54,12 @@ static int setup(void **state)
     binary_semaphore = other_binary_semaphore = (struct semaphore_state){.type = VK_SEMAPHORE_TYPE_BINARY};
     timeline_semaphore = (struct semaphore_state){.type = VK_SEMAPHORE_TYPE_TIMELINE};
     fence = (struct fence_state){0};
-    handle_map_init(&device.semaphores);
-    handle_map_put(&device.semaphores, 0x5e, &binary_semaphore);
-    handle_map_put(&device.semaphores, 0x5f, &other_binary_semaphore);
-    handle_map_put(&device.semaphores, 0x7e, &timeline_semaphore);
-    handle_map_init(&device.fences);
-    handle_map_put(&device.fences, 0xf1, &fence);
+    handle_map_init(&device.objects[OBJECT_KIND_semaphore]);
+    handle_map_put(&device.objects[OBJECT_KIND_semaphore], 0x5e, &binary_semaphore);
+    handle_map_put(&device.objects[OBJECT_KIND_semaphore], 0x5f, &other_binary_semaphore);
+    handle_map_put(&device.objects[OBJECT_KIND_semaphore], 0x7e, &timeline_semaphore);
+    handle_map_init(&device.objects[OBJECT_KIND_fence]);
+    handle_map_put(&device.objects[OBJECT_KIND_fence], 0xf1, &fence);
     struct settings_problems problems;
     settings_load(&instance.settings, NULL, &problems);
     instance.settings.log_stderr = STDERR_OFF;
@@ -69,10 +69,10 @@ static int setup(void **state)
     handle_map_init(&instance.finding_counts);
     instance.log_file = tmpfile();
     device.instance = &instance;
-    handle_map_init(&device.buffers);
-    handle_map_init(&device.images);
-    handle_map_put(&device.images, 0x300, &image);
-    handle_map_put(&device.images, 0x301, &volume);
+    handle_map_init(&device.objects[OBJECT_KIND_buffer]);
+    handle_map_init(&device.objects[OBJECT_KIND_image]);
+    handle_map_put(&device.objects[OBJECT_KIND_image], 0x300, &image);
+    handle_map_put(&device.objects[OBJECT_KIND_image], 0x301, &volume);
     handle_map_init(&device.names);
     cb.device = cb2.device = cb3.device = &device;
     /* buffers 1 and 2 share memory 0x100 at offset 0; buffer 3 has its own memory */
@@ -80,7 +80,7 @@ static int setup(void **state)
     buffers[1] = (struct buffer_state){(VkBuffer)2, 4096, 0, (VkDeviceMemory)0x100, 0};
     buffers[2] = (struct buffer_state){(VkBuffer)3, 4096, 0, (VkDeviceMemory)0x200, 0};
     for (int i = 0; i < 3; ++i)
-        handle_map_put(&device.buffers, (uint64_t)(i + 1), &buffers[i]);
+        handle_map_put(&device.objects[OBJECT_KIND_buffer], (uint64_t)(i + 1), &buffers[i]);
     return 0;
 }
 
@@ -93,12 +93,12 @@ static int teardown(void **state)
     hazard_queues_free(&device);
     progress_free(&device);
     unseen_writes_free(&device);
-    handle_map_destroy(&device.semaphores, NULL);
-    handle_map_destroy(&device.fences, NULL);
+    handle_map_destroy(&device.objects[OBJECT_KIND_semaphore], NULL);
+    handle_map_destroy(&device.objects[OBJECT_KIND_fence], NULL);
     fclose(instance.log_file);
     handle_map_destroy(&instance.finding_counts, NULL);
-    handle_map_destroy(&device.buffers, NULL);
-    handle_map_destroy(&device.images, NULL);
+    handle_map_destroy(&device.objects[OBJECT_KIND_buffer], NULL);
+    handle_map_destroy(&device.objects[OBJECT_KIND_image], NULL);
     handle_map_destroy(&device.names, NULL);
     return 0;
 }

@@ -55,13 +55,13 @@ static int setup(void **state)
     handle_map_init(&device.names);
     binary_semaphore = (struct semaphore_state){.type = VK_SEMAPHORE_TYPE_BINARY};
     timeline_semaphore = (struct semaphore_state){.type = VK_SEMAPHORE_TYPE_TIMELINE};
-    handle_map_init(&device.semaphores);
-    handle_map_put(&device.semaphores, 0x5e, &binary_semaphore);
-    handle_map_put(&device.semaphores, 0x7e, &timeline_semaphore);
-    handle_map_init(&device.fences);
+    handle_map_init(&device.objects[OBJECT_KIND_semaphore]);
+    handle_map_put(&device.objects[OBJECT_KIND_semaphore], 0x5e, &binary_semaphore);
+    handle_map_put(&device.objects[OBJECT_KIND_semaphore], 0x7e, &timeline_semaphore);
+    handle_map_init(&device.objects[OBJECT_KIND_fence]);
     for (int i = 0; i < 4; ++i) {
         fences[i] = (struct fence_state){0};
-        handle_map_put(&device.fences, 0xf1 + (uint64_t)i, &fences[i]);
+        handle_map_put(&device.objects[OBJECT_KIND_fence], 0xf1 + (uint64_t)i, &fences[i]);
     }
     /* each command buffer begins a render pass of its own (render passes need no other state) */
     lifetime_note_object(&cb1, VK_OBJECT_TYPE_RENDER_PASS, RENDER_PASS_1, 0, "vkCmdBeginRenderPass");
@@ -76,11 +76,11 @@ static int teardown(void **state)
     lifetime_free(&cb2);
     lifetime_tracker_free(&device);
     progress_free(&device);
-    handle_map_destroy(&device.fences, NULL);
+    handle_map_destroy(&device.objects[OBJECT_KIND_fence], NULL);
     fclose(instance.log_file);
     handle_map_destroy(&instance.finding_counts, NULL);
     handle_map_destroy(&device.names, NULL);
-    handle_map_destroy(&device.semaphores, NULL);
+    handle_map_destroy(&device.objects[OBJECT_KIND_semaphore], NULL);
     return 0;
 }
 
