@@ -6,6 +6,10 @@
 #include <string.h>
 
 #include "findings.h"
+#include "state_command_buffers.h"
+#include "state_device.h"
+#include "state_pipelines.h"
+#include "state_resources.h"
 
 static void report(struct layer_device *ld, struct command_buffer_state *cb, enum check_id check, const char *call,
                    VkObjectType type, uint64_t handle, VkObjectType type2, uint64_t handle2, const char *message)

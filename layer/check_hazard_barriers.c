@@ -5,7 +5,8 @@
  * layouts differ is also a layout transition, applied after the memory part. */
 #include "check_hazard.h"
 #include "command_access_regions.h"
-#include "layer_state.h"
+#include "state_command_buffers.h"
+#include "state_device.h"
 
 /* An image barrier's subresources in the tracker's terms (false for an image the layer does not
  * know). */

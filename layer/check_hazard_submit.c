@@ -28,7 +28,8 @@
 #include "findings.h"
 #include "hazard_tracker.h"
 #include "host_unseen.h"
-#include "layer_state.h"
+#include "state_command_buffers.h"
+#include "state_device.h"
 
 #define MAX_QUEUES PROGRESS_MAX_QUEUES
 #define COMPACT_AT 1024 /* barriers in a queue's log before every range is caught up and the log emptied */

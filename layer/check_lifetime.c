@@ -10,7 +10,11 @@
 #include "array_grow.h"
 #include "findings.h"
 #include "hazard_tracker.h"
-#include "layer_state.h"
+#include "state_command_buffers.h"
+#include "state_descriptors.h"
+#include "state_device.h"
+#include "state_pipelines.h"
+#include "state_resources.h"
 
 #define FREED_SETS_MAX 65536 /* freed descriptor-set handles remembered; past that forgotten */
 

@@ -15,7 +15,9 @@
 #include <stdint.h>
 #include <vulkan/vulkan_core.h>
 
-#include "layer_state.h"
+#include "state_command_buffers.h"
+#include "state_descriptors.h"
+#include "state_device.h"
 #include "queue_progress.h"
 
 struct layer_device;

@@ -9,9 +9,13 @@
  * read or written, as Vulkan-ValidationLayers assumes), marked `runtime_element`.
  *
  * Collecting the descriptors' accesses is most of a command's cost, so they are kept: per bound
- * state while it does not change (layer_state.h's bound_key), and per set for each pipeline that
+ * state while it does not change (state_command_buffers.h's bound_key), and per set for each pipeline that
  * uses it (the set memo), with the hazard tracker's form of them next to the key. */
 #include "command_access.h"
+#include "state_command_buffers.h"
+#include "state_descriptors.h"
+#include "state_device.h"
+#include "state_pipelines.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +28,7 @@ struct collection {
     uint32_t count, capacity;
 };
 
-/* The descriptor accesses of a bound state, kept while it does not change (layer_state.h's
+/* The descriptor accesses of a bound state, kept while it does not change (state_command_buffers.h's
  * bound_key): collecting them is most of a command's cost, and their pairs were already compared. */
 #define CACHED_ACCESSES 32
 struct command_access_cache {
@@ -94,7 +98,7 @@ static uint32_t dynamic_offset(const struct bound_state *b, uint32_t set_index, 
     return 0;
 }
 
-/* A set's descriptor accesses for one pipeline at one set index (layer_state.h's set memos). */
+/* A set's descriptor accesses for one pipeline at one set index (state_descriptors.h's set memos). */
 #define SET_MEMO_ACCESSES 16
 struct set_access_memo {
     struct set_memo_key key;

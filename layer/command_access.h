@@ -7,7 +7,10 @@
 #define PREFLIGHT_LAYER_COMMAND_ACCESS_H
 
 #include "command_access_regions.h"
-#include "layer_state.h"
+#include "state_command_buffers.h"
+#include "state_descriptors.h"
+#include "state_device.h"
+#include "state_pipelines.h"
 #include "memory_access.h"
 
 /* Buffers a command reads outside descriptors: vertex, index, indirect. */

@@ -7,6 +7,8 @@
 #include <stddef.h>
 
 #include "format_blocks.h"
+#include "state_device.h"
+#include "state_resources.h"
 
 bool access_buffer_range(struct layer_device *ld, uint64_t buffer, VkDeviceSize offset, VkDeviceSize size,
                          struct hazard_access *out)

@@ -5,8 +5,10 @@
 #ifndef PREFLIGHT_LAYER_COMMAND_ACCESS_REGIONS_H
 #define PREFLIGHT_LAYER_COMMAND_ACCESS_REGIONS_H
 
-#include "layer_state.h"
+#include "state_device.h"
+#include "state_resources.h"
 #include "memory_access.h"
+#include "render_area.h"
 
 /* Resources as memory ranges (false for an unknown one or an empty range). The buffer range of `buffer` in memory terms, for barriers and transfer commands. */
 bool access_buffer_range(struct layer_device *ld, uint64_t buffer, VkDeviceSize offset, VkDeviceSize size,

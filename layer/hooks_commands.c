@@ -6,8 +6,12 @@
 
 #include "array_grow.h"
 #include "layer_hooks.h"
-#include "layer_state.h"
+#include "state_command_buffers.h"
+#include "state_descriptors.h"
+#include "state_device.h"
+#include "state_pipelines.h"
 #include "validate.h"
+#include "state_objects.h"
 
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateCommandPool(VkDevice device, const VkCommandPoolCreateInfo *info,
                                                                const VkAllocationCallbacks *allocator,
@@ -37,7 +41,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyCommandPool(VkDevice device, VkC
     struct command_pool_state *p = command_pool_state_take(ld, HANDLE(pool));
     for (uint32_t i = 0; p != NULL && i < p->count; ++i)
         forget_command_buffer(ld, p->buffers[i]);
-    command_pool_state_free(p);
+    layer_object_release(OBJECT_KIND_command_pool, p);
     ld->dispatch.DestroyCommandPool(device, pool, allocator);
 }
 

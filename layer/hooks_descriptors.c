@@ -7,8 +7,12 @@
 #include "array_grow.h"
 #include "descriptor_writes.h"
 #include "layer_hooks.h"
-#include "layer_state.h"
+#include "state_command_buffers.h"
+#include "state_descriptors.h"
+#include "state_device.h"
+#include "state_pipelines.h"
 #include "validate.h"
+#include "state_objects.h"
 
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateDescriptorSetLayout(VkDevice device,
                                                                        const VkDescriptorSetLayoutCreateInfo *info,
@@ -75,7 +79,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyDescriptorPool(VkDevice device, 
     struct descriptor_pool_state *p = descriptor_pool_state_take(ld, HANDLE(pool));
     if (p != NULL)
         forget_pool_sets(ld, p);
-    descriptor_pool_state_free(p);
+    layer_object_release(OBJECT_KIND_descriptor_pool, p);
     ld->dispatch.DestroyDescriptorPool(device, pool, allocator);
 }
 

@@ -1,6 +1,7 @@
 /* The create and destroy steps every object hook shares (layer_hooks.h). */
 #include "layer_hooks.h"
-#include "layer_state.h"
+#include "state_device.h"
+#include "state_objects.h"
 #include "validate.h"
 
 void hook_object_created(struct layer_device *ld, enum layer_object_kind kind, uint64_t handle, void *state)

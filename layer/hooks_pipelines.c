@@ -4,7 +4,8 @@
 #include <string.h>
 
 #include "layer_hooks.h"
-#include "layer_state.h"
+#include "state_device.h"
+#include "state_pipelines.h"
 #include "validate.h"
 
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateShaderModule(VkDevice device, const VkShaderModuleCreateInfo *info,

@@ -15,8 +15,11 @@
 
 #include "command_access.h"
 #include "layer_hooks.h"
-#include "layer_state.h"
+#include "state_command_buffers.h"
+#include "state_device.h"
+#include "state_pipelines.h"
 #include "validate.h"
+#include "state_objects.h"
 
 /* ---- render passes and framebuffers ---- */
 
@@ -33,7 +36,7 @@ static void subpass_add(struct subpass_attachments *s, uint32_t attachment, bool
 static void store_render_pass(struct layer_device *ld, VkRenderPass handle, struct render_pass_state *r)
 {
     if (r->subpasses == NULL && r->subpass_count > 0) {
-        render_pass_state_free(r);
+        layer_object_release(OBJECT_KIND_render_pass, r);
         return;
     }
     hook_object_created(ld, OBJECT_KIND_render_pass, HANDLE(handle), r);

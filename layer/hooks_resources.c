@@ -4,7 +4,8 @@
 #include <string.h>
 
 #include "layer_hooks.h"
-#include "layer_state.h"
+#include "state_device.h"
+#include "state_resources.h"
 #include "validate.h"
 
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkAllocateMemory(VkDevice device, const VkMemoryAllocateInfo *info,

@@ -9,8 +9,10 @@
 
 #include "command_access_regions.h"
 #include "layer_hooks.h"
-#include "layer_state.h"
+#include "state_device.h"
+#include "state_resources.h"
 #include "validate.h"
+#include "state_objects.h"
 
 #define PRESENT_WAITS 16
 #define PRESENT_IMAGES 16
@@ -77,7 +79,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroySwapchainKHR(VkDevice device, Vk
         free(image_state_take(ld, HANDLE(s->images[i])));
     if (s != NULL)
         validate_swapchain_destroy(ld, s->images, s->image_count);
-    swapchain_state_free(s);
+    layer_object_release(OBJECT_KIND_swapchain, s);
     resource_epoch_bump(ld);
     ld->dispatch.DestroySwapchainKHR(device, swapchain, allocator);
 }

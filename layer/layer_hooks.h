@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <vulkan/vulkan_core.h>
 
-#include "layer_state.h"
+#include "state_device.h"
 
 struct layer_hook {
     const char *name;

@@ -9,7 +9,9 @@
 
 #include "findings.h"
 #include "layer_hooks.h"
-#include "layer_state.h"
+#include "state_command_buffers.h"
+#include "state_device.h"
+#include "state_objects.h"
 #include "validate.h"
 
 #define LAYER_EXPORT __attribute__((visibility("default")))

@@ -4,7 +4,7 @@
  * batches in flight that have semaphore operations are kept in submission order, each with its
  * signals (for the waits and host waits that look for them) and the batches its waits were ordered
  * after (completion spreads along them). Fences and semaphores keep their last submission in their
- * states (layer_state.h: struct fence_state, struct semaphore_state). One lock per device. */
+ * states (state_device.h: struct fence_state, struct semaphore_state). One lock per device. */
 #include "queue_progress.h"
 
 #include <pthread.h>
@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "array_grow.h"
-#include "layer_state.h"
+#include "state_device.h"
 
 /* The presentation engine's queue: no queue has this handle. */
 #define PRESENT_QUEUE ((VkQueue)(uintptr_t) ~(uintptr_t)0)

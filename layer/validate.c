@@ -11,6 +11,10 @@
 #include "check_lifetime.h"
 #include "host_unseen.h"
 #include "queue_progress.h"
+#include "state_command_buffers.h"
+#include "state_descriptors.h"
+#include "state_device.h"
+#include "state_pipelines.h"
 
 /* What every dispatch and draw meets once its own checks ran: the bindings, the accesses (alias
  * pairs, then the hazard tracker) and the lifetime notes of what it uses. */

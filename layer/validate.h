@@ -20,7 +20,10 @@
 
 #include "check_hazard_submit.h"
 #include "command_access.h"
-#include "layer_state.h"
+#include "state_command_buffers.h"
+#include "state_descriptors.h"
+#include "state_device.h"
+#include "state_pipelines.h"
 
 /* vkCmdDispatch, vkCmdDispatchBase: groups [base, base + count). */
 void validate_dispatch(struct layer_device *ld, struct command_buffer_state *cb, const uint32_t base[3],

@@ -10,6 +10,9 @@
 
 #include "descriptor_writes.h"
 #include "fuzz_driver.h"
+#include "state_descriptors.h"
+#include "state_device.h"
+#include "state_resources.h"
 
 struct reader {
     const uint8_t *data;
@@ -60,7 +63,7 @@ static uint32_t a_count(struct reader *r)
 
 static uint64_t the_buffer = 0x1000, the_view = 0x2000;
 
-/* layer_state.c's command-buffer lookup needs the loader glue's; nothing here looks one up */
+/* the state modules' command-buffer lookup needs the loader glue's; nothing here looks one up */
 struct layer_device *layer_device_of(const void *dispatchable)
 {
     (void)dispatchable;

@@ -15,7 +15,9 @@
 #include "command_access.h"
 #include "host_unseen.h"
 #include "hazard_tracker.h"
-#include "layer_state.h"
+#include "state_command_buffers.h"
+#include "state_device.h"
+#include "state_resources.h"
 #include "queue_progress.h"
 #include "settings.h"
 

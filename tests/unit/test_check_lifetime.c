@@ -11,7 +11,8 @@
 #include <cmocka.h>
 
 #include "check_lifetime.h"
-#include "layer_state.h"
+#include "state_command_buffers.h"
+#include "state_device.h"
 #include "queue_progress.h"
 #include "settings.h"
 

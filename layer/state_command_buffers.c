@@ -1,132 +1,16 @@
-#include "layer_state.h"
-
-#include "array_grow.h"
-#include "fnv1a.h"
+/* Command buffers: the per-thread lookup, debug labels, the bound-state memos and their recall,
+ * resets, and the buffers a recording may write. */
+#include "state_command_buffers.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-void set_layout_release(struct set_layout_state *s)
-{
-    if (s != NULL && __atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) == 0) {
-        free(s->bindings);
-        free(s);
-    }
-}
-
-void set_state_release(struct set_state *s)
-{
-    if (s != NULL && __atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) == 0) {
-        set_layout_release(s->layout);
-        free(s->descriptors);
-        free(s->accesses);
-        free(s);
-    }
-}
-
-void pipeline_layout_release(struct pipeline_layout_state *s)
-{
-    if (s != NULL && __atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) == 0) {
-        for (uint32_t i = 0; i < s->set_count; ++i)
-            set_layout_release(s->sets[i]);
-        free(s);
-    }
-}
-
-void pipeline_release(struct pipeline_state *s)
-{
-    if (s != NULL && __atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) == 0) {
-        pipeline_layout_release(s->layout);
-        reflect_free(&s->shader);
-        free(s);
-    }
-}
-
-void render_pass_state_free(struct render_pass_state *r)
-{
-    if (r != NULL) {
-        free(r->subpasses);
-        free(r->attachments);
-        free(r->dependencies);
-        free(r);
-    }
-}
-
-void swapchain_state_free(struct swapchain_state *s)
-{
-    if (s != NULL)
-        free(s->images);
-    free(s);
-}
-
-void command_pool_state_free(struct command_pool_state *p)
-{
-    if (p != NULL)
-        free(p->buffers);
-    free(p);
-}
-
-void descriptor_pool_state_free(struct descriptor_pool_state *p)
-{
-    if (p != NULL)
-        free(p->sets);
-    free(p);
-}
-
-void update_template_state_free(struct update_template_state *t)
-{
-    if (t != NULL)
-        free(t->entries);
-    free(t);
-}
-
-void shader_module_state_free(struct shader_module_state *m)
-{
-    if (m != NULL)
-        free(m->code);
-    free(m);
-}
-
-/* --- the object kinds -------------------------------------------------------------------------- */
-
-#define OBJECT_RELEASE(kind, type, state, release)                                                                     \
-    static void release_##kind(void *s)                                                                                \
-    {                                                                                                                  \
-        release((struct state *)s);                                                                                    \
-    }
-LAYER_OBJECT_KINDS(OBJECT_RELEASE)
-#undef OBJECT_RELEASE
-
-#define OBJECT_ENTRY(kind, type, state, release) {type, release_##kind},
-static const struct {
-    VkObjectType type;
-    void (*release)(void *state);
-} object_kinds[OBJECT_KIND_COUNT] = {LAYER_OBJECT_KINDS(OBJECT_ENTRY)};
-#undef OBJECT_ENTRY
-
-void layer_objects_init(struct layer_device *ld)
-{
-    for (int kind = 0; kind < OBJECT_KIND_COUNT; ++kind)
-        handle_map_init(&ld->objects[kind]);
-}
-
-void layer_objects_free(struct layer_device *ld)
-{
-    for (int kind = 0; kind < OBJECT_KIND_COUNT; ++kind)
-        handle_map_destroy(&ld->objects[kind], object_kinds[kind].release);
-}
-
-VkObjectType layer_object_type(enum layer_object_kind kind)
-{
-    return object_kinds[kind].type;
-}
-
-void layer_object_release(enum layer_object_kind kind, void *state)
-{
-    if (state != NULL)
-        object_kinds[kind].release(state);
-}
+#include "array_grow.h"
+#include "fnv1a.h"
+#include "state_descriptors.h"
+#include "state_device.h"
+#include "state_pipelines.h"
 
 struct command_buffer_state *command_buffer_state_of(VkCommandBuffer cb)
 {
@@ -487,12 +371,4 @@ static bool written_contains(const struct command_buffer_state *cb, uint64_t buf
 bool command_buffer_may_write(const struct command_buffer_state *cb, uint64_t buffer)
 {
     return written_contains(cb, buffer) || written_contains(cb, UINT64_MAX);
-}
-
-const struct set_layout_binding *set_layout_binding_of(const struct set_state *set, uint32_t binding)
-{
-    for (uint32_t k = 0; set && k < set->layout->binding_count; ++k)
-        if (set->layout->bindings[k].binding == binding)
-            return &set->layout->bindings[k];
-    return NULL;
 }
