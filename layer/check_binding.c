@@ -70,6 +70,10 @@ static bool type_fits(const struct reflect_binding *rb, VkDescriptorType t, cons
         /* the spec's correspondence table lets a combined image sampler back a separate image */
         return t == VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE || t == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
     case REFLECT_SAMPLED_IMAGE:
+        if (rb->image_dim == SpvDimBuffer) { /* GLSL's samplerBuffer: a buffer image with a sampler type */
+            *declared = "a uniform texel buffer";
+            return t == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
+        }
         *declared = "a combined image sampler";
         return t == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
     case REFLECT_SAMPLER:

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "amber.h"
 #include "declared.h"
 #include "host_info.h"
 #include "identity.h"
@@ -40,14 +41,25 @@ struct probe_options {
     bool smoke;
     const char *host_label; /* NULL: the machine's host name */
     struct runner_options runner;
+    const char **amber_paths; /* --amber: files and folders of AmberScript tests */
+    size_t amber_count;
 };
+
+static const char **amber_path_list;
+
+/* At exit: the --amber paths and files (LeakSanitizer checks after atexit handlers have run). */
+static void release_amber(void)
+{
+    amber_suite_free();
+    free(amber_path_list);
+}
 
 static void print_usage(FILE *to)
 {
     fputs("usage: preflight-probe [--device N | --all] [--out FILE | --out -] [--pretty] [--list]\n"
           "                       [--host-label NAME] [--tests PATTERNS] [--skip PATTERNS] [--timeout S] [--jobs N]\n"
           "                       [--artifacts DIR] [--fresh-device] [--no-power] [--power-budget S]\n"
-          "                       [--power-phase-ms MS] [--no-smoke] [--list-tests]\n"
+          "                       [--power-phase-ms MS] [--no-smoke] [--list-tests] [--amber PATH...]\n"
           "\n"
           "Records what each Vulkan device declares (extensions, features, properties, formats,\n"
           "queue families, memory) and runs GPU smoke tests whose results are read back, as a\n"
@@ -76,6 +88,9 @@ static void print_usage(FILE *to)
           "               (default 6; later tests then say the budget is spent)\n"
           "  --power-phase-ms MS  the most one baseline or feature phase may take (default 400;\n"
           "               it ends sooner once the energy per pass has settled)\n"
+          "  --amber PATH...  also run AmberScript files: each file, and each *.amber under each folder\n"
+          "               (recursively), is the smoke test amber.<path below the folder, '/' as '.'>\n"
+          "               (docs/amber.md); the paths end at the next option\n"
           "  --no-smoke   record the declared capabilities only\n"
           "  --list-tests list the smoke tests and exit\n"
           "  --help       show this text\n"
@@ -166,6 +181,18 @@ static int parse_options(int argc, char **argv, struct probe_options *o)
             }
         } else if (strcmp(arg, "--no-smoke") == 0) {
             o->smoke = false;
+        } else if (strcmp(arg, "--amber") == 0 && i + 1 < argc) {
+            if (o->amber_paths == NULL) { /* kept for the whole run */
+                o->amber_paths = amber_path_list = calloc((size_t)argc, sizeof(*o->amber_paths));
+                atexit(release_amber);
+            }
+            if (o->amber_paths == NULL) {
+                fprintf(stderr, "preflight-probe: out of memory\n");
+                return EXIT_USAGE;
+            }
+            do
+                o->amber_paths[o->amber_count++] = argv[++i];
+            while (i + 1 < argc && argv[i + 1][0] != '-');
         } else if (strcmp(arg, "--tests") == 0 && i + 1 < argc) {
             o->runner.include = argv[++i];
         } else if (strcmp(arg, "--skip") == 0 && i + 1 < argc) {
@@ -198,11 +225,11 @@ static int parse_options(int argc, char **argv, struct probe_options *o)
                 return EXIT_USAGE;
             }
         } else {
-            bool missing_value = strcmp(arg, "--device") == 0 || strcmp(arg, "--out") == 0 ||
-                                 strcmp(arg, "--tests") == 0 || strcmp(arg, "--skip") == 0 ||
-                                 strcmp(arg, "--timeout") == 0 || strcmp(arg, "--host-label") == 0 ||
-                                 strcmp(arg, "--jobs") == 0 || strcmp(arg, "--artifacts") == 0 ||
-                                 strcmp(arg, "--power-budget") == 0 || strcmp(arg, "--power-phase-ms") == 0;
+            bool missing_value =
+                strcmp(arg, "--device") == 0 || strcmp(arg, "--out") == 0 || strcmp(arg, "--tests") == 0 ||
+                strcmp(arg, "--skip") == 0 || strcmp(arg, "--timeout") == 0 || strcmp(arg, "--host-label") == 0 ||
+                strcmp(arg, "--jobs") == 0 || strcmp(arg, "--artifacts") == 0 || strcmp(arg, "--power-budget") == 0 ||
+                strcmp(arg, "--power-phase-ms") == 0 || strcmp(arg, "--amber") == 0;
             fprintf(stderr, "preflight-probe: %s '%s'\n", missing_value ? "missing value for" : "unknown option", arg);
             print_usage(stderr);
             return EXIT_USAGE;
@@ -211,6 +238,26 @@ static int parse_options(int argc, char **argv, struct probe_options *o)
     if (saw_all && saw_device) {
         fprintf(stderr, "preflight-probe: --all and --device exclude each other\n");
         return EXIT_USAGE;
+    }
+    if (o->amber_count > 0 && !o->smoke) {
+        fprintf(stderr, "preflight-probe: --amber files are smoke tests: they cannot run with --no-smoke\n");
+        return EXIT_USAGE;
+    }
+    return -1;
+}
+
+/* The --amber files as smoke tests, after the built-in ones; then --tests must match something. */
+static int add_amber_tests(const struct probe_options *o)
+{
+    if (o->amber_count > 0) {
+        char error[1024];
+        if (!amber_suite_collect(o->amber_paths, o->amber_count, error, sizeof(error))) {
+            fprintf(stderr, "preflight-probe: %s\n", error);
+            return EXIT_USAGE;
+        }
+        size_t count;
+        const struct smoke_test *tests = amber_suite_tests(&count);
+        smoke_tests_add(tests, count);
     }
     if (o->runner.include != NULL && runner_count_matching(o->runner.include) == 0) {
         fprintf(stderr, "preflight-probe: --tests '%s' matches no smoke test (--list-tests lists them)\n",
@@ -306,6 +353,8 @@ int main(int argc, char **argv)
 {
     struct probe_options options;
     int status = parse_options(argc, argv, &options);
+    if (status < 0)
+        status = add_amber_tests(&options);
     if (status >= 0)
         return status;
     if (options.list_tests) {

@@ -28,6 +28,9 @@ packages=(
     libcjson-dev libcmocka-dev libcurl4-openssl-dev
     # the probe's exported images (--artifacts)
     libpng-dev
+    # AmberScript files (amber/): GLSL compiled at run time through glslang's C interface and static
+    # libraries (Debian's libshaderc.so.1 leaves glslang and SPIRV-Tools symbols undefined)
+    glslang-dev
     xvfb xauth
     # the layer's real-program acceptance (tests/real-programs): VkFFT and the glslang it compiles
     # with, OpenGL programs for zink, vkd3d demos, ffmpeg, mpv and GStreamer with their Vulkan paths

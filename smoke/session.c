@@ -47,6 +47,14 @@ void smoke_options_merge(struct gpu_options *into, struct smoke_device_features 
     MERGE_STRUCT(acceleration_structure, VkPhysicalDeviceAccelerationStructureFeaturesKHR);
     MERGE_STRUCT(ray_query, VkPhysicalDeviceRayQueryFeaturesKHR);
     MERGE_STRUCT(ray_tracing_pipeline, VkPhysicalDeviceRayTracingPipelineFeaturesKHR);
+    MERGE_STRUCT(variable_pointers, VkPhysicalDeviceVariablePointersFeatures);
+    MERGE_STRUCT(float16_int8, VkPhysicalDeviceShaderFloat16Int8Features);
+    MERGE_STRUCT(memory_model, VkPhysicalDeviceVulkanMemoryModelFeatures);
+    MERGE_STRUCT(zero_initialize_workgroup_memory, VkPhysicalDeviceZeroInitializeWorkgroupMemoryFeatures);
+    MERGE_STRUCT(storage_8bit, VkPhysicalDevice8BitStorageFeatures);
+    MERGE_STRUCT(storage_16bit, VkPhysicalDevice16BitStorageFeatures);
+    MERGE_STRUCT(depth_clamp_zero_one, VkPhysicalDeviceDepthClampZeroOneFeaturesEXT);
+    MERGE_STRUCT(index_type_uint8, VkPhysicalDeviceIndexTypeUint8FeaturesEXT);
     /* one chain over every struct in use */
     VkBaseOutStructure *chain[] = {
         (VkBaseOutStructure *)&storage->atomic_int64,
@@ -59,6 +67,14 @@ void smoke_options_merge(struct gpu_options *into, struct smoke_device_features 
         (VkBaseOutStructure *)&storage->acceleration_structure,
         (VkBaseOutStructure *)&storage->ray_query,
         (VkBaseOutStructure *)&storage->ray_tracing_pipeline,
+        (VkBaseOutStructure *)&storage->variable_pointers,
+        (VkBaseOutStructure *)&storage->float16_int8,
+        (VkBaseOutStructure *)&storage->memory_model,
+        (VkBaseOutStructure *)&storage->zero_initialize_workgroup_memory,
+        (VkBaseOutStructure *)&storage->storage_8bit,
+        (VkBaseOutStructure *)&storage->storage_16bit,
+        (VkBaseOutStructure *)&storage->depth_clamp_zero_one,
+        (VkBaseOutStructure *)&storage->index_type_uint8,
     };
     VkBaseOutStructure *head = NULL;
     for (size_t i = sizeof(chain) / sizeof(chain[0]); i-- > 0;) {

@@ -32,6 +32,15 @@ struct smoke_device_features {
     VkPhysicalDeviceAccelerationStructureFeaturesKHR acceleration_structure;
     VkPhysicalDeviceRayQueryFeaturesKHR ray_query;
     VkPhysicalDeviceRayTracingPipelineFeaturesKHR ray_tracing_pipeline;
+    /* what AmberScript files ask for with DEVICE_FEATURE (amber/) */
+    VkPhysicalDeviceVariablePointersFeatures variable_pointers;
+    VkPhysicalDeviceShaderFloat16Int8Features float16_int8;
+    VkPhysicalDeviceVulkanMemoryModelFeatures memory_model;
+    VkPhysicalDeviceZeroInitializeWorkgroupMemoryFeatures zero_initialize_workgroup_memory;
+    VkPhysicalDevice8BitStorageFeatures storage_8bit;
+    VkPhysicalDevice16BitStorageFeatures storage_16bit;
+    VkPhysicalDeviceDepthClampZeroOneFeaturesEXT depth_clamp_zero_one;
+    VkPhysicalDeviceIndexTypeUint8FeaturesEXT index_type_uint8;
 };
 
 struct smoke_test {
@@ -65,6 +74,9 @@ enum smoke_fault {
 /* Every test, in the order they run. */
 size_t smoke_test_count(void);
 const struct smoke_test *smoke_test_get(size_t index);
+/* Adds tests made at run time (the probe's --amber files) after the built-in ones; `tests` stays
+ * valid while the probe runs. Call before the workers start: they inherit the table. */
+void smoke_tests_add(const struct smoke_test *tests, size_t count);
 
 /* Tests run through a session (session.h), which owns the device they use. */
 

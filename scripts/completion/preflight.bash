@@ -7,6 +7,7 @@ _preflight_probe()
     case $prev in
     --out) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --artifacts) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+    --amber) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --device | --timeout | --jobs | --power-budget | --power-phase-ms) COMPREPLY=(); return ;;
     --tests | --skip)
         local ids
@@ -15,7 +16,7 @@ _preflight_probe()
         return
         ;;
     esac
-    COMPREPLY=($(compgen -W "--device --all --out --pretty --host-label --list --tests --skip --timeout --jobs --artifacts --fresh-device --no-power --power-budget --power-phase-ms --no-smoke --list-tests --help --version" -- "$cur"))
+    COMPREPLY=($(compgen -W "--device --all --out --pretty --host-label --list --tests --skip --timeout --jobs --artifacts --fresh-device --no-power --power-budget --power-phase-ms --no-smoke --list-tests --amber --help --version" -- "$cur"))
 }
 
 _preflight_report_options()

@@ -107,9 +107,9 @@ static uint32_t code_at(const void *codes, unsigned stride, size_t i)
     return stride == 4 ? (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24 : p[0];
 }
 
-bool artifacts_write_codes(cJSON *evidence, const char *name, const char *what, uint32_t width, uint32_t height,
-                           const void *codes, unsigned stride, const struct artifact_palette *palette,
-                           unsigned palette_size)
+/* Appends the artifact's entry to the evidence; NULL when no directory was given (the entry then
+ * says so). */
+static cJSON *artifact_entry(cJSON *evidence, const char *name, const char *what)
 {
     cJSON *list = cJSON_GetObjectItemCaseSensitive(evidence, "artifacts");
     if (list == NULL)
@@ -120,26 +120,16 @@ bool artifacts_write_codes(cJSON *evidence, const char *name, const char *what, 
     cJSON_AddStringToObject(entry, "what", what);
     if (directory == NULL) {
         cJSON_AddBoolToObject(entry, "written", false);
-        return true;
+        return NULL;
     }
-    size_t texels = (size_t)width * height;
-    uint8_t *rgb = malloc(texels * 3 + 1);
-    if (rgb == NULL) {
-        cJSON_AddStringToObject(entry, "error", "out of memory");
-        return false;
-    }
-    for (size_t i = 0; i < texels; ++i) {
-        static const uint8_t unknown[3] = {255, 0, 255};
-        const uint8_t *colour = unknown;
-        uint32_t code = code_at(codes, stride, i);
-        for (unsigned k = 0; k < palette_size; ++k)
-            if (palette[k].code == code)
-                colour = palette[k].rgb;
-        memcpy(rgb + i * 3, colour, 3);
-    }
+    return entry;
+}
+
+/* Encodes `rgb`, writes the file and fills the entry. */
+static bool write_rgb(cJSON *entry, const char *name, const uint8_t *rgb, uint32_t width, uint32_t height)
+{
     size_t size = 0;
     uint8_t *png = artifacts_encode_png_rgb(rgb, width, height, &size);
-    free(rgb);
     if (png == NULL) {
         cJSON_AddStringToObject(entry, "error", "libpng could not encode the image");
         return false;
@@ -160,4 +150,38 @@ bool artifacts_write_codes(cJSON *evidence, const char *name, const char *what, 
     cJSON_AddNumberToObject(entry, "width", width);
     cJSON_AddNumberToObject(entry, "height", height);
     return true;
+}
+
+bool artifacts_write_codes(cJSON *evidence, const char *name, const char *what, uint32_t width, uint32_t height,
+                           const void *codes, unsigned stride, const struct artifact_palette *palette,
+                           unsigned palette_size)
+{
+    cJSON *entry = artifact_entry(evidence, name, what);
+    if (entry == NULL)
+        return true;
+    size_t texels = (size_t)width * height;
+    uint8_t *rgb = malloc(texels * 3 + 1);
+    if (rgb == NULL) {
+        cJSON_AddStringToObject(entry, "error", "out of memory");
+        return false;
+    }
+    for (size_t i = 0; i < texels; ++i) {
+        static const uint8_t unknown[3] = {255, 0, 255};
+        const uint8_t *colour = unknown;
+        uint32_t code = code_at(codes, stride, i);
+        for (unsigned k = 0; k < palette_size; ++k)
+            if (palette[k].code == code)
+                colour = palette[k].rgb;
+        memcpy(rgb + i * 3, colour, 3);
+    }
+    bool written = write_rgb(entry, name, rgb, width, height);
+    free(rgb);
+    return written;
+}
+
+bool artifacts_write_rgb(cJSON *evidence, const char *name, const char *what, uint32_t width, uint32_t height,
+                         const uint8_t *rgb)
+{
+    cJSON *entry = artifact_entry(evidence, name, what);
+    return entry == NULL || write_rgb(entry, name, rgb, width, height);
 }

@@ -30,6 +30,10 @@ bool artifacts_write_codes(cJSON *evidence, const char *name, const char *what, 
                            const void *codes, unsigned stride, const struct artifact_palette *palette,
                            unsigned palette_size);
 
+/* The same for an image in colour: `rgb` holds width x height x 3 bytes, row after row. */
+bool artifacts_write_rgb(cJSON *evidence, const char *name, const char *what, uint32_t width, uint32_t height,
+                         const uint8_t *rgb);
+
 /* The PNG bytes of an RGB image (malloc'd; NULL on failure), for the writer and its unit test. */
 uint8_t *artifacts_encode_png_rgb(const uint8_t *rgb, uint32_t width, uint32_t height, size_t *size);
 

@@ -48,13 +48,15 @@ bool gpu_open(struct gpu *gpu, VkInstance instance, VkPhysicalDevice physical, u
     if (family_count > 32)
         family_count = 32;
     vkGetPhysicalDeviceQueueFamilyProperties(physical, &family_count, families);
+    /* a family that draws too, where there is one: AmberScript files draw as well as dispatch */
     gpu->queue_family = UINT32_MAX;
-    for (uint32_t i = 0; i < family_count; ++i) {
-        if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) {
+    const VkQueueFlags both = VK_QUEUE_COMPUTE_BIT | VK_QUEUE_GRAPHICS_BIT;
+    for (uint32_t i = 0; i < family_count && gpu->queue_family == UINT32_MAX; ++i)
+        if ((families[i].queueFlags & both) == both)
             gpu->queue_family = i;
-            break;
-        }
-    }
+    for (uint32_t i = 0; i < family_count && gpu->queue_family == UINT32_MAX; ++i)
+        if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT)
+            gpu->queue_family = i;
     if (gpu->queue_family == UINT32_MAX)
         return gpu_check(gpu, VK_ERROR_FEATURE_NOT_PRESENT, "no queue family with VK_QUEUE_COMPUTE_BIT");
     gpu->timestamp_valid_bits = families[gpu->queue_family].timestampValidBits;
@@ -242,15 +244,6 @@ VkDeviceAddress gpu_buffer_address(struct gpu *gpu, const struct gpu_buffer *b)
 struct gpu_image *gpu_image_create(struct gpu *gpu, VkFormat format, uint32_t width, uint32_t height,
                                    VkImageUsageFlags usage)
 {
-    if (gpu_failed(gpu) || gpu->image_count == GPU_MAX_OBJECTS)
-        return NULL;
-    struct gpu_image *image = calloc(1, sizeof(*image));
-    if (image == NULL)
-        return NULL;
-    gpu->images[gpu->image_count++] = image;
-    image->format = format;
-    image->width = width;
-    image->height = height;
     VkImageCreateInfo info = {
         .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
         .imageType = VK_IMAGE_TYPE_2D,
@@ -264,19 +257,39 @@ struct gpu_image *gpu_image_create(struct gpu *gpu, VkFormat format, uint32_t wi
         .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
         .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
     };
-    if (!GPU_CHECK(gpu, vkCreateImage(gpu->device, &info, NULL, &image->image)))
+    return gpu_image_create_from(gpu, &info, VK_IMAGE_ASPECT_COLOR_BIT);
+}
+
+struct gpu_image *gpu_image_create_from(struct gpu *gpu, const VkImageCreateInfo *info, VkImageAspectFlags aspect)
+{
+    if (gpu_failed(gpu) || gpu->image_count == GPU_MAX_OBJECTS)
+        return NULL;
+    struct gpu_image *image = calloc(1, sizeof(*image));
+    if (image == NULL)
+        return NULL;
+    gpu->images[gpu->image_count++] = image;
+    image->format = info->format;
+    image->width = info->extent.width;
+    image->height = info->extent.height;
+    image->depth = info->extent.depth;
+    image->mip_levels = info->mipLevels;
+    image->aspect = aspect;
+    if (!GPU_CHECK(gpu, vkCreateImage(gpu->device, info, NULL, &image->image)))
         return NULL;
     VkMemoryRequirements req;
     vkGetImageMemoryRequirements(gpu->device, image->image, &req);
     if (!allocate(gpu, req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, false, &image->memory) ||
         !GPU_CHECK(gpu, vkBindImageMemory(gpu->device, image->image, image->memory, 0)))
         return NULL;
+    static const VkImageViewType view_types[] = {VK_IMAGE_VIEW_TYPE_1D, VK_IMAGE_VIEW_TYPE_2D, VK_IMAGE_VIEW_TYPE_3D};
     VkImageViewCreateInfo view_info = {
         .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
         .image = image->image,
-        .viewType = VK_IMAGE_VIEW_TYPE_2D,
-        .format = format,
-        .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1},
+        .viewType = view_types[info->imageType],
+        .format = info->format,
+        /* a view of depth and stencil together is of the depth alone (the spec's rule for sampling) */
+        .subresourceRange = {(aspect & VK_IMAGE_ASPECT_DEPTH_BIT) ? VK_IMAGE_ASPECT_DEPTH_BIT : aspect, 0,
+                             info->mipLevels, 0, 1},
     };
     if (!GPU_CHECK(gpu, vkCreateImageView(gpu->device, &view_info, NULL, &image->view)))
         return NULL;

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <volk.h>
 
-#define GPU_MAX_OBJECTS 64
+#define GPU_MAX_OBJECTS 256
 
 struct gpu_buffer {
     VkBuffer buffer;
@@ -23,9 +23,11 @@ struct gpu_buffer {
 struct gpu_image {
     VkImage image;
     VkDeviceMemory memory;
-    VkImageView view;
+    VkImageView view; /* every level and layer */
     VkFormat format;
     uint32_t width, height;
+    uint32_t depth, mip_levels;
+    VkImageAspectFlags aspect;
 };
 
 struct gpu_pipeline {
@@ -40,7 +42,7 @@ struct gpu_pipeline {
 };
 
 /* What a test needs enabled at device creation (only ever what the device declares). */
-#define GPU_MAX_EXTENSIONS 24
+#define GPU_MAX_EXTENSIONS 64 /* the shared device enables the union of every test's, AmberScript files' too */
 
 struct gpu_options {
     const char *extensions[GPU_MAX_EXTENSIONS]; /* enabled when the device has them; NULL ends the list */
@@ -97,6 +99,9 @@ VkDeviceAddress gpu_buffer_address(struct gpu *gpu, const struct gpu_buffer *b);
 /* A 2D image (optimal tiling, device-local) and its view, left in VK_IMAGE_LAYOUT_UNDEFINED. */
 struct gpu_image *gpu_image_create(struct gpu *gpu, VkFormat format, uint32_t width, uint32_t height,
                                    VkImageUsageFlags usage);
+/* Any image `info` describes (1D, 2D, 3D, mip levels, samples), device-local, with a view of all
+ * of it for `aspect` (depth and stencil views are of the depth aspect when both are given). */
+struct gpu_image *gpu_image_create_from(struct gpu *gpu, const VkImageCreateInfo *info, VkImageAspectFlags aspect);
 
 /* The layout part of a pipeline: one descriptor set of `bindings` (visible to `stages`) with its
  * pool and set allocated, and push constants of `push_size` bytes. The caller adds modules and

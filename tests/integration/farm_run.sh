@@ -48,6 +48,30 @@ check "the report carries the host label" python3 -c "import json,sys; sys.exit(
 check "the tests' images are exported beside the report" test -n "$(ls "$latest/artifacts"/*.png 2>/dev/null)"
 check "the dashboard stored the report" [ "$(reports_on_dashboard)" = 1 ]
 
+# a team's AmberScript files, passed through to the probe: gated, in JUnit, in the report
+mkdir -p "$work/amber/kernels"
+cat >"$work/amber/kernels/fill.amber" <<'EOF'
+#!amber
+SHADER compute fill GLSL
+#version 450
+layout(binding = 0) buffer B { uint v[]; };
+void main() { v[gl_GlobalInvocationID.x] = 7u; }
+END
+BUFFER b DATA_TYPE uint32 SIZE 4 FILL 0
+PIPELINE compute p
+  ATTACH fill
+  BIND BUFFER b AS storage DESCRIPTOR_SET 0 BINDING 0
+END
+RUN p 4 1 1
+EXPECT b IDX 0 EQ 7 7 7 7
+EOF
+printf 'amber.* must pass\n' >"$work/amber.req"
+rc=$(farm --amber "$work/amber" --requirements "$work/amber.req" --no-artifacts --probe-arg --tests --probe-arg 'amber.*')
+check "--amber: the files run, the gate on amber.* passes ($rc)" [ "$rc" = 0 ]
+check "... the file is a test of the report and of JUnit" grep -q 'amber.kernels.fill' "$work/runs/latest/junit.xml"
+rc=$(farm --amber "$work/no-such-folder")
+check "--amber of a missing path: bad usage, exit 64 ($rc)" [ "$rc" = 64 ]
+
 rc=$(farm --requirements "$work/fail.req" --no-artifacts)
 check "a failed gate exits 2 ($rc)" [ "$rc" = 2 ]
 check "... and says so" grep -q "gate: FAILED" "$work/out"

@@ -238,6 +238,39 @@ static void scenario_selected_binding(struct objects *o, uint32_t written, VkDev
     finish(o->a, &r, true);
 }
 
+/* texel_buffer_sampler.comp: a usamplerBuffer bound as the uniform texel buffer it is. */
+static void scenario_texel_buffer_sampler(struct objects *o)
+{
+    VkBuffer texels = new_buffer(o, 4096, VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT);
+    VkBuffer out = new_buffer(o, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    VkBufferViewCreateInfo view_info = {.sType = VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO,
+                                        .buffer = texels,
+                                        .format = VK_FORMAT_R32_UINT,
+                                        .range = VK_WHOLE_SIZE};
+    VkBufferView view;
+    CHECK(vkCreateBufferView(o->a->device, &view_info, NULL, &view));
+    const VkDescriptorType types[] = {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
+    VkDescriptorSetLayout set_layout = new_set_layout(o, types, 2);
+    VkPipelineLayout layout = new_pipeline_layout(o, &set_layout, 1);
+    VkPipeline pipeline =
+        new_compute(o, layer_test_spirv_texel_buffer_sampler, layer_test_spirv_texel_buffer_sampler_size, layout);
+    VkDescriptorSet set = new_set(o, set_layout);
+    VkWriteDescriptorSet write = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                  .dstSet = set,
+                                  .dstBinding = 0,
+                                  .descriptorCount = 1,
+                                  .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER,
+                                  .pTexelBufferView = &view};
+    vkUpdateDescriptorSets(o->a->device, 1, &write, 0, NULL);
+    write_buffer(o, set, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, out, 0, VK_WHOLE_SIZE);
+    struct recording r = begin(o->a, "texel-buffer-cb");
+    vkCmdBindPipeline(r.cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    vkCmdBindDescriptorSets(r.cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
+    vkCmdDispatch(r.cb, 4096 / 4 / 64, 1, 1);
+    finish(o->a, &r, true);
+    vkDestroyBufferView(o->a->device, view, NULL);
+}
+
 /* indexed_by_data.comp: the written element is read from memory, so where binding 1's writes land
  * is known only on the GPU; its range overlaps binding 0's at another offset. */
 static void scenario_indexed_by_data(struct objects *o)
@@ -391,6 +424,8 @@ bool scenarios_alias(struct app *a, const char *name)
         scenario_selected_binding(&o, 3, 2 * 4096 + 64); /* 16 elements into binding 2's: a race */
     } else if (strcmp(name, "alias-selected-binding-dead") == 0) {
         scenario_selected_binding(&o, 1, 4096); /* bindings 2 and 3 never touched, wherever they lie */
+    } else if (strcmp(name, "binding-texel-buffer-sampler") == 0) {
+        scenario_texel_buffer_sampler(&o);
     } else if (strcmp(name, "alias-indexed-by-data") == 0) {
         scenario_indexed_by_data(&o);
     } else if (strcmp(name, "alias-memory") == 0) {

@@ -139,6 +139,8 @@ run alias-selected-binding-dead
 check "alias: bindings a specialization constant leaves untouched are no access: silent" only 0
 run alias-selected-binding-overlap
 check "alias: the chosen binding's range starts 16 elements into a read binding's: ERROR with the witness" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-alias-buffer .* ERROR .*set 0 binding 3 writes .*(memory bytes \[8256, 16384)), and set 0 binding 2 reads .*(memory bytes \[8192, 16384)).*invocation (0,0,0) writes memory byte 8256 through set 0 binding 3, which invocation (16,0,0) reads through set 0 binding 2' '$work/out'"
+run binding-texel-buffer-sampler
+check "binding: a usamplerBuffer bound as a uniform texel buffer (its type in SPIR-V is a sampled image): silent" only 0
 run alias-indexed-by-data
 check "alias: an index read from memory, ranges overlapping: never an ERROR, silent by default" only 0
 VK_PREFLIGHT_VALIDATION_ENABLE=PREFLIGHT-alias-buffer-unproven run alias-indexed-by-data

@@ -1,0 +1,4 @@
+#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) buffer B { uint v; };
+void main() { v = 0xF1u; }

@@ -1,0 +1,3 @@
+#version 450
+// from a file
+void main() {}
