@@ -24,7 +24,7 @@ void hazard_submit_batch(struct layer_device *ld, const struct progress_batch *o
 void hazard_retire_completed(struct layer_device *ld);
 void hazard_queues_free(struct layer_device *ld);
 
-/* The presentation engine, as a queue of its own (queue_progress_present): it reads the presented
+/* The presentation engine, as a queue of its own (progress_present): it reads the presented
  * images after what its batch is ordered after. */
 void hazard_present(struct layer_device *ld, const struct progress_batch *ordered, const struct hazard_access *images,
                     uint32_t image_count);

@@ -344,7 +344,7 @@ static void record_signals(struct layer_device *ld, struct queue_progress *p, st
 
 /* Keeps a batch in flight in the pending list when it has semaphore operations to look up. */
 static void keep_pending(struct queue_progress *p, struct batch_ref batch, const struct queue_batch *q,
-                         const struct progress_batch *ordered, bool waits_complete)
+                         const struct progress_batch *ordered)
 {
     struct pending_batch b = {.batch = batch};
     if (q->signal_count > 0 && (b.signals = malloc(q->signal_count * sizeof(*b.signals))) != NULL) {
@@ -352,7 +352,7 @@ static void keep_pending(struct queue_progress *p, struct batch_ref batch, const
             b.signals[i] = (struct pending_signal){HANDLE(q->signals[i].semaphore), q->signals[i].value};
         b.signal_count = q->signal_count;
     }
-    for (uint32_t i = 0; waits_complete && i < ordered->wait_count; ++i)
+    for (uint32_t i = 0; i < ordered->wait_count; ++i)
         for (uint32_t k = 0; !ordered->waits[i].everything && k < p->queue_count; ++k)
             if (ordered->waits[i].after[k] != 0)
                 add_after(&b, (struct batch_ref){k, ordered->waits[i].after[k]});
@@ -409,7 +409,7 @@ void progress_submit(struct layer_device *ld, VkQueue queue, const struct queue_
         begin_out(out, queue, qi, b.number);
         for (uint32_t i = 0; i < batch->wait_count && i < PROGRESS_MAX_WAITS; ++i)
             order_wait(ld, p, b, &batch->waits[i], &out->waits[out->wait_count++]);
-        keep_pending(p, b, batch, out, true);
+        keep_pending(p, b, batch, out);
         record_signals(ld, p, b, batch, out);
         struct fence_state *f = batch->fence != VK_NULL_HANDLE ? fence_state_in(ld, HANDLE(batch->fence)) : NULL;
         if (f != NULL) {
@@ -432,13 +432,12 @@ void progress_present(struct layer_device *ld, VkQueue queue, const struct semap
     if (pi < PROGRESS_MAX_QUEUES) {
         struct batch_ref b = new_batch(ld, p, pi);
         begin_out(out, PRESENT_QUEUE, pi, b.number);
+        /* not kept pending: a present known complete (an acquire's fence) says only that the
+         * engine's reads are done, not that the work its semaphores waited for is */
         for (uint32_t i = 0; i < wait_count && i < PROGRESS_MAX_WAITS; ++i)
             order_wait(ld, p, b, &waits[i], &out->waits[out->wait_count++]);
-        struct queue_batch none = {.wait_count = 0};
-        keep_pending(p, b, &none, out, true);
         if (wait_count == 0 && qi < PROGRESS_MAX_QUEUES) {
-            /* no semaphore: assumed after the presenting queue's work so far (for the order only: a
-             * present known complete says nothing about that work) */
+            /* no semaphore: assumed after the presenting queue's work so far */
             out->waits[0] = (struct progress_wait){.stages = ~0ull};
             out->waits[0].after[qi] = p->submitted[qi];
             out->wait_count = 1;
