@@ -422,8 +422,8 @@ static void retire(struct layer_device *ld, struct hazard_queue *q, uint64_t bat
 void hazard_retire_completed(struct layer_device *ld)
 {
     struct hazard_queues *h = __atomic_load_n(&ld->queue_hazards, __ATOMIC_ACQUIRE);
-    if (h == NULL)
-        return;
+    if (h == NULL || __atomic_load_n(&h->progress_generation, __ATOMIC_ACQUIRE) == progress_generation(ld))
+        return; /* nothing completed since the last retirement */
     pthread_mutex_lock(&h->lock);
     uint64_t complete[MAX_QUEUES];
     uint32_t count;

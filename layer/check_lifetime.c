@@ -528,8 +528,8 @@ void lifetime_submit_batch(struct layer_device *ld, const struct progress_batch 
 void lifetime_retire_completed(struct layer_device *ld)
 {
     struct lifetime_tracker *t = tracker_of(ld, false);
-    if (t == NULL)
-        return;
+    if (t == NULL || __atomic_load_n(&t->progress_generation, __ATOMIC_ACQUIRE) == progress_generation(ld))
+        return; /* nothing completed since the last retirement */
     pthread_mutex_lock(&t->lock);
     uint64_t complete[PROGRESS_MAX_QUEUES];
     uint32_t queue_count;

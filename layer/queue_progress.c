@@ -45,14 +45,13 @@ struct early_wait {
 struct queue_progress {
     pthread_mutex_t lock;
     VkQueue queues[PROGRESS_MAX_QUEUES];
-    uint64_t submitted[PROGRESS_MAX_QUEUES], complete[PROGRESS_MAX_QUEUES];
-    uint32_t queue_count;
-    struct pending_batch *pending; /* in submission order */
+    uint64_t submitted[PROGRESS_MAX_QUEUES];
+    uint64_t complete[PROGRESS_MAX_QUEUES]; /* written under the lock, read without it (atomic): they only grow */
+    uint32_t queue_count;                   /* likewise */
+    struct pending_batch *pending;          /* in submission order */
     uint32_t pending_count, pending_capacity;
     struct early_wait early[EARLY_WAITS]; /* a ring */
     uint32_t early_next;
-    struct batch_ref in_flight[PROGRESS_MAX_PENDING]; /* the latest submissions, a ring: the cap */
-    uint32_t in_flight_next;
     uint64_t generation; /* moved on whenever something completes (read without the lock) */
 };
 
@@ -101,7 +100,8 @@ static uint32_t queue_index(struct queue_progress *p, VkQueue queue)
     if (p->queue_count == PROGRESS_MAX_QUEUES)
         return PROGRESS_MAX_QUEUES;
     p->queues[p->queue_count] = queue;
-    return p->queue_count++;
+    __atomic_store_n(&p->queue_count, p->queue_count + 1, __ATOMIC_RELEASE);
+    return p->queue_count - 1;
 }
 
 /* --- completion ----------------------------------------------------------------------------------- */
@@ -114,7 +114,7 @@ static bool complete_to(struct queue_progress *p, struct batch_ref b)
     uint64_t number = b.number < p->submitted[b.queue] ? b.number : p->submitted[b.queue];
     if (number <= p->complete[b.queue])
         return false;
-    p->complete[b.queue] = number;
+    __atomic_store_n(&p->complete[b.queue], number, __ATOMIC_RELAXED); /* published by the generation */
     return true;
 }
 
@@ -231,16 +231,24 @@ void progress_semaphore_reached(struct layer_device *ld, VkSemaphore semaphore, 
     pthread_mutex_unlock(&p->lock);
 }
 
+uint64_t progress_generation(struct layer_device *ld)
+{
+    struct queue_progress *p = progress_of(ld, false);
+    return p != NULL ? __atomic_load_n(&p->generation, __ATOMIC_ACQUIRE) : 0;
+}
+
 bool progress_completed(struct layer_device *ld, uint64_t *generation, uint64_t *complete, uint32_t *queue_count)
 {
     struct queue_progress *p = progress_of(ld, false);
-    if (p == NULL || __atomic_load_n(&p->generation, __ATOMIC_ACQUIRE) == *generation)
+    uint64_t now = p != NULL ? __atomic_load_n(&p->generation, __ATOMIC_ACQUIRE) : 0;
+    if (now == *generation)
         return false;
-    pthread_mutex_lock(&p->lock);
-    memcpy(complete, p->complete, p->queue_count * sizeof(*complete));
-    *queue_count = p->queue_count;
-    *generation = p->generation;
-    pthread_mutex_unlock(&p->lock);
+    /* no lock: what completed only grows, so numbers newer than `now` are as true (the caller
+     * retires them now, and again harmlessly at the next generation) */
+    *queue_count = __atomic_load_n(&p->queue_count, __ATOMIC_ACQUIRE);
+    for (uint32_t i = 0; i < *queue_count; ++i)
+        complete[i] = __atomic_load_n(&p->complete[i], __ATOMIC_RELAXED);
+    __atomic_store_n(generation, now, __ATOMIC_RELEASE); /* read without the caller's lock too */
     return true;
 }
 
@@ -373,15 +381,13 @@ static void keep_pending(struct queue_progress *p, struct batch_ref batch, const
     p->pending[p->pending_count++] = b;
 }
 
-/* A new batch of queue `qi`: numbered, the oldest in flight past the cap counted complete. */
+/* A new batch of queue `qi`: numbered, the queue's oldest in flight past the cap counted complete. */
 static struct batch_ref new_batch(struct layer_device *ld, struct queue_progress *p, uint32_t qi)
 {
     struct batch_ref batch = {qi, ++p->submitted[qi]};
-    struct batch_ref *oldest = &p->in_flight[p->in_flight_next];
-    if (oldest->number != 0 && complete_to(p, *oldest))
+    if (batch.number > PROGRESS_MAX_PENDING &&
+        complete_to(p, (struct batch_ref){qi, batch.number - PROGRESS_MAX_PENDING}))
         settle(ld, p);
-    *oldest = batch;
-    p->in_flight_next = (p->in_flight_next + 1) % PROGRESS_MAX_PENDING;
     return batch;
 }
 

@@ -13,7 +13,7 @@
  * only grows); a batch known complete completes the batches whose signals it waited for (not a
  * present: an acquire's fence says only that the engine's reads are done). Nothing
  * else: a wait satisfied by the host's own signal or the initial value completes no GPU work, and
- * past PROGRESS_MAX_PENDING batches in flight the oldest counts as complete.
+ * past PROGRESS_MAX_PENDING batches in flight on a queue its oldest counts as complete.
  *
  * Order. A binary semaphore wait is ordered after the batch of its latest signal; a timeline wait
  * after the first signal that reaches its value (the smallest value at or above it) and every
@@ -35,7 +35,7 @@ struct command_buffer_state;
 
 #define PROGRESS_MAX_QUEUES 16    /* queues of one device (the presentation engine is one); more are not tracked */
 #define PROGRESS_MAX_WAITS 32     /* semaphore waits of one batch; past that the last one waits for everything */
-#define PROGRESS_MAX_PENDING 1024 /* batches in flight; past that the oldest counts as complete */
+#define PROGRESS_MAX_PENDING 1024 /* batches in flight on a queue; past that its oldest counts as complete */
 
 struct semaphore_op {
     VkSemaphore semaphore;
@@ -97,8 +97,11 @@ void progress_semaphore_reached(struct layer_device *ld, VkSemaphore semaphore, 
 
 /* How far each queue's work is known complete: batches up to complete[i] of queue index i (room
  * for PROGRESS_MAX_QUEUES); the count of queues. `*generation` is moved on when anything
- * completed since its value (0 at first): false, without filling `complete`, when nothing did. */
+ * completed since its value (0 at first): false, without filling `complete`, when nothing did.
+ * progress_generation is the value it moves to, read without a lock: a check compares it with its
+ * own before it takes its lock to retire. */
 bool progress_completed(struct layer_device *ld, uint64_t *generation, uint64_t *complete, uint32_t *queue_count);
+uint64_t progress_generation(struct layer_device *ld);
 
 void progress_free(struct layer_device *ld);
 

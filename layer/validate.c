@@ -316,7 +316,7 @@ void validate_submit(struct layer_device *ld, VkQueue queue, const struct queue_
     progress_submit(ld, queue, batch, &ordered);
     hazard_submit_batch(ld, &ordered, batch);
     lifetime_submit_batch(ld, &ordered, batch);
-    retire_completed(ld); /* past PROGRESS_MAX_PENDING in flight, the oldest counts as complete */
+    retire_completed(ld); /* past PROGRESS_MAX_PENDING in flight on a queue, its oldest counts as complete */
 }
 
 /* After a wait completed work: its uses retired, then the completed writes to readback buffers
