@@ -360,9 +360,11 @@ static void keep_pending(struct queue_progress *p, struct batch_ref batch, const
             b.signals[i] = (struct pending_signal){HANDLE(q->signals[i].semaphore), q->signals[i].value};
         b.signal_count = q->signal_count;
     }
+    /* not along an acquire's semaphore: it says the engine is done with the acquired image, not
+     * with every image it read before (the order assumes so, completion does not) */
     for (uint32_t i = 0; i < ordered->wait_count; ++i)
         for (uint32_t k = 0; !ordered->waits[i].everything && k < p->queue_count; ++k)
-            if (ordered->waits[i].after[k] != 0)
+            if (ordered->waits[i].after[k] != 0 && p->queues[k] != PRESENT_QUEUE)
                 add_after(&b, (struct batch_ref){k, ordered->waits[i].after[k]});
     bool early = false; /* a wait recorded early gets its edge when its signal comes */
     for (uint32_t i = 0; i < ordered->wait_count; ++i)

@@ -10,8 +10,10 @@
  * work is complete. A waited fence completes its batch; vkQueueWaitIdle its queue; vkDeviceWaitIdle
  * every queue; a host wait on a timeline semaphore (or a read of its counter) the batch whose
  * signal set the counter there, and the signals of lower values of that semaphore (a timeline
- * only grows); a batch known complete completes the batches whose signals it waited for (not a
- * present: an acquire's fence says only that the engine's reads are done). Nothing
+ * only grows); a batch known complete completes the batches whose signals it waited for (not
+ * through the presentation engine: an acquire's semaphore or fence says that the engine is done
+ * with the acquired image, the presents before it say nothing of the work their semaphores
+ * waited for). Nothing
  * else: a wait satisfied by the host's own signal or the initial value completes no GPU work, and
  * past PROGRESS_MAX_PENDING batches in flight on a queue its oldest counts as complete.
  *

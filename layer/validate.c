@@ -1,4 +1,4 @@
-/* The validators of validate.h: which checks each command kind meets, in which order. */
+/* The validators of validate.h: which checks each hook kind meets, in which order. */
 #include "validate.h"
 
 #include <string.h>
