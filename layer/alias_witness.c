@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PUSH_BYTES 256  /* MAX_PUSH_CONSTANT_BYTES of layer_state.h */
+#define PUSH_BYTES 256  /* MAX_PUSH_CONSTANT_BYTES of state_command_buffers.h */
 #define GRANULE 4u      /* bytes compared as one: every buffer access the sites describe is 4-byte aligned */
 #define MAX_GRANULES 8u /* of one access (32 bytes); wider accesses are compared by their first 32 */
 

@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "findings.h"
+#include "state_command_buffers.h"
+#include "state_device.h"
 
 /* Exactly the same memory through two bindings: buffers, or storage images both (a sampled read
  * goes through the texture path and filters across neighbours: that stays an alias). */

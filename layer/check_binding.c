@@ -6,6 +6,11 @@
 
 #include "findings.h"
 #include "spirv_validate.h"
+#include "state_command_buffers.h"
+#include "state_descriptors.h"
+#include "state_device.h"
+#include "state_pipelines.h"
+#include "state_resources.h"
 
 static const char *type_name(VkDescriptorType t)
 {

@@ -4,7 +4,9 @@
 #ifndef PREFLIGHT_LAYER_CHECK_BINDING_H
 #define PREFLIGHT_LAYER_CHECK_BINDING_H
 
-#include "layer_state.h"
+#include "state_command_buffers.h"
+#include "state_device.h"
+#include "state_pipelines.h"
 
 /* Checks a dispatch's or draw's bound state; runs again only when that state changed. */
 void check_binding_command(struct layer_device *ld, struct command_buffer_state *cb, struct bound_state *b,

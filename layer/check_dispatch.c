@@ -6,6 +6,10 @@
 #include <string.h>
 
 #include "findings.h"
+#include "state_command_buffers.h"
+#include "state_device.h"
+#include "state_pipelines.h"
+#include "state_resources.h"
 
 static void report(struct layer_device *ld, struct command_buffer_state *cb, enum check_id check, const char *call,
                    VkObjectType type, uint64_t handle, VkObjectType type2, uint64_t handle2, const char *message)
@@ -138,8 +142,8 @@ void check_dispatch_device_init(struct layer_device *ld)
 }
 
 /* The common case, nothing to report, decided without the formatting's stack frame. */
-static void check_counts(struct layer_device *ld, struct command_buffer_state *cb, const uint32_t base[3],
-                         const uint32_t count[3], const char *call, const char *how, uint32_t command_index)
+static inline void check_counts(struct layer_device *ld, struct command_buffer_state *cb, const uint32_t base[3],
+                                const uint32_t count[3], const char *call, const char *how, uint32_t command_index)
 {
     /* every dispatch comes here: the three dimensions compared without a loop or early exits */
     bool empty = how[0] == '\0' && (count[0] == 0) | (count[1] == 0) | (count[2] == 0);

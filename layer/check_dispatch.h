@@ -4,7 +4,9 @@
 #ifndef PREFLIGHT_LAYER_CHECK_DISPATCH_H
 #define PREFLIGHT_LAYER_CHECK_DISPATCH_H
 
-#include "layer_state.h"
+#include "state_command_buffers.h"
+#include "state_device.h"
+#include "state_pipelines.h"
 
 void check_dispatch_pipeline(struct layer_device *ld, const struct pipeline_state *p, VkShaderModule module,
                              const char *call);

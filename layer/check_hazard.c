@@ -17,7 +17,8 @@
 #include "findings.h"
 #include "check_hazard_report.h"
 #include "hazard_tracker.h"
-#include "layer_state.h"
+#include "state_command_buffers.h"
+#include "state_device.h"
 
 static struct hazard_tracker *tracker_of(struct command_buffer_state *cb, bool create)
 {

@@ -4,8 +4,9 @@
  * the layer does not know: no false finding), images by subresource; an image barrier whose
  * layouts differ is also a layout transition, applied after the memory part. */
 #include "check_hazard.h"
-#include "command_access.h"
-#include "layer_state.h"
+#include "command_access_regions.h"
+#include "state_command_buffers.h"
+#include "state_device.h"
 
 /* An image barrier's subresources in the tracker's terms (false for an image the layer does not
  * know). */

@@ -6,8 +6,10 @@
 #include <string.h>
 
 #include "check_hazard.h"
-#include "command_access.h"
-#include "layer_state.h"
+#include "command_access_regions.h"
+#include "state_command_buffers.h"
+#include "state_device.h"
+#include "state_pipelines.h"
 
 /* A render pass for the hazard tracker. At its start the dependencies from VK_SUBPASS_EXTERNAL
  * (the union of the application's, else the implicit one); entering a subpass, the dependencies

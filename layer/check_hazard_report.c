@@ -6,7 +6,8 @@
 #include <stdio.h>
 
 #include "findings.h"
-#include "layer_state.h"
+#include "state_command_buffers.h"
+#include "state_device.h"
 
 static const struct {
     uint64_t bit;

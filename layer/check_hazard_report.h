@@ -5,6 +5,9 @@
 
 #include "hazard_tracker.h"
 
+struct layer_device;
+struct command_buffer_state;
+
 /* Reports a conflict; `context` describes where the earlier use was when not in this command
  * buffer ("" otherwise). */
 void hazard_report(struct layer_device *ld, struct command_buffer_state *cb, uint32_t command_index, const char *call,

@@ -12,12 +12,11 @@
  * Across queues only semaphores order work. Each queue knows, per other queue, up to which batch
  * of it semaphore waits ordered its work, and for which of its own stages (the wait's stage mask,
  * extended by the queue's barriers since as a dependency chain); uses of later batches, or met in
- * other stages, conflict with any access that writes or meets a write. A semaphore signal-wait pair on one queue, or a wait the
- * layer cannot match to a signal it saw (host signals, swapchain semaphores), counts as a full
- * dependency: that can hide a finding, never invent one.
- *
- * A fence wait retires its batch and the earlier ones on that queue; vkQueueWaitIdle the queue's
- * work; vkDeviceWaitIdle and host semaphore waits all work. */
+ * other stages, conflict with any access that writes or meets a write. What a wait is ordered
+ * after, and which batches are complete, queue_progress.h decides for every check: a semaphore
+ * signal-wait pair on one queue, or a wait it orders after everything, counts as a full
+ * dependency here (that can hide a finding, never invent one), and the uses of complete batches
+ * are retired. Queues have queue_progress's indices. */
 #include "check_hazard_submit.h"
 
 #include <pthread.h>
@@ -25,15 +24,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host_unseen.h"
-#include "findings.h"
 #include "check_hazard_report.h"
+#include "findings.h"
 #include "hazard_tracker.h"
-#include "layer_state.h"
+#include "host_unseen.h"
+#include "state_command_buffers.h"
+#include "state_device.h"
 
-#define MAX_QUEUES 16
-#define SIGNALS_KEPT 64
-#define FENCES_KEPT 64
+#define MAX_QUEUES PROGRESS_MAX_QUEUES
 #define COMPACT_AT 1024 /* barriers in a queue's log before every range is caught up and the log emptied */
 
 /* Another queue's batches up to `batch` are ordered before this queue's later work in `stages`
@@ -45,46 +43,20 @@ struct sync_point {
 #define SYNC_POINTS 4 /* per queue pair; past that the two oldest merge (can hide a finding, never make one) */
 
 struct hazard_queue {
-    VkQueue queue;
-    uint64_t batches;                                  /* batches submitted; uses carry their batch's number */
+    VkQueue queue;                                     /* VK_NULL_HANDLE: a slot not used yet */
+    uint64_t batches;                                  /* the last batch merged; uses carry their batch's number */
+    uint64_t retired;                                  /* batches up to this one are retired */
     struct sync_point synced[MAX_QUEUES][SYNC_POINTS]; /* per other queue */
     uint32_t synced_count[MAX_QUEUES];
     struct hazard_tracker tracker;
 };
 
-struct signal_record {
-    uint64_t semaphore, value;
-    uint32_t queue;
-    uint64_t batch;
-};
-
-struct fence_record {
-    uint64_t fence;
-    uint32_t queue;
-    uint64_t batch;
-};
-
-/* A timeline wait submitted before any signal the layer saw reaches its value (wait-before-signal,
- * or a value the host signals later): the waiting queue's batches from `batch` on run after the
- * signal that will reach it. */
-struct pending_wait {
-    uint64_t semaphore, value;
-    uint32_t queue;
-    uint64_t batch, stages;
-};
-#define PENDING_WAITS_KEPT 64
-
 struct hazard_queues {
     pthread_mutex_t lock;
-    struct hazard_queue queues[MAX_QUEUES];
-    uint32_t queue_count;
-    struct signal_record signals[SIGNALS_KEPT]; /* the latest signals, a ring */
-    uint32_t signal_next;
-    struct pending_wait pending[PENDING_WAITS_KEPT]; /* a ring; semaphore 0: empty */
-    uint32_t pending_next;
-    bool strict_waw; /* the device's write_after_write setting, for its queue trackers */
-    struct fence_record fences[FENCES_KEPT];
-    uint32_t fence_next;
+    struct hazard_queue queues[MAX_QUEUES]; /* by queue_progress's index */
+    uint32_t queue_count;                   /* 1 + the highest index used */
+    bool strict_waw;                        /* the device's write_after_write setting, for its queue trackers */
+    uint64_t progress_generation;           /* queue_progress's completions retired so far */
 };
 
 static pthread_mutex_t create_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -114,18 +86,17 @@ void hazard_queues_free(struct layer_device *ld)
     ld->queue_hazards = NULL;
 }
 
-/* The queue's index, added if new; MAX_QUEUES when there is no room (then it is not tracked). */
-static uint32_t queue_index(struct hazard_queues *h, VkQueue queue)
+/* The queue with queue_progress's index `i` (set up at its first use), or NULL when not tracked. */
+static struct hazard_queue *queue_at(struct hazard_queues *h, uint32_t i, VkQueue queue)
 {
-    for (uint32_t i = 0; i < h->queue_count; ++i)
-        if (h->queues[i].queue == queue)
-            return i;
-    if (h->queue_count == MAX_QUEUES)
-        return MAX_QUEUES;
-    memset(&h->queues[h->queue_count], 0, sizeof(h->queues[0]));
-    h->queues[h->queue_count].queue = queue;
-    h->queues[h->queue_count].tracker.strict_waw = h->strict_waw;
-    return h->queue_count++;
+    if (i >= MAX_QUEUES)
+        return NULL;
+    for (; h->queue_count <= i; ++h->queue_count) {
+        memset(&h->queues[h->queue_count], 0, sizeof(h->queues[0]));
+        h->queues[h->queue_count].tracker.strict_waw = h->strict_waw;
+    }
+    h->queues[i].queue = queue;
+    return &h->queues[i];
 }
 
 /* A full memory dependency from all earlier work on `q` to `dst_stages` of its later work. */
@@ -182,91 +153,23 @@ static void sync_with(struct hazard_queues *h, uint32_t waiter, uint32_t signale
 static void sync_with_everything(struct hazard_queues *h, uint32_t waiter, uint64_t stages)
 {
     for (uint32_t i = 0; i < h->queue_count; ++i)
-        sync_with(h, waiter, i, h->queues[i].batches, stages);
+        if (h->queues[i].queue != VK_NULL_HANDLE)
+            sync_with(h, waiter, i, h->queues[i].batches, stages);
 }
 
-/* Every signal of `semaphore` in the ring with a value up to `value` orders the wait. */
-static void sync_with_signals_up_to(struct hazard_queues *h, uint32_t waiter, uint64_t semaphore, uint64_t value,
-                                    uint64_t stages)
+/* A batch's semaphore waits, as queue_progress ordered them. */
+static void apply_waits(struct hazard_queues *h, uint32_t waiter, const struct progress_batch *ordered)
 {
-    for (uint32_t k = 0; k < SIGNALS_KEPT; ++k) {
-        const struct signal_record *r = &h->signals[(h->signal_next + k) % SIGNALS_KEPT]; /* oldest first */
-        if (r->semaphore == semaphore && r->value <= value)
-            sync_with(h, waiter, r->queue, r->batch, stages);
-    }
-}
-
-static void wait_semaphore(struct layer_device *ld, struct hazard_queues *h, uint32_t waiter,
-                           const struct hazard_semaphore_op *w)
-{
-    uint64_t handle = HANDLE(w->semaphore);
-    struct semaphore_state *s = handle != 0 ? semaphore_state_in(ld, handle) : NULL;
-    if (s != NULL && s->type == VK_SEMAPHORE_TYPE_TIMELINE) {
-        /* the wait is satisfied by the first signal that reaches its value, the one with the
-         * smallest value at or above it (a timeline only grows): it and every signal before it
-         * order the wait; a later signal of a higher value does not */
-        const struct signal_record *reaching = NULL;
-        for (uint32_t k = 0; k < SIGNALS_KEPT; ++k) {
-            const struct signal_record *r = &h->signals[k];
-            if (r->semaphore == handle && r->value >= w->value && (reaching == NULL || r->value < reaching->value))
-                reaching = r;
+    for (uint32_t i = 0; i < ordered->wait_count; ++i) {
+        const struct progress_wait *w = &ordered->waits[i];
+        if (w->everything) {
+            sync_with_everything(h, waiter, ~0ull); /* what the signal orders is not known: every stage */
+            continue;
         }
-        uint64_t known = __atomic_load_n(&s->host_value, __ATOMIC_ACQUIRE);
-        if (reaching != NULL) {
-            sync_with_signals_up_to(h, waiter, handle, reaching->value, w->stages);
-            return;
-        }
-        if (w->value <= known || w->value <= s->initial_value) {
-            /* reached already (initial value, or a host signal): the GPU signals up to it came first */
-            sync_with_signals_up_to(h, waiter, handle, w->value, w->stages);
-            return;
-        }
-        /* not reached by any signal seen so far: a later submission (or the host) will signal it */
-        h->pending[h->pending_next] =
-            (struct pending_wait){handle, w->value, waiter, h->queues[waiter].batches, w->stages};
-        h->pending_next = (h->pending_next + 1) % PENDING_WAITS_KEPT;
-        sync_with_signals_up_to(h, waiter, handle, w->value, w->stages);
-        sync_with_everything(h, waiter, ~0ull); /* what the later signal orders is not known yet */
-        return;
+        for (uint32_t k = 0; k < h->queue_count; ++k)
+            if (w->after[k] != 0)
+                sync_with(h, waiter, k, w->after[k], w->stages);
     }
-    const struct signal_record *latest = NULL;
-    for (uint32_t k = 0; handle != 0 && k < SIGNALS_KEPT; ++k) {
-        const struct signal_record *r = &h->signals[(h->signal_next + k) % SIGNALS_KEPT]; /* oldest first */
-        if (r->semaphore == handle)
-            latest = r;
-    }
-    if (latest != NULL)
-        sync_with(h, waiter, latest->queue, latest->batch, w->stages);
-    else /* a signal the layer did not see: assume it orders everything, for every stage */
-        sync_with_everything(h, waiter, ~0ull);
-}
-
-/* Before a batch of queue `signaler` is checked: other queues' waits submitted earlier that this
- * batch's signals satisfy run after this batch, so their uses from the wait on are later work, not
- * earlier (later_from[k]: queue k's first batch that waits; UINT64_MAX for none). Each such wait is
- * then ordered like any other. */
-static void satisfied_waits(struct hazard_queues *h, uint32_t signaler, const struct hazard_batch *batch,
-                            uint64_t *later_from)
-{
-    for (uint32_t k = 0; k < MAX_QUEUES; ++k)
-        later_from[k] = UINT64_MAX;
-    for (uint32_t i = 0; i < PENDING_WAITS_KEPT; ++i) {
-        struct pending_wait *p = &h->pending[i];
-        for (uint32_t k = 0; p->semaphore != 0 && k < batch->signal_count; ++k) {
-            if (HANDLE(batch->signals[k].semaphore) != p->semaphore || batch->signals[k].value < p->value)
-                continue;
-            if (p->queue != signaler && p->batch < later_from[p->queue])
-                later_from[p->queue] = p->batch;
-            p->semaphore = 0;
-        }
-    }
-}
-
-static void signal_semaphore(struct hazard_queues *h, uint32_t signaler, const struct hazard_semaphore_op *s)
-{
-    h->signals[h->signal_next] =
-        (struct signal_record){HANDLE(s->semaphore), s->value, signaler, h->queues[signaler].batches};
-    h->signal_next = (h->signal_next + 1) % SIGNALS_KEPT;
 }
 
 /* --- checking a command buffer's entry accesses ----------------------------------------------- */
@@ -427,52 +330,36 @@ static void submit_command_buffer(struct layer_device *ld, struct hazard_queues 
     compact(&q->tracker);
 }
 
-void hazard_submit_batch(struct layer_device *ld, VkQueue queue, const struct hazard_batch *batch)
+void hazard_submit_batch(struct layer_device *ld, const struct progress_batch *ordered, const struct queue_batch *batch)
 {
     struct hazard_queues *h = queues_of(ld);
     if (h == NULL)
         return;
     pthread_mutex_lock(&h->lock);
-    uint32_t qi = queue_index(h, queue);
-    if (qi < MAX_QUEUES) {
-        struct hazard_queue *q = &h->queues[qi];
-        q->batches++;
-        for (uint32_t i = 0; i < batch->wait_count; ++i)
-            wait_semaphore(ld, h, qi, &batch->waits[i]);
-        uint64_t later_from[MAX_QUEUES];
-        satisfied_waits(h, qi, batch, later_from);
+    struct hazard_queue *q = queue_at(h, ordered->index, ordered->queue);
+    if (q != NULL) {
+        q->batches = ordered->number;
+        apply_waits(h, ordered->index, ordered);
         for (uint32_t i = 0; i < batch->command_buffer_count; ++i)
             if (batch->command_buffers[i] != NULL)
-                submit_command_buffer(ld, h, qi, batch->command_buffers[i], later_from);
-        for (uint32_t i = 0; i < batch->signal_count; ++i)
-            signal_semaphore(h, qi, &batch->signals[i]);
-        if (batch->fence != VK_NULL_HANDLE) {
-            h->fences[h->fence_next] = (struct fence_record){HANDLE(batch->fence), qi, q->batches};
-            h->fence_next = (h->fence_next + 1) % FENCES_KEPT;
-        }
+                submit_command_buffer(ld, h, ordered->index, batch->command_buffers[i], ordered->later_from);
     }
     pthread_mutex_unlock(&h->lock);
 }
 
 /* --- the presentation engine -------------------------------------------------------------------- */
 
-#define PRESENT_QUEUE ((VkQueue)(uintptr_t) ~(uintptr_t)0) /* no queue has this handle */
-
-void hazard_present(struct layer_device *ld, VkQueue queue, const struct hazard_semaphore_op *waits,
-                    uint32_t wait_count, const struct hazard_access *images, uint32_t image_count)
+void hazard_present(struct layer_device *ld, const struct progress_batch *ordered, const struct hazard_access *images,
+                    uint32_t image_count)
 {
     struct hazard_queues *h = queues_of(ld);
     if (h == NULL)
         return;
     pthread_mutex_lock(&h->lock);
-    uint32_t pi = queue_index(h, PRESENT_QUEUE), qi = queue_index(h, queue);
-    if (pi < MAX_QUEUES) {
-        struct hazard_queue *p = &h->queues[pi];
-        p->batches++;
-        for (uint32_t i = 0; i < wait_count; ++i)
-            wait_semaphore(ld, h, pi, &waits[i]);
-        if (wait_count == 0 && qi < MAX_QUEUES) /* no semaphore: assume the queue's work came first */
-            sync_with(h, pi, qi, h->queues[qi].batches, ~0ull);
+    struct hazard_queue *p = queue_at(h, ordered->index, ordered->queue);
+    if (p != NULL) {
+        p->batches = ordered->number;
+        apply_waits(h, ordered->index, ordered);
         for (uint32_t i = 0; i < image_count; ++i) {
             struct hazard_range *r = tracker_find_or_add(&p->tracker, &images[i]);
             if (r == NULL)
@@ -481,26 +368,6 @@ void hazard_present(struct layer_device *ld, VkQueue queue, const struct hazard_
             struct hazard_use read = {
                 .stages = ~0ull, .access = ~0ull, .call = "vkQueuePresentKHR", .submission = p->batches};
             tracker_record(r, &read, false);
-        }
-    }
-    pthread_mutex_unlock(&h->lock);
-}
-
-void hazard_acquired(struct layer_device *ld, VkSemaphore semaphore, VkFence fence)
-{
-    struct hazard_queues *h = queues_of(ld);
-    if (h == NULL)
-        return;
-    pthread_mutex_lock(&h->lock);
-    uint32_t pi = queue_index(h, PRESENT_QUEUE);
-    if (pi < MAX_QUEUES) {
-        if (semaphore != VK_NULL_HANDLE) {
-            const struct hazard_semaphore_op signal = {semaphore, 0, 0};
-            signal_semaphore(h, pi, &signal);
-        }
-        if (fence != VK_NULL_HANDLE) {
-            h->fences[h->fence_next] = (struct fence_record){HANDLE(fence), pi, h->queues[pi].batches};
-            h->fence_next = (h->fence_next + 1) % FENCES_KEPT;
         }
     }
     pthread_mutex_unlock(&h->lock);
@@ -552,70 +419,20 @@ static void retire(struct layer_device *ld, struct hazard_queue *q, uint64_t bat
         tracker_clear(t); /* all of it: give the ranges back too */
 }
 
-void hazard_fence_waited(struct layer_device *ld, VkFence fence)
+void hazard_retire_completed(struct layer_device *ld)
 {
     struct hazard_queues *h = __atomic_load_n(&ld->queue_hazards, __ATOMIC_ACQUIRE);
-    if (h == NULL || fence == VK_NULL_HANDLE)
-        return;
+    if (h == NULL || __atomic_load_n(&h->progress_generation, __ATOMIC_ACQUIRE) == progress_generation(ld))
+        return; /* nothing completed since the last retirement */
     pthread_mutex_lock(&h->lock);
-    for (uint32_t k = 0; k < FENCES_KEPT; ++k) {
-        struct fence_record *f = &h->fences[k];
-        if (f->fence == HANDLE(fence) && f->queue < h->queue_count) {
-            retire(ld, &h->queues[f->queue], f->batch);
-            f->fence = 0;
-        }
-    }
-    pthread_mutex_unlock(&h->lock);
-}
-
-void hazard_queue_idle(struct layer_device *ld, VkQueue queue)
-{
-    struct hazard_queues *h = __atomic_load_n(&ld->queue_hazards, __ATOMIC_ACQUIRE);
-    if (h == NULL)
-        return;
-    pthread_mutex_lock(&h->lock);
-    for (uint32_t i = 0; i < h->queue_count; ++i)
-        if (h->queues[i].queue == queue)
-            retire(ld, &h->queues[i], h->queues[i].batches);
-    pthread_mutex_unlock(&h->lock);
-}
-
-void hazard_semaphore_reached(struct layer_device *ld, VkSemaphore semaphore, uint64_t value, bool exact)
-{
-    struct hazard_queues *h = __atomic_load_n(&ld->queue_hazards, __ATOMIC_ACQUIRE);
-    const struct semaphore_state *s = semaphore_state_in(ld, HANDLE(semaphore));
-    if (h == NULL || s == NULL ||
-        (!exact && (value <= s->initial_value || value <= __atomic_load_n(&s->host_value, __ATOMIC_ACQUIRE))))
-        return; /* reached without any GPU signal */
-    pthread_mutex_lock(&h->lock);
-    const struct signal_record *reaching = NULL;
-    for (uint32_t i = 0; i < SIGNALS_KEPT; ++i) {
-        const struct signal_record *r = &h->signals[i];
-        if (r->semaphore != HANDLE(semaphore))
-            continue;
-        if (exact ? r->value <= value && (reaching == NULL || r->value > reaching->value)
-                  : r->value >= value && (reaching == NULL || r->value < reaching->value))
-            reaching = r;
-    }
-    if (reaching != NULL && reaching->queue < h->queue_count) {
-        retire(ld, &h->queues[reaching->queue], reaching->batch);
-    } else if (!exact) {
-        /* the signal is no longer in the ring (or the layer never saw it): as before the model,
-         * everything counts as complete, which can hide a finding, never make one */
-        for (uint32_t i = 0; i < h->queue_count; ++i)
-            retire(ld, &h->queues[i], h->queues[i].batches);
-    }
-    pthread_mutex_unlock(&h->lock);
-}
-
-void hazard_device_idle(struct layer_device *ld)
-{
-    struct hazard_queues *h = __atomic_load_n(&ld->queue_hazards, __ATOMIC_ACQUIRE);
-    if (h == NULL)
-        return;
-    pthread_mutex_lock(&h->lock);
-    for (uint32_t i = 0; i < h->queue_count; ++i)
-        retire(ld, &h->queues[i], h->queues[i].batches);
+    uint64_t complete[MAX_QUEUES];
+    uint32_t count;
+    if (progress_completed(ld, &h->progress_generation, complete, &count))
+        for (uint32_t i = 0; i < count && i < h->queue_count; ++i)
+            if (complete[i] > h->queues[i].retired) {
+                retire(ld, &h->queues[i], complete[i]);
+                h->queues[i].retired = complete[i];
+            }
     pthread_mutex_unlock(&h->lock);
 }
 

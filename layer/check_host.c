@@ -24,7 +24,8 @@
 #include "check_hazard_submit.h"
 #include "host_unseen.h"
 #include "findings.h"
-#include "layer_state.h"
+#include "state_device.h"
+#include "state_resources.h"
 
 void host_report_readbacks(struct layer_device *ld, const char *call)
 {

@@ -10,11 +10,13 @@
 #include "array_grow.h"
 #include "findings.h"
 #include "hazard_tracker.h"
-#include "layer_state.h"
+#include "state_command_buffers.h"
+#include "state_descriptors.h"
+#include "state_device.h"
+#include "state_pipelines.h"
+#include "state_resources.h"
 
-#define LIFETIME_QUEUES 16
-#define LIFETIME_MAX_BATCHES 1024 /* pending batches kept; past that the oldest counts as complete */
-#define FREED_SETS_MAX 65536      /* freed descriptor-set handles remembered; past that forgotten */
+#define FREED_SETS_MAX 65536 /* freed descriptor-set handles remembered; past that forgotten */
 
 /* Bindings whose descriptors may change or go invalid while the set is in use. */
 #define FLEXIBLE_BINDING                                                                                               \
@@ -58,34 +60,21 @@ struct lifetime_batch_cb {
     struct lifetime_refs *refs;
 };
 
-struct lifetime_signal {
-    uint64_t semaphore, value;
-};
-
+/* A submitted batch with command buffers, until queue_progress knows it complete. */
 struct lifetime_batch {
-    uint32_t queue;
-    uint64_t number; /* on its queue */
-    uint64_t fence;
-    bool done;
-    struct lifetime_signal *signals;
-    uint32_t signal_count;
-    struct {
-        uint32_t queue;
-        uint64_t number;
-    } * waits; /* the batches whose signals it waited for */
-    uint32_t wait_count;
+    VkQueue queue;
+    uint32_t queue_index; /* queue_progress's */
+    uint64_t number;
     struct lifetime_batch_cb *cbs;
     uint32_t cb_count;
 };
 
 struct lifetime_tracker {
     pthread_mutex_t lock;
-    VkQueue queues[LIFETIME_QUEUES];
-    uint64_t numbers[LIFETIME_QUEUES];
-    uint32_t queue_count;
     struct lifetime_batch *pending; /* in submission order */
     uint32_t count, capacity;
-    uint64_t *freed_sets; /* open addressing, 0 = empty */
+    uint64_t progress_generation; /* queue_progress's completions retired so far */
+    uint64_t *freed_sets;         /* open addressing, 0 = empty */
     uint32_t freed_count, freed_size;
 };
 
@@ -420,8 +409,6 @@ static void batch_free(struct lifetime_batch *b)
     for (uint32_t i = 0; i < b->cb_count; ++i)
         refs_release(b->cbs[i].refs);
     free(b->cbs);
-    free(b->signals);
-    free(b->waits);
 }
 
 void lifetime_tracker_free(struct layer_device *ld)
@@ -436,81 +423,6 @@ void lifetime_tracker_free(struct layer_device *ld)
     pthread_mutex_destroy(&t->lock);
     free(t);
     ld->lifetime = NULL;
-}
-
-static uint32_t queue_slot(struct lifetime_tracker *t, VkQueue queue)
-{
-    for (uint32_t i = 0; i < t->queue_count; ++i)
-        if (t->queues[i] == queue)
-            return i;
-    if (t->queue_count == LIFETIME_QUEUES)
-        return LIFETIME_QUEUES;
-    t->queues[t->queue_count] = queue;
-    t->numbers[t->queue_count] = 0;
-    return t->queue_count++;
-}
-
-/* Completion spreads: a batch known complete completes the earlier batches of its queue (a
- * queue's batches complete in order as far as a wait can tell: a signal or fence operation waits
- * for all earlier work of its queue) and the batches whose signals it waited for. Then the
- * completed batches are dropped. */
-static void settle(struct lifetime_tracker *t)
-{
-    for (bool changed = true; changed;) {
-        changed = false;
-        bool later_done[LIFETIME_QUEUES] = {false};
-        uint64_t waited[LIFETIME_QUEUES] = {0}; /* per queue: the highest batch number a done batch waited for */
-        for (uint32_t i = t->count; i-- > 0;) { /* newest first */
-            struct lifetime_batch *b = &t->pending[i];
-            if (!b->done && later_done[b->queue]) {
-                b->done = true;
-                changed = true;
-            }
-            if (!b->done)
-                continue;
-            later_done[b->queue] = true;
-            for (uint32_t k = 0; k < b->wait_count; ++k)
-                if (b->waits[k].number > waited[b->waits[k].queue])
-                    waited[b->waits[k].queue] = b->waits[k].number;
-        }
-        for (uint32_t i = 0; i < t->count; ++i) {
-            struct lifetime_batch *b = &t->pending[i];
-            if (!b->done && b->number <= waited[b->queue]) {
-                b->done = true;
-                changed = true;
-            }
-        }
-    }
-    uint32_t kept = 0;
-    for (uint32_t i = 0; i < t->count; ++i) {
-        if (t->pending[i].done)
-            batch_free(&t->pending[i]);
-        else
-            t->pending[kept++] = t->pending[i];
-    }
-    __atomic_store_n(&t->count, kept, __ATOMIC_RELAXED); /* read without the lock by the checks' fast path */
-}
-
-/* The batch whose signal a wait on `semaphore` (at `value`, timeline) is satisfied by, among the
- * pending ones: the latest signal of a binary semaphore, the smallest value reaching a timeline's. */
-static const struct lifetime_batch *signaler(const struct lifetime_tracker *t, uint64_t semaphore, uint64_t value,
-                                             bool timeline)
-{
-    const struct lifetime_batch *found = NULL;
-    uint64_t found_value = UINT64_MAX;
-    for (uint32_t i = 0; i < t->count; ++i)
-        for (uint32_t k = 0; k < t->pending[i].signal_count; ++k) {
-            const struct lifetime_signal *s = &t->pending[i].signals[k];
-            if (s->semaphore != semaphore)
-                continue;
-            if (!timeline)
-                found = &t->pending[i];
-            else if (s->value >= value && s->value < found_value) {
-                found = &t->pending[i];
-                found_value = s->value;
-            }
-        }
-    return found;
 }
 
 /* --- submit ----------------------------------------------------------------------------------- */
@@ -566,20 +478,15 @@ static void report_dead(struct layer_device *ld, struct command_buffer_state *cb
     finding_report(ld->instance, ld, &f);
 }
 
-void lifetime_submit_batch(struct layer_device *ld, VkQueue queue, const struct hazard_batch *batch)
+void lifetime_submit_batch(struct layer_device *ld, const struct progress_batch *ordered,
+                           const struct queue_batch *batch)
 {
     struct lifetime_tracker *t = tracker_of(ld, true);
-    if (t == NULL)
+    if (t == NULL || ordered->index >= PROGRESS_MAX_QUEUES || batch->command_buffer_count == 0)
         return;
-    struct lifetime_batch b = {0};
-    b.cbs = batch->command_buffer_count ? calloc(batch->command_buffer_count, sizeof(*b.cbs)) : NULL;
-    b.signals = batch->signal_count ? calloc(batch->signal_count, sizeof(*b.signals)) : NULL;
-    b.waits = batch->wait_count ? calloc(batch->wait_count, sizeof(*b.waits)) : NULL;
-    if ((batch->command_buffer_count && b.cbs == NULL) || (batch->signal_count && b.signals == NULL) ||
-        (batch->wait_count && b.waits == NULL)) {
-        batch_free(&b);
+    struct lifetime_batch b = {.queue = ordered->queue, .queue_index = ordered->index, .number = ordered->number};
+    if ((b.cbs = calloc(batch->command_buffer_count, sizeof(*b.cbs))) == NULL)
         return; /* out of memory: this batch is not tracked (no finding about it) */
-    }
     for (uint32_t i = 0; i < batch->command_buffer_count; ++i) {
         struct command_buffer_state *cb = batch->command_buffers[i];
         if (cb == NULL)
@@ -593,48 +500,23 @@ void lifetime_submit_batch(struct layer_device *ld, VkQueue queue, const struct 
         uint32_t reported = 0;
         for (uint32_t k = 0; k < refs->count && reported < 4; ++k)
             if (!note_alive(ld, &refs->notes[k])) {
-                report_dead(ld, cb, queue, &refs->notes[k]);
+                report_dead(ld, cb, ordered->queue, &refs->notes[k]);
                 reported++;
             }
         STATE_RETAIN(refs);
         b.cbs[b.cb_count++] = (struct lifetime_batch_cb){HANDLE((uintptr_t)cb->handle), HANDLE(cb->pool), refs};
     }
-    for (uint32_t i = 0; i < batch->signal_count; ++i)
-        b.signals[b.signal_count++] =
-            (struct lifetime_signal){HANDLE(batch->signals[i].semaphore), batch->signals[i].value};
-    b.fence = HANDLE(batch->fence);
+    if (b.cb_count == 0) {
+        batch_free(&b);
+        return;
+    }
     pthread_mutex_lock(&t->lock);
-    uint32_t q = queue_slot(t, queue);
-    if (q == LIFETIME_QUEUES) {
-        pthread_mutex_unlock(&t->lock);
-        batch_free(&b);
-        return;
-    }
-    b.queue = q;
-    b.number = ++t->numbers[q];
-    for (uint32_t i = 0; i < batch->wait_count; ++i) {
-        const struct semaphore_state *s = semaphore_state_in(ld, HANDLE(batch->waits[i].semaphore));
-        const struct lifetime_batch *from = signaler(t, HANDLE(batch->waits[i].semaphore), batch->waits[i].value,
-                                                     s != NULL && s->type == VK_SEMAPHORE_TYPE_TIMELINE);
-        if (from != NULL) {
-            b.waits[b.wait_count].queue = from->queue;
-            b.waits[b.wait_count++].number = from->number;
-        }
-    }
-    if (b.cb_count == 0 && b.signal_count == 0 && b.fence == 0 && b.wait_count == 0) {
-        pthread_mutex_unlock(&t->lock);
-        batch_free(&b);
-        return;
-    }
-    if (t->count == LIFETIME_MAX_BATCHES) { /* the oldest counts as complete */
-        t->pending[0].done = true;
-        settle(t);
-    }
     struct lifetime_batch *grown = array_grow(t->pending, &t->capacity, t->count + 1, sizeof(*grown), 16);
     if (grown != NULL) {
         t->pending = grown;
         t->pending[t->count] = b;
-        __atomic_store_n(&t->count, t->count + 1, __ATOMIC_RELAXED);
+        __atomic_store_n(&t->count, t->count + 1,
+                         __ATOMIC_RELAXED); /* read without the lock by the checks' fast path */
     } else {
         batch_free(&b);
     }
@@ -643,65 +525,25 @@ void lifetime_submit_batch(struct layer_device *ld, VkQueue queue, const struct 
 
 /* --- completion ------------------------------------------------------------------------------- */
 
-void lifetime_fence_waited(struct layer_device *ld, VkFence fence)
+void lifetime_retire_completed(struct layer_device *ld)
 {
     struct lifetime_tracker *t = tracker_of(ld, false);
-    if (t == NULL || fence == VK_NULL_HANDLE)
-        return;
+    if (t == NULL || __atomic_load_n(&t->progress_generation, __ATOMIC_ACQUIRE) == progress_generation(ld))
+        return; /* nothing completed since the last retirement */
     pthread_mutex_lock(&t->lock);
-    for (uint32_t i = 0; i < t->count; ++i)
-        if (t->pending[i].fence == HANDLE(fence))
-            t->pending[i].done = true;
-    settle(t);
-    pthread_mutex_unlock(&t->lock);
-}
-
-void lifetime_queue_idle(struct layer_device *ld, VkQueue queue)
-{
-    struct lifetime_tracker *t = tracker_of(ld, false);
-    if (t == NULL)
-        return;
-    pthread_mutex_lock(&t->lock);
-    for (uint32_t i = 0; i < t->count; ++i)
-        if (t->queues[t->pending[i].queue] == queue)
-            t->pending[i].done = true;
-    settle(t);
-    pthread_mutex_unlock(&t->lock);
-}
-
-void lifetime_device_idle(struct layer_device *ld)
-{
-    struct lifetime_tracker *t = tracker_of(ld, false);
-    if (t == NULL)
-        return;
-    pthread_mutex_lock(&t->lock);
-    for (uint32_t i = 0; i < t->count; ++i)
-        t->pending[i].done = true;
-    settle(t);
-    pthread_mutex_unlock(&t->lock);
-}
-
-void lifetime_semaphore_reached(struct layer_device *ld, VkSemaphore semaphore, uint64_t value)
-{
-    struct lifetime_tracker *t = tracker_of(ld, false);
-    if (t == NULL)
-        return;
-    pthread_mutex_lock(&t->lock);
-    /* a timeline only grows, and its signals execute in value order: every signal up to the first
-     * one reaching `value` has executed, and with it all earlier work of its queue */
-    uint64_t reaching = UINT64_MAX;
-    for (uint32_t i = 0; i < t->count; ++i)
-        for (uint32_t k = 0; k < t->pending[i].signal_count; ++k) {
-            const struct lifetime_signal *s = &t->pending[i].signals[k];
-            if (s->semaphore == HANDLE(semaphore) && s->value >= value && s->value < reaching)
-                reaching = s->value;
+    uint64_t complete[PROGRESS_MAX_QUEUES];
+    uint32_t queue_count;
+    if (progress_completed(ld, &t->progress_generation, complete, &queue_count)) {
+        uint32_t kept = 0;
+        for (uint32_t i = 0; i < t->count; ++i) {
+            struct lifetime_batch *b = &t->pending[i];
+            if (b->queue_index < queue_count && b->number <= complete[b->queue_index])
+                batch_free(b);
+            else
+                t->pending[kept++] = *b;
         }
-    uint64_t limit = reaching == UINT64_MAX ? value : reaching;
-    for (uint32_t i = 0; i < t->count; ++i)
-        for (uint32_t k = 0; k < t->pending[i].signal_count; ++k)
-            if (t->pending[i].signals[k].semaphore == HANDLE(semaphore) && t->pending[i].signals[k].value <= limit)
-                t->pending[i].done = true;
-    settle(t);
+        __atomic_store_n(&t->count, kept, __ATOMIC_RELAXED);
+    }
     pthread_mutex_unlock(&t->lock);
 }
 
@@ -766,7 +608,7 @@ static struct pending_user pending_use_of(struct lifetime_tracker *t, VkObjectTy
         for (uint32_t k = 0; k < t->pending[i].cb_count && !u.found; ++k)
             if (refs_use(t->pending[i].cbs[k].refs, type, handle, id, &u.note)) {
                 u.found = true;
-                u.queue = t->queues[t->pending[i].queue];
+                u.queue = t->pending[i].queue;
                 u.command_buffer = t->pending[i].cbs[k].handle;
             }
     pthread_mutex_unlock(&t->lock);
@@ -826,8 +668,7 @@ void lifetime_check_descriptor_pool(struct layer_device *ld, VkDescriptorPool po
             const struct lifetime_refs *r = t->pending[i].cbs[k].refs;
             for (uint32_t n = 0; n < r->count && !u.found; ++n)
                 if (r->notes[n].type == VK_OBJECT_TYPE_DESCRIPTOR_SET && r->notes[n].set->pool == pool) {
-                    u = (struct pending_user){true, t->queues[t->pending[i].queue], t->pending[i].cbs[k].handle,
-                                              r->notes[n]};
+                    u = (struct pending_user){true, t->pending[i].queue, t->pending[i].cbs[k].handle, r->notes[n]};
                 }
         }
     pthread_mutex_unlock(&t->lock);
@@ -847,7 +688,7 @@ static bool pending_command_buffer(struct lifetime_tracker *t, uint64_t handle, 
         for (uint32_t k = 0; k < t->pending[i].cb_count; ++k) {
             const struct lifetime_batch_cb *c = &t->pending[i].cbs[k];
             if ((handle != 0 && c->handle == handle) || (pool != 0 && c->pool == pool)) {
-                *u = (struct pending_user){true, t->queues[t->pending[i].queue], c->handle, {0}};
+                *u = (struct pending_user){true, t->pending[i].queue, c->handle, {0}};
                 return true;
             }
         }

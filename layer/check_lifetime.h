@@ -5,12 +5,9 @@
  * What a recording refers to is noted as it is recorded (pipelines, descriptor sets with the
  * pipeline that used them, render passes, framebuffers, attachment views) or taken from its
  * hazard tracker (every buffer and image a command accessed, and their memory). Each submitted
- * batch keeps its command buffers' references until a wait shows it complete: a fence (its batch
- * and the earlier ones of its queue), vkQueueWaitIdle, vkDeviceWaitIdle, a host wait or a counter
- * read of a timeline semaphore a batch signals; and a batch known complete completes the batches
- * it waited for through semaphores. A wait the layer does not model (an event or a query read)
- * leaves work pending: so the layer assumes completion at any host wait it cannot place, which
- * can hide a finding, never make one. */
+ * batch keeps its command buffers' references until queue_progress.h knows it complete (a fence,
+ * an idle wait, a host wait on a timeline value it orders, or a complete batch that waited for
+ * it). A wait the model does not know (an event or a query read) leaves work pending. */
 #ifndef PREFLIGHT_LAYER_CHECK_LIFETIME_H
 #define PREFLIGHT_LAYER_CHECK_LIFETIME_H
 
@@ -18,8 +15,10 @@
 #include <stdint.h>
 #include <vulkan/vulkan_core.h>
 
-#include "check_hazard_submit.h"
-#include "layer_state.h"
+#include "state_command_buffers.h"
+#include "state_descriptors.h"
+#include "state_device.h"
+#include "queue_progress.h"
 
 struct layer_device;
 struct command_buffer_state;
@@ -59,12 +58,11 @@ void lifetime_set_freed(struct layer_device *ld, uint64_t set);
 void lifetime_set_allocated(struct layer_device *ld, uint64_t set);
 
 /* --- submit and completion ------------------------------------------------------------------ */
-void lifetime_submit_batch(struct layer_device *ld, VkQueue queue, const struct hazard_batch *batch);
-void lifetime_fence_waited(struct layer_device *ld, VkFence fence);
-void lifetime_queue_idle(struct layer_device *ld, VkQueue queue);
-void lifetime_device_idle(struct layer_device *ld);
-/* The host saw a timeline semaphore at `value` or above (a wait returned, a counter read). */
-void lifetime_semaphore_reached(struct layer_device *ld, VkSemaphore semaphore, uint64_t value);
+/* A batch as queue_progress numbered it: the objects its command buffers refer to must still exist. */
+void lifetime_submit_batch(struct layer_device *ld, const struct progress_batch *ordered,
+                           const struct queue_batch *batch);
+/* The batches queue_progress knows complete are dropped. */
+void lifetime_retire_completed(struct layer_device *ld);
 
 /* --- the checks at destruction, reset and update (before the call goes down) ---------------- */
 /* `id`: the state's unique id for pipelines and descriptor sets (then only that object counts,

@@ -9,9 +9,13 @@
  * read or written, as Vulkan-ValidationLayers assumes), marked `runtime_element`.
  *
  * Collecting the descriptors' accesses is most of a command's cost, so they are kept: per bound
- * state while it does not change (layer_state.h's bound_key), and per set for each pipeline that
+ * state while it does not change (state_command_buffers.h's bound_key), and per set for each pipeline that
  * uses it (the set memo), with the hazard tracker's form of them next to the key. */
 #include "command_access.h"
+#include "state_command_buffers.h"
+#include "state_descriptors.h"
+#include "state_device.h"
+#include "state_pipelines.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +28,7 @@ struct collection {
     uint32_t count, capacity;
 };
 
-/* The descriptor accesses of a bound state, kept while it does not change (layer_state.h's
+/* The descriptor accesses of a bound state, kept while it does not change (state_command_buffers.h's
  * bound_key): collecting them is most of a command's cost, and their pairs were already compared. */
 #define CACHED_ACCESSES 32
 struct command_access_cache {
@@ -94,7 +98,7 @@ static uint32_t dynamic_offset(const struct bound_state *b, uint32_t set_index, 
     return 0;
 }
 
-/* A set's descriptor accesses for one pipeline at one set index (layer_state.h's set memos). */
+/* A set's descriptor accesses for one pipeline at one set index (state_descriptors.h's set memos). */
 #define SET_MEMO_ACCESSES 16
 struct set_access_memo {
     struct set_memo_key key;
@@ -498,4 +502,49 @@ void command_fixed_vertices(const struct command_buffer_state *cb, struct comman
             command_fixed_read(f, cb->vertex_buffers[i],
                                cb->vertex_offsets[i] + (VkDeviceSize)first * p->vertex_strides[i],
                                (VkDeviceSize)count * p->vertex_strides[i], "vertex buffer");
+}
+
+void command_note_shader_writes(struct layer_device *ld, struct command_buffer_state *cb)
+{
+    const struct pipeline_state *p = cb->compute.pipeline;
+    if (bound_key_unchanged(&bound_memos_of(&cb->compute)->writes_noted, &cb->compute, ld))
+        return; /* noted at an earlier command with the same bound state */
+    if (p == NULL || !p->reflected) {
+        command_buffer_note_written(cb, UINT64_MAX); /* unknown: treat every buffer as possibly written */
+        return;
+    }
+    uint32_t written_sets = 0;
+    for (size_t i = 0; i < p->shader.binding_count; ++i)
+        if (p->shader.bindings[i].written && p->shader.bindings[i].set < MAX_BOUND_SETS)
+            written_sets |= 1u << p->shader.bindings[i].set;
+    uint64_t epoch = __atomic_load_n(&ld->resource_epoch, __ATOMIC_ACQUIRE);
+    for (uint32_t index = 0; written_sets != 0; ++index, written_sets >>= 1) {
+        struct set_state *set = cb->compute.sets[index];
+        if (!(written_sets & 1) || set == NULL)
+            continue;
+        struct set_memo_key key = {.pipeline_id = p->id, .epoch = epoch, .index = index, .recording = cb->recording};
+        bool noted = false;
+        if (set_memo_lock(set)) {
+            noted = set_memo_key_equal(&set->writes_noted, &key);
+            set_memo_unlock(set);
+        }
+        if (noted)
+            continue;
+        for (size_t i = 0; i < p->shader.binding_count; ++i) {
+            const struct reflect_binding *rb = &p->shader.bindings[i];
+            if (!rb->written || rb->set != index)
+                continue;
+            for (uint32_t b = 0; b < set->layout->binding_count; ++b) {
+                const struct set_layout_binding *lb = &set->layout->bindings[b];
+                if (lb->binding != rb->binding)
+                    continue;
+                for (uint32_t k = 0; k < lb->count; ++k)
+                    command_buffer_note_written(cb, set->descriptors[lb->first + k].resource);
+            }
+        }
+        if (set_memo_lock(set)) {
+            set->writes_noted = key;
+            set_memo_unlock(set);
+        }
+    }
 }

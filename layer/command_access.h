@@ -1,32 +1,17 @@
-/* What a command touches, computed once per command and consumed by the alias check (pairs inside
- * the command) and the hazard check (against earlier commands).
- *
- * A dispatch or draw: the descriptors the bound pipeline's shaders really reach (reflection and
- * the bound sets, with dynamic offsets), its vertex, index and indirect buffers, and the current
- * rendering's attachments (command_access.c). Render-pass load, store and resolve operations and
- * transfer commands: attachment views, copy regions, fills and clears (command_access_regions.c). */
+/* What a dispatch or draw touches, computed once per command and consumed by the alias check
+ * (pairs inside the command) and the hazard check (against earlier commands): the descriptors the
+ * bound pipeline's shaders really reach (reflection and the bound sets, with dynamic offsets), its
+ * vertex, index and indirect buffers, and the current rendering's attachments. Transfer commands
+ * and render-pass operations are command_access_regions.h's. */
 #ifndef PREFLIGHT_LAYER_COMMAND_ACCESS_H
 #define PREFLIGHT_LAYER_COMMAND_ACCESS_H
 
-#include "layer_state.h"
+#include "command_access_regions.h"
+#include "state_command_buffers.h"
+#include "state_descriptors.h"
+#include "state_device.h"
+#include "state_pipelines.h"
 #include "memory_access.h"
-
-/* Resources as memory ranges (false for an unknown one or an empty range). The buffer range of `buffer` in memory terms, for barriers and transfer commands. */
-bool access_buffer_range(struct layer_device *ld, uint64_t buffer, VkDeviceSize offset, VkDeviceSize size,
-                         struct hazard_access *out);
-
-/* An image subresource range (mips, layers) in the tracker's terms. A 3D image's "layers" are its
- * depth slices: a subresource range of one covers every slice. */
-bool access_image_range(struct layer_device *ld, uint64_t image, uint32_t base_mip, uint32_t mip_count,
-                        uint32_t base_layer, uint32_t layer_count, struct hazard_access *out);
-/* One mip level of a copy region: array layers [base_layer, +layer_count), or for a 3D image the
- * depth slices [z, z + depth) of that level. */
-bool access_image_region(struct layer_device *ld, uint64_t image, uint32_t mip, uint32_t base_layer,
-                         uint32_t layer_count, int32_t z, uint32_t depth, struct hazard_access *out);
-/* What an image view covers (`layers` 0: the view's own layer count; `one_mip`: its base level
- * only, as attachments). A 2D or 2D-array view of a 3D image covers the slices it names. */
-bool access_view_range(struct layer_device *ld, const struct image_view_state *view, uint32_t layers, bool one_mip,
-                       struct hazard_access *out);
 
 /* Buffers a command reads outside descriptors: vertex, index, indirect. */
 struct command_fixed_reads {
@@ -106,51 +91,9 @@ static inline void command_accesses_judged(const struct bound_state *b, const st
         command_accesses_keep(b, acc);
 }
 
-/* Whether a depth/stencil attachment in `layout` is written (not a read-only layout). */
-static inline bool depth_layout_writable(VkImageLayout layout)
-{
-    switch (layout) {
-    case VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL:
-    case VK_IMAGE_LAYOUT_DEPTH_READ_ONLY_OPTIMAL:
-    case VK_IMAGE_LAYOUT_STENCIL_READ_ONLY_OPTIMAL:
-    case VK_IMAGE_LAYOUT_DEPTH_READ_ONLY_STENCIL_ATTACHMENT_OPTIMAL: /* depth (the aspect shaders sample) read-only */
-    case VK_IMAGE_LAYOUT_READ_ONLY_OPTIMAL:
-    case VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL:
-        return false;
-    default:
-        return true;
-    }
-}
-
-/* Which operation on an attachment: depth/stencil loads happen in EARLY_FRAGMENT_TESTS, stores in
- * LATE_FRAGMENT_TESTS, color ones and resolves in COLOR_ATTACHMENT_OUTPUT. */
-enum attachment_op { ATTACHMENT_LOAD, ATTACHMENT_STORE, ATTACHMENT_RESOLVE };
-/* An attachment's access by a load, store or resolve operation (`layers` 0: the view's layers),
- * limited to the render area `area` (NULL: every pixel, as layout transitions touch them). */
-bool command_attachment_access(struct layer_device *ld, VkImageView view, uint32_t layers, bool depth,
-                               enum attachment_op op, bool write, const struct render_rect *area,
-                               struct hazard_access *out);
-
-/* Image-to-image commands (copy, blit, resolve): `count` regions `stride` bytes apart, their
- * source and destination VkImageSubresourceLayers at `src_at` and `dst_at`, each followed by its
- * VkOffset3D and the region's VkExtent3D at `extent_at`, or (blits, `extent_at` 0) by two corners. */
-void command_transfer_image_pairs(struct layer_device *ld, struct hazard_accesses *out, VkImage src, VkImage dst,
-                                  uint32_t count, const void *regions, size_t stride, size_t src_at, size_t dst_at,
-                                  size_t extent_at);
-
-/* Transfer commands' accesses (TRANSFER-stage reads and writes), appended to `out` while it has
- * room; what the layer does not know (an unknown buffer or image, a format without a block size)
- * is left out. */
-void command_transfer_buffer(struct layer_device *ld, struct hazard_accesses *out, uint64_t buffer, VkDeviceSize offset,
-                             VkDeviceSize size, bool write);
-/* Whole subresource ranges (clears). */
-void command_transfer_image(struct layer_device *ld, struct hazard_accesses *out, VkImage image, uint32_t base_mip,
-                            uint32_t mip_count, uint32_t base_layer, uint32_t layer_count, bool write);
-/* One region of a copy: its layers, or the depth slices [z, z + depth) of a 3D image. */
-void command_transfer_image_region(struct layer_device *ld, struct hazard_accesses *out, VkImage image,
-                                   const VkImageSubresourceLayers *layers, int32_t z, uint32_t depth, bool write);
-/* The bytes of `buffer` a buffer<->image copy region reads or writes. */
-void command_transfer_buffer_image_region(struct layer_device *ld, struct hazard_accesses *out, VkBuffer buffer,
-                                          VkImage image, const VkBufferImageCopy *region, bool write);
+/* A dispatch: the buffers the bound compute pipeline's shader may write through the bound sets,
+ * noted in the command buffer (command_buffer_note_written: indirect arguments they hold are not
+ * known at submit); each set once per recording and pipeline (its memo). */
+void command_note_shader_writes(struct layer_device *ld, struct command_buffer_state *cb);
 
 #endif

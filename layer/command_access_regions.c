@@ -1,12 +1,14 @@
-/* What transfer commands, attachments and views touch (command_access.h): buffer ranges in memory
+/* What transfer commands, attachments and views touch (command_access_regions.h): buffer ranges in memory
  * terms, image subresources (mip levels x array layers, or x depth slices for a 3D image), the
  * TRANSFER-stage accesses of copies, fills, updates, blits, resolves and clears, and the
  * attachment accesses of render-pass load, store and resolve operations. */
-#include "command_access.h"
+#include "command_access_regions.h"
 
 #include <stddef.h>
 
 #include "format_blocks.h"
+#include "state_device.h"
+#include "state_resources.h"
 
 bool access_buffer_range(struct layer_device *ld, uint64_t buffer, VkDeviceSize offset, VkDeviceSize size,
                          struct hazard_access *out)

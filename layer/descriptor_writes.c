@@ -3,7 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "command_access.h"
+#include "command_access_regions.h"
+#include "state_descriptors.h"
+#include "state_device.h"
+#include "state_resources.h"
 
 /* Which of VkWriteDescriptorSet's arrays (or which info a template entry points at) a type uses. */
 static bool uses_image_info(VkDescriptorType t)
@@ -112,7 +115,7 @@ static struct descriptor_state *descriptor_at(struct set_state *set, uint32_t bi
     return NULL;
 }
 
-/* Fills the descriptor's resolved fields (layer_state.h). */
+/* Fills the descriptor's resolved fields (state_descriptors.h). */
 static void resolve(struct layer_device *ld, struct descriptor_state *d, bool buffer)
 {
     d->resolved = false;

@@ -7,7 +7,8 @@
 #ifndef PREFLIGHT_LAYER_DESCRIPTOR_WRITES_H
 #define PREFLIGHT_LAYER_DESCRIPTOR_WRITES_H
 
-#include "layer_state.h"
+#include "state_descriptors.h"
+#include "state_device.h"
 
 /* More descriptors in one layout than the layer keeps state for (about 90 bytes each): a layout
  * beyond it is not tracked, and neither are its sets. */

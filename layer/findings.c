@@ -4,6 +4,8 @@
 
 #include "fnv1a.h"
 #include "vk_object_types.h"
+#include "state_command_buffers.h"
+#include "state_device.h"
 
 #include <signal.h>
 #include <stdio.h>

@@ -6,8 +6,16 @@
 #ifndef PREFLIGHT_LAYER_FINDINGS_H
 #define PREFLIGHT_LAYER_FINDINGS_H
 
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <vulkan/vulkan_core.h>
+
 #include "checks.h"
-#include "layer_state.h"
+
+struct layer_instance;
+struct layer_device;
+struct command_buffer_state;
 
 struct finding_object {
     VkObjectType type;

@@ -239,10 +239,20 @@ static void order_use(struct hazard_use *u, uint64_t src, uint64_t dst)
         u->ordered_stages |= dst;
 }
 
+/* A folded read (HAZARD_MAX_READS) is several: ordered when all of its stages are in the first
+ * scope, or through a stage every one of them was ordered before. */
+static void order_read(struct hazard_use *u, uint64_t src, uint64_t dst)
+{
+    if (!u->folded)
+        order_use(u, src, dst);
+    else if ((u->stages & ~src) == 0 || (u->ordered_stages & src))
+        u->ordered_stages |= dst;
+}
+
 static void apply(struct hazard_range *r, const struct hazard_logged_barrier *b, const struct hazard_memory_barrier *m)
 {
     for (uint32_t k = 0; k < r->read_count; ++k)
-        order_use(&r->reads[k], b->src, b->dst);
+        order_read(&r->reads[k], b->src, b->dst);
     if (!r->has_write)
         return;
     struct hazard_use *w = &r->write;
@@ -346,10 +356,13 @@ void tracker_record(struct hazard_range *r, const struct hazard_use *use, bool w
         r->read_count = 0;
         return;
     }
-    /* a newer read with the same stages replaces the older: a barrier after it covers both */
+    /* a newer read with the same stages replaces the older: a barrier after it covers both (a
+     * folded slot stays folded) */
     for (uint32_t k = 0; k < r->read_count; ++k) {
         if (r->reads[k].stages == use->stages) {
+            bool folded = r->reads[k].folded;
             r->reads[k] = *use;
+            r->reads[k].folded |= folded;
             return;
         }
     }
@@ -362,12 +375,14 @@ void tracker_record(struct hazard_range *r, const struct hazard_use *use, bool w
     *last = *use;
     last->stages = stages;
     last->ordered_stages = ordered;
+    last->folded = true;
 }
 
 void tracker_record_now(struct hazard_range *r, const struct hazard_access *a, uint32_t command_index, const char *call,
                         uint64_t command_buffer, const char *labels)
 {
     struct hazard_use *u = NULL;
+    bool folded = false; /* a replaced folded read slot stays folded */
     r->steady_run = 0;
     if (a->write) {
         r->has_write = true;
@@ -375,13 +390,16 @@ void tracker_record_now(struct hazard_range *r, const struct hazard_access *a, u
         u = &r->write;
     } else {
         for (uint32_t k = 0; k < r->read_count && u == NULL; ++k)
-            if (r->reads[k].stages == a->stages)
+            if (r->reads[k].stages == a->stages) {
                 u = &r->reads[k];
+                folded = u->folded;
+            }
         if (u == NULL && r->read_count < HAZARD_MAX_READS)
             u = &r->reads[r->read_count++];
     }
     if (u != NULL) {
         hazard_use_set_now(u, a->stages, a->access, command_index, call, command_buffer, labels);
+        u->folded = folded;
         return;
     }
     /* every read slot holds other stages: folded as tracker_record folds */

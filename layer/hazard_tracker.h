@@ -13,11 +13,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "check_hazard.h"
 #include "checks.h"
+#include "memory_access.h"
 #include "render_area.h"
 
 #define HAZARD_MAX_RANGES 4096
+/* Reads remembered since a range's last write, one per stage mask (a newer read at the same
+ * stages replaces the older). A read at other stages past these is folded into the last slot:
+ * the stages of both, ordered only by a barrier whose first scope holds all of them (or chains
+ * from a stage both were ordered before), so a fifth reader can make a write-after-read be
+ * reported that a barrier over only one of the folded stages orders, never hide one. */
 #define HAZARD_MAX_READS 4
 #define HAZARD_MAX_LOGGED_BARRIERS 65536
 
@@ -28,6 +33,7 @@ struct hazard_use {
     uint64_t stages, access;
     uint32_t command_index;
     bool transition; /* an image layout transition (ordered with the other transitions of its queue) */
+    bool folded;     /* reads: several reads of different stages in one slot (HAZARD_MAX_READS) */
     const char *call;
     uint64_t command_buffer; /* the VkCommandBuffer that recorded it */
     const char *labels;      /* the debug labels active then (interned in the device), or NULL */
@@ -49,6 +55,7 @@ static inline void hazard_use_set_now(struct hazard_use *u, uint64_t stages, uin
     u->access = access;
     u->named_stages = 0;
     u->transition = false;
+    u->folded = false;
     u->ordered_stages = 0;
     u->visible_stages = 0;
     u->visible_access = 0;

@@ -5,12 +5,13 @@
 #include <string.h>
 
 #include "array_grow.h"
-#include "check_dispatch.h"
-#include "check_hazard.h"
-#include "check_lifetime.h"
-#include "validate.h"
 #include "layer_hooks.h"
-#include "layer_state.h"
+#include "state_command_buffers.h"
+#include "state_descriptors.h"
+#include "state_device.h"
+#include "state_pipelines.h"
+#include "validate.h"
+#include "state_objects.h"
 
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateCommandPool(VkDevice device, const VkCommandPoolCreateInfo *info,
                                                                const VkAllocationCallbacks *allocator,
@@ -19,9 +20,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateCommandPool(VkDevice device, 
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.CreateCommandPool(device, info, allocator, pool);
     if (result == VK_SUCCESS) {
-        struct command_pool_state *p = calloc(1, sizeof(*p));
-        if (p != NULL)
-            handle_map_put(&ld->command_pools, HANDLE(*pool), p);
+        hook_object_created(ld, OBJECT_KIND_command_pool, HANDLE(*pool), calloc(1, sizeof(struct command_pool_state)));
     }
     return result;
 }
@@ -29,7 +28,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateCommandPool(VkDevice device, 
 static void forget_command_buffer(struct layer_device *ld, VkCommandBuffer cb)
 {
     command_buffers_forgotten();
-    struct command_buffer_state *s = handle_map_take(&ld->command_buffers, HANDLE((uintptr_t)cb));
+    struct command_buffer_state *s = command_buffer_state_take(ld, HANDLE((uintptr_t)cb));
     if (s != NULL)
         command_buffer_free_state(s);
 }
@@ -38,14 +37,11 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyCommandPool(VkDevice device, VkC
                                                             const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
-    lifetime_check_command_pool(ld, pool, true, "vkDestroyCommandPool");
-    struct command_pool_state *p = handle_map_take(&ld->command_pools, HANDLE(pool));
-    if (p != NULL) {
-        for (uint32_t i = 0; i < p->count; ++i)
-            forget_command_buffer(ld, p->buffers[i]);
-        free(p->buffers);
-        free(p);
-    }
+    validate_destroy(ld, VK_OBJECT_TYPE_COMMAND_POOL, HANDLE(pool), NULL, "vkDestroyCommandPool");
+    struct command_pool_state *p = command_pool_state_take(ld, HANDLE(pool));
+    for (uint32_t i = 0; p != NULL && i < p->count; ++i)
+        forget_command_buffer(ld, p->buffers[i]);
+    layer_object_release(OBJECT_KIND_command_pool, p);
     ld->dispatch.DestroyCommandPool(device, pool, allocator);
 }
 
@@ -53,7 +49,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkResetCommandPool(VkDevice device, V
                                                               VkCommandPoolResetFlags flags)
 {
     struct layer_device *ld = layer_device_of(device);
-    lifetime_check_command_pool(ld, pool, false, "vkResetCommandPool");
+    validate_reset(ld, VK_OBJECT_TYPE_COMMAND_POOL, HANDLE(pool), "vkResetCommandPool");
     struct command_pool_state *p = command_pool_state_in(ld, HANDLE(pool));
     for (uint32_t i = 0; p != NULL && i < p->count; ++i) {
         struct command_buffer_state *s = command_buffer_state_in(ld, HANDLE((uintptr_t)p->buffers[i]));
@@ -79,7 +75,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkAllocateCommandBuffers(VkDevice dev
         s->handle = buffers[i];
         s->pool = info->commandPool;
         s->device = ld;
-        handle_map_put(&ld->command_buffers, HANDLE((uintptr_t)buffers[i]), s);
+        hook_object_created(ld, OBJECT_KIND_command_buffer, HANDLE((uintptr_t)buffers[i]), s);
         if (pool != NULL) {
             VkCommandBuffer *grown = array_grow(pool->buffers, &pool->capacity, pool->count + 1, sizeof(*grown), 16);
             if (grown == NULL)
@@ -99,7 +95,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkFreeCommandBuffers(VkDevice device, VkC
     for (uint32_t i = 0; i < count; ++i) {
         if (buffers[i] == VK_NULL_HANDLE)
             continue;
-        lifetime_check_command_buffer(ld, buffers[i], false, "vkFreeCommandBuffers");
+        validate_destroy(ld, VK_OBJECT_TYPE_COMMAND_BUFFER, HANDLE((uintptr_t)buffers[i]), NULL,
+                         "vkFreeCommandBuffers");
         forget_command_buffer(ld, buffers[i]);
         for (uint32_t k = 0; p != NULL && k < p->count; ++k)
             if (p->buffers[k] == buffers[i]) {
@@ -116,7 +113,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkBeginCommandBuffer(VkCommandBuffer 
     struct command_buffer_state *cb;
     struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb) {
-        lifetime_check_command_buffer(ld, command_buffer, true, "vkBeginCommandBuffer");
+        validate_begin(ld, command_buffer, "vkBeginCommandBuffer");
         command_buffer_reset_state(cb); /* begin implicitly resets */
     }
     return ld->dispatch.BeginCommandBuffer(command_buffer, info);
@@ -127,7 +124,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkEndCommandBuffer(VkCommandBuffer co
     struct command_buffer_state *cb;
     struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb)
-        hazard_end(cb);
+        validate_end(cb);
     return ld->dispatch.EndCommandBuffer(command_buffer);
 }
 
@@ -137,7 +134,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkResetCommandBuffer(VkCommandBuffer 
     struct command_buffer_state *cb;
     struct layer_device *ld = command_buffer_device(command_buffer, &cb);
     if (cb) {
-        lifetime_check_command_buffer(ld, command_buffer, true, "vkResetCommandBuffer");
+        validate_begin(ld, command_buffer, "vkResetCommandBuffer");
         command_buffer_reset_state(cb);
     }
     return ld->dispatch.ResetCommandBuffer(command_buffer, flags);
@@ -159,7 +156,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBindPipeline(VkCommandBuffer command
         struct pipeline_state *p =
             b->pipeline && b->pipeline->handle == pipeline ? b->pipeline : pipeline_state_in(ld, HANDLE(pipeline));
         if (p != NULL)
-            lifetime_note_object(cb, VK_OBJECT_TYPE_PIPELINE, HANDLE(pipeline), p->id, "vkCmdBindPipeline");
+            validate_bind_pipeline(cb, p, "vkCmdBindPipeline");
         if (p != b->pipeline) {
             if (p)
                 STATE_RETAIN(p);
@@ -254,7 +251,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBindDescriptorSets(VkCommandBuffer c
                                       ? b->sets[index] /* freeing a bound set invalidates the command buffer */
                                       : set_state_recent(ld, b, sets[i], &memo);
             if (s == NULL && sets[i] != VK_NULL_HANDLE) {
-                lifetime_check_bind_set(ld, cb, sets[i], "vkCmdBindDescriptorSets");
+                validate_bind_unknown_set(ld, cb, sets[i], "vkCmdBindDescriptorSets");
                 b->stale_mask |= 1u << index;
             }
             if (s != b->sets[index]) {
@@ -328,63 +325,14 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdEndDebugUtilsLabelEXT(VkCommandBuffe
         ld->dispatch.CmdEndDebugUtilsLabelEXT(command_buffer);
 }
 
-/* The buffers the bound compute pipeline's shader writes, through the bound sets (each set once
- * per recording and pipeline: its memo). */
-static void note_shader_writes(struct layer_device *ld, struct command_buffer_state *cb)
-{
-    const struct pipeline_state *p = cb->compute.pipeline;
-    if (bound_key_unchanged(&bound_memos_of(&cb->compute)->writes_noted, &cb->compute, ld))
-        return; /* noted at an earlier command with the same bound state */
-    if (p == NULL || !p->reflected) {
-        command_buffer_note_written(cb, UINT64_MAX); /* unknown: treat every buffer as possibly written */
-        return;
-    }
-    uint32_t written_sets = 0;
-    for (size_t i = 0; i < p->shader.binding_count; ++i)
-        if (p->shader.bindings[i].written && p->shader.bindings[i].set < MAX_BOUND_SETS)
-            written_sets |= 1u << p->shader.bindings[i].set;
-    uint64_t epoch = __atomic_load_n(&ld->resource_epoch, __ATOMIC_ACQUIRE);
-    for (uint32_t index = 0; written_sets != 0; ++index, written_sets >>= 1) {
-        struct set_state *set = cb->compute.sets[index];
-        if (!(written_sets & 1) || set == NULL)
-            continue;
-        struct set_memo_key key = {.pipeline_id = p->id, .epoch = epoch, .index = index, .recording = cb->recording};
-        bool noted = false;
-        if (set_memo_lock(set)) {
-            noted = set_memo_key_equal(&set->writes_noted, &key);
-            set_memo_unlock(set);
-        }
-        if (noted)
-            continue;
-        for (size_t i = 0; i < p->shader.binding_count; ++i) {
-            const struct reflect_binding *rb = &p->shader.bindings[i];
-            if (!rb->written || rb->set != index)
-                continue;
-            for (uint32_t b = 0; b < set->layout->binding_count; ++b) {
-                const struct set_layout_binding *lb = &set->layout->bindings[b];
-                if (lb->binding != rb->binding)
-                    continue;
-                for (uint32_t k = 0; k < lb->count; ++k)
-                    command_buffer_note_written(cb, set->descriptors[lb->first + k].resource);
-            }
-        }
-        if (set_memo_lock(set)) {
-            set->writes_noted = key;
-            set_memo_unlock(set);
-        }
-    }
-}
-
-/* Records what the dispatch may write, then validates it; returns the device, for the call down. */
+/* Validates the dispatch; returns the device, for the call down. */
 static struct layer_device *dispatched(VkCommandBuffer command_buffer, const uint32_t base[3], const uint32_t count[3],
                                        const char *call)
 {
     struct command_buffer_state *cb;
     struct layer_device *ld = command_buffer_device(command_buffer, &cb);
-    if (cb != NULL) {
-        note_shader_writes(ld, cb);
+    if (cb != NULL)
         validate_dispatch(ld, cb, base, count, call);
-    }
     return ld;
 }
 
@@ -407,10 +355,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdDispatchIndirect(VkCommandBuffer com
 {
     struct command_buffer_state *cb;
     struct layer_device *ld = command_buffer_device(command_buffer, &cb);
-    if (cb != NULL) {
-        note_shader_writes(ld, cb);
+    if (cb != NULL)
         validate_dispatch_indirect(ld, cb, buffer, offset, "vkCmdDispatchIndirect");
-    }
     ld->dispatch.CmdDispatchIndirect(command_buffer, buffer, offset);
 }
 
@@ -495,11 +441,9 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdExecuteCommands(VkCommandBuffer comm
         struct command_buffer_state *s = command_buffer_state_in(ld, HANDLE((uintptr_t)secondaries[i]));
         if (s == NULL)
             continue;
-        hazard_execute(ld, cb, s);
-        lifetime_note_executed(cb, s);
         for (uint32_t k = 0; k < s->written_count; ++k)
             command_buffer_note_written(cb, s->written_buffers[k]);
-        check_dispatch_indirect_executed(cb, s);
+        validate_execute(ld, cb, s);
     }
     if (cb)
         cb->command_index++;

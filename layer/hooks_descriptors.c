@@ -5,13 +5,14 @@
 #include <string.h>
 
 #include "array_grow.h"
-#include "check_binding.h"
-#include "check_hazard.h"
-#include "check_lifetime.h"
-#include "command_access.h"
 #include "descriptor_writes.h"
 #include "layer_hooks.h"
-#include "layer_state.h"
+#include "state_command_buffers.h"
+#include "state_descriptors.h"
+#include "state_device.h"
+#include "state_pipelines.h"
+#include "validate.h"
+#include "state_objects.h"
 
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateDescriptorSetLayout(VkDevice device,
                                                                        const VkDescriptorSetLayoutCreateInfo *info,
@@ -25,7 +26,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateDescriptorSetLayout(VkDevice 
     struct set_layout_state *s = descriptor_set_layout_create(info);
     if (s == NULL)
         return result; /* out of memory, or more descriptors than the layer tracks: its sets go unchecked */
-    handle_map_put(&ld->set_layouts, HANDLE(*layout), s);
+    hook_object_created(ld, OBJECT_KIND_set_layout, HANDLE(*layout), s);
     return result;
 }
 
@@ -33,7 +34,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyDescriptorSetLayout(VkDevice dev
                                                                     const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
-    set_layout_release(handle_map_take(&ld->set_layouts, HANDLE(layout)));
+    hook_object_destroyed(ld, OBJECT_KIND_set_layout, HANDLE(layout), "vkDestroyDescriptorSetLayout");
     ld->dispatch.DestroyDescriptorSetLayout(device, layout, allocator);
 }
 
@@ -44,11 +45,9 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateDescriptorPool(VkDevice devic
 {
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.CreateDescriptorPool(device, info, allocator, pool);
-    if (result == VK_SUCCESS) {
-        struct descriptor_pool_state *p = calloc(1, sizeof(*p));
-        if (p != NULL)
-            handle_map_put(&ld->descriptor_pools, HANDLE(*pool), p);
-    }
+    if (result == VK_SUCCESS)
+        hook_object_created(ld, OBJECT_KIND_descriptor_pool, HANDLE(*pool),
+                            calloc(1, sizeof(struct descriptor_pool_state)));
     return result;
 }
 
@@ -56,7 +55,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateDescriptorPool(VkDevice devic
  * command buffer's memo (bound_set_memo) still names it once it is released. */
 static void unmap_set(struct layer_device *ld, uint64_t set)
 {
-    struct set_state *s = handle_map_take(&ld->descriptor_sets, set);
+    struct set_state *s = descriptor_set_state_take(ld, set);
     if (s == NULL)
         return;
     set_epoch_bump(ld);
@@ -67,7 +66,7 @@ static void forget_pool_sets(struct layer_device *ld, struct descriptor_pool_sta
 {
     for (uint32_t i = 0; i < p->set_count; ++i) {
         unmap_set(ld, p->sets[i]);
-        lifetime_set_freed(ld, p->sets[i]);
+        validate_set_freed(ld, p->sets[i]);
     }
     p->set_count = 0;
 }
@@ -76,13 +75,11 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyDescriptorPool(VkDevice device, 
                                                                const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
-    lifetime_check_descriptor_pool(ld, pool, true, "vkDestroyDescriptorPool");
-    struct descriptor_pool_state *p = handle_map_take(&ld->descriptor_pools, HANDLE(pool));
-    if (p != NULL) {
+    validate_destroy(ld, VK_OBJECT_TYPE_DESCRIPTOR_POOL, HANDLE(pool), NULL, "vkDestroyDescriptorPool");
+    struct descriptor_pool_state *p = descriptor_pool_state_take(ld, HANDLE(pool));
+    if (p != NULL)
         forget_pool_sets(ld, p);
-        free(p->sets);
-        free(p);
-    }
+    layer_object_release(OBJECT_KIND_descriptor_pool, p);
     ld->dispatch.DestroyDescriptorPool(device, pool, allocator);
 }
 
@@ -90,7 +87,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkResetDescriptorPool(VkDevice device
                                                                  VkDescriptorPoolResetFlags flags)
 {
     struct layer_device *ld = layer_device_of(device);
-    lifetime_check_descriptor_pool(ld, pool, false, "vkResetDescriptorPool");
+    validate_reset(ld, VK_OBJECT_TYPE_DESCRIPTOR_POOL, HANDLE(pool), "vkResetDescriptorPool");
     struct descriptor_pool_state *p = descriptor_pool_state_in(ld, HANDLE(pool));
     if (p != NULL)
         forget_pool_sets(ld, p);
@@ -110,10 +107,10 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkAllocateDescriptorSets(VkDevice dev
         struct set_layout_state *layout = set_layout_state_in(ld, HANDLE(info->pSetLayouts[i]));
         struct set_state *s = layout ? descriptor_set_create(layout, sets[i], info->descriptorPool) : NULL;
         unmap_set(ld, HANDLE(sets[i]));              /* a state the layer kept for a handle it missed the free of */
-        lifetime_set_allocated(ld, HANDLE(sets[i])); /* valid again, tracked or not */
+        validate_set_allocated(ld, HANDLE(sets[i])); /* valid again, tracked or not */
         if (s == NULL)
             continue; /* a layout the layer does not track: the set is not checked */
-        handle_map_put(&ld->descriptor_sets, HANDLE(sets[i]), s);
+        hook_object_created(ld, OBJECT_KIND_descriptor_set, HANDLE(sets[i]), s);
         if (pool != NULL) {
             uint64_t *grown = array_grow(pool->sets, &pool->set_capacity, pool->set_count + 1, sizeof(*grown), 16);
             if (grown == NULL)
@@ -132,12 +129,9 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkFreeDescriptorSets(VkDevice device,
     struct descriptor_pool_state *p = descriptor_pool_state_in(ld, HANDLE(pool));
     for (uint32_t i = 0; i < count; ++i) {
         const struct set_state *freed = descriptor_set_state_in(ld, HANDLE(sets[i]));
-        if (freed != NULL)
-            lifetime_check_destroy(ld, VK_OBJECT_TYPE_DESCRIPTOR_SET, HANDLE(sets[i]), freed->id,
-                                   "vkFreeDescriptorSets");
-        unmap_set(ld, HANDLE(sets[i]));
         if (sets[i] != VK_NULL_HANDLE)
-            lifetime_set_freed(ld, HANDLE(sets[i]));
+            validate_destroy(ld, VK_OBJECT_TYPE_DESCRIPTOR_SET, HANDLE(sets[i]), freed, "vkFreeDescriptorSets");
+        unmap_set(ld, HANDLE(sets[i]));
         for (uint32_t k = 0; p != NULL && k < p->set_count; ++k)
             if (p->sets[k] == HANDLE(sets[i])) {
                 p->sets[k] = p->sets[--p->set_count];
@@ -155,28 +149,15 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkUpdateDescriptorSets(VkDevice device, u
     for (uint32_t i = 0; i < write_count; ++i) {
         const VkWriteDescriptorSet *w = &writes[i];
         struct set_state *set = descriptor_set_state_in(ld, HANDLE(w->dstSet));
-        lifetime_check_update(ld, set, w->dstBinding, "vkUpdateDescriptorSets");
+        validate_write(ld, set, w, "vkUpdateDescriptorSets");
         if (set != NULL)
             descriptor_write_apply(ld, set, w);
-        /* only the array the type names is valid: the others may hold anything (the spec ignores them) */
-        VkDescriptorType t = w->descriptorType;
-        bool buffers = t == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER || t == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER ||
-                       t == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC || t == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
-        bool images = t == VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE || t == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE ||
-                      t == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER || t == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT;
-        for (uint32_t k = 0; (buffers || images) && k < w->descriptorCount; ++k) {
-            uint64_t resource = buffers && w->pBufferInfo ? HANDLE(w->pBufferInfo[k].buffer)
-                                : images && w->pImageInfo ? HANDLE(w->pImageInfo[k].imageView)
-                                                          : 0;
-            if (resource != 0)
-                check_binding_resource(ld, w->dstSet, w->descriptorType, resource, "vkUpdateDescriptorSets");
-        }
     }
     for (uint32_t i = 0; i < copy_count; ++i) {
         const VkCopyDescriptorSet *c = &copies[i];
         struct set_state *from = descriptor_set_state_in(ld, HANDLE(c->srcSet));
         struct set_state *to = descriptor_set_state_in(ld, HANDLE(c->dstSet));
-        lifetime_check_update(ld, to, c->dstBinding, "vkUpdateDescriptorSets");
+        validate_update(ld, to, c->dstBinding, "vkUpdateDescriptorSets");
         if (from && to)
             descriptor_copy_apply(from, to, c);
     }
@@ -203,7 +184,7 @@ static VkResult create_template(VkDevice device, const VkDescriptorUpdateTemplat
     }
     if (t->entry_count)
         memcpy(t->entries, info->pDescriptorUpdateEntries, t->entry_count * sizeof(*t->entries));
-    handle_map_put(&ld->update_templates, HANDLE(*handle), t);
+    hook_object_created(ld, OBJECT_KIND_update_template, HANDLE(*handle), t);
     return result;
 }
 
@@ -216,21 +197,12 @@ hook_vkCreateDescriptorUpdateTemplate(VkDevice device, const VkDescriptorUpdateT
                            ld->dispatch.CreateDescriptorUpdateTemplate(device, info, allocator, handle));
 }
 
-static void destroy_template(struct layer_device *ld, VkDescriptorUpdateTemplate handle)
-{
-    struct update_template_state *t = handle_map_take(&ld->update_templates, HANDLE(handle));
-    if (t != NULL) {
-        free(t->entries);
-        free(t);
-    }
-}
-
 static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyDescriptorUpdateTemplate(VkDevice device,
                                                                          VkDescriptorUpdateTemplate handle,
                                                                          const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
-    destroy_template(ld, handle);
+    hook_object_destroyed(ld, OBJECT_KIND_update_template, HANDLE(handle), "vkDestroyDescriptorUpdateTemplate");
     ld->dispatch.DestroyDescriptorUpdateTemplate(device, handle, allocator);
 }
 
@@ -242,7 +214,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkUpdateDescriptorSetWithTemplate(VkDevic
     struct set_state *s = descriptor_set_state_in(ld, HANDLE(set));
     struct update_template_state *t = update_template_state_in(ld, HANDLE(handle));
     for (uint32_t i = 0; s && t && i < t->entry_count; ++i)
-        lifetime_check_update(ld, s, t->entries[i].dstBinding, "vkUpdateDescriptorSetWithTemplate");
+        validate_update(ld, s, t->entries[i].dstBinding, "vkUpdateDescriptorSetWithTemplate");
     if (s && t)
         descriptor_template_apply(ld, s, t, data);
     resource_epoch_bump(ld);

@@ -3,11 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check_binding.h"
-#include "check_dispatch.h"
-#include "check_lifetime.h"
 #include "layer_hooks.h"
-#include "layer_state.h"
+#include "state_device.h"
+#include "state_pipelines.h"
+#include "validate.h"
 
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateShaderModule(VkDevice device, const VkShaderModuleCreateInfo *info,
                                                                 const VkAllocationCallbacks *allocator,
@@ -17,14 +16,13 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateShaderModule(VkDevice device,
     VkResult result = ld->dispatch.CreateShaderModule(device, info, allocator, module);
     if (result != VK_SUCCESS)
         return result;
-    if (ld->instance->settings.spirv_validation)
-        check_binding_module(ld, *module, info->pCode, info->codeSize, "vkCreateShaderModule");
+    validate_shader_module(ld, *module, info->pCode, info->codeSize, "vkCreateShaderModule");
     struct shader_module_state *m = calloc(1, sizeof(*m));
     if (m != NULL && (m->code = malloc(info->codeSize ? info->codeSize : 1)) != NULL) {
         if (info->pCode != NULL && info->codeSize != 0)
             memcpy(m->code, info->pCode, info->codeSize);
         m->size = info->codeSize;
-        handle_map_put(&ld->shader_modules, HANDLE(*module), m);
+        hook_object_created(ld, OBJECT_KIND_shader_module, HANDLE(*module), m);
     } else {
         free(m);
     }
@@ -35,11 +33,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyShaderModule(VkDevice device, Vk
                                                              const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
-    struct shader_module_state *m = handle_map_take(&ld->shader_modules, HANDLE(module));
-    if (m != NULL) {
-        free(m->code);
-        free(m);
-    }
+    hook_object_destroyed(ld, OBJECT_KIND_shader_module, HANDLE(module), "vkDestroyShaderModule");
     ld->dispatch.DestroyShaderModule(device, module, allocator);
 }
 
@@ -62,7 +56,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreatePipelineLayout(VkDevice devic
         if (s->sets[i])
             STATE_RETAIN(s->sets[i]);
     }
-    handle_map_put(&ld->pipeline_layouts, HANDLE(*layout), s);
+    hook_object_created(ld, OBJECT_KIND_pipeline_layout, HANDLE(*layout), s);
     return result;
 }
 
@@ -70,7 +64,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyPipelineLayout(VkDevice device, 
                                                                const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
-    pipeline_layout_release(handle_map_take(&ld->pipeline_layouts, HANDLE(layout)));
+    hook_object_destroyed(ld, OBJECT_KIND_pipeline_layout, HANDLE(layout), "vkDestroyPipelineLayout");
     ld->dispatch.DestroyPipelineLayout(device, layout, allocator);
 }
 
@@ -143,11 +137,10 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateComputePipelines(VkDevice dev
             size_t spec_count = specialization(infos[i].stage.pSpecializationInfo, spec, 64);
             reflect_module(code->code, code->size, infos[i].stage.pName, spec, spec_count, &states[i]->shader);
             states[i]->reflected = states[i]->shader.ok;
-            check_binding_unreflected(ld, infos[i].stage.module, infos[i].stage.pName, infos[i].stage.stage,
-                                      &states[i]->shader, "vkCreateComputePipelines");
+            validate_pipeline_stage(ld, infos[i].stage.module, infos[i].stage.pName, infos[i].stage.stage,
+                                    &states[i]->shader, "vkCreateComputePipelines");
         }
-        check_dispatch_pipeline(ld, states[i], infos[i].stage.module, "vkCreateComputePipelines");
-        check_binding_pipeline(ld, states[i], infos[i].stage.module, "vkCreateComputePipelines");
+        validate_pipeline(ld, states[i], infos[i].stage.module, "vkCreateComputePipelines");
     }
     VkResult result = ld->dispatch.CreateComputePipelines(device, cache, count, infos, allocator, pipelines);
     for (uint32_t i = 0; states != NULL && i < count; ++i) {
@@ -158,7 +151,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateComputePipelines(VkDevice dev
             continue;
         }
         states[i]->handle = pipelines[i];
-        handle_map_put(&ld->pipelines, HANDLE(pipelines[i]), states[i]);
+        hook_object_created(ld, OBJECT_KIND_pipeline, HANDLE(pipelines[i]), states[i]);
     }
     free(states);
     return result;
@@ -204,8 +197,8 @@ static void describe_graphics(struct layer_device *ld, struct pipeline_state *p,
         struct reflect_specialization spec[64];
         size_t spec_count = specialization(info->pStages[s].pSpecializationInfo, spec, 64);
         reflect_module(code->code, code->size, info->pStages[s].pName, spec, spec_count, &stage);
-        check_binding_unreflected(ld, info->pStages[s].module, info->pStages[s].pName, info->pStages[s].stage, &stage,
-                                  "vkCreateGraphicsPipelines");
+        validate_pipeline_stage(ld, info->pStages[s].module, info->pStages[s].pName, info->pStages[s].stage, &stage,
+                                "vkCreateGraphicsPipelines");
         p->reflected = p->reflected && stage.ok && reflect_merge(&p->shader, &stage);
         reflect_free(&stage);
     }
@@ -249,9 +242,9 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateGraphicsPipelines(VkDevice de
         if (p == NULL)
             continue;
         describe_graphics(ld, p, &infos[i]);
-        handle_map_put(&ld->pipelines, HANDLE(pipelines[i]), p);
-        check_binding_pipeline(ld, p, infos[i].stageCount ? infos[i].pStages[0].module : VK_NULL_HANDLE,
-                               "vkCreateGraphicsPipelines");
+        hook_object_created(ld, OBJECT_KIND_pipeline, HANDLE(pipelines[i]), p);
+        validate_pipeline(ld, p, infos[i].stageCount ? infos[i].pStages[0].module : VK_NULL_HANDLE,
+                          "vkCreateGraphicsPipelines");
     }
     return result;
 }
@@ -260,10 +253,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyPipeline(VkDevice device, VkPipe
                                                          const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
-    const struct pipeline_state *p = pipeline_state_in(ld, HANDLE(pipeline));
-    if (p != NULL)
-        lifetime_check_destroy(ld, VK_OBJECT_TYPE_PIPELINE, HANDLE(pipeline), p->id, "vkDestroyPipeline");
-    pipeline_release(handle_map_take(&ld->pipelines, HANDLE(pipeline)));
+    hook_object_destroyed(ld, OBJECT_KIND_pipeline, HANDLE(pipeline), "vkDestroyPipeline");
     ld->dispatch.DestroyPipeline(device, pipeline, allocator);
 }
 

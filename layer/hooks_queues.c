@@ -1,28 +1,23 @@
 /* Queues and synchronization objects: fences and semaphores (binary and timeline) are tracked
  * from creation to destruction (events need no state: their dependencies are recorded at
- * vkCmdWaitEvents); submissions run the checks that need submit time (the
- * counts of indirect dispatches the host can read) and record what they write for the host
- * checks, which waits and vkInvalidateMappedMemoryRanges then consult. */
+ * vkCmdWaitEvents); each submission is handed to validate_submit batch by batch, each successful
+ * wait to the validator of what it shows complete, and mapped-range flushes and invalidations to
+ * the host checks' validators. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "check_dispatch.h"
-#include "check_hazard_submit.h"
-#include "check_host.h"
-#include "check_lifetime.h"
 #include "layer_hooks.h"
-#include "layer_state.h"
+#include "state_command_buffers.h"
+#include "state_device.h"
+#include "validate.h"
 
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateFence(VkDevice device, const VkFenceCreateInfo *info,
                                                          const VkAllocationCallbacks *allocator, VkFence *fence)
 {
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.CreateFence(device, info, allocator, fence);
-    struct fence_state *f = result == VK_SUCCESS ? calloc(1, sizeof(*f)) : NULL;
-    if (f != NULL) {
-        f->signaled = (info->flags & VK_FENCE_CREATE_SIGNALED_BIT) != 0;
-        handle_map_put(&ld->fences, HANDLE(*fence), f);
-    }
+    if (result == VK_SUCCESS)
+        hook_object_created(ld, OBJECT_KIND_fence, HANDLE(*fence), calloc(1, sizeof(struct fence_state)));
     return result;
 }
 
@@ -30,7 +25,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyFence(VkDevice device, VkFence f
                                                       const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
-    free(handle_map_take(&ld->fences, HANDLE(fence)));
+    hook_object_destroyed(ld, OBJECT_KIND_fence, HANDLE(fence), "vkDestroyFence");
     ld->dispatch.DestroyFence(device, fence, allocator);
 }
 
@@ -48,7 +43,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateSemaphore(VkDevice device, co
                 s->type = ((const VkSemaphoreTypeCreateInfo *)n)->semaphoreType;
                 s->initial_value = ((const VkSemaphoreTypeCreateInfo *)n)->initialValue;
             }
-        handle_map_put(&ld->semaphores, HANDLE(*semaphore), s);
+        hook_object_created(ld, OBJECT_KIND_semaphore, HANDLE(*semaphore), s);
     }
     return result;
 }
@@ -57,40 +52,26 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroySemaphore(VkDevice device, VkSem
                                                           const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
-    free(handle_map_take(&ld->semaphores, HANDLE(semaphore)));
+    hook_object_destroyed(ld, OBJECT_KIND_semaphore, HANDLE(semaphore), "vkDestroySemaphore");
     ld->dispatch.DestroySemaphore(device, semaphore, allocator);
 }
 
-/* A submission's command buffers, one at a time: the checks that need submit time, and the batch
- * for the host checks (in chunks: a submit may be large). */
-/* A submitted command buffer's state; indirect dispatches whose arguments can be read now are
- * checked. */
-static struct command_buffer_state *submitted(struct layer_device *ld, VkQueue queue, VkCommandBuffer command_buffer)
+/* The state of a command buffer the queue's device owns (no registry lookup needed); NULL for one
+ * the layer does not know. */
+static struct command_buffer_state *submitted(struct layer_device *ld, VkCommandBuffer command_buffer)
 {
-    /* the queue's device owns the command buffer: no registry lookup needed */
-    struct command_buffer_state *cb = command_buffer_state_in(ld, HANDLE((uintptr_t)command_buffer));
-    if (cb != NULL && cb->indirect_count > 0)
-        check_dispatch_indirect_at_submit(ld, cb, queue);
-    return cb;
+    return command_buffer_state_in(ld, HANDLE((uintptr_t)command_buffer));
 }
 
-/* A batch to the checks that need submit time: hazards against earlier work, and the lifetime
- * of what it uses. */
-static void submit_batch(struct layer_device *ld, VkQueue queue, const struct hazard_batch *batch)
-{
-    hazard_submit_batch(ld, queue, batch);
-    lifetime_submit_batch(ld, queue, batch);
-}
-
-/* One batch for the submit-time hazard check: its waits, command buffers and signals. Arrays
+/* One batch for validate_submit: its waits, command buffers and signals. Arrays
  * beyond the stack sizes are cut: a dropped wait becomes an unmatched one (a full dependency),
  * a dropped signal only hides later findings. */
-#define BATCH_OPS 32
+#define BATCH_OPS PROGRESS_MAX_WAITS
 #define BATCH_BUFFERS 64
 struct batch_builder {
-    struct hazard_semaphore_op waits[BATCH_OPS], signals[BATCH_OPS];
+    struct semaphore_op waits[BATCH_OPS], signals[BATCH_OPS];
     struct command_buffer_state *buffers[BATCH_BUFFERS];
-    struct hazard_batch batch;
+    struct queue_batch batch;
 };
 
 static void batch_begin(struct batch_builder *b)
@@ -107,13 +88,13 @@ static void batch_wait(struct batch_builder *b, VkSemaphore semaphore, uint64_t 
         semaphore = VK_NULL_HANDLE;
         b->batch.wait_count--;
     }
-    b->waits[b->batch.wait_count++] = (struct hazard_semaphore_op){semaphore, value, stages};
+    b->waits[b->batch.wait_count++] = (struct semaphore_op){semaphore, value, stages};
 }
 
 static void batch_signal(struct batch_builder *b, VkSemaphore semaphore, uint64_t value)
 {
     if (b->batch.signal_count < BATCH_OPS)
-        b->signals[b->batch.signal_count++] = (struct hazard_semaphore_op){semaphore, value, 0};
+        b->signals[b->batch.signal_count++] = (struct semaphore_op){semaphore, value, 0};
 }
 
 static void batch_buffer(struct layer_device *ld, struct batch_builder *b, VkQueue queue,
@@ -122,7 +103,7 @@ static void batch_buffer(struct layer_device *ld, struct batch_builder *b, VkQue
     if (b->batch.command_buffer_count == BATCH_BUFFERS) { /* a long batch: checked in parts */
         VkFence fence = b->batch.fence;
         b->batch.fence = VK_NULL_HANDLE;
-        submit_batch(ld, queue, &b->batch);
+        validate_submit(ld, queue, &b->batch);
         b->batch.wait_count = b->batch.signal_count = b->batch.command_buffer_count = 0;
         b->batch.fence = fence;
     }
@@ -135,7 +116,7 @@ static void fence_only(struct layer_device *ld, VkQueue queue, VkFence fence)
     struct batch_builder b;
     batch_begin(&b);
     b.batch.fence = fence;
-    submit_batch(ld, queue, &b.batch);
+    validate_submit(ld, queue, &b.batch);
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkQueueSubmit(VkQueue queue, uint32_t count, const VkSubmitInfo *submits,
@@ -157,23 +138,24 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkQueueSubmit(VkQueue queue, uint32_t
                            : 0,
                        info->pWaitDstStageMask ? info->pWaitDstStageMask[k] : VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
         for (uint32_t k = 0; k < info->commandBufferCount; ++k)
-            batch_buffer(ld, &b, queue, submitted(ld, queue, info->pCommandBuffers[k]));
+            batch_buffer(ld, &b, queue, submitted(ld, info->pCommandBuffers[k]));
         for (uint32_t k = 0; k < info->signalSemaphoreCount; ++k)
             batch_signal(&b, info->pSignalSemaphores[k],
                          values && values->pSignalSemaphoreValues && k < values->signalSemaphoreValueCount
                              ? values->pSignalSemaphoreValues[k]
                              : 0);
         b.batch.fence = i + 1 == count ? fence : VK_NULL_HANDLE;
-        submit_batch(ld, queue, &b.batch);
+        validate_submit(ld, queue, &b.batch);
     }
     if (count == 0 && fence != VK_NULL_HANDLE)
         fence_only(ld, queue, fence);
     return ld->dispatch.QueueSubmit(queue, count, submits, fence);
 }
 
-static void submitted2(struct layer_device *ld, VkQueue queue, uint32_t count, const VkSubmitInfo2 *submits,
-                       VkFence fence)
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkQueueSubmit2(VkQueue queue, uint32_t count, const VkSubmitInfo2 *submits,
+                                                          VkFence fence)
 {
+    struct layer_device *ld = layer_device_of(queue);
     struct batch_builder b;
     for (uint32_t i = 0; i < count; ++i) {
         const VkSubmitInfo2 *info = &submits[i];
@@ -182,21 +164,14 @@ static void submitted2(struct layer_device *ld, VkQueue queue, uint32_t count, c
             batch_wait(&b, info->pWaitSemaphoreInfos[k].semaphore, info->pWaitSemaphoreInfos[k].value,
                        info->pWaitSemaphoreInfos[k].stageMask);
         for (uint32_t k = 0; k < info->commandBufferInfoCount; ++k)
-            batch_buffer(ld, &b, queue, submitted(ld, queue, info->pCommandBufferInfos[k].commandBuffer));
+            batch_buffer(ld, &b, queue, submitted(ld, info->pCommandBufferInfos[k].commandBuffer));
         for (uint32_t k = 0; k < info->signalSemaphoreInfoCount; ++k)
             batch_signal(&b, info->pSignalSemaphoreInfos[k].semaphore, info->pSignalSemaphoreInfos[k].value);
         b.batch.fence = i + 1 == count ? fence : VK_NULL_HANDLE;
-        submit_batch(ld, queue, &b.batch);
+        validate_submit(ld, queue, &b.batch);
     }
     if (count == 0 && fence != VK_NULL_HANDLE)
         fence_only(ld, queue, fence);
-}
-
-static VKAPI_ATTR VkResult VKAPI_CALL hook_vkQueueSubmit2(VkQueue queue, uint32_t count, const VkSubmitInfo2 *submits,
-                                                          VkFence fence)
-{
-    struct layer_device *ld = layer_device_of(queue);
-    submitted2(ld, queue, count, submits, fence);
     return ld->dispatch.QueueSubmit2(queue, count, submits, fence);
 }
 
@@ -205,12 +180,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkWaitForFences(VkDevice device, uint
 {
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.WaitForFences(device, count, fences, wait_all, timeout);
-    /* with waitAll false only one is known signaled; counting all can only hide a finding */
-    for (uint32_t i = 0; result == VK_SUCCESS && i < count; ++i) {
-        hazard_fence_waited(ld, fences[i]);
-        lifetime_fence_waited(ld, fences[i]);
-    }
-    host_report_readbacks(ld, "vkWaitForFences");
+    if (result == VK_SUCCESS)
+        validate_fences_waited(ld, count, fences, "vkWaitForFences");
     return result;
 }
 
@@ -218,11 +189,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkGetFenceStatus(VkDevice device, VkF
 {
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.GetFenceStatus(device, fence);
-    if (result == VK_SUCCESS) {
-        hazard_fence_waited(ld, fence);
-        lifetime_fence_waited(ld, fence);
-        host_report_readbacks(ld, "vkGetFenceStatus");
-    }
+    if (result == VK_SUCCESS)
+        validate_fences_waited(ld, 1, &fence, "vkGetFenceStatus");
     return result;
 }
 
@@ -230,11 +198,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkQueueWaitIdle(VkQueue queue)
 {
     struct layer_device *ld = layer_device_of(queue);
     VkResult result = ld->dispatch.QueueWaitIdle(queue);
-    if (result == VK_SUCCESS) {
-        hazard_queue_idle(ld, queue);
-        lifetime_queue_idle(ld, queue);
-        host_report_readbacks(ld, "vkQueueWaitIdle");
-    }
+    if (result == VK_SUCCESS)
+        validate_queue_idle(ld, queue, "vkQueueWaitIdle");
     return result;
 }
 
@@ -242,24 +207,9 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkDeviceWaitIdle(VkDevice device)
 {
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.DeviceWaitIdle(device);
-    if (result == VK_SUCCESS) {
-        hazard_device_idle(ld);
-        lifetime_device_idle(ld);
-        host_report_readbacks(ld, "vkDeviceWaitIdle");
-    }
+    if (result == VK_SUCCESS)
+        validate_device_idle(ld, "vkDeviceWaitIdle");
     return result;
-}
-
-/* A host wait returned: every semaphore reached its value, or (VK_SEMAPHORE_WAIT_ANY_BIT) at least
- * one did, which one unknown: then nothing is known complete unless there was only one. */
-static void semaphores_reached(struct layer_device *ld, const VkSemaphoreWaitInfo *info)
-{
-    if (info == NULL || ((info->flags & VK_SEMAPHORE_WAIT_ANY_BIT) && info->semaphoreCount > 1))
-        return;
-    for (uint32_t i = 0; i < info->semaphoreCount; ++i) {
-        hazard_semaphore_reached(ld, info->pSemaphores[i], info->pValues[i], false);
-        lifetime_semaphore_reached(ld, info->pSemaphores[i], info->pValues[i]);
-    }
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkWaitSemaphores(VkDevice device, const VkSemaphoreWaitInfo *info,
@@ -267,10 +217,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkWaitSemaphores(VkDevice device, con
 {
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.WaitSemaphores(device, info, timeout);
-    if (result == VK_SUCCESS) {
-        semaphores_reached(ld, info);
-        host_report_readbacks(ld, "vkWaitSemaphores");
-    }
+    if (result == VK_SUCCESS)
+        validate_semaphores_waited(ld, info, "vkWaitSemaphores");
     return result;
 }
 
@@ -279,10 +227,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkWaitSemaphoresKHR(VkDevice device, 
 {
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.WaitSemaphoresKHR(device, info, timeout);
-    if (result == VK_SUCCESS) {
-        semaphores_reached(ld, info);
-        host_report_readbacks(ld, "vkWaitSemaphoresKHR");
-    }
+    if (result == VK_SUCCESS)
+        validate_semaphores_waited(ld, info, "vkWaitSemaphoresKHR");
     return result;
 }
 
@@ -291,11 +237,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkGetSemaphoreCounterValue(VkDevice d
 {
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.GetSemaphoreCounterValue(device, semaphore, value);
-    if (result == VK_SUCCESS) {
-        hazard_semaphore_reached(ld, semaphore, *value, true);
-        lifetime_semaphore_reached(ld, semaphore, *value);
-        host_report_readbacks(ld, "vkGetSemaphoreCounterValue");
-    }
+    if (result == VK_SUCCESS)
+        validate_counter_read(ld, semaphore, *value, "vkGetSemaphoreCounterValue");
     return result;
 }
 
@@ -304,24 +247,9 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkGetSemaphoreCounterValueKHR(VkDevic
 {
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.GetSemaphoreCounterValueKHR(device, semaphore, value);
-    if (result == VK_SUCCESS) {
-        hazard_semaphore_reached(ld, semaphore, *value, true);
-        lifetime_semaphore_reached(ld, semaphore, *value);
-        host_report_readbacks(ld, "vkGetSemaphoreCounterValueKHR");
-    }
+    if (result == VK_SUCCESS)
+        validate_counter_read(ld, semaphore, *value, "vkGetSemaphoreCounterValueKHR");
     return result;
-}
-
-/* A host signal of a timeline semaphore: later GPU waits up to its value are satisfied already. */
-static void host_signaled(struct layer_device *ld, const VkSemaphoreSignalInfo *info)
-{
-    struct semaphore_state *s = info ? semaphore_state_in(ld, HANDLE(info->semaphore)) : NULL;
-    if (s == NULL)
-        return;
-    uint64_t old = __atomic_load_n(&s->host_value, __ATOMIC_ACQUIRE);
-    while (info->value > old &&
-           !__atomic_compare_exchange_n(&s->host_value, &old, info->value, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-        ;
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkSignalSemaphore(VkDevice device, const VkSemaphoreSignalInfo *info)
@@ -329,7 +257,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkSignalSemaphore(VkDevice device, co
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.SignalSemaphore(device, info);
     if (result == VK_SUCCESS)
-        host_signaled(ld, info);
+        validate_host_signal(ld, info);
     return result;
 }
 
@@ -337,7 +265,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkInvalidateMappedMemoryRanges(VkDevi
                                                                           const VkMappedMemoryRange *ranges)
 {
     struct layer_device *ld = layer_device_of(device);
-    host_check_invalidate(ld, count, ranges);
+    validate_invalidate(ld, count, ranges);
     return ld->dispatch.InvalidateMappedMemoryRanges(device, count, ranges);
 }
 
@@ -345,7 +273,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkFlushMappedMemoryRanges(VkDevice de
                                                                      const VkMappedMemoryRange *ranges)
 {
     struct layer_device *ld = layer_device_of(device);
-    host_check_flush(ld, count, ranges);
+    validate_flush(ld, count, ranges);
     return ld->dispatch.FlushMappedMemoryRanges(device, count, ranges);
 }
 

@@ -13,11 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check_lifetime.h"
 #include "command_access.h"
 #include "layer_hooks.h"
-#include "layer_state.h"
+#include "state_command_buffers.h"
+#include "state_device.h"
+#include "state_pipelines.h"
 #include "validate.h"
+#include "state_objects.h"
 
 /* ---- render passes and framebuffers ---- */
 
@@ -34,10 +36,10 @@ static void subpass_add(struct subpass_attachments *s, uint32_t attachment, bool
 static void store_render_pass(struct layer_device *ld, VkRenderPass handle, struct render_pass_state *r)
 {
     if (r->subpasses == NULL && r->subpass_count > 0) {
-        render_pass_state_free(r);
+        layer_object_release(OBJECT_KIND_render_pass, r);
         return;
     }
-    handle_map_put(&ld->render_passes, HANDLE(handle), r);
+    hook_object_created(ld, OBJECT_KIND_render_pass, HANDLE(handle), r);
 }
 
 /* VkSubpassDescription and VkSubpassDescription2 name these members alike, so one body reads
@@ -241,8 +243,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyRenderPass(VkDevice device, VkRe
                                                            const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
-    lifetime_check_destroy(ld, VK_OBJECT_TYPE_RENDER_PASS, HANDLE(render_pass), 0, "vkDestroyRenderPass");
-    render_pass_state_free(handle_map_take(&ld->render_passes, HANDLE(render_pass)));
+    hook_object_destroyed(ld, OBJECT_KIND_render_pass, HANDLE(render_pass), "vkDestroyRenderPass");
     ld->dispatch.DestroyRenderPass(device, render_pass, allocator);
 }
 
@@ -260,7 +261,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateFramebuffer(VkDevice device, 
         return result;
     for (uint32_t i = 0; i < info->attachmentCount && f->count < MAX_ATTACHMENTS * 2; ++i)
         f->views[f->count++] = info->pAttachments[i];
-    handle_map_put(&ld->framebuffers, HANDLE(*framebuffer), f);
+    hook_object_created(ld, OBJECT_KIND_framebuffer, HANDLE(*framebuffer), f);
     return result;
 }
 
@@ -268,8 +269,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyFramebuffer(VkDevice device, VkF
                                                             const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
-    lifetime_check_destroy(ld, VK_OBJECT_TYPE_FRAMEBUFFER, HANDLE(framebuffer), 0, "vkDestroyFramebuffer");
-    free(handle_map_take(&ld->framebuffers, HANDLE(framebuffer)));
+    hook_object_destroyed(ld, OBJECT_KIND_framebuffer, HANDLE(framebuffer), "vkDestroyFramebuffer");
     ld->dispatch.DestroyFramebuffer(device, framebuffer, allocator);
 }
 
@@ -307,6 +307,7 @@ static struct layer_device *begin_render_pass(VkCommandBuffer command_buffer, co
     cb->subpass = 0;
     cb->pass_view_count = 0;
     cb->render_area = render_rect_of(begin->renderArea);
+    VkFramebuffer framebuffer = VK_NULL_HANDLE; /* a framebuffer with views (not imageless) the layer knows */
     const VkRenderPassAttachmentBeginInfo *imageless = NULL;
     for (const VkBaseInStructure *s = begin->pNext; s != NULL; s = s->pNext)
         if (s->sType == VK_STRUCTURE_TYPE_RENDER_PASS_ATTACHMENT_BEGIN_INFO)
@@ -319,15 +320,11 @@ static struct layer_device *begin_render_pass(VkCommandBuffer command_buffer, co
         for (uint32_t i = 0; f != NULL && i < f->count; ++i)
             cb->pass_views[cb->pass_view_count++] = f->views[i];
         if (f != NULL)
-            lifetime_note_object(cb, VK_OBJECT_TYPE_FRAMEBUFFER, HANDLE(begin->framebuffer), 0, "vkCmdBeginRenderPass");
+            framebuffer = begin->framebuffer;
     }
-    lifetime_note_object(cb, VK_OBJECT_TYPE_RENDER_PASS, HANDLE(begin->renderPass), 0, "vkCmdBeginRenderPass");
-    for (uint32_t i = 0; i < cb->pass_view_count; ++i)
-        if (image_view_state_in(ld, HANDLE(cb->pass_views[i])) != NULL)
-            lifetime_note_object(cb, VK_OBJECT_TYPE_IMAGE_VIEW, HANDLE(cb->pass_views[i]), 0, "vkCmdBeginRenderPass");
     const struct render_pass_state *r = render_pass_state_in(ld, HANDLE(cb->render_pass));
     enter_subpass(cb, r);
-    validate_render_pass_begin(ld, cb, r);
+    validate_render_pass_begin(ld, cb, r, framebuffer);
     return ld;
 }
 
@@ -415,24 +412,6 @@ static void add_rendering_attachment(struct command_buffer_state *cb, const VkRe
         cb->attachments[cb->attachment_count++] = (struct attachment_use){a->resolveImageView, true, false};
 }
 
-/* The views a dynamic rendering renders to and resolves into, for the lifetime checks. */
-static void note_rendering_views(struct layer_device *ld, struct command_buffer_state *cb, const VkRenderingInfo *info)
-{
-    const VkRenderingAttachmentInfo *depth_stencil[2] = {info->pDepthAttachment, info->pStencilAttachment};
-    for (uint32_t i = 0; i < info->colorAttachmentCount + 2; ++i) {
-        const VkRenderingAttachmentInfo *a = i < info->colorAttachmentCount
-                                                 ? &info->pColorAttachments[i]
-                                                 : depth_stencil[i - info->colorAttachmentCount];
-        if (a == NULL)
-            continue;
-        VkImageView views[2] = {a->imageView,
-                                a->resolveMode != VK_RESOLVE_MODE_NONE ? a->resolveImageView : VK_NULL_HANDLE};
-        for (int k = 0; k < 2; ++k)
-            if (views[k] != VK_NULL_HANDLE && image_view_state_in(ld, HANDLE(views[k])) != NULL)
-                lifetime_note_object(cb, VK_OBJECT_TYPE_IMAGE_VIEW, HANDLE(views[k]), 0, "vkCmdBeginRendering");
-    }
-}
-
 static struct layer_device *begin_rendering(VkCommandBuffer command_buffer, const VkRenderingInfo *info)
 {
     struct command_buffer_state *cb;
@@ -444,7 +423,6 @@ static struct layer_device *begin_rendering(VkCommandBuffer command_buffer, cons
     cb->render_area = render_rect_of(info->renderArea);
     for (uint32_t i = 0; i < info->colorAttachmentCount; ++i)
         add_rendering_attachment(cb, &info->pColorAttachments[i], false);
-    note_rendering_views(ld, cb, info);
     add_rendering_attachment(cb, info->pDepthAttachment, true);
     /* the same view as depth and stencil is one attachment use */
     if (info->pStencilAttachment &&

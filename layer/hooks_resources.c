@@ -3,11 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check_host.h"
-#include "check_hazard_submit.h"
-#include "check_lifetime.h"
 #include "layer_hooks.h"
-#include "layer_state.h"
+#include "state_device.h"
+#include "state_resources.h"
+#include "validate.h"
 
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkAllocateMemory(VkDevice device, const VkMemoryAllocateInfo *info,
                                                             const VkAllocationCallbacks *allocator,
@@ -25,7 +24,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkAllocateMemory(VkDevice device, con
         m->size = info->allocationSize;
         if (info->memoryTypeIndex < properties.memoryTypeCount)
             m->properties = properties.memoryTypes[info->memoryTypeIndex].propertyFlags;
-        handle_map_put(&ld->memories, HANDLE(*memory), m);
+        hook_object_created(ld, OBJECT_KIND_memory, HANDLE(*memory), m);
     }
     return result;
 }
@@ -34,9 +33,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkFreeMemory(VkDevice device, VkDeviceMem
                                                     const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
-    lifetime_check_destroy(ld, VK_OBJECT_TYPE_DEVICE_MEMORY, HANDLE(memory), 0, "vkFreeMemory");
-    free(handle_map_take(&ld->memories, HANDLE(memory)));
-    hazard_forget_key(ld, HANDLE(memory)); /* a new allocation may get the same handle */
+    hook_object_destroyed(ld, OBJECT_KIND_memory, HANDLE(memory), "vkFreeMemory");
     ld->dispatch.FreeMemory(device, memory, allocator);
 }
 
@@ -52,7 +49,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkMapMemory(VkDevice device, VkDevice
         m->mapped_size = size == VK_WHOLE_SIZE ? m->size - offset : size;
     }
     if (result == VK_SUCCESS)
-        host_check_map(ld, memory, offset, size);
+        validate_map(ld, memory, offset, size);
     return result;
 }
 
@@ -81,7 +78,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateBuffer(VkDevice device, const
             for (const VkBaseInStructure *s = info->pNext; s != NULL; s = s->pNext)
                 if ((uint32_t)s->sType == 1000470006u)
                     b->usage = (VkBufferUsageFlags) * (const uint64_t *)(const void *)(s + 1);
-            handle_map_put(&ld->buffers, HANDLE(*buffer), b);
+            hook_object_created(ld, OBJECT_KIND_buffer, HANDLE(*buffer), b);
         }
     }
     return result;
@@ -91,20 +88,27 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyBuffer(VkDevice device, VkBuffer
                                                        const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
-    lifetime_check_destroy(ld, VK_OBJECT_TYPE_BUFFER, HANDLE(buffer), 0, "vkDestroyBuffer");
-    free(handle_map_take(&ld->buffers, HANDLE(buffer)));
+    hook_object_destroyed(ld, OBJECT_KIND_buffer, HANDLE(buffer), "vkDestroyBuffer");
     resource_epoch_bump(ld);
     ld->dispatch.DestroyBuffer(device, buffer, allocator);
 }
 
-static void bind_buffer(struct layer_device *ld, VkBuffer buffer, VkDeviceMemory memory, VkDeviceSize offset)
+/* vkBind*Memory*: the memory range that backs a buffer or image from now on. A buffer's moves what
+ * descriptors of it resolved to (the resource epoch); an image's descriptors name the image. */
+static void bind_memory(struct layer_device *ld, enum layer_object_kind kind, uint64_t handle, VkDeviceMemory memory,
+                        VkDeviceSize offset)
 {
-    struct buffer_state *b = buffer_state_in(ld, HANDLE(buffer));
+    struct buffer_state *b = kind == OBJECT_KIND_buffer ? buffer_state_in(ld, handle) : NULL;
+    struct image_state *i = kind == OBJECT_KIND_image ? image_state_in(ld, handle) : NULL;
     if (b != NULL) {
         b->memory = memory;
         b->memory_offset = offset;
+    } else if (i != NULL) {
+        i->memory = memory;
+        i->memory_offset = offset;
     }
-    resource_epoch_bump(ld);
+    if (kind == OBJECT_KIND_buffer)
+        resource_epoch_bump(ld);
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkBindBufferMemory(VkDevice device, VkBuffer buffer, VkDeviceMemory memory,
@@ -113,25 +117,19 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkBindBufferMemory(VkDevice device, V
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.BindBufferMemory(device, buffer, memory, offset);
     if (result == VK_SUCCESS)
-        bind_buffer(ld, buffer, memory, offset);
-    return result;
-}
-
-static VkResult bind_buffers(VkDevice device, uint32_t count, const VkBindBufferMemoryInfo *infos,
-                             PFN_vkBindBufferMemory2 next)
-{
-    struct layer_device *ld = layer_device_of(device);
-    VkResult result = next(device, count, infos);
-    if (result == VK_SUCCESS)
-        for (uint32_t i = 0; i < count; ++i)
-            bind_buffer(ld, infos[i].buffer, infos[i].memory, infos[i].memoryOffset);
+        bind_memory(ld, OBJECT_KIND_buffer, HANDLE(buffer), memory, offset);
     return result;
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkBindBufferMemory2(VkDevice device, uint32_t count,
                                                                const VkBindBufferMemoryInfo *infos)
 {
-    return bind_buffers(device, count, infos, layer_device_of(device)->dispatch.BindBufferMemory2);
+    struct layer_device *ld = layer_device_of(device);
+    VkResult result = ld->dispatch.BindBufferMemory2(device, count, infos);
+    if (result == VK_SUCCESS)
+        for (uint32_t i = 0; i < count; ++i)
+            bind_memory(ld, OBJECT_KIND_buffer, HANDLE(infos[i].buffer), infos[i].memory, infos[i].memoryOffset);
+    return result;
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateImage(VkDevice device, const VkImageCreateInfo *info,
@@ -149,7 +147,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateImage(VkDevice device, const 
             s->array_layers = info->arrayLayers;
             s->usage = info->usage;
             s->type = info->imageType;
-            handle_map_put(&ld->images, HANDLE(*image), s);
+            hook_object_created(ld, OBJECT_KIND_image, HANDLE(*image), s);
         }
     }
     return result;
@@ -159,20 +157,9 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyImage(VkDevice device, VkImage i
                                                       const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
-    lifetime_check_destroy(ld, VK_OBJECT_TYPE_IMAGE, HANDLE(image), 0, "vkDestroyImage");
-    free(handle_map_take(&ld->images, HANDLE(image)));
-    hazard_forget_key(ld, HANDLE(image)); /* a new image may get the same handle */
+    hook_object_destroyed(ld, OBJECT_KIND_image, HANDLE(image), "vkDestroyImage");
     resource_epoch_bump(ld);
     ld->dispatch.DestroyImage(device, image, allocator);
-}
-
-static void bind_image(struct layer_device *ld, VkImage image, VkDeviceMemory memory, VkDeviceSize offset)
-{
-    struct image_state *s = image_state_in(ld, HANDLE(image));
-    if (s != NULL) {
-        s->memory = memory;
-        s->memory_offset = offset;
-    }
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkBindImageMemory(VkDevice device, VkImage image, VkDeviceMemory memory,
@@ -181,25 +168,19 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkBindImageMemory(VkDevice device, Vk
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.BindImageMemory(device, image, memory, offset);
     if (result == VK_SUCCESS)
-        bind_image(ld, image, memory, offset);
-    return result;
-}
-
-static VkResult bind_images(VkDevice device, uint32_t count, const VkBindImageMemoryInfo *infos,
-                            PFN_vkBindImageMemory2 next)
-{
-    struct layer_device *ld = layer_device_of(device);
-    VkResult result = next(device, count, infos);
-    if (result == VK_SUCCESS)
-        for (uint32_t i = 0; i < count; ++i)
-            bind_image(ld, infos[i].image, infos[i].memory, infos[i].memoryOffset);
+        bind_memory(ld, OBJECT_KIND_image, HANDLE(image), memory, offset);
     return result;
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkBindImageMemory2(VkDevice device, uint32_t count,
                                                               const VkBindImageMemoryInfo *infos)
 {
-    return bind_images(device, count, infos, layer_device_of(device)->dispatch.BindImageMemory2);
+    struct layer_device *ld = layer_device_of(device);
+    VkResult result = ld->dispatch.BindImageMemory2(device, count, infos);
+    if (result == VK_SUCCESS)
+        for (uint32_t i = 0; i < count; ++i)
+            bind_memory(ld, OBJECT_KIND_image, HANDLE(infos[i].image), infos[i].memory, infos[i].memoryOffset);
+    return result;
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateImageView(VkDevice device, const VkImageViewCreateInfo *info,
@@ -215,7 +196,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateImageView(VkDevice device, co
             s->format = info->format;
             s->range = info->subresourceRange;
             s->view_type = info->viewType;
-            handle_map_put(&ld->image_views, HANDLE(*view), s);
+            hook_object_created(ld, OBJECT_KIND_image_view, HANDLE(*view), s);
         }
     }
     return result;
@@ -225,8 +206,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyImageView(VkDevice device, VkIma
                                                           const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
-    lifetime_check_destroy(ld, VK_OBJECT_TYPE_IMAGE_VIEW, HANDLE(view), 0, "vkDestroyImageView");
-    free(handle_map_take(&ld->image_views, HANDLE(view)));
+    hook_object_destroyed(ld, OBJECT_KIND_image_view, HANDLE(view), "vkDestroyImageView");
     resource_epoch_bump(ld);
     ld->dispatch.DestroyImageView(device, view, allocator);
 }
@@ -237,7 +217,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroySampler(VkDevice device, VkSampl
                                                         const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
-    lifetime_check_destroy(ld, VK_OBJECT_TYPE_SAMPLER, HANDLE(sampler), 0, "vkDestroySampler");
+    validate_destroy(ld, VK_OBJECT_TYPE_SAMPLER, HANDLE(sampler), NULL, "vkDestroySampler");
     ld->dispatch.DestroySampler(device, sampler, allocator);
 }
 
@@ -245,7 +225,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyBufferView(VkDevice device, VkBu
                                                            const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
-    lifetime_check_destroy(ld, VK_OBJECT_TYPE_BUFFER_VIEW, HANDLE(view), 0, "vkDestroyBufferView");
+    validate_destroy(ld, VK_OBJECT_TYPE_BUFFER_VIEW, HANDLE(view), NULL, "vkDestroyBufferView");
     ld->dispatch.DestroyBufferView(device, view, allocator);
 }
 

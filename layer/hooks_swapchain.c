@@ -7,21 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check_hazard_submit.h"
-#include "command_access.h"
+#include "command_access_regions.h"
 #include "layer_hooks.h"
-#include "layer_state.h"
+#include "state_device.h"
+#include "state_resources.h"
+#include "validate.h"
+#include "state_objects.h"
 
 #define PRESENT_WAITS 16
 #define PRESENT_IMAGES 16
-
-void swapchain_state_free(void *state)
-{
-    struct swapchain_state *s = state;
-    if (s != NULL)
-        free(s->images);
-    free(s);
-}
 
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateSwapchainKHR(VkDevice device, const VkSwapchainCreateInfoKHR *info,
                                                                 const VkAllocationCallbacks *allocator,
@@ -36,7 +30,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateSwapchainKHR(VkDevice device,
         s->format = info->imageFormat;
         s->extent = info->imageExtent;
         s->layers = info->imageArrayLayers ? info->imageArrayLayers : 1;
-        handle_map_put(&ld->swapchains, HANDLE(*swapchain), s);
+        hook_object_created(ld, OBJECT_KIND_swapchain, HANDLE(*swapchain), s);
     }
     return result;
 }
@@ -59,8 +53,8 @@ static void note_images(struct layer_device *ld, struct swapchain_state *s, uint
                                       .array_layers = s->layers,
                                       .type = VK_IMAGE_TYPE_2D,
                                       .swapchain = true};
-        free(handle_map_take(&ld->images, HANDLE(images[i]))); /* a stale state of a reused handle */
-        handle_map_put(&ld->images, HANDLE(images[i]), image);
+        free(image_state_take(ld, HANDLE(images[i]))); /* a stale state of a reused handle */
+        hook_object_created(ld, OBJECT_KIND_image, HANDLE(images[i]), image);
     }
 }
 
@@ -80,12 +74,12 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroySwapchainKHR(VkDevice device, Vk
                                                              const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
-    struct swapchain_state *s = handle_map_take(&ld->swapchains, HANDLE(swapchain));
-    for (uint32_t i = 0; s != NULL && i < s->image_count; ++i) {
-        free(handle_map_take(&ld->images, HANDLE(s->images[i])));
-        hazard_forget_key(ld, HANDLE(s->images[i]));
-    }
-    swapchain_state_free(s);
+    struct swapchain_state *s = swapchain_state_take(ld, HANDLE(swapchain));
+    for (uint32_t i = 0; s != NULL && i < s->image_count; ++i)
+        free(image_state_take(ld, HANDLE(s->images[i])));
+    if (s != NULL)
+        validate_swapchain_destroy(ld, s->images, s->image_count);
+    layer_object_release(OBJECT_KIND_swapchain, s);
     resource_epoch_bump(ld);
     ld->dispatch.DestroySwapchainKHR(device, swapchain, allocator);
 }
@@ -97,7 +91,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkAcquireNextImageKHR(VkDevice device
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.AcquireNextImageKHR(device, swapchain, timeout, semaphore, fence, index);
     if (result == VK_SUCCESS || result == VK_SUBOPTIMAL_KHR)
-        hazard_acquired(ld, semaphore, fence);
+        validate_acquire(ld, semaphore, fence);
     return result;
 }
 
@@ -108,7 +102,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkAcquireNextImage2KHR(VkDevice devic
     struct layer_device *ld = layer_device_of(device);
     VkResult result = ld->dispatch.AcquireNextImage2KHR(device, info, index);
     if (info != NULL && (result == VK_SUCCESS || result == VK_SUBOPTIMAL_KHR))
-        hazard_acquired(ld, info->semaphore, info->fence);
+        validate_acquire(ld, info->semaphore, info->fence);
     return result;
 }
 
@@ -116,11 +110,11 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkQueuePresentKHR(VkQueue queue, cons
 {
     struct layer_device *ld = layer_device_of(queue);
     if (info != NULL) {
-        struct hazard_semaphore_op waits[PRESENT_WAITS];
+        struct semaphore_op waits[PRESENT_WAITS];
         struct hazard_access images[PRESENT_IMAGES];
         uint32_t wait_count = 0, image_count = 0;
         for (uint32_t i = 0; i < info->waitSemaphoreCount && wait_count < PRESENT_WAITS; ++i)
-            waits[wait_count++] = (struct hazard_semaphore_op){info->pWaitSemaphores[i], 0, ~0ull};
+            waits[wait_count++] = (struct semaphore_op){info->pWaitSemaphores[i], 0, ~0ull};
         for (uint32_t i = 0; i < info->swapchainCount && image_count < PRESENT_IMAGES; ++i) {
             const struct swapchain_state *s = swapchain_state_in(ld, HANDLE(info->pSwapchains[i]));
             if (s != NULL && info->pImageIndices[i] < s->image_count &&
@@ -128,7 +122,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkQueuePresentKHR(VkQueue queue, cons
                                    &images[image_count]))
                 image_count++;
         }
-        hazard_present(ld, queue, waits, wait_count, images, image_count);
+        validate_present(ld, queue, waits, wait_count, images, image_count);
     }
     return ld->dispatch.QueuePresentKHR(queue, info);
 }

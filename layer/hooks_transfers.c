@@ -4,9 +4,10 @@
  * validate_transfer. */
 #include <stddef.h>
 
-#include "command_access.h"
+#include "command_access_regions.h"
 #include "layer_hooks.h"
-#include "layer_state.h"
+#include "state_command_buffers.h"
+#include "state_device.h"
 #include "validate.h"
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyBuffer(VkCommandBuffer command_buffer, VkBuffer src, VkBuffer dst,

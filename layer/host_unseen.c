@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layer_state.h"
+#include "state_device.h"
+#include "state_resources.h"
 
 #define UNSEEN_KEPT 256
 

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <vulkan/vulkan_core.h>
 
+#include "state_device.h"
+
 struct layer_hook {
     const char *name;
     PFN_vkVoidFunction function;
@@ -32,7 +34,12 @@ extern const struct layer_hook rendering_hooks[];
 extern const size_t rendering_hook_count;
 extern const struct layer_hook swapchain_hooks[];
 extern const size_t swapchain_hook_count;
-/* Frees a swapchain's state (its image states are the images map's). */
-void swapchain_state_free(void *state);
+
+/* The steps the create and destroy hooks of LAYER_OBJECT_KINDS share (hooks_objects.c). Created:
+ * the new state into its device's map (released when the map has no room for it: the object then
+ * goes unchecked; NULL, out of memory, is nothing). Destroyed: the validator sees the state still
+ * in the map, then it leaves the map and is released. */
+void hook_object_created(struct layer_device *ld, enum layer_object_kind kind, uint64_t handle, void *state);
+void hook_object_destroyed(struct layer_device *ld, enum layer_object_kind kind, uint64_t handle, const char *call);
 
 #endif

@@ -8,13 +8,11 @@
 #include <vulkan/vk_layer.h>
 
 #include "findings.h"
-#include "check_dispatch.h"
-#include "check_hazard.h"
-#include "check_hazard_submit.h"
-#include "host_unseen.h"
-#include "check_lifetime.h"
 #include "layer_hooks.h"
-#include "layer_state.h"
+#include "state_command_buffers.h"
+#include "state_device.h"
+#include "state_objects.h"
+#include "validate.h"
 
 #define LAYER_EXPORT __attribute__((visibility("default")))
 
@@ -189,68 +187,13 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateDevice(VkPhysicalDevice physi
     ld->physical = physical;
     layer_device_dispatch_load(&ld->dispatch, *device, next_gdpa);
     li->dispatch.GetPhysicalDeviceProperties(physical, &ld->properties);
-    check_dispatch_device_init(ld);
-    /* what the checks keep in each command buffer, reset and freed by the state module */
-    static const struct command_buffer_part parts[] = {{hazard_reset, hazard_free}, {lifetime_reset, lifetime_free}};
-    _Static_assert(sizeof(parts) / sizeof(parts[0]) <= MAX_COMMAND_BUFFER_PARTS, "room for every part");
-    memcpy(ld->command_buffer_parts, parts, sizeof(parts));
-    ld->command_buffer_part_count = sizeof(parts) / sizeof(parts[0]);
-    struct handle_map *maps[] = {
-        &ld->names,          &ld->memories,         &ld->buffers,         &ld->images,           &ld->image_views,
-        &ld->set_layouts,    &ld->descriptor_pools, &ld->descriptor_sets, &ld->update_templates, &ld->pipeline_layouts,
-        &ld->shader_modules, &ld->pipelines,        &ld->command_pools,   &ld->command_buffers,  &ld->fences,
-        &ld->semaphores,     &ld->render_passes,    &ld->framebuffers,    &ld->swapchains,       &ld->label_paths};
-    for (size_t i = 0; i < sizeof(maps) / sizeof(maps[0]); ++i)
-        handle_map_init(maps[i]);
+    validate_device_created(ld);
+    handle_map_init(&ld->names);
+    handle_map_init(&ld->label_paths);
+    layer_objects_init(ld);
     pthread_mutex_init(&ld->label_lock, NULL);
     layer_register_device(*device, ld);
     return VK_SUCCESS;
-}
-
-static void release_set_layout_value(void *v)
-{
-    set_layout_release(v);
-}
-static void release_set_value(void *v)
-{
-    set_state_release(v);
-}
-static void release_pipeline_layout_value(void *v)
-{
-    pipeline_layout_release(v);
-}
-static void release_pipeline_value(void *v)
-{
-    pipeline_release(v);
-}
-static void release_shader_module_value(void *v)
-{
-    struct shader_module_state *m = v;
-    free(m->code);
-    free(m);
-}
-static void release_template_value(void *v)
-{
-    struct update_template_state *t = v;
-    free(t->entries);
-    free(t);
-}
-static void release_command_buffer_value(void *v)
-{
-    command_buffer_free_state(v);
-}
-static void release_command_pool_value(void *v)
-{
-    struct command_pool_state *p = v;
-    free(p->buffers);
-    free(p);
-}
-
-static void release_pool_value(void *v)
-{
-    struct descriptor_pool_state *p = v;
-    free(p->sets);
-    free(p);
 }
 
 static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyDevice(VkDevice device, const VkAllocationCallbacks *allocator)
@@ -263,28 +206,9 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyDevice(VkDevice device, const Vk
     next(device, allocator);
     /* Objects the app did not destroy go with the device. Command buffers first: they hold
      * references to pipelines and sets. */
-    unseen_writes_free(ld);
-    hazard_queues_free(ld);
-    lifetime_tracker_free(ld);
+    validate_device_destroyed(ld);
     command_buffers_forgotten();
-    handle_map_destroy(&ld->command_buffers, release_command_buffer_value);
-    handle_map_destroy(&ld->command_pools, release_command_pool_value);
-    handle_map_destroy(&ld->fences, free);
-    handle_map_destroy(&ld->semaphores, free);
-    handle_map_destroy(&ld->render_passes, render_pass_state_free);
-    handle_map_destroy(&ld->framebuffers, free);
-    handle_map_destroy(&ld->swapchains, swapchain_state_free);
-    handle_map_destroy(&ld->descriptor_sets, release_set_value);
-    handle_map_destroy(&ld->descriptor_pools, release_pool_value);
-    handle_map_destroy(&ld->pipelines, release_pipeline_value);
-    handle_map_destroy(&ld->pipeline_layouts, release_pipeline_layout_value);
-    handle_map_destroy(&ld->set_layouts, release_set_layout_value);
-    handle_map_destroy(&ld->update_templates, release_template_value);
-    handle_map_destroy(&ld->shader_modules, release_shader_module_value);
-    handle_map_destroy(&ld->image_views, free);
-    handle_map_destroy(&ld->images, free);
-    handle_map_destroy(&ld->buffers, free);
-    handle_map_destroy(&ld->memories, free);
+    layer_objects_free(ld);
     handle_map_destroy(&ld->names, free);
     handle_map_destroy(&ld->label_paths, free);
     pthread_mutex_destroy(&ld->label_lock);

@@ -31,10 +31,15 @@ for s in clean group-count dispatch-base zero workgroup-size invocations shared-
          hazard-3d-slices-overlap hazard-top-of-pipe-wait hazard-top-of-pipe-wait-fixed hazard-sampled-after-pass \
          hazard-sampled-after-pass-fixed hazard-vertex-scope hazard-vertex-scope-fixed hazard-load-without-read \
          hazard-load-without-read-fixed hazard-clear-blit-waw hazard-clear-blit-fixed hazard-timeline-reach \
-         host-readback-persistent host-readback-persistent-fixed swapchain-present-war swapchain-present-fixed; do
+         host-readback-persistent host-readback-persistent-fixed swapchain-present-war swapchain-present-fixed \
+         host-wait-through-semaphore host-wait-through-semaphore-no-barrier lifetime-counter-read-fixed; do
     with_layer timeout 120 "$bundle/layer_app" "$s" >"$out/layer-$s.txt" 2>&1
     echo "$s: exit $?, $(grep -c '^FINDING' "$out/layer-$s.txt") findings: $(grep -o '^FINDING [^ ]*' "$out/layer-$s.txt" | sort | uniq -c | tr '\n' ' ')"
 done
+# its bug would make the driver write a destroyed buffer: the layer stops the program at the finding
+VK_PREFLIGHT_VALIDATION_ACTION=abort with_layer timeout 120 "$bundle/layer_app" lifetime-counter-read-early \
+    >"$out/layer-lifetime-counter-read-early.txt" 2>&1
+echo "lifetime-counter-read-early (action = abort): exit $?, $(grep -o '^FINDING [^ ]*' "$out/layer-lifetime-counter-read-early.txt" | sort | uniq -c | tr '\n' ' ')"
 with_layer timeout 300 "$bundle/layer_app" soak >"$out/layer-soak.txt" 2>&1
 echo "soak: exit $?, $(grep '^soak:' "$out/layer-soak.txt"), $(grep -c '^FINDING' "$out/layer-soak.txt") findings"
 with_layer timeout 120 "$bundle/layer_app" stress --threads 8 >"$out/layer-stress.txt" 2>&1

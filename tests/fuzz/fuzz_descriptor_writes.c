@@ -10,6 +10,9 @@
 
 #include "descriptor_writes.h"
 #include "fuzz_driver.h"
+#include "state_descriptors.h"
+#include "state_device.h"
+#include "state_resources.h"
 
 struct reader {
     const uint8_t *data;
@@ -60,7 +63,7 @@ static uint32_t a_count(struct reader *r)
 
 static uint64_t the_buffer = 0x1000, the_view = 0x2000;
 
-/* layer_state.c's command-buffer lookup needs the loader glue's; nothing here looks one up */
+/* the state modules' command-buffer lookup needs the loader glue's; nothing here looks one up */
 struct layer_device *layer_device_of(const void *dispatchable)
 {
     (void)dispatchable;
@@ -72,18 +75,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct reader r = {data, size, 0};
     struct layer_device ld;
     memset(&ld, 0, sizeof(ld));
-    handle_map_init(&ld.buffers);
-    handle_map_init(&ld.images);
-    handle_map_init(&ld.image_views);
+    handle_map_init(&ld.objects[OBJECT_KIND_buffer]);
+    handle_map_init(&ld.objects[OBJECT_KIND_image]);
+    handle_map_init(&ld.objects[OBJECT_KIND_image_view]);
     struct buffer_state buffer = {
         .handle = (VkBuffer)(uintptr_t)the_buffer, .size = 4096, .memory = (VkDeviceMemory)0x9000};
     struct image_state image = {.extent = {64, 64, 1}, .mip_levels = 3, .array_layers = 4, .type = VK_IMAGE_TYPE_2D};
     struct image_view_state view = {
         .image = (VkImage)0x3000,
         .range = {VK_IMAGE_ASPECT_COLOR_BIT, 0, VK_REMAINING_MIP_LEVELS, 2, VK_REMAINING_ARRAY_LAYERS}};
-    handle_map_put(&ld.buffers, the_buffer, &buffer);
-    handle_map_put(&ld.images, 0x3000, &image);
-    handle_map_put(&ld.image_views, the_view, &view);
+    handle_map_put(&ld.objects[OBJECT_KIND_buffer], the_buffer, &buffer);
+    handle_map_put(&ld.objects[OBJECT_KIND_image], 0x3000, &image);
+    handle_map_put(&ld.objects[OBJECT_KIND_image_view], the_view, &view);
 
     /* the layout */
     uint32_t binding_count = take(&r, 1) % 9;
@@ -168,9 +171,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     set_state_release(set);
     set_state_release(other);
     set_layout_release(layout);
-    handle_map_destroy(&ld.buffers, NULL);
-    handle_map_destroy(&ld.images, NULL);
-    handle_map_destroy(&ld.image_views, NULL);
+    handle_map_destroy(&ld.objects[OBJECT_KIND_buffer], NULL);
+    handle_map_destroy(&ld.objects[OBJECT_KIND_image], NULL);
+    handle_map_destroy(&ld.objects[OBJECT_KIND_image_view], NULL);
     return 0;
 }
 

@@ -87,7 +87,7 @@ static void scenario_ignored_pointers(struct objects *o)
 }
 
 /* alias-rotating-sets: the per-set memos and the recalled bound states of per-command results
- * (layer_state.h) must not carry a result to the wrong set or past a descriptor update. One
+ * (state_command_buffers.h) must not carry a result to the wrong set or past a descriptor update. One
  * pipeline (alias_copy.comp: binding 0 read, 1 written), set A clean (a -> b), set B aliased
  * (c -> c shifted by 1024 bytes), bound in turn A B A B in "rotating-cb"; then A is rewritten to
  * a -> a shifted and dispatched in "updated-cb". Expected: one alias finding per command buffer, on B's first dispatch in the first

@@ -3,7 +3,8 @@
  * (memory over many submissions, LAYER_APP_SOAK_ITERATIONS, default 20000).
  * Scenarios: host-invalidate-early, host-invalidate-after-wait, host-read-no-barrier,
  * host-flush-pending, host-flush-before-submit, host-map-early, host-map-after-wait,
- * host-ring-whole-range, host-readback-persistent(-fixed), soak. */
+ * host-ring-whole-range, host-readback-persistent(-fixed), host-wait-through-semaphore(-no-barrier),
+ * soak. */
 #include <string.h>
 #include <unistd.h>
 
@@ -284,12 +285,50 @@ static void scenario_timeline_host_wait(struct objects *o, const char *name)
     vkDestroyCommandPool(o->a->device, r.pool, NULL);
 }
 
+/* host-wait-through-semaphore(-no-barrier): the first queue fills a mapped buffer (with the HOST
+ * barrier; -no-barrier: without) and signals a semaphore; the second queue waits for it in an empty
+ * command buffer's batch, with a fence. The host waits for that fence and invalidates the buffer:
+ * the batch that waited for the fill is complete, so the fill is too. The correct program gets no
+ * finding; without the barrier the host reads a write nothing made visible to it. Needs a second
+ * queue (lavapipe has one: it runs on the H200). */
+static void scenario_wait_through_semaphore(struct objects *o, const char *name)
+{
+    if (o->a->queue2 == VK_NULL_HANDLE) {
+        printf("skip: the device has one queue\n");
+        return;
+    }
+    VkBuffer target = new_buffer(o, 4096, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+    VkDeviceMemory memory = o->owned[o->owned_count - 1].memory;
+    VkSemaphore filled = new_semaphore(o->a, false);
+    VkFence fence = new_fence(o->a);
+    struct recording producer = begin(o->a, "fill-cb"), consumer = begin(o->a, "consumer-cb");
+    vkCmdFillBuffer(producer.cb, target, 0, 4096, 3);
+    if (strcmp(name, "host-wait-through-semaphore") == 0)
+        buffer_barrier(producer.cb, target, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    CHECK(vkEndCommandBuffer(producer.cb));
+    CHECK(vkEndCommandBuffer(consumer.cb));
+    submit_one(o->a->queue, producer.cb, VK_NULL_HANDLE, filled, false, VK_NULL_HANDLE);
+    submit_one(o->a->queue2, consumer.cb, filled, VK_NULL_HANDLE, false, fence);
+    CHECK(vkWaitForFences(o->a->device, 1, &fence, VK_TRUE, UINT64_MAX));
+    VkMappedMemoryRange range = {
+        .sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE, .memory = memory, .offset = 0, .size = VK_WHOLE_SIZE};
+    CHECK(vkInvalidateMappedMemoryRanges(o->a->device, 1, &range));
+    CHECK(vkQueueWaitIdle(o->a->queue));
+    vkDestroyFence(o->a->device, fence, NULL);
+    vkDestroySemaphore(o->a->device, filled, NULL);
+    vkDestroyCommandPool(o->a->device, producer.pool, NULL);
+    vkDestroyCommandPool(o->a->device, consumer.pool, NULL);
+}
+
 bool scenarios_host(struct app *a, const char *name)
 {
     struct objects o = {.a = a};
     bool known = true;
     if (strncmp(name, "host-timeline-wait-", 19) == 0) {
         scenario_timeline_host_wait(&o, name);
+    } else if (strncmp(name, "host-wait-through-semaphore", 27) == 0) {
+        scenario_wait_through_semaphore(&o, name);
     } else if (strncmp(name, "host-readback-", 14) == 0) {
         scenario_host_readback(&o, name);
     } else if (strncmp(name, "host-", 5) == 0 &&

@@ -21,6 +21,9 @@
  *   lifetime-begin-pending          a command buffer re-recorded while its submission runs
  *   lifetime-completion-chains      completion known through a timeline's host wait and through a
  *                                   fence of work that waited for a semaphore (correct)
+ *   lifetime-counter-read-early     a timeline's counter read on the host says 1, and a buffer of
+ *                                   the batch that signals 2 is destroyed: that batch has not run
+ *   lifetime-counter-read-fixed     the same after waiting for 2 (correct)
  *   lifetime-set-handle-reused      a set freed and another allocated in its place (drivers hand
  *                                   the freed handle out again) between two recordings of one command
  *                                   buffer; the second binds the new set, whose output a dispatch
@@ -631,6 +634,80 @@ static void scenario_completion_chains(struct app *a)
     free_copy_program(&p);
 }
 
+/* lifetime-counter-read-early / -fixed: a batch waits for timeline `gate` (which the host opens
+ * later), copies into "particles-out" and signals timeline `done` to 2; the host sets `done` to 1
+ * itself and reads its counter: 1, set by the host, says nothing about the batch (a wait for 1
+ * would; a read is the value itself). -early destroys the buffer then (run with action = abort:
+ * the program stops at the finding, before the driver sees the destroy); -fixed opens the gate and
+ * waits for 2 first. */
+static void scenario_counter_read(struct app *a, const char *name)
+{
+    if (!a->timeline) {
+        printf("skip: timeline semaphores not enabled\n");
+        return;
+    }
+    bool fixed = strcmp(name, "lifetime-counter-read-fixed") == 0;
+    struct copy_program p = copy_program(a, false);
+    VkDescriptorPool pool = descriptor_pool(a, 0);
+    struct buffer src = make_buffer(a, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    struct buffer dst = make_buffer(a, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    set_name(a, VK_OBJECT_TYPE_BUFFER, (uint64_t)dst.buffer, "particles-out");
+    VkCommandPool cmd = command_pool(a, 0);
+    VkCommandBuffer cb = command_buffer(a, cmd, "frame-cb");
+    record_copy(&p, cb, copy_set(&p, pool, src.buffer, dst.buffer), false);
+    VkSemaphoreTypeCreateInfo type = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
+                                      .semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE};
+    VkSemaphoreCreateInfo info = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &type};
+    VkSemaphore gate, done;
+    CHECK(vkCreateSemaphore(a->device, &info, NULL, &gate));
+    CHECK(vkCreateSemaphore(a->device, &info, NULL, &done));
+    const uint64_t open = 1, finished = 2;
+    VkTimelineSemaphoreSubmitInfo values = {.sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
+                                            .waitSemaphoreValueCount = 1,
+                                            .pWaitSemaphoreValues = &open,
+                                            .signalSemaphoreValueCount = 1,
+                                            .pSignalSemaphoreValues = &finished};
+    const VkPipelineStageFlags stage = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+    VkSubmitInfo submit_info = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+                                .pNext = &values,
+                                .waitSemaphoreCount = 1,
+                                .pWaitSemaphores = &gate,
+                                .pWaitDstStageMask = &stage,
+                                .commandBufferCount = 1,
+                                .pCommandBuffers = &cb,
+                                .signalSemaphoreCount = 1,
+                                .pSignalSemaphores = &done};
+    CHECK(vkQueueSubmit(a->queue, 1, &submit_info, VK_NULL_HANDLE));
+    VkSemaphoreSignalInfo host = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO, .semaphore = done, .value = 1};
+    CHECK(vkSignalSemaphore(a->device, &host));
+    VkSemaphoreWaitInfo wait = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO,
+                                .semaphoreCount = 1,
+                                .pSemaphores = &done,
+                                .pValues = &finished};
+    if (fixed) {
+        host = (VkSemaphoreSignalInfo){.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO, .semaphore = gate, .value = 1};
+        CHECK(vkSignalSemaphore(a->device, &host));
+        CHECK(vkWaitSemaphores(a->device, &wait, UINT64_MAX));
+    }
+    uint64_t counter = 0;
+    CHECK(vkGetSemaphoreCounterValue(a->device, done, &counter));
+    if (counter != (fixed ? finished : 1))
+        fprintf(stderr, "counter %llu\n", (unsigned long long)counter);
+    vkDestroyBuffer(a->device, dst.buffer, NULL); /* -early: the copy has not run */
+    if (!fixed) {
+        host = (VkSemaphoreSignalInfo){.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO, .semaphore = gate, .value = 1};
+        CHECK(vkSignalSemaphore(a->device, &host));
+        CHECK(vkWaitSemaphores(a->device, &wait, UINT64_MAX));
+    }
+    vkFreeMemory(a->device, dst.memory, NULL);
+    free_buffer(a, &src);
+    vkDestroySemaphore(a->device, gate, NULL);
+    vkDestroySemaphore(a->device, done, NULL);
+    vkDestroyCommandPool(a->device, cmd, NULL);
+    vkDestroyDescriptorPool(a->device, pool, NULL);
+    free_copy_program(&p);
+}
+
 /* --- dispatch coverage ------------------------------------------------------------------------ */
 
 /* dispatch-(un)covered[-2d|-indirect], dispatch-grid-stride: 10000 particles at 64 per group need
@@ -787,6 +864,8 @@ bool scenario_lifetime(struct app *a, const char *name)
         scenario_completion_chains(a);
     else if (strcmp(name, "lifetime-set-handle-reused") == 0)
         scenario_set_handle_reused(a);
+    else if (strncmp(name, "lifetime-counter-read-", 22) == 0)
+        scenario_counter_read(a, name);
     else if (strncmp(name, "dispatch-", 9) == 0 &&
              strstr(
                  " dispatch-uncovered dispatch-covered dispatch-uncovered-2d dispatch-covered-2d dispatch-grid-stride"

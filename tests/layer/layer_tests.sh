@@ -295,6 +295,12 @@ skipped "timeline semaphores" ||
     check "host: a timeline wait satisfied by an earlier signal does not complete the fill that signals later: invalidate before wait" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-host-invalidate-before-wait ' '$work/out'"
 run host-timeline-wait-fixed
 skipped "timeline semaphores" || check "host: the wait for the fill's own value: no finding" only 0
+run host-wait-through-semaphore
+if ! skipped "host waits across queues (runs on the H200: scripts/device-farm/run-layer-on-device.sh)"; then
+    check "host: a fence of the batch that waited for the fill's semaphore completes the fill: invalidate after it, HOST barrier: no finding" only 0
+    run host-wait-through-semaphore-no-barrier
+    check "host: the same without the HOST barrier: the read of a write nothing made visible" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-host-read-without-host-barrier .*vkInvalidateMappedMemoryRanges covers VkDeviceMemory .*which vkCmdFillBuffer (command 0 of VkCommandBuffer 0x[0-9a-f]* \"fill-cb\")' '$work/out'"
+fi
 run host-readback-marker
 check "host: a readback buffer written only by fills (a progress marker, as Godot's crash breadcrumbs): silent" only 0
 run host-readback-gpu-readable
@@ -385,6 +391,11 @@ run lifetime-update-pending
 check "lifetime: a set rewritten while a submission uses it" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-lifetime-updated-while-pending .*names=material-set,frame-cb,- .*vkUpdateDescriptorSets updates VkDescriptorSet .*binding 1 was created without UPDATE_AFTER_BIND' '$work/out'"
 run lifetime-begin-pending
 check "lifetime: a command buffer re-recorded while its submission runs" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-lifetime-reset-while-pending .*vkBeginCommandBuffer resets VkCommandBuffer 0x[0-9a-f]* \"frame-cb\", which is pending' '$work/out'"
+VK_PREFLIGHT_VALIDATION_ACTION=abort run lifetime-counter-read-early
+skipped "timeline semaphores" ||
+    check "lifetime: a counter read of 1 (set by the host) does not complete the batch that signals 2: its buffer destroyed is reported (action = abort)" sh -c "[ \$(cat '$work/rc') != 0 ] && [ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-lifetime-destroyed-while-pending .*vkDestroyBuffer destroys VkBuffer 0x[0-9a-f]* \"particles-out\" while VkCommandBuffer 0x[0-9a-f]* \"frame-cb\"' '$work/out'"
+run lifetime-counter-read-fixed
+skipped "timeline semaphores" || check "lifetime: the same buffer destroyed after waiting for 2: no finding" only 0
 run lifetime-set-handle-reused
 check "lifetime: a set freed and another allocated at its handle between recordings: the new set's output is the one written twice (one WAW)" sh -c "[ \$(cat '$work/rc') = 0 ] && [ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-write-after-write .*vkCmdDispatch (command 4) writes VkBuffer 0x[0-9a-f]* \"out-second\"' '$work/out'"
 for s in lifetime-destroy-after-wait lifetime-destroy-other-pending lifetime-frames lifetime-update-after-bind lifetime-completion-chains; do

@@ -15,7 +15,10 @@
 #include "command_access.h"
 #include "host_unseen.h"
 #include "hazard_tracker.h"
-#include "layer_state.h"
+#include "state_command_buffers.h"
+#include "state_device.h"
+#include "state_resources.h"
+#include "queue_progress.h"
 #include "settings.h"
 
 /* short names for the stage and access bits of memory_access.h */
@@ -33,11 +36,11 @@ static struct layer_instance instance;
 static struct layer_device device;
 static struct command_buffer_state cb, cb2, cb3;
 static struct buffer_state buffers[3];
-static struct semaphore_state binary_semaphore = {.type = VK_SEMAPHORE_TYPE_BINARY};
+static struct semaphore_state binary_semaphore, other_binary_semaphore, timeline_semaphore;
+static struct fence_state fence;
 static struct image_state image = {.handle = (VkImage)0x300, .mip_levels = 4, .array_layers = 6};
 static struct image_state volume = {
     .handle = (VkImage)0x301, .extent = {16, 16, 8}, .mip_levels = 2, .array_layers = 1, .type = VK_IMAGE_TYPE_3D};
-static struct semaphore_state timeline_semaphore = {.type = VK_SEMAPHORE_TYPE_TIMELINE};
 
 static int setup(void **state)
 {
@@ -50,9 +53,15 @@ static int setup(void **state)
     cb.handle = (VkCommandBuffer)0xc1;
     cb2.handle = (VkCommandBuffer)0xc2;
     cb3.handle = (VkCommandBuffer)0xc3;
-    handle_map_init(&device.semaphores);
-    handle_map_put(&device.semaphores, 0x5e, &binary_semaphore);
-    handle_map_put(&device.semaphores, 0x7e, &timeline_semaphore);
+    binary_semaphore = other_binary_semaphore = (struct semaphore_state){.type = VK_SEMAPHORE_TYPE_BINARY};
+    timeline_semaphore = (struct semaphore_state){.type = VK_SEMAPHORE_TYPE_TIMELINE};
+    fence = (struct fence_state){0};
+    handle_map_init(&device.objects[OBJECT_KIND_semaphore]);
+    handle_map_put(&device.objects[OBJECT_KIND_semaphore], 0x5e, &binary_semaphore);
+    handle_map_put(&device.objects[OBJECT_KIND_semaphore], 0x5f, &other_binary_semaphore);
+    handle_map_put(&device.objects[OBJECT_KIND_semaphore], 0x7e, &timeline_semaphore);
+    handle_map_init(&device.objects[OBJECT_KIND_fence]);
+    handle_map_put(&device.objects[OBJECT_KIND_fence], 0xf1, &fence);
     struct settings_problems problems;
     settings_load(&instance.settings, NULL, &problems);
     instance.settings.log_stderr = STDERR_OFF;
@@ -62,10 +71,10 @@ static int setup(void **state)
     handle_map_init(&instance.finding_counts);
     instance.log_file = tmpfile();
     device.instance = &instance;
-    handle_map_init(&device.buffers);
-    handle_map_init(&device.images);
-    handle_map_put(&device.images, 0x300, &image);
-    handle_map_put(&device.images, 0x301, &volume);
+    handle_map_init(&device.objects[OBJECT_KIND_buffer]);
+    handle_map_init(&device.objects[OBJECT_KIND_image]);
+    handle_map_put(&device.objects[OBJECT_KIND_image], 0x300, &image);
+    handle_map_put(&device.objects[OBJECT_KIND_image], 0x301, &volume);
     handle_map_init(&device.names);
     cb.device = cb2.device = cb3.device = &device;
     /* buffers 1 and 2 share memory 0x100 at offset 0; buffer 3 has its own memory */
@@ -73,7 +82,7 @@ static int setup(void **state)
     buffers[1] = (struct buffer_state){(VkBuffer)2, 4096, 0, (VkDeviceMemory)0x100, 0};
     buffers[2] = (struct buffer_state){(VkBuffer)3, 4096, 0, (VkDeviceMemory)0x200, 0};
     for (int i = 0; i < 3; ++i)
-        handle_map_put(&device.buffers, (uint64_t)(i + 1), &buffers[i]);
+        handle_map_put(&device.objects[OBJECT_KIND_buffer], (uint64_t)(i + 1), &buffers[i]);
     return 0;
 }
 
@@ -84,12 +93,14 @@ static int teardown(void **state)
     hazard_free(&cb2);
     hazard_free(&cb3);
     hazard_queues_free(&device);
+    progress_free(&device);
     unseen_writes_free(&device);
-    handle_map_destroy(&device.semaphores, NULL);
+    handle_map_destroy(&device.objects[OBJECT_KIND_semaphore], NULL);
+    handle_map_destroy(&device.objects[OBJECT_KIND_fence], NULL);
     fclose(instance.log_file);
     handle_map_destroy(&instance.finding_counts, NULL);
-    handle_map_destroy(&device.buffers, NULL);
-    handle_map_destroy(&device.images, NULL);
+    handle_map_destroy(&device.objects[OBJECT_KIND_buffer], NULL);
+    handle_map_destroy(&device.objects[OBJECT_KIND_image], NULL);
     handle_map_destroy(&device.names, NULL);
     return 0;
 }
@@ -205,6 +216,33 @@ static void write_after_read_needs_only_execution(void **state)
     barrier(TRANSFER, COMPUTE, TRANSFER_WRITE, SHADER_READ); /* orders transfer before compute, not the reverse */
     access(3, 0, 4096, TRANSFER, TRANSFER_WRITE, true);
     assert_int_equal(findings("PREFLIGHT-hazard-write-after-read"), 1);
+}
+
+/* A range keeps HAZARD_MAX_READS reads since its last write; a further read at other stages is
+ * folded into the last slot (the stages of both). A barrier orders the folded use only when its
+ * first scope holds every stage of it, so a fifth reader does not hide a write-after-read. */
+static void a_fifth_reader_does_not_hide_write_after_read(void **state)
+{
+    (void)state;
+    access(3, 0, 4096, TRANSFER, ACCESS_TRANSFER_READ, false);
+    access(3, 0, 4096, COMPUTE, SHADER_READ, false);
+    access(3, 0, 4096, STAGE_VERTEX_SHADER, SHADER_READ, false);
+    barrier(TRANSFER | COMPUTE | STAGE_VERTEX_SHADER, TRANSFER, 0, 0); /* orders the first three */
+    access(3, 0, 4096, DRAW_INDIRECT, INDIRECT_READ, false);
+    access(3, 0, 4096, STAGE_FRAGMENT_SHADER, SHADER_READ, false); /* the fifth: folded with the fourth */
+    barrier(DRAW_INDIRECT, TRANSFER, 0, 0);                        /* orders the fourth, not the fifth */
+    access(3, 0, 4096, TRANSFER, TRANSFER_WRITE, true);
+    assert_int_equal(findings("PREFLIGHT-hazard-write-after-read"), 1);
+    assert_int_equal(all_findings(), 1);
+    hazard_forget(&cb); /* the same with a barrier over both folded stages: ordered */
+    access(3, 0, 4096, TRANSFER, ACCESS_TRANSFER_READ, false);
+    access(3, 0, 4096, COMPUTE, SHADER_READ, false);
+    access(3, 0, 4096, STAGE_VERTEX_SHADER, SHADER_READ, false);
+    access(3, 0, 4096, DRAW_INDIRECT, INDIRECT_READ, false);
+    access(3, 0, 4096, STAGE_FRAGMENT_SHADER, SHADER_READ, false);
+    barrier(TRANSFER | COMPUTE | STAGE_FRAGMENT_SHADER, TRANSFER, 0, 0);
+    access(3, 0, 4096, TRANSFER, TRANSFER_WRITE, true);
+    assert_int_equal(all_findings(), 1);
 }
 
 static void wrong_stages_do_not_cover(void **state)
@@ -450,20 +488,41 @@ static void store_at_an_earlier_command_follows_the_commands_since(void **state)
 #define QUEUE_A ((VkQueue)0xa1)
 #define QUEUE_B ((VkQueue)0xb1)
 
+/* A batch as validate_submit hands it on: numbered and ordered by the queue model, then checked. */
+static void submit_batch(VkQueue queue, const struct queue_batch *batch)
+{
+    struct progress_batch ordered;
+    progress_submit(&device, queue, batch, &ordered);
+    hazard_submit_batch(&device, &ordered, batch);
+}
+
+/* Waits, as the wait validators hand them on. */
+static void device_idle(void)
+{
+    progress_device_idle(&device);
+    hazard_retire_completed(&device);
+}
+
+static void fence_waited(VkFence f)
+{
+    progress_fence_waited(&device, f);
+    hazard_retire_completed(&device);
+}
+
 static void submit_waiting_at(VkQueue queue, struct command_buffer_state *c, VkSemaphore wait, uint64_t wait_stages,
                               VkSemaphore signal, VkFence fence)
 {
     hazard_end(c);
     struct command_buffer_state *list[1] = {c};
-    struct hazard_semaphore_op w = {wait, 0, wait_stages}, s = {signal, 0, 0};
-    struct hazard_batch batch = {.waits = &w,
-                                 .wait_count = wait ? 1 : 0,
-                                 .command_buffers = list,
-                                 .command_buffer_count = 1,
-                                 .signals = &s,
-                                 .signal_count = signal ? 1 : 0,
-                                 .fence = fence};
-    hazard_submit_batch(&device, queue, &batch);
+    struct semaphore_op w = {wait, 0, wait_stages}, s = {signal, 0, 0};
+    struct queue_batch batch = {.waits = &w,
+                                .wait_count = wait ? 1 : 0,
+                                .command_buffers = list,
+                                .command_buffer_count = 1,
+                                .signals = &s,
+                                .signal_count = signal ? 1 : 0,
+                                .fence = fence};
+    submit_batch(queue, &batch);
 }
 
 static void submit(VkQueue queue, struct command_buffer_state *c, VkSemaphore wait, VkSemaphore signal, VkFence fence)
@@ -475,18 +534,18 @@ static void submit_signal_value(VkQueue queue, struct command_buffer_state *c, V
 {
     hazard_end(c);
     struct command_buffer_state *list[1] = {c};
-    struct hazard_semaphore_op s = {signal, value, 0};
-    struct hazard_batch batch = {.command_buffers = list, .command_buffer_count = 1, .signals = &s, .signal_count = 1};
-    hazard_submit_batch(&device, queue, &batch);
+    struct semaphore_op s = {signal, value, 0};
+    struct queue_batch batch = {.command_buffers = list, .command_buffer_count = 1, .signals = &s, .signal_count = 1};
+    submit_batch(queue, &batch);
 }
 
 static void submit_wait_value(VkQueue queue, struct command_buffer_state *c, VkSemaphore wait, uint64_t value)
 {
     hazard_end(c);
     struct command_buffer_state *list[1] = {c};
-    struct hazard_semaphore_op w = {wait, value, COMPUTE};
-    struct hazard_batch batch = {.waits = &w, .wait_count = 1, .command_buffers = list, .command_buffer_count = 1};
-    hazard_submit_batch(&device, queue, &batch);
+    struct semaphore_op w = {wait, value, COMPUTE};
+    struct queue_batch batch = {.waits = &w, .wait_count = 1, .command_buffers = list, .command_buffer_count = 1};
+    submit_batch(queue, &batch);
 }
 
 static void submit_time_read_after_write_across_command_buffers(void **state)
@@ -517,7 +576,7 @@ static void submit_time_barriers_of_either_command_buffer_count(void **state)
     submit(QUEUE_A, &cb3, VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE);
     assert_int_equal(findings("PREFLIGHT-hazard-write-after-read"), 1);
     /* the barrier at the start of the reader's command buffer, before its first access */
-    hazard_device_idle(&device);
+    device_idle();
     hazard_reset(&cb);
     hazard_reset(&cb2);
     access_in(&cb, 3, 0, 4096, TRANSFER, TRANSFER_WRITE, true);
@@ -527,7 +586,7 @@ static void submit_time_barriers_of_either_command_buffer_count(void **state)
     submit(QUEUE_A, &cb2, VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE);
     assert_int_equal(all_findings(), 1);
     /* after the access it is too late */
-    hazard_device_idle(&device);
+    device_idle();
     hazard_reset(&cb);
     hazard_reset(&cb2);
     access_in(&cb, 3, 0, 4096, TRANSFER, TRANSFER_WRITE, true);
@@ -555,7 +614,7 @@ static void submit_time_semaphores_and_queues(void **state)
     submit(QUEUE_B, &cb2, (VkSemaphore)0x5e, VK_NULL_HANDLE, VK_NULL_HANDLE);
     assert_int_equal(all_findings(), 1);
     /* a wait whose stage mask misses the reader's stage orders nothing for it... */
-    hazard_device_idle(&device);
+    device_idle();
     hazard_reset(&cb);
     hazard_reset(&cb2);
     access_in(&cb, 2, 0, 2048, TRANSFER, TRANSFER_WRITE, true);
@@ -564,7 +623,7 @@ static void submit_time_semaphores_and_queues(void **state)
     submit_waiting_at(QUEUE_B, &cb2, (VkSemaphore)0x5f, TRANSFER, VK_NULL_HANDLE, VK_NULL_HANDLE);
     assert_int_equal(findings("PREFLIGHT-hazard-read-after-write"), 2);
     /* ...unless a barrier on the waiting queue chains from the wait's stages to it */
-    hazard_device_idle(&device);
+    device_idle();
     hazard_reset(&cb);
     hazard_reset(&cb2);
     access_in(&cb, 2, 0, 2048, TRANSFER, TRANSFER_WRITE, true);
@@ -575,7 +634,7 @@ static void submit_time_semaphores_and_queues(void **state)
     submit_waiting_at(QUEUE_B, &cb2, (VkSemaphore)0x5f, TRANSFER, VK_NULL_HANDLE, VK_NULL_HANDLE);
     assert_int_equal(all_findings(), 2);
     /* an execution-only barrier orders the read but makes nothing visible to it */
-    hazard_device_idle(&device);
+    device_idle();
     hazard_reset(&cb);
     hazard_reset(&cb2);
     access_in(&cb, 2, 0, 2048, TRANSFER, TRANSFER_WRITE, true);
@@ -586,7 +645,7 @@ static void submit_time_semaphores_and_queues(void **state)
     assert_int_equal(findings("PREFLIGHT-hazard-read-after-write"), 3);
     /* the layout transition of a queue family ownership acquire is ordered by the release before the
      * signal, whatever its first scope (written with TOP_OF_PIPE) */
-    hazard_device_idle(&device);
+    device_idle();
     hazard_reset(&cb);
     hazard_reset(&cb2);
     struct hazard_accesses image_write = {.count = 1};
@@ -600,7 +659,7 @@ static void submit_time_semaphores_and_queues(void **state)
     submit(QUEUE_B, &cb, (VkSemaphore)0x5e, VK_NULL_HANDLE, VK_NULL_HANDLE);
     assert_int_equal(all_findings(), 3);
     /* any other transition from TOP_OF_PIPE chains to no wait: it races with the other queue */
-    hazard_device_idle(&device);
+    device_idle();
     hazard_reset(&cb);
     hazard_reset(&cb2);
     hazard_command(&device, &cb2, &image_write, "writer");
@@ -610,7 +669,7 @@ static void submit_time_semaphores_and_queues(void **state)
     assert_int_equal(findings("PREFLIGHT-hazard-write-after-write"), 1);
     assert_int_equal(all_findings(), 4);
     /* and on one queue, a semaphore pair is a full dependency */
-    hazard_device_idle(&device);
+    device_idle();
     hazard_reset(&cb);
     access_in(&cb, 2, 0, 4096, COMPUTE, SHADER_WRITE, true);
     submit(QUEUE_A, &cb, VK_NULL_HANDLE, (VkSemaphore)0x5e, VK_NULL_HANDLE);
@@ -620,7 +679,7 @@ static void submit_time_semaphores_and_queues(void **state)
     assert_int_equal(all_findings(), 4);
     /* ...into the wait's stages: a wait at TOP_OF_PIPE makes nothing visible, and a transition
      * from TOP_OF_PIPE after it chains to nothing */
-    hazard_device_idle(&device);
+    device_idle();
     hazard_reset(&cb);
     hazard_reset(&cb2);
     hazard_command(&device, &cb2, &image_write, "upload");
@@ -642,7 +701,7 @@ static void timeline_waits(void **state)
     submit_wait_value(QUEUE_B, &cb2, (VkSemaphore)0x7e, 1);
     assert_int_equal(all_findings(), 0);
     /* a stale wait: 3 reached by an earlier signal does not order after the later signal of 4 */
-    hazard_device_idle(&device);
+    device_idle();
     hazard_reset(&cb);
     hazard_reset(&cb2);
     hazard_reset(&cb3);
@@ -653,7 +712,7 @@ static void timeline_waits(void **state)
     submit_wait_value(QUEUE_B, &cb2, (VkSemaphore)0x7e, 3);
     assert_int_equal(findings("PREFLIGHT-hazard-read-after-write"), 1);
     /* a wait submitted before its signal: the signaling queue's earlier work comes first */
-    hazard_device_idle(&device);
+    device_idle();
     hazard_reset(&cb);
     hazard_reset(&cb2);
     access_in(&cb2, 1, 0, 4096, COMPUTE, SHADER_READ, false);
@@ -702,7 +761,7 @@ static void submit_time_fences_retire_work(void **state)
     (void)state;
     access_in(&cb, 3, 0, 4096, TRANSFER, TRANSFER_WRITE, true);
     submit(QUEUE_A, &cb, VK_NULL_HANDLE, VK_NULL_HANDLE, (VkFence)0xf1);
-    hazard_fence_waited(&device, (VkFence)0xf1);
+    fence_waited((VkFence)0xf1);
     access_in(&cb2, 3, 0, 4096, COMPUTE, SHADER_READ, false);
     submit(QUEUE_B, &cb2, VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE); /* even on another queue */
     assert_int_equal(all_findings(), 0);
@@ -710,11 +769,51 @@ static void submit_time_fences_retire_work(void **state)
     access_in(&cb, 3, 0, 4096, TRANSFER, TRANSFER_WRITE, true); /* WAR with cb2's read on queue B */
     submit(QUEUE_A, &cb, VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE);
     assert_int_equal(findings("PREFLIGHT-hazard-write-after-read"), 1);
-    hazard_device_idle(&device);
+    device_idle();
     hazard_reset(&cb3);
     access_in(&cb3, 3, 0, 4096, COMPUTE, SHADER_READ, false);
     submit(QUEUE_B, &cb3, VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE);
     assert_int_equal(all_findings(), 1);
+}
+
+/* Completion spreads along semaphores: the fence of a batch that waited for another queue's signal
+ * completes the signaling batch too, whose write is then no longer pending for the host checks
+ * (and, as no barrier made it visible to the host, is an unseen write). */
+static void a_fence_completes_what_its_batch_waited_for(void **state)
+{
+    (void)state;
+    access_in(&cb, 3, 0, 4096, TRANSFER, TRANSFER_WRITE, true);
+    submit(QUEUE_A, &cb, VK_NULL_HANDLE, (VkSemaphore)0x5e, VK_NULL_HANDLE);
+    submit(QUEUE_B, &cb2, (VkSemaphore)0x5e, VK_NULL_HANDLE, (VkFence)0xf1);
+    struct hazard_pending pending;
+    assert_true(hazard_pending_use(&device, 0x200, 0, 4096, 1, true, &pending));
+    struct unseen_write unseen;
+    assert_false(unseen_write_take(&device, 0x200, 0, 4096, &unseen));
+    fence_waited((VkFence)0xf1);
+    assert_false(hazard_pending_use(&device, 0x200, 0, 4096, 1, true, &pending));
+    assert_true(unseen_write_take(&device, 0x200, 0, 4096, &unseen));
+    assert_int_equal(all_findings(), 0);
+}
+
+/* Completion does not spread through the presentation engine: the fence of a batch that waited
+ * for an acquire's semaphore does not complete the engine's reads of other images before it, so
+ * a later transition of a presented image at a stage the next acquire's wait misses still meets
+ * the engine's read (as swapchain programs mpv and gst-vulkansink show). */
+static void a_fence_after_an_acquire_does_not_complete_the_presents(void **state)
+{
+    (void)state;
+    struct hazard_access presented;
+    assert_true(access_image_range(&device, 0x300, 0, 1, 0, 1, &presented));
+    struct progress_batch ordered;
+    progress_present(&device, QUEUE_A, NULL, 0, &ordered); /* the engine reads image 0x300 */
+    hazard_present(&device, &ordered, &presented, 1);
+    progress_acquired(&device, (VkSemaphore)0x5e, VK_NULL_HANDLE);
+    submit(QUEUE_A, &cb2, (VkSemaphore)0x5e, VK_NULL_HANDLE, (VkFence)0xf1);
+    fence_waited((VkFence)0xf1);
+    progress_acquired(&device, (VkSemaphore)0x5f, VK_NULL_HANDLE);
+    transition_from(TOP, 0, COMPUTE, SHADER_READ); /* from TOP_OF_PIPE: chained to no wait */
+    submit(QUEUE_A, &cb, (VkSemaphore)0x5f, VK_NULL_HANDLE, VK_NULL_HANDLE);
+    assert_int_equal(findings("PREFLIGHT-hazard-write-after-read"), 1);
 }
 
 static void many_barriers_stay_bounded(void **state)
@@ -743,6 +842,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(repeated_barriers_apply_after_each_access, setup, teardown),
         cmocka_unit_test_setup_teardown(execution_only_barrier_is_not_enough_after_a_write, setup, teardown),
         cmocka_unit_test_setup_teardown(write_after_read_needs_only_execution, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_fifth_reader_does_not_hide_write_after_read, setup, teardown),
         cmocka_unit_test_setup_teardown(wrong_stages_do_not_cover, setup, teardown),
         cmocka_unit_test_setup_teardown(top_and_bottom_of_pipe_per_scope, setup, teardown),
         cmocka_unit_test_setup_teardown(dependency_chains, setup, teardown),
@@ -760,6 +860,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(submit_time_barriers_of_either_command_buffer_count, setup, teardown),
         cmocka_unit_test_setup_teardown(submit_time_semaphores_and_queues, setup, teardown),
         cmocka_unit_test_setup_teardown(submit_time_fences_retire_work, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_fence_completes_what_its_batch_waited_for, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_fence_after_an_acquire_does_not_complete_the_presents, setup, teardown),
         cmocka_unit_test_setup_teardown(many_barriers_stay_bounded, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

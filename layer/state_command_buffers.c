@@ -1,58 +1,16 @@
-#include "layer_state.h"
-
-#include "array_grow.h"
-#include "fnv1a.h"
+/* Command buffers: the per-thread lookup, debug labels, the bound-state memos and their recall,
+ * resets, and the buffers a recording may write. */
+#include "state_command_buffers.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-void set_layout_release(struct set_layout_state *s)
-{
-    if (s != NULL && __atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) == 0) {
-        free(s->bindings);
-        free(s);
-    }
-}
-
-void set_state_release(struct set_state *s)
-{
-    if (s != NULL && __atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) == 0) {
-        set_layout_release(s->layout);
-        free(s->descriptors);
-        free(s->accesses);
-        free(s);
-    }
-}
-
-void pipeline_layout_release(struct pipeline_layout_state *s)
-{
-    if (s != NULL && __atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) == 0) {
-        for (uint32_t i = 0; i < s->set_count; ++i)
-            set_layout_release(s->sets[i]);
-        free(s);
-    }
-}
-
-void pipeline_release(struct pipeline_state *s)
-{
-    if (s != NULL && __atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) == 0) {
-        pipeline_layout_release(s->layout);
-        reflect_free(&s->shader);
-        free(s);
-    }
-}
-
-void render_pass_state_free(void *state)
-{
-    struct render_pass_state *r = state;
-    if (r != NULL) {
-        free(r->subpasses);
-        free(r->attachments);
-        free(r->dependencies);
-        free(r);
-    }
-}
+#include "array_grow.h"
+#include "fnv1a.h"
+#include "state_descriptors.h"
+#include "state_device.h"
+#include "state_pipelines.h"
 
 struct command_buffer_state *command_buffer_state_of(VkCommandBuffer cb)
 {
@@ -413,12 +371,4 @@ static bool written_contains(const struct command_buffer_state *cb, uint64_t buf
 bool command_buffer_may_write(const struct command_buffer_state *cb, uint64_t buffer)
 {
     return written_contains(cb, buffer) || written_contains(cb, UINT64_MAX);
-}
-
-const struct set_layout_binding *set_layout_binding_of(const struct set_state *set, uint32_t binding)
-{
-    for (uint32_t k = 0; set && k < set->layout->binding_count; ++k)
-        if (set->layout->bindings[k].binding == binding)
-            return &set->layout->bindings[k];
-    return NULL;
 }
