@@ -96,9 +96,9 @@ key=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['devices']
 check "the device's history: a regression of amber.kernels.saxpy on the newer driver" python3 - "${url}api/v1/devices/$key" <<'PY'
 import json, sys, urllib.request
 page = json.load(urllib.request.urlopen(sys.argv[1], timeout=10))
-changes = [c for t in page["transitions"] for c in t["changes"]]
-saxpy = [c for c in changes if c["what"] == "amber.kernels.saxpy"]
-assert saxpy and saxpy[0]["regression"] and saxpy[0]["before"] == "pass" and saxpy[0]["after"] == "fail", changes
+changes = [c for d in page["drivers"] for c in d["changes"]]
+saxpy = [c for c in changes if c["test"] == "amber.kernels.saxpy"]
+assert saxpy and saxpy[0]["change"] == "regression" and saxpy[0]["before"] == "pass" and saxpy[0]["after"] == "fail", changes
 PY
 check "coverage: the file's capability, declared and failing on the device's newest driver" python3 - "${url}api/v1/capabilities/capability:amber.kernels.saxpy" <<'PY'
 import json, sys, urllib.request
