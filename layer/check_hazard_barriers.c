@@ -16,8 +16,8 @@ static bool image_barrier_range(struct layer_device *ld, VkImage image, const Vk
                                 uint32_t dst_family, struct hazard_memory_barrier *out)
 {
     struct hazard_access r;
-    if (!access_image_range(ld, HANDLE(image), range->baseMipLevel, range->levelCount, range->baseArrayLayer,
-                            range->layerCount, &r))
+    if (!access_image_range(ld, HANDLE(image), range->aspectMask, range->baseMipLevel, range->levelCount,
+                            range->baseArrayLayer, range->layerCount, &r))
         return false;
     *out = hazard_barrier_over(&r, src_access, dst_access);
     out->ownership_transfer =

@@ -8,6 +8,8 @@
 #include "findings.h"
 #include "state_command_buffers.h"
 #include "state_device.h"
+#include "state_resources.h"
+#include "vk_formats.h"
 
 static const struct {
     uint64_t bit;
@@ -114,6 +116,23 @@ static void render_areas_text(uint32_t now, uint32_t before, char *out, size_t s
              a, b);
 }
 
+/* The subresources two image accesses share: mips, layers, and for a multi-planar image the plane
+ * of the first (planes are folded into the layers: command_access_regions.h). */
+static void image_where(struct layer_device *ld, const struct hazard_access *now, uint64_t begin, uint64_t end,
+                        uint32_t layer_begin, uint32_t layer_end, char *out, size_t size)
+{
+    const struct image_state *i = image_state_in(ld, now->resource);
+    if (i != NULL && i->type != VK_IMAGE_TYPE_3D && vk_format_plane_count(i->format) > 1 && i->array_layers > 0) {
+        uint32_t plane = layer_begin / i->array_layers, last = layer_end - 1;
+        snprintf(out, size, "plane %u, mips %llu..%llu, layers %u..%u", plane, (unsigned long long)begin,
+                 (unsigned long long)end - 1, layer_begin % i->array_layers,
+                 last / i->array_layers == plane ? last % i->array_layers : i->array_layers - 1);
+        return;
+    }
+    snprintf(out, size, "mips %llu..%llu, layers %u..%u", (unsigned long long)begin, (unsigned long long)end - 1,
+             layer_begin, layer_end - 1);
+}
+
 void hazard_report(struct layer_device *ld, struct command_buffer_state *cb, uint32_t command_index, const char *call,
                    const struct hazard_access *now, const struct hazard_range *r, const struct hazard_conflict *c,
                    const char *context)
@@ -129,9 +148,8 @@ void hazard_report(struct layer_device *ld, struct command_buffer_state *cb, uin
     uint64_t begin = now->begin > r->begin ? now->begin : r->begin, end = now->end < r->end ? now->end : r->end;
     char where[96];
     if (now->image)
-        snprintf(where, sizeof(where), "mips %llu..%llu, layers %u..%u", (unsigned long long)begin,
-                 (unsigned long long)end - 1, now->layer_begin > r->layer_begin ? now->layer_begin : r->layer_begin,
-                 (now->layer_end < r->layer_end ? now->layer_end : r->layer_end) - 1);
+        image_where(ld, now, begin, end, now->layer_begin > r->layer_begin ? now->layer_begin : r->layer_begin,
+                    now->layer_end < r->layer_end ? now->layer_end : r->layer_end, where, sizeof(where));
     else
         snprintf(where, sizeof(where), "memory bytes [%llu, %llu)", (unsigned long long)begin, (unsigned long long)end);
     const char *labels = c->before->labels;

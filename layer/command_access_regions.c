@@ -9,6 +9,7 @@
 #include "format_blocks.h"
 #include "state_device.h"
 #include "state_resources.h"
+#include "vk_formats.h"
 
 bool access_buffer_range(struct layer_device *ld, uint64_t buffer, VkDeviceSize offset, VkDeviceSize size,
                          struct hazard_access *out)
@@ -35,8 +36,30 @@ static uint32_t depth_at(const struct image_state *i, uint32_t mip)
     return depth ? depth : 1;
 }
 
-bool access_image_range(struct layer_device *ld, uint64_t image, uint32_t base_mip, uint32_t mip_count,
-                        uint32_t base_layer, uint32_t layer_count, struct hazard_access *out)
+/* The planes `aspect` names of a multi-planar image, folded into the layer dimension (plane p's
+ * layer l is p * arrayLayers + l): planes are separate memory, so work on one plane never meets
+ * work on another. COLOR (or no plane bit) names every plane; several planes with part of the
+ * layers cover the layers between them too (a superset, for a rare shape). */
+static void fold_planes(const struct image_state *i, VkImageAspectFlags aspect, struct hazard_access *out)
+{
+    uint32_t planes = vk_format_plane_count(i->format), first = planes, last = 0;
+    if (planes <= 1)
+        return;
+    for (uint32_t p = 0; p < planes; ++p)
+        if (aspect & ((uint32_t)VK_IMAGE_ASPECT_PLANE_0_BIT << p)) {
+            first = first == planes ? p : first;
+            last = p;
+        }
+    if (first == planes) {
+        first = 0;
+        last = planes - 1;
+    }
+    out->layer_begin += first * i->array_layers;
+    out->layer_end += last * i->array_layers;
+}
+
+bool access_image_range(struct layer_device *ld, uint64_t image, VkImageAspectFlags aspect, uint32_t base_mip,
+                        uint32_t mip_count, uint32_t base_layer, uint32_t layer_count, struct hazard_access *out)
 {
     struct image_state *i = image_state_in(ld, image);
     if (i == NULL || base_mip >= i->mip_levels || base_layer >= i->array_layers)
@@ -58,17 +81,20 @@ bool access_image_range(struct layer_device *ld, uint64_t image, uint32_t base_m
     if (i->type == VK_IMAGE_TYPE_3D) { /* every slice of every level named (slices counted at level 0's size) */
         out->layer_begin = 0;
         out->layer_end = depth_at(i, 0);
+    } else {
+        fold_planes(i, aspect, out);
     }
     return mips > 0 && layers > 0;
 }
 
-bool access_image_region(struct layer_device *ld, uint64_t image, uint32_t mip, uint32_t base_layer,
-                         uint32_t layer_count, int32_t z, uint32_t depth, struct hazard_access *out)
+bool access_image_region(struct layer_device *ld, uint64_t image, VkImageAspectFlags aspect, uint32_t mip,
+                         uint32_t base_layer, uint32_t layer_count, int32_t z, uint32_t depth,
+                         struct hazard_access *out)
 {
     struct image_state *i = image_state_in(ld, image);
     if (i == NULL || i->type != VK_IMAGE_TYPE_3D)
-        return access_image_range(ld, image, mip, 1, base_layer, layer_count, out);
-    if (!access_image_range(ld, image, mip, 1, 0, 1, out))
+        return access_image_range(ld, image, aspect, mip, 1, base_layer, layer_count, out);
+    if (!access_image_range(ld, image, aspect, mip, 1, 0, 1, out))
         return false;
     /* the slices of this level: a level has its own depth, and ranges of one level compare slice by
      * slice (a range over several levels names all of their slices) */
@@ -89,11 +115,13 @@ bool access_view_range(struct layer_device *ld, const struct image_view_state *v
     if (i != NULL && i->type == VK_IMAGE_TYPE_3D &&
         (v->view_type == VK_IMAGE_VIEW_TYPE_2D || v->view_type == VK_IMAGE_VIEW_TYPE_2D_ARRAY)) {
         uint32_t count = layers ? layers : v->range.layerCount;
-        return access_image_region(ld, HANDLE(v->image), v->range.baseMipLevel, 0, 1, (int32_t)v->range.baseArrayLayer,
-                                   count == VK_REMAINING_ARRAY_LAYERS ? 0 : count, out);
+        return access_image_region(ld, HANDLE(v->image), v->range.aspectMask, v->range.baseMipLevel, 0, 1,
+                                   (int32_t)v->range.baseArrayLayer, count == VK_REMAINING_ARRAY_LAYERS ? 0 : count,
+                                   out);
     }
-    return access_image_range(ld, HANDLE(v->image), v->range.baseMipLevel, one_mip ? 1 : v->range.levelCount,
-                              v->range.baseArrayLayer, layers ? layers : v->range.layerCount, out);
+    return access_image_range(ld, HANDLE(v->image), v->range.aspectMask, v->range.baseMipLevel,
+                              one_mip ? 1 : v->range.levelCount, v->range.baseArrayLayer,
+                              layers ? layers : v->range.layerCount, out);
 }
 
 /* A transfer command's access to a buffer range. */
@@ -122,11 +150,12 @@ static void add_image_access(struct hazard_accesses *accesses, bool write)
 }
 
 /* Whole subresource ranges (clears). */
-void command_transfer_image(struct layer_device *ld, struct hazard_accesses *accesses, VkImage image, uint32_t base_mip,
-                            uint32_t mip_count, uint32_t base_layer, uint32_t layer_count, bool write)
+void command_transfer_image(struct layer_device *ld, struct hazard_accesses *accesses, VkImage image,
+                            const VkImageSubresourceRange *range, bool write)
 {
-    if (accesses->count < HAZARD_MAX_ACCESSES && access_image_range(ld, HANDLE(image), base_mip, mip_count, base_layer,
-                                                                    layer_count, &accesses->a[accesses->count]))
+    if (accesses->count < HAZARD_MAX_ACCESSES &&
+        access_image_range(ld, HANDLE(image), range->aspectMask, range->baseMipLevel, range->levelCount,
+                           range->baseArrayLayer, range->layerCount, &accesses->a[accesses->count]))
         add_image_access(accesses, write);
 }
 
@@ -135,8 +164,8 @@ void command_transfer_image_region(struct layer_device *ld, struct hazard_access
                                    const VkImageSubresourceLayers *layers, int32_t z, uint32_t depth, bool write)
 {
     if (accesses->count < HAZARD_MAX_ACCESSES &&
-        access_image_region(ld, HANDLE(image), layers->mipLevel, layers->baseArrayLayer, layers->layerCount, z, depth,
-                            &accesses->a[accesses->count]))
+        access_image_region(ld, HANDLE(image), layers->aspectMask, layers->mipLevel, layers->baseArrayLayer,
+                            layers->layerCount, z, depth, &accesses->a[accesses->count]))
         add_image_access(accesses, write);
 }
 

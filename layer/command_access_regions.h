@@ -15,13 +15,16 @@ bool access_buffer_range(struct layer_device *ld, uint64_t buffer, VkDeviceSize 
                          struct hazard_access *out);
 
 /* An image subresource range (mips, layers) in the tracker's terms. A 3D image's "layers" are its
- * depth slices: a subresource range of one covers every slice. */
-bool access_image_range(struct layer_device *ld, uint64_t image, uint32_t base_mip, uint32_t mip_count,
-                        uint32_t base_layer, uint32_t layer_count, struct hazard_access *out);
-/* One mip level of a copy region: array layers [base_layer, +layer_count), or for a 3D image the
- * depth slices [z, z + depth) of that level. */
-bool access_image_region(struct layer_device *ld, uint64_t image, uint32_t mip, uint32_t base_layer,
-                         uint32_t layer_count, int32_t z, uint32_t depth, struct hazard_access *out);
+ * depth slices: a subresource range of one covers every slice. A multi-planar image's planes are
+ * layers too (plane p's layer l is p * arrayLayers + l), the planes `aspect` names
+ * (VK_IMAGE_ASPECT_PLANE_n_BIT; any other aspect: every plane). */
+bool access_image_range(struct layer_device *ld, uint64_t image, VkImageAspectFlags aspect, uint32_t base_mip,
+                        uint32_t mip_count, uint32_t base_layer, uint32_t layer_count, struct hazard_access *out);
+/* One mip level of a copy region: array layers [base_layer, +layer_count) of the planes `aspect`
+ * names, or for a 3D image the depth slices [z, z + depth) of that level. */
+bool access_image_region(struct layer_device *ld, uint64_t image, VkImageAspectFlags aspect, uint32_t mip,
+                         uint32_t base_layer, uint32_t layer_count, int32_t z, uint32_t depth,
+                         struct hazard_access *out);
 /* What an image view covers (`layers` 0: the view's own layer count; `one_mip`: its base level
  * only, as attachments). A 2D or 2D-array view of a 3D image covers the slices it names. */
 bool access_view_range(struct layer_device *ld, const struct image_view_state *view, uint32_t layers, bool one_mip,
@@ -65,8 +68,8 @@ void command_transfer_image_pairs(struct layer_device *ld, struct hazard_accesse
 void command_transfer_buffer(struct layer_device *ld, struct hazard_accesses *out, uint64_t buffer, VkDeviceSize offset,
                              VkDeviceSize size, bool write);
 /* Whole subresource ranges (clears). */
-void command_transfer_image(struct layer_device *ld, struct hazard_accesses *out, VkImage image, uint32_t base_mip,
-                            uint32_t mip_count, uint32_t base_layer, uint32_t layer_count, bool write);
+void command_transfer_image(struct layer_device *ld, struct hazard_accesses *out, VkImage image,
+                            const VkImageSubresourceRange *range, bool write);
 /* One region of a copy: its layers, or the depth slices [z, z + depth) of a 3D image. */
 void command_transfer_image_region(struct layer_device *ld, struct hazard_accesses *out, VkImage image,
                                    const VkImageSubresourceLayers *layers, int32_t z, uint32_t depth, bool write);

@@ -118,8 +118,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkQueuePresentKHR(VkQueue queue, cons
         for (uint32_t i = 0; i < info->swapchainCount && image_count < PRESENT_IMAGES; ++i) {
             const struct swapchain_state *s = swapchain_state_in(ld, HANDLE(info->pSwapchains[i]));
             if (s != NULL && info->pImageIndices[i] < s->image_count &&
-                access_image_range(ld, HANDLE(s->images[info->pImageIndices[i]]), 0, 1, 0, VK_REMAINING_ARRAY_LAYERS,
-                                   &images[image_count]))
+                access_image_range(ld, HANDLE(s->images[info->pImageIndices[i]]), VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0,
+                                   VK_REMAINING_ARRAY_LAYERS, &images[image_count]))
                 image_count++;
         }
         validate_present(ld, queue, waits, wait_count, images, image_count);

@@ -124,8 +124,7 @@ static void clear_ranges(VkCommandBuffer command_buffer, VkImage image, uint32_t
         return;
     struct hazard_accesses accesses = {.count = 0};
     for (uint32_t i = 0; i < count; ++i)
-        command_transfer_image(cb->device, &accesses, image, ranges[i].baseMipLevel, ranges[i].levelCount,
-                               ranges[i].baseArrayLayer, ranges[i].layerCount, true);
+        command_transfer_image(cb->device, &accesses, image, &ranges[i], true);
     validate_transfer(cb->device, cb, &accesses, call);
 }
 

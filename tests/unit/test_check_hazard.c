@@ -352,7 +352,7 @@ static void forget_and_write_after_write(void **state)
 static void image_access(uint32_t mip, uint32_t layer, uint64_t stages, uint64_t access_bits, bool write)
 {
     struct hazard_accesses a = {.count = 1};
-    assert_true(access_image_range(&device, 0x300, mip, 1, layer, 1, &a.a[0]));
+    assert_true(access_image_range(&device, 0x300, VK_IMAGE_ASPECT_COLOR_BIT, mip, 1, layer, 1, &a.a[0]));
     a.a[0].stages = stages;
     a.a[0].access = access_bits;
     a.a[0].read = !write;
@@ -364,7 +364,7 @@ static void image_access(uint32_t mip, uint32_t layer, uint64_t stages, uint64_t
 static void transition(uint64_t src, uint64_t dst, uint64_t dst_access)
 {
     struct hazard_access range;
-    assert_true(access_image_range(&device, 0x300, 0, 1, 0, 1, &range));
+    assert_true(access_image_range(&device, 0x300, VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1, &range));
     struct hazard_memory_barrier b = {.image = true,
                                       .key = range.key,
                                       .begin = range.begin,
@@ -404,7 +404,7 @@ static void ownership_transition_from(uint64_t src, uint64_t src_access, uint64_
                                       bool ownership)
 {
     struct hazard_access range;
-    assert_true(access_image_range(&device, 0x300, 0, 1, 0, 1, &range));
+    assert_true(access_image_range(&device, 0x300, VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1, &range));
     struct hazard_memory_barrier b = hazard_barrier_over(&range, src_access, dst_access);
     b.ownership_transfer = ownership;
     hazard_barrier(&cb, src, dst, &b, 1);
@@ -415,7 +415,7 @@ static void ownership_transition_from(uint64_t src, uint64_t src_access, uint64_
 static void transition_from(uint64_t src, uint64_t src_access, uint64_t dst, uint64_t dst_access)
 {
     struct hazard_access range;
-    assert_true(access_image_range(&device, 0x300, 0, 1, 0, 1, &range));
+    assert_true(access_image_range(&device, 0x300, VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1, &range));
     struct hazard_memory_barrier b = hazard_barrier_over(&range, src_access, dst_access);
     hazard_barrier(&cb, src, dst, &b, 1);
     hazard_image_transition(&device, &cb, src, dst, &b, "transition");
@@ -649,7 +649,7 @@ static void submit_time_semaphores_and_queues(void **state)
     hazard_reset(&cb);
     hazard_reset(&cb2);
     struct hazard_accesses image_write = {.count = 1};
-    assert_true(access_image_range(&device, 0x300, 0, 1, 0, 1, &image_write.a[0]));
+    assert_true(access_image_range(&device, 0x300, VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1, &image_write.a[0]));
     image_write.a[0].stages = COMPUTE;
     image_write.a[0].access = SHADER_WRITE;
     image_write.a[0].write = true;
@@ -736,21 +736,21 @@ static void three_d_images_by_slice(void **state)
 {
     (void)state;
     struct hazard_accesses copy = {.count = 1};
-    assert_true(access_image_region(&device, 0x301, 0, 0, 1, 0, 1, &copy.a[0]));
+    assert_true(access_image_region(&device, 0x301, VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1, 0, 1, &copy.a[0]));
     copy.a[0].stages = TRANSFER;
     copy.a[0].access = TRANSFER_WRITE;
     copy.a[0].write = true;
     hazard_command(&device, &cb, &copy, "vkCmdCopyBufferToImage");
     cb.command_index++;
-    assert_true(access_image_region(&device, 0x301, 0, 0, 1, 1, 3, &copy.a[0]));
+    assert_true(access_image_region(&device, 0x301, VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1, 1, 3, &copy.a[0]));
     hazard_command(&device, &cb, &copy, "vkCmdCopyBufferToImage");
     cb.command_index++;
     assert_int_equal(all_findings(), 0);
     /* level 1 has 4 slices; a barrier's range (one "layer") covers all of them */
-    assert_true(access_image_region(&device, 0x301, 1, 0, 1, 2, 0, &copy.a[0]));
+    assert_true(access_image_region(&device, 0x301, VK_IMAGE_ASPECT_COLOR_BIT, 1, 0, 1, 2, 0, &copy.a[0]));
     assert_int_equal(copy.a[0].layer_begin, 2);
     assert_int_equal(copy.a[0].layer_end, 4);
-    assert_true(access_image_range(&device, 0x301, 0, 1, 0, 1, &copy.a[0]));
+    assert_true(access_image_range(&device, 0x301, VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1, &copy.a[0]));
     assert_int_equal(copy.a[0].layer_end, 8);
     hazard_command(&device, &cb, &copy, "vkCmdClearColorImage");
     assert_int_equal(findings("PREFLIGHT-hazard-write-after-write"), 2);
@@ -803,7 +803,7 @@ static void a_fence_after_an_acquire_does_not_complete_the_presents(void **state
 {
     (void)state;
     struct hazard_access presented;
-    assert_true(access_image_range(&device, 0x300, 0, 1, 0, 1, &presented));
+    assert_true(access_image_range(&device, 0x300, VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1, &presented));
     struct progress_batch ordered;
     progress_present(&device, QUEUE_A, NULL, 0, &ordered); /* the engine reads image 0x300 */
     hazard_present(&device, &ordered, &presented, 1);

@@ -5,7 +5,8 @@
  * render passes (attachments, load/store operations, layouts, subpasses, dependencies),
  * framebuffers, and in command buffers: binds, push constant bytes, dispatches, draws, render pass
  * begin/end with render areas, barriers, copies and fills; then submits, fence waits and host
- * invalidations. Unstable's Debian has neither LunarG's api_dump nor gfxreconstruct, hence this.
+ * invalidations; semaphores (their type), timeline values, host signals, semaphore waits, counter
+ * reads and fence polls. Unstable's Debian has neither LunarG's api_dump nor gfxreconstruct, hence this.
  *
  * Turned on with PREFLIGHT_API_TRACE_DIR=<folder>: it writes <folder>/trace.jsonl (one JSON object
  * per call, "call" first, handles as hex strings) and <folder>/shader-<n>.spv. Without the variable
@@ -63,6 +64,11 @@
     X(QueueSubmit)                                                                                                     \
     X(QueueSubmit2)                                                                                                    \
     X(WaitForFences)                                                                                                   \
+    X(GetFenceStatus)                                                                                                  \
+    X(CreateSemaphore)                                                                                                 \
+    X(SignalSemaphore)                                                                                                 \
+    X(WaitSemaphores)                                                                                                  \
+    X(GetSemaphoreCounterValue)                                                                                        \
     X(QueueWaitIdle)                                                                                                   \
     X(DeviceWaitIdle)
 
@@ -194,6 +200,15 @@ static void put_range(const char *key, VkImageSubresourceRange r)
 static void open_object(bool first)
 {
     fputs(first ? "{\"_\":0" : ",{\"_\":0", out);
+}
+
+/* The structure of type `type` in a pNext chain, or NULL */
+static const void *find_in_chain(const void *chain, VkStructureType type)
+{
+    for (const VkBaseInStructure *next = chain; next; next = next->pNext)
+        if (next->sType == type)
+            return next;
+    return NULL;
 }
 
 /* --- shaders and pipelines --- */
@@ -1047,6 +1062,17 @@ static VKAPI_ATTR VkResult VKAPI_CALL trace_QueueSubmit(VkQueue queue, uint32_t 
         for (uint32_t s = 0; s < submits[i].signalSemaphoreCount; s++)
             fprintf(out, "%s\"0x%" PRIx64 "\"", s ? "," : "", (uint64_t)submits[i].pSignalSemaphores[s]);
         fputc(']', out);
+        const VkTimelineSemaphoreSubmitInfo *values =
+            find_in_chain(submits[i].pNext, VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO);
+        if (values != NULL) { /* the timeline values, by position (ignored for binary semaphores) */
+            fputs(",\"wait_values\":[", out);
+            for (uint32_t w = 0; w < values->waitSemaphoreValueCount; w++)
+                fprintf(out, "%s%" PRIu64, w ? "," : "", values->pWaitSemaphoreValues[w]);
+            fputs("],\"signal_values\":[", out);
+            for (uint32_t s = 0; s < values->signalSemaphoreValueCount; s++)
+                fprintf(out, "%s%" PRIu64, s ? "," : "", values->pSignalSemaphoreValues[s]);
+            fputc(']', out);
+        }
         end();
     }
     return device_of(queue)->next.QueueSubmit(queue, count, submits, fence);
@@ -1086,6 +1112,76 @@ static VKAPI_ATTR VkResult VKAPI_CALL trace_WaitForFences(VkDevice device, uint3
         for (uint32_t i = 0; i < count; i++)
             fprintf(out, "%s\"0x%" PRIx64 "\"", i ? "," : "", (uint64_t)fences[i]);
         fputc(']', out);
+        put_int("result", result);
+        end();
+    }
+    return result;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL trace_GetFenceStatus(VkDevice device, VkFence fence)
+{
+    VkResult result = device_of(device)->next.GetFenceStatus(device, fence);
+    if (begin("vkGetFenceStatus")) {
+        put_handle("fence", (uint64_t)fence);
+        put_int("result", result);
+        end();
+    }
+    return result;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL trace_CreateSemaphore(VkDevice device, const VkSemaphoreCreateInfo *info,
+                                                            const VkAllocationCallbacks *allocator,
+                                                            VkSemaphore *semaphore)
+{
+    VkResult result = device_of(device)->next.CreateSemaphore(device, info, allocator, semaphore);
+    if (result == VK_SUCCESS && begin("vkCreateSemaphore")) {
+        const VkSemaphoreTypeCreateInfo *type =
+            find_in_chain(info->pNext, VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO);
+        put_handle("semaphore", (uint64_t)*semaphore);
+        put_string("type", type != NULL && type->semaphoreType == VK_SEMAPHORE_TYPE_TIMELINE ? "timeline" : "binary");
+        put_uint("initial_value", type != NULL ? type->initialValue : 0);
+        end();
+    }
+    return result;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL trace_SignalSemaphore(VkDevice device, const VkSemaphoreSignalInfo *info)
+{
+    VkResult result = device_of(device)->next.SignalSemaphore(device, info);
+    if (begin("vkSignalSemaphore")) {
+        put_handle("semaphore", (uint64_t)info->semaphore);
+        put_uint("value", info->value);
+        put_int("result", result);
+        end();
+    }
+    return result;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL trace_WaitSemaphores(VkDevice device, const VkSemaphoreWaitInfo *info,
+                                                           uint64_t timeout)
+{
+    VkResult result = device_of(device)->next.WaitSemaphores(device, info, timeout);
+    if (begin("vkWaitSemaphores")) {
+        put_flags("flags", info->flags);
+        fputs(",\"semaphores\":[", out);
+        for (uint32_t i = 0; i < info->semaphoreCount; i++)
+            fprintf(out, "%s{\"semaphore\":\"0x%" PRIx64 "\",\"value\":%" PRIu64 "}", i ? "," : "",
+                    (uint64_t)info->pSemaphores[i], info->pValues[i]);
+        fputc(']', out);
+        put_uint("timeout", timeout);
+        put_int("result", result);
+        end();
+    }
+    return result;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL trace_GetSemaphoreCounterValue(VkDevice device, VkSemaphore semaphore,
+                                                                     uint64_t *value)
+{
+    VkResult result = device_of(device)->next.GetSemaphoreCounterValue(device, semaphore, value);
+    if (begin("vkGetSemaphoreCounterValue")) {
+        put_handle("semaphore", (uint64_t)semaphore);
+        put_uint("value", result == VK_SUCCESS ? *value : 0);
         put_int("result", result);
         end();
     }
