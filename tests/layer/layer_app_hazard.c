@@ -15,7 +15,7 @@
  * hazard-transitions-ordered, hazard-3d-slices(-overlap), hazard-top-of-pipe-wait(-fixed),
  * hazard-sampled-after-pass(-fixed), hazard-vertex-scope(-fixed), hazard-load-without-read(-fixed),
  * hazard-clear-blit-waw, hazard-clear-blit-fixed, swapchain-present-war, swapchain-present-fixed
- * (headless surface), hazard-timeline-reach; an engine's repeated loop and what breaks it:
+ * (headless surface), hazard-timeline-reach, hazard-planes(-same); an engine's repeated loop and what breaks it:
  * hazard-steady-break, hazard-steady-fill, hazard-steady-fixed. */
 #include <string.h>
 
@@ -1206,6 +1206,132 @@ static void scenario_partial_passes(struct objects *o, const char *name)
     vkDestroyRenderPass(o->a->device, pass, NULL);
 }
 
+/* ffmpeg's libplacebo filter in small: a frame of a multi-planar format (G8_B8_R8_3PLANE_420) is
+ * rendered plane by plane, each plane through an R8_UNORM view of its plane (aspect PLANE_n) in a
+ * render pass of its own, each submission waiting for the frame's timeline value, which a
+ * submission before them signaled and the host has seen reached:
+ *   hazard-planes: plane 0, then plane 1, no dependency between them: the planes are separate
+ *     memory (silent).
+ *   hazard-planes-same: plane 0 twice. The timeline's signal came before both passes in
+ *     submission order, so its wait orders neither after the other: write-after-write. */
+static void scenario_planes(struct objects *o, const char *name)
+{
+    struct app *a = o->a;
+    const VkFormat frame_format = VK_FORMAT_G8_B8_R8_3PLANE_420_UNORM, plane_format = VK_FORMAT_R8_UNORM;
+    const VkImageCreateFlags flags = VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT | VK_IMAGE_CREATE_EXTENDED_USAGE_BIT;
+    VkImageFormatProperties supported;
+    if (!a->timeline || vkGetPhysicalDeviceImageFormatProperties(
+                            a->physical, frame_format, VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
+                            VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, flags, &supported) != VK_SUCCESS) {
+        printf("skip: no timeline semaphores or no multi-planar color attachments\n");
+        return;
+    }
+    VkImageCreateInfo info = {.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+                              .flags = flags,
+                              .imageType = VK_IMAGE_TYPE_2D,
+                              .format = frame_format,
+                              .extent = {64, 64, 1},
+                              .mipLevels = 1,
+                              .arrayLayers = 1,
+                              .samples = VK_SAMPLE_COUNT_1_BIT,
+                              .tiling = VK_IMAGE_TILING_OPTIMAL,
+                              .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT,
+                              .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED};
+    VkImage frame;
+    CHECK(vkCreateImage(a->device, &info, NULL, &frame));
+    o->images[o->image_count++] = frame;
+    VkMemoryRequirements req;
+    vkGetImageMemoryRequirements(a->device, frame, &req);
+    VkMemoryAllocateInfo alloc = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+                                  .allocationSize = req.size,
+                                  .memoryTypeIndex = memory_type(a, req.memoryTypeBits, 0)};
+    VkDeviceMemory memory;
+    CHECK(vkAllocateMemory(a->device, &alloc, NULL, &memory));
+    o->memories[o->memory_count++] = memory;
+    CHECK(vkBindImageMemory(a->device, frame, memory, 0));
+
+    VkAttachmentDescription color = {.format = plane_format,
+                                     .samples = VK_SAMPLE_COUNT_1_BIT,
+                                     .loadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+                                     .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+                                     .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+                                     .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+                                     .initialLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                                     .finalLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+    VkAttachmentReference ref = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+    VkSubpassDescription subpass = {
+        .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS, .colorAttachmentCount = 1, .pColorAttachments = &ref};
+    VkRenderPassCreateInfo pass_info = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
+                                        .attachmentCount = 1,
+                                        .pAttachments = &color,
+                                        .subpassCount = 1,
+                                        .pSubpasses = &subpass};
+    VkRenderPass pass;
+    CHECK(vkCreateRenderPass(a->device, &pass_info, NULL, &pass));
+    /* plane 0 is 64x64, plane 1 (4:2:0) 32x32 */
+    bool same = strcmp(name, "hazard-planes-same") == 0;
+    VkFramebuffer framebuffers[2];
+    for (uint32_t i = 0; i < 2; ++i) {
+        uint32_t plane = same ? 0 : i, size = plane == 0 ? 64 : 32;
+        VkImageViewCreateInfo view_info = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+                                           .image = frame,
+                                           .viewType = VK_IMAGE_VIEW_TYPE_2D,
+                                           .format = plane_format,
+                                           .subresourceRange = {VK_IMAGE_ASPECT_PLANE_0_BIT << plane, 0, 1, 0, 1}};
+        VkImageViewUsageCreateInfo usage = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_USAGE_CREATE_INFO,
+                                            .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT};
+        view_info.pNext = &usage;
+        VkImageView view;
+        CHECK(vkCreateImageView(a->device, &view_info, NULL, &view));
+        o->views[o->view_count++] = view;
+        VkFramebufferCreateInfo fb = {.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
+                                      .renderPass = pass,
+                                      .attachmentCount = 1,
+                                      .pAttachments = &view,
+                                      .width = size,
+                                      .height = size,
+                                      .layers = 1};
+        CHECK(vkCreateFramebuffer(a->device, &fb, NULL, &framebuffers[i]));
+    }
+
+    /* the frame made ready (every plane: aspect COLOR of a non-disjoint image), signaling 1 */
+    VkSemaphore ready = new_semaphore(a, true);
+    struct recording prepare = begin(a, "frame-prepare-cb");
+    image_barrier(prepare.cb, frame, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                  VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+                  VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT);
+    CHECK(vkEndCommandBuffer(prepare.cb));
+    submit_one(a->queue, prepare.cb, VK_NULL_HANDLE, ready, true, VK_NULL_HANDLE);
+    const uint64_t one = 1;
+    VkSemaphoreWaitInfo host_wait = {
+        .sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO, .semaphoreCount = 1, .pSemaphores = &ready, .pValues = &one};
+    CHECK(vkWaitSemaphores(a->device, &host_wait, UINT64_MAX));
+
+    struct recording passes[2] = {begin(a, "plane-pass-0"), begin(a, same ? "plane-pass-0-again" : "plane-pass-1")};
+    VkPipelineStageFlags stage = submit_wait_stage;
+    submit_wait_stage = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
+    for (uint32_t i = 0; i < 2; ++i) {
+        uint32_t size = same || i == 0 ? 64 : 32;
+        VkRenderPassBeginInfo begin_info = {.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+                                            .renderPass = pass,
+                                            .framebuffer = framebuffers[i],
+                                            .renderArea = {{0, 0}, {size, size}}};
+        vkCmdBeginRenderPass(passes[i].cb, &begin_info, VK_SUBPASS_CONTENTS_INLINE);
+        vkCmdEndRenderPass(passes[i].cb);
+        CHECK(vkEndCommandBuffer(passes[i].cb));
+        submit_one(a->queue, passes[i].cb, ready, VK_NULL_HANDLE, true, VK_NULL_HANDLE);
+    }
+    submit_wait_stage = stage;
+    CHECK(vkQueueWaitIdle(a->queue));
+    vkDestroySemaphore(a->device, ready, NULL);
+    vkDestroyCommandPool(a->device, prepare.pool, NULL);
+    for (uint32_t i = 0; i < 2; ++i) {
+        vkDestroyCommandPool(a->device, passes[i].pool, NULL);
+        vkDestroyFramebuffer(a->device, framebuffers[i], NULL);
+    }
+    vkDestroyRenderPass(a->device, pass, NULL);
+}
+
 bool scenarios_hazard(struct app *a, const char *name)
 {
     struct objects o = {.a = a};
@@ -1228,6 +1354,8 @@ bool scenarios_hazard(struct app *a, const char *name)
         scenario_load_without_read(&o, name);
     } else if (strncmp(name, "hazard-clear-blit", 17) == 0) {
         scenario_clear_blit(&o, name);
+    } else if (strcmp(name, "hazard-planes") == 0 || strcmp(name, "hazard-planes-same") == 0) {
+        scenario_planes(&o, name);
     } else if (strcmp(name, "hazard-timeline-reach") == 0) {
         scenario_timeline_reach(&o);
     } else if (strncmp(name, "swapchain-present-", 18) == 0) {

@@ -240,6 +240,10 @@ run hazard-passes-apart
 check "hazard: two passes over disjoint halves of one attachment (load/store touch only the render area): silent" only 0
 run hazard-passes-overlap
 check "hazard: two passes over overlapping parts, no dependency: RAW and WAW naming both render areas and the rule" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 2 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .* labels=split-1: vkCmdBeginRenderPass (command 3) reads VkImage .*that the store operations of the render pass begun by vkCmdBeginRenderPass (command 1, labels split-0) wrote in COLOR_ATTACHMENT_OUTPUT.*Render areas: this one x 16..47, y 0..63, the earlier one x 0..31, y 0..63; they overlap\. A render pass.s load and store operations touch only its render area' '$work/out' && grep -q '^FINDING PREFLIGHT-hazard-write-after-write .*Render areas: this one x 16..47' '$work/out'"
+# ffmpeg's libplacebo filter in small: a multi-planar frame rendered plane by plane, each submission
+# waiting for a timeline value signaled (and seen reached on the host) before all of them
+run hazard-planes-same
+check "hazard: two passes over the same plane, the timeline's signal before both orders neither (WAW naming the plane)" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-write-after-write .*vkCmdBeginRenderPass (command 0) writes VkImage 0x[0-9a-f]* (plane 0, mips 0..0, layers 0..0) that the store operations of the render pass begun by vkCmdBeginRenderPass (command 0 of VkCommandBuffer 0x[0-9a-f]* .plane-pass-0., earlier on the same queue) wrote in COLOR_ATTACHMENT_OUTPUT; missing between them: a barrier ordering the first write before the second' '$work/out'"
 run hazard-passes-overlap-dependency
 check "hazard: overlapping passes with an external dependency from the first's stores: silent" only 0
 VK_PREFLIGHT_VALIDATION_RENDER_AREA=attachment run hazard-passes-apart
@@ -329,7 +333,7 @@ for s in hazard-raw-fixed hazard-war-execution-only hazard-disjoint hazard-event
          hazard-submit-timeline hazard-submit-fence \
          hazard-runtime-index-fixed hazard-transitions-ordered hazard-3d-slices hazard-top-of-pipe-wait-fixed \
          hazard-sampled-after-pass-fixed hazard-vertex-scope-fixed alias-in-place hazard-load-without-read-fixed \
-         hazard-clear-blit-fixed hazard-timeline-reach; do
+         hazard-clear-blit-fixed hazard-timeline-reach hazard-planes; do
     run $s
     check "hazard: correct synchronization ($s): no finding" only 0
     [ "$active" = 1 ] || continue
