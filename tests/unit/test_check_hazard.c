@@ -41,6 +41,12 @@ static struct fence_state fence;
 static struct image_state image = {.handle = (VkImage)0x300, .mip_levels = 4, .array_layers = 6};
 static struct image_state volume = {
     .handle = (VkImage)0x301, .extent = {16, 16, 8}, .mip_levels = 2, .array_layers = 1, .type = VK_IMAGE_TYPE_3D};
+static struct image_state frames = {.handle = (VkImage)0x302,
+                                    .format = VK_FORMAT_G8_B8_R8_3PLANE_420_UNORM,
+                                    .extent = {64, 64, 1},
+                                    .mip_levels = 1,
+                                    .array_layers = 2,
+                                    .type = VK_IMAGE_TYPE_2D};
 
 static int setup(void **state)
 {
@@ -75,6 +81,7 @@ static int setup(void **state)
     handle_map_init(&device.objects[OBJECT_KIND_image]);
     handle_map_put(&device.objects[OBJECT_KIND_image], 0x300, &image);
     handle_map_put(&device.objects[OBJECT_KIND_image], 0x301, &volume);
+    handle_map_put(&device.objects[OBJECT_KIND_image], 0x302, &frames);
     handle_map_init(&device.names);
     cb.device = cb2.device = cb3.device = &device;
     /* buffers 1 and 2 share memory 0x100 at offset 0; buffer 3 has its own memory */
@@ -756,6 +763,37 @@ static void three_d_images_by_slice(void **state)
     assert_int_equal(findings("PREFLIGHT-hazard-write-after-write"), 2);
 }
 
+/* The planes of a multi-planar image are separate memory: each is a run of layers of its own
+ * (plane p's layer l is p * arrayLayers + l); COLOR names every plane. */
+static void multi_planar_images_by_plane(void **state)
+{
+    (void)state;
+    struct hazard_access a;
+    assert_true(access_image_range(&device, 0x302, VK_IMAGE_ASPECT_PLANE_1_BIT, 0, 1, 1, 1, &a));
+    assert_int_equal(a.layer_begin, 3);
+    assert_int_equal(a.layer_end, 4);
+    assert_true(access_image_range(&device, 0x302, VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 2, &a));
+    assert_int_equal(a.layer_begin, 0);
+    assert_int_equal(a.layer_end, 6);
+    /* planes 1 and 2, layer 0 only: a superset (plane 1's layer 1 too) */
+    assert_true(
+        access_image_range(&device, 0x302, VK_IMAGE_ASPECT_PLANE_1_BIT | VK_IMAGE_ASPECT_PLANE_2_BIT, 0, 1, 0, 1, &a));
+    assert_int_equal(a.layer_begin, 2);
+    assert_int_equal(a.layer_end, 5);
+    /* render-pass stores into plane 0 and then plane 1, no barrier: no conflict; plane 1 again: WAW */
+    struct hazard_accesses store = {.count = 1};
+    for (uint32_t plane = 0; plane < 3; ++plane) {
+        assert_true(access_image_range(&device, 0x302, VK_IMAGE_ASPECT_PLANE_0_BIT << (plane ? 1 : 0), 0, 1, 0, 1,
+                                       &store.a[0]));
+        store.a[0].stages = STAGE_COLOR_ATTACHMENT_OUTPUT;
+        store.a[0].access = HAZARD_ACCESS_COLOR_WRITE;
+        store.a[0].write = true;
+        hazard_command(&device, &cb, &store, "vkCmdEndRenderPass");
+        cb.command_index++;
+        assert_int_equal(findings("PREFLIGHT-hazard-write-after-write"), plane < 2 ? 0 : 1);
+    }
+}
+
 static void submit_time_fences_retire_work(void **state)
 {
     (void)state;
@@ -859,6 +897,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(submit_time_read_after_write_across_command_buffers, setup, teardown),
         cmocka_unit_test_setup_teardown(submit_time_barriers_of_either_command_buffer_count, setup, teardown),
         cmocka_unit_test_setup_teardown(submit_time_semaphores_and_queues, setup, teardown),
+        cmocka_unit_test_setup_teardown(multi_planar_images_by_plane, setup, teardown),
         cmocka_unit_test_setup_teardown(submit_time_fences_retire_work, setup, teardown),
         cmocka_unit_test_setup_teardown(a_fence_completes_what_its_batch_waited_for, setup, teardown),
         cmocka_unit_test_setup_teardown(a_fence_after_an_acquire_does_not_complete_the_presents, setup, teardown),
