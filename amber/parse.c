@@ -20,17 +20,22 @@ static void record(struct parser *p, enum amber_parse_status status, const struc
     vsnprintf(d->message, sizeof(d->message), format, args);
 }
 
-bool parse_error(struct parser *p, const struct amber_token *at, const char *format, ...)
+static bool parse_verror(struct parser *p, const struct amber_token *at, const char *format, va_list args)
 {
     /* the first problem in the file's order is the one reported: after a command preflight does
      * not run, what follows may only look wrong because of it */
-    if (p->diagnostic->status == AMBER_PARSED) {
-        va_list args;
-        va_start(args, format);
+    if (p->diagnostic->status == AMBER_PARSED)
         record(p, AMBER_SYNTAX_ERROR, at, format, args);
-        va_end(args);
-    }
     p->stop = true;
+    return false;
+}
+
+bool parse_error(struct parser *p, const struct amber_token *at, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    parse_verror(p, at, format, args);
+    va_end(args);
     return false;
 }
 
@@ -92,6 +97,21 @@ bool parse_end_of_line(struct parser *p, const char *after)
     if (t.kind == AMBER_TOKEN_END_OF_LINE || t.kind == AMBER_TOKEN_END_OF_FILE)
         return true;
     return parse_error(p, &t, "expected the end of the line after %s, got '%s'", after, shown(&t));
+}
+
+bool parse_block_token(struct parser *p, const struct amber_token *start, struct amber_token *t,
+                       const char *no_end_format, ...)
+{
+    do
+        amber_lexer_next(&p->lexer, t);
+    while (t->kind == AMBER_TOKEN_END_OF_LINE);
+    if (t->kind != AMBER_TOKEN_END_OF_FILE)
+        return true;
+    va_list args;
+    va_start(args, no_end_format);
+    parse_verror(p, start, no_end_format, args);
+    va_end(args);
+    return false;
 }
 
 bool parse_word(struct parser *p, struct amber_token *t, const char *what)
@@ -838,12 +858,9 @@ static bool parse_struct(struct parser *p, const struct amber_token *start)
     struct amber_struct_member *members = NULL;
     uint32_t member_count = 0;
     for (;;) {
-        amber_lexer_next(&p->lexer, &t);
-        if (t.kind == AMBER_TOKEN_END_OF_LINE)
-            continue;
-        if (t.kind == AMBER_TOKEN_END_OF_FILE) {
+        if (!parse_block_token(p, start, &t, "STRUCT %s has no END line", name.text)) {
             free(members);
-            return parse_error(p, start, "STRUCT %s has no END line", name.text);
+            return false;
         }
         if (amber_word_is(&t, "END"))
             break;

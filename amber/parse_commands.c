@@ -443,11 +443,8 @@ bool parse_repeat(struct parser *p, const struct amber_token *start)
     if (count == 0)
         return parse_error(p, &t, "the REPEAT count must be 1 or more");
     for (;;) {
-        amber_lexer_next(&p->lexer, &t);
-        if (t.kind == AMBER_TOKEN_END_OF_LINE)
-            continue;
-        if (t.kind == AMBER_TOKEN_END_OF_FILE)
-            return parse_error(p, start, "REPEAT has no END line");
+        if (!parse_block_token(p, start, &t, "REPEAT has no END line"))
+            return false;
         if (amber_word_is(&t, "END"))
             break;
         if (!parse_is_command(&t))

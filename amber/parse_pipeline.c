@@ -142,11 +142,8 @@ static bool parse_subgroup(struct parser *p, struct amber_pipeline *pl, const st
     if (a == NULL)
         return parse_error(p, &name, "SUBGROUP %s: the shader is not attached to this pipeline", name.text);
     for (;;) {
-        amber_lexer_next(&p->lexer, &t);
-        if (t.kind == AMBER_TOKEN_END_OF_LINE)
-            continue;
-        if (t.kind == AMBER_TOKEN_END_OF_FILE)
-            return parse_error(p, start, "SUBGROUP has no END line");
+        if (!parse_block_token(p, start, &t, "SUBGROUP has no END line"))
+            return false;
         if (amber_word_is(&t, "END"))
             return parse_end_of_line(p, "END");
         const char *feature = amber_word_is(&t, "FULLY_POPULATED") ? "SubgroupSizeControl.computeFullSubgroups"
@@ -197,12 +194,9 @@ static bool parse_optimization(struct parser *p, struct amber_pipeline *pl, cons
     size_t length = 0, capacity = 0;
     char *passes = NULL;
     for (;;) {
-        amber_lexer_next(&p->lexer, &t);
-        if (t.kind == AMBER_TOKEN_END_OF_LINE)
-            continue;
-        if (t.kind == AMBER_TOKEN_END_OF_FILE) {
+        if (!parse_block_token(p, start, &t, "SHADER_OPTIMIZATION has no END line")) {
             free(passes);
-            return parse_error(p, start, "SHADER_OPTIMIZATION has no END line");
+            return false;
         }
         if (amber_word_is(&t, "END"))
             break;
@@ -609,11 +603,8 @@ static bool parse_state_block(struct parser *p, struct amber_pipeline *pl, const
 {
     struct amber_token t;
     for (;;) {
-        amber_lexer_next(&p->lexer, &t);
-        if (t.kind == AMBER_TOKEN_END_OF_LINE)
-            continue;
-        if (t.kind == AMBER_TOKEN_END_OF_FILE)
-            return parse_error(p, start, "%s has no END line", start->text);
+        if (!parse_block_token(p, start, &t, "%s has no END line", start->text))
+            return false;
         if (amber_word_is(&t, "END"))
             return parse_end_of_line(p, "END");
         if (!line(p, pl, &t, context) || !parse_end_of_line(p, t.text))
@@ -1046,11 +1037,8 @@ bool parse_pipeline_block(struct parser *p, const struct amber_token *start, boo
     pl.where = (struct amber_location){start->line, start->column};
     bool ok = parse_end_of_line(p, start->text);
     while (ok && !p->stop) {
-        amber_lexer_next(&p->lexer, &t);
-        if (t.kind == AMBER_TOKEN_END_OF_LINE)
-            continue;
-        if (t.kind == AMBER_TOKEN_END_OF_FILE) {
-            ok = parse_error(p, start, "PIPELINE %s has no END line", pl.name);
+        if (!parse_block_token(p, start, &t, "PIPELINE %s has no END line", pl.name)) {
+            ok = false;
             break;
         }
         if (amber_word_is(&t, "END")) {

@@ -105,11 +105,8 @@ static bool parse_geometry(struct parser *p, struct amber_blas *blas, const stru
     static const uint32_t bits[] = {VK_GEOMETRY_OPAQUE_BIT_KHR, VK_GEOMETRY_NO_DUPLICATE_ANY_HIT_INVOCATION_BIT_KHR};
     uint32_t count = 0, capacity = 0;
     for (;;) {
-        amber_lexer_next(&p->lexer, &t);
-        if (t.kind == AMBER_TOKEN_END_OF_LINE)
-            continue;
-        if (t.kind == AMBER_TOKEN_END_OF_FILE)
-            return parse_error(p, start, "GEOMETRY %s has no END line", kind.text);
+        if (!parse_block_token(p, start, &t, "GEOMETRY %s has no END line", kind.text))
+            return false;
         if (amber_word_is(&t, "END")) {
             if (!parse_end_of_line(p, "END"))
                 return false;
@@ -161,11 +158,8 @@ static bool parse_blas(struct parser *p, const struct amber_token *start, const 
     struct amber_token t;
     bool ok = true;
     for (;;) {
-        amber_lexer_next(&p->lexer, &t);
-        if (t.kind == AMBER_TOKEN_END_OF_LINE)
-            continue;
-        if (t.kind == AMBER_TOKEN_END_OF_FILE) {
-            ok = parse_error(p, start, "ACCELERATION_STRUCTURE %s has no END line", blas.name);
+        if (!parse_block_token(p, start, &t, "ACCELERATION_STRUCTURE %s has no END line", blas.name)) {
+            ok = false;
             break;
         }
         if (amber_word_is(&t, "END")) {
@@ -233,11 +227,8 @@ static bool parse_transform(struct parser *p, struct amber_instance *in, const s
     struct amber_token t;
     uint32_t count = 0;
     for (;;) {
-        amber_lexer_next(&p->lexer, &t);
-        if (t.kind == AMBER_TOKEN_END_OF_LINE)
-            continue;
-        if (t.kind == AMBER_TOKEN_END_OF_FILE)
-            return parse_error(p, start, "TRANSFORM has no END");
+        if (!parse_block_token(p, start, &t, "TRANSFORM has no END"))
+            return false;
         if (amber_word_is(&t, "END"))
             break;
         double value;
@@ -273,11 +264,8 @@ static bool parse_instance(struct parser *p, struct amber_instance *in, const st
     instance_defaults(in, blas);
     struct amber_token t;
     for (;;) {
-        amber_lexer_next(&p->lexer, &t);
-        if (t.kind == AMBER_TOKEN_END_OF_LINE)
-            continue;
-        if (t.kind == AMBER_TOKEN_END_OF_FILE)
-            return parse_error(p, start, "BOTTOM_LEVEL_INSTANCE has no END line");
+        if (!parse_block_token(p, start, &t, "BOTTOM_LEVEL_INSTANCE has no END line"))
+            return false;
         if (amber_word_is(&t, "END"))
             return parse_end_of_line(p, "END");
         bool ok;
@@ -307,11 +295,8 @@ static bool parse_tlas(struct parser *p, const struct amber_token *start, const 
     struct amber_token t;
     bool ok = true;
     for (;;) {
-        amber_lexer_next(&p->lexer, &t);
-        if (t.kind == AMBER_TOKEN_END_OF_LINE)
-            continue;
-        if (t.kind == AMBER_TOKEN_END_OF_FILE) {
-            ok = parse_error(p, start, "ACCELERATION_STRUCTURE %s has no END line", tlas.name);
+        if (!parse_block_token(p, start, &t, "ACCELERATION_STRUCTURE %s has no END line", tlas.name)) {
+            ok = false;
             break;
         }
         if (amber_word_is(&t, "END")) {
@@ -481,11 +466,8 @@ static bool parse_sbt(struct parser *p, uint32_t self, struct amber_pipeline *pl
     sbt.where = (struct amber_location){start->line, start->column};
     bool ok = true;
     for (;;) {
-        amber_lexer_next(&p->lexer, &t);
-        if (t.kind == AMBER_TOKEN_END_OF_LINE)
-            continue;
-        if (t.kind == AMBER_TOKEN_END_OF_FILE) {
-            ok = parse_error(p, start, "SHADER_BINDING_TABLE %s has no END line", sbt.name);
+        if (!parse_block_token(p, start, &t, "SHADER_BINDING_TABLE %s has no END line", sbt.name)) {
+            ok = false;
             break;
         }
         if (amber_word_is(&t, "END")) {

@@ -33,6 +33,11 @@ bool parse_limit(struct parser *p, const struct amber_token *at, const char *for
 void parse_copy(char *to, size_t size, const char *from);
 /* The next token must be the end of the line (or file). */
 bool parse_end_of_line(struct parser *p, const char *after);
+/* The next token of a block's body that ends with an END line, ends of lines skipped: true with
+ * `t` set (END too: the caller ends the block its way); false when the file ends first, reported at
+ * `start` with the message the format makes ("... has no END line"). */
+bool parse_block_token(struct parser *p, const struct amber_token *start, struct amber_token *t,
+                       const char *no_end_format, ...) __attribute__((format(printf, 4, 5)));
 /* The next token must be a word (or "string"): `what` names it in the message. */
 bool parse_word(struct parser *p, struct amber_token *t, const char *what);
 bool parse_keyword(struct parser *p, const char *keyword, const char *context);
