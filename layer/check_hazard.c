@@ -281,6 +281,7 @@ void hazard_command_at(struct layer_device *ld, struct command_buffer_state *cb,
             continue;
         uint32_t with_key = 0, run = 0;
         bool settles = distinct;
+        struct hazard_reported last = {0};
         for (struct hazard_range *r = tracker_first(t, a->key); r != NULL; r = tracker_next(t, r, a->key)) {
             with_key++;
             if (!hazard_overlaps(a, r))
@@ -294,7 +295,8 @@ void hazard_command_at(struct layer_device *ld, struct command_buffer_state *cb,
             struct hazard_conflict c;
             if (hazard_may_conflict(a, r, t->strict_waw)) {
                 settles = false;
-                if (hazard_conflict(a, r, handle, command_index, t->strict_waw, &c))
+                if (hazard_conflict(a, r, handle, command_index, t->strict_waw, &c) &&
+                    !hazard_reported_before(&last, &c))
                     hazard_report(ld, cb, command_index, call, a, r, &c, "");
             }
             if (exactly)
@@ -321,6 +323,8 @@ void hazard_command_at(struct layer_device *ld, struct command_buffer_state *cb,
             add_entry(t, r, &e);
         }
         tracker_record_now(r, a, command_index, call, handle, cb->label_path);
+        if (a->write && t->count > 1)
+            r = tracker_supersede(t, r);
         if (redundant && noted) {
             r->steady_run = steady[i];
             r->steady_read = a->read;
@@ -349,13 +353,15 @@ void hazard_image_transition(struct layer_device *ld, struct command_buffer_stat
     /* the barrier itself is in the log already: earlier accesses are checked against the state
      * before it, so catch up to the entry before the last */
     uint32_t before = t->barrier_count ? t->barrier_count - 1 : 0;
+    struct hazard_reported last = {0};
     for (struct hazard_range *r = tracker_first(t, barrier->key); r != NULL; r = tracker_next(t, r, barrier->key)) {
         if (!hazard_overlaps(&transition, r))
             continue;
         tracker_catch_up(t, r, before);
         struct hazard_conflict c;
         if (r->applied <= before &&
-            hazard_transition_conflict(r, src, barrier->src_access, handle, cb->command_index, &c))
+            hazard_transition_conflict(r, src, barrier->src_access, handle, cb->command_index, &c) &&
+            !hazard_reported_before(&last, &c))
             hazard_report(ld, cb, cb->command_index, call, &transition, r, &c, "");
     }
     /* then the transition is the last write, ordered before the second scope and visible to its
@@ -379,16 +385,14 @@ void hazard_image_transition(struct layer_device *ld, struct command_buffer_stat
                              .dst_stages = dst.exec,
                              .dst_access = barrier->dst_access};
     add_entry(t, exact, &e);
-    for (struct hazard_range *r = tracker_first(t, barrier->key); r != NULL; r = tracker_next(t, r, barrier->key)) {
-        /* only ranges the transition rewrites whole: a wider one keeps its own state for the rest
-         * (the subresources it shares with the transition are in `exact`, visited with it) */
-        if (r->begin < transition.begin || r->end > transition.end || r->layer_begin < transition.layer_begin ||
-            r->layer_end > transition.layer_end)
-            continue;
-        r->applied = t->barrier_count; /* the transition's own barrier is in `use` already */
-        r->written_here = true;
-        tracker_record(r, &use, true);
-    }
+    if (exact == NULL)
+        return;
+    /* the transition is the last write of every subresource it names: the ranges it covers in
+     * part are split first, the parts inside rewritten */
+    exact->applied = t->barrier_count; /* the transition's own barrier is in `use` already */
+    exact->written_here = true;
+    tracker_record(exact, &use, true);
+    tracker_supersede(t, exact);
 }
 
 /* The earlier use's command buffer, when it is not the one reporting (a secondary merged in). */
@@ -425,7 +429,10 @@ void hazard_execute(struct layer_device *ld, struct command_buffer_state *primar
         snprintf(call, sizeof(call), "%s of secondary %s", e->call,
                  finding_object_text(ld, VK_OBJECT_TYPE_COMMAND_BUFFER, secondary_handle, text, sizeof(text)));
         struct hazard_conflict c;
+        struct hazard_reported last = {0};
         for (struct hazard_range *r = NULL; (r = tracker_entry_conflict(t, e, limit, r, &c)) != NULL;) {
+            if (hazard_reported_before(&last, &c))
+                continue;
             char context[160];
             use_context(ld, c.before, handle, context, sizeof(context));
             hazard_report(ld, primary, e->command_index, call, &e->access, r, &c, context);

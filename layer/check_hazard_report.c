@@ -93,27 +93,53 @@ static const char *use_stage_words(const struct hazard_use *u, char *out, size_t
 
 static void area_text(uint32_t area, char *out, size_t size)
 {
-    if (area == 0) {
+    if ((area & ~IMAGE_AREA_WHOLE_MEMORY) == 0) {
         snprintf(out, size, "every pixel");
         return;
     }
-    struct render_rect r = render_area_rect(area);
+    struct image_rect r = image_area_rect(area);
     snprintf(out, size, "x %u..%u, y %u..%u", r.x0, r.x1 - 1, r.y0, r.y1 - 1);
 }
 
-/* Render passes over parts of an attachment: both render areas, that they overlap, the rule and
- * the fix (appended to a message). */
-static void render_areas_text(uint32_t now, uint32_t before, char *out, size_t size)
+/* Whether a use is a render pass's load, store or resolve operation (not a transfer or a shader). */
+static bool attachment_operation(uint64_t stages)
+{
+    return (stages & (STAGE_COLOR_ATTACHMENT_OUTPUT | HAZARD_STAGES_DEPTH_TESTS)) != 0 &&
+           (stages & (HAZARD_STAGES_TRANSFER | HAZARD_STAGES_GRAPHICS_SHADERS | STAGE_COMPUTE_SHADER)) == 0;
+}
+
+/* Image accesses limited to areas (image_area.h): both areas, and the rule that made them meet
+ * (appended to a message). */
+static void areas_text(const struct hazard_access *now, const struct hazard_range *r, const struct hazard_use *before,
+                       char *out, size_t size)
 {
     char a[64], b[64];
-    area_text(now, a, sizeof(a));
-    area_text(before, b, sizeof(b));
-    snprintf(out, size,
-             ". Render areas: this one %s, the earlier one %s; they overlap. A render pass's load and store "
-             "operations touch only its render area (VkRenderPassBeginInfo::renderArea), so passes over disjoint "
-             "parts of an attachment need no dependency, but overlapping ones do: give the later pass an external "
-             "subpass dependency from the earlier pass's stores, or a barrier between the passes",
-             a, b);
+    area_text(now->area, a, sizeof(a));
+    area_text(r->area, b, sizeof(b));
+    bool passes = attachment_operation(now->stages) || attachment_operation(before->stages);
+    if ((now->area | r->area) & IMAGE_AREA_WHOLE_MEMORY) {
+        struct image_rect x = image_area_rect(now->area), y = image_area_rect(r->area);
+        bool disjoint = (now->area & ~IMAGE_AREA_WHOLE_MEMORY) && (r->area & ~IMAGE_AREA_WHOLE_MEMORY) &&
+                        !(x.x0 < y.x1 && y.x0 < x.x1 && x.y0 < y.y1 && y.y0 < x.y1);
+        snprintf(out, size,
+                 ". Areas: this one %s, the earlier one %s%s. A render pass's load, store and resolve operations may "
+                 "access any memory of the attachment's image subresource, not only the render area (render-pass "
+                 "chapter: a load operation \"may read and write back any memory locations within the image "
+                 "subresource bound for that attachment\", and so may store and resolve operations; "
+                 "VkRenderPassBeginInfo::renderArea bounds the values that change, not the memory accessed): order "
+                 "the two with an external subpass dependency or a barrier (render_area = pixels is the lenient "
+                 "reading)",
+                 a, b, disjoint ? " (disjoint)" : "");
+    } else if (passes) {
+        snprintf(out, size,
+                 ". Render areas: this one %s, the earlier one %s; they overlap. With render_area = pixels a render "
+                 "pass's load and store operations touch only its render area, so passes over disjoint parts of an "
+                 "attachment need no dependency, but overlapping ones do: give the later pass an external subpass "
+                 "dependency from the earlier pass's stores, or a barrier between the passes",
+                 a, b);
+    } else {
+        snprintf(out, size, ". Regions: this one %s, the earlier one %s; they overlap", a, b);
+    }
 }
 
 /* The subresources two image accesses share: mips, layers, and for a multi-planar image the plane
@@ -146,12 +172,16 @@ void hazard_report(struct layer_device *ld, struct command_buffer_state *cb, uin
     finding_object_text(ld, now->image ? VK_OBJECT_TYPE_IMAGE : VK_OBJECT_TYPE_BUFFER, now->resource, resource,
                         sizeof(resource));
     uint64_t begin = now->begin > r->begin ? now->begin : r->begin, end = now->end < r->end ? now->end : r->end;
-    char where[96];
+    char where[160];
     if (now->image)
         image_where(ld, now, begin, end, now->layer_begin > r->layer_begin ? now->layer_begin : r->layer_begin,
                     now->layer_end < r->layer_end ? now->layer_end : r->layer_end, where, sizeof(where));
     else
-        snprintf(where, sizeof(where), "memory bytes [%llu, %llu)", (unsigned long long)begin, (unsigned long long)end);
+        snprintf(where, sizeof(where), "memory bytes [%llu, %llu)%s", (unsigned long long)begin,
+                 (unsigned long long)end,
+                 now->evaluated ? ", of the bytes its shader reaches, evaluated with the dispatch's size and push "
+                                  "constants"
+                                : "");
     const char *labels = c->before->labels;
     char names[160];
     const char *stages = use_stage_words(c->before, names, sizeof(names));
@@ -162,6 +192,16 @@ void hazard_report(struct layer_device *ld, struct command_buffer_state *cb, uin
                      labels ? labels : "", c->before_wrote ? "wrote" : "read",
                      c->before->transition ? "a layout transition after " : "", stages, c->missing);
     if (now->image && (now->area != 0 || r->area != 0) && n > 0 && (size_t)n < sizeof(f.message))
-        render_areas_text(now->area, r->area, f.message + n, sizeof(f.message) - (size_t)n);
+        areas_text(now, r, c->before, f.message + n, sizeof(f.message) - (size_t)n);
     finding_report(ld->instance, ld, &f);
+}
+
+bool hazard_reported_before(struct hazard_reported *last, const struct hazard_conflict *c)
+{
+    const struct hazard_use *u = c->before;
+    if (last->any && last->check == c->check && last->command_buffer == u->command_buffer &&
+        last->command_index == u->command_index && last->call == u->call)
+        return true;
+    *last = (struct hazard_reported){true, c->check, u->command_buffer, u->command_index, u->call};
+    return false;
 }

@@ -192,8 +192,10 @@ static void check_same_queue(struct layer_device *ld, struct command_buffer_stat
                              const struct hazard_entry *e, uint32_t limit)
 {
     struct hazard_conflict c;
+    struct hazard_reported last = {0};
     for (struct hazard_range *r = NULL; (r = tracker_entry_conflict(&q->tracker, e, limit, r, &c)) != NULL;)
-        report(ld, cb, e, r, &c, "earlier on the same queue");
+        if (!hazard_reported_before(&last, &c))
+            report(ld, cb, e, r, &c, "earlier on the same queue");
 }
 
 /* Whether a use of another queue's batch is ordered before this queue's access in `stages`: a
@@ -232,6 +234,7 @@ static void check_other_queue(struct layer_device *ld, struct command_buffer_sta
      * the wait through its first scope like any access (TOP_OF_PIPE there chains to nothing). */
     uint64_t stages = e->transition && e->ownership_transfer ? ~0ull : e->access.stages;
     bool reads = e->access.read && !e->transition;
+    struct hazard_reported last = {0};
     for (struct hazard_range *r = tracker_first(t, e->access.key); r != NULL; r = tracker_next(t, r, e->access.key)) {
         if (!hazard_overlaps(&e->access, r))
             continue;
@@ -247,7 +250,7 @@ static void check_other_queue(struct layer_device *ld, struct command_buffer_sta
                 !ordered_by_semaphores(q, other_index, &r->reads[k], stages, false, &batch_ordered))
                 c = (struct hazard_conflict){CHECK_HAZARD_WRITE_AFTER_READ, &r->reads[k], false,
                                              semaphore_missing(batch_ordered)};
-        if (c.before != NULL) {
+        if (c.before != NULL && !hazard_reported_before(&last, &c)) {
             char where[96];
             snprintf(where, sizeof(where), "submitted to another VkQueue 0x%llx",
                      (unsigned long long)(uintptr_t)other->queue);

@@ -320,6 +320,20 @@ static bool input_read_tracked(struct layer_device *ld, const struct command_buf
     return false;
 }
 
+/* A compute descriptor's buffer access as its binding in the reflection (hazard_access.binding_ref),
+ * when the binding's sites may give the bytes a dispatch reaches (access_footprint.h); else 0. */
+static uint32_t binding_ref_of(const struct reflect_result *shader, const struct command_access *a)
+{
+    for (size_t k = 0; k < shader->binding_count && k < 0xFFFF; ++k) {
+        const struct reflect_binding *rb = &shader->bindings[k];
+        if (rb->set == a->set && rb->binding == a->binding)
+            return rb->sites_complete && rb->site_count > 0 && a->element < 0xFFFF
+                       ? (uint32_t)(k + 1) | (a->element << 16)
+                       : 0;
+    }
+    return 0;
+}
+
 /* The buffer accesses, for the hazard tracker. */
 static void export_buffers(struct layer_device *ld, const struct command_buffer_state *cb, const struct bound_state *b,
                            const struct command_access *accesses, uint32_t descriptors, uint32_t fixed_end,
@@ -339,6 +353,9 @@ static void export_buffers(struct layer_device *ld, const struct command_buffer_
         h->layer_begin = a->image ? a->layer_begin : 0;
         h->layer_end = a->image ? a->layer_end : 1;
         h->area = 0; /* shader and fixed-function accesses: any pixel */
+        h->evaluated = false;
+        if (!a->image && i < descriptors && b == &cb->compute)
+            h->binding_ref = binding_ref_of(&b->pipeline->shader, a);
         h->resource = a->resource;
         h->read = a->read;
         h->write = a->write;

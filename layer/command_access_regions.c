@@ -19,6 +19,7 @@ bool access_buffer_range(struct layer_device *ld, uint64_t buffer, VkDeviceSize 
         return false;
     VkDeviceSize length = size == VK_WHOLE_SIZE || size > b->size - offset ? b->size - offset : size; /* no wrap */
     out->image = false;
+    out->evaluated = false;
     out->area = 0;
     out->layer_begin = 0;
     out->layer_end = 1;
@@ -34,6 +35,22 @@ static uint32_t depth_at(const struct image_state *i, uint32_t mip)
 {
     uint32_t depth = mip < 32 ? i->extent.depth >> mip : 0;
     return depth ? depth : 1;
+}
+
+/* The area id of `rect` on level `mip` of `image` (0 when it covers the whole level). */
+static uint32_t area_at_level(const struct image_state *image, uint32_t mip, struct image_rect rect)
+{
+    uint32_t width = mip < 32 ? image->extent.width >> mip : 0, height = mip < 32 ? image->extent.height >> mip : 0;
+    return image_area_id(rect, width ? width : 1, height ? height : 1);
+}
+
+/* The rectangle [x, x + width) x [y, y + height) of a region, clamped at 0 and without wrapping. */
+static struct image_rect rect_of(int32_t x, int32_t y, uint32_t width, uint32_t height)
+{
+    uint32_t x0 = x > 0 ? (uint32_t)x : 0, y0 = y > 0 ? (uint32_t)y : 0;
+    uint64_t x1 = (uint64_t)x0 + width, y1 = (uint64_t)y0 + height;
+    return (struct image_rect){x0, y0, x1 > UINT32_MAX ? UINT32_MAX : (uint32_t)x1,
+                               y1 > UINT32_MAX ? UINT32_MAX : (uint32_t)y1};
 }
 
 /* The planes `aspect` names of a multi-planar image, folded into the layer dimension (plane p's
@@ -72,6 +89,7 @@ bool access_image_range(struct layer_device *ld, uint64_t image, VkImageAspectFl
                           ? i->array_layers - base_layer
                           : layer_count;
     out->image = true;
+    out->evaluated = false;
     out->area = 0;
     out->key = out->resource = image;
     out->begin = base_mip;
@@ -159,14 +177,20 @@ void command_transfer_image(struct layer_device *ld, struct hazard_accesses *acc
         add_image_access(accesses, write);
 }
 
-/* One region of a copy: its layers, or the depth slices [z, z + depth) of a 3D image. */
+/* One region of a copy: the texels of its box on its layers (or, for a 3D image, the depth slices
+ * [z, z + depth)), as a rectangle of the level (image_area.h). */
 void command_transfer_image_region(struct layer_device *ld, struct hazard_accesses *accesses, VkImage image,
-                                   const VkImageSubresourceLayers *layers, int32_t z, uint32_t depth, bool write)
+                                   const VkImageSubresourceLayers *layers, const struct texel_box *box, bool write)
 {
-    if (accesses->count < HAZARD_MAX_ACCESSES &&
-        access_image_region(ld, HANDLE(image), layers->aspectMask, layers->mipLevel, layers->baseArrayLayer,
-                            layers->layerCount, z, depth, &accesses->a[accesses->count]))
-        add_image_access(accesses, write);
+    struct hazard_access *h = &accesses->a[accesses->count];
+    if (accesses->count == HAZARD_MAX_ACCESSES ||
+        !access_image_region(ld, HANDLE(image), layers->aspectMask, layers->mipLevel, layers->baseArrayLayer,
+                             layers->layerCount, box->z, box->depth, h))
+        return;
+    const struct image_state *i = image_state_in(ld, HANDLE(image));
+    if (i != NULL)
+        h->area = area_at_level(i, layers->mipLevel, rect_of(box->x, box->y, box->width, box->height));
+    add_image_access(accesses, write);
 }
 
 /* The bytes of `buffer` a buffer<->image copy region reads or writes: rows of
@@ -191,18 +215,25 @@ void command_transfer_buffer_image_region(struct layer_device *ld, struct hazard
     command_transfer_buffer(ld, accesses, HANDLE(buffer), r->bufferOffset, blocks * block.bytes, write);
 }
 
-/* The depth slices a region's side covers: from its offset and the extent, or between a blit's corners. */
-static void region_slices(const char *region, size_t subresource_at, size_t extent_at, int32_t *z, uint32_t *depth)
+/* The box a region's side covers: from its offset and the extent, or between a blit's corners. */
+static struct texel_box region_box(const char *region, size_t subresource_at, size_t extent_at)
 {
     const VkOffset3D *offsets = (const VkOffset3D *)(region + subresource_at + sizeof(VkImageSubresourceLayers));
     if (extent_at != 0) {
-        *z = offsets[0].z;
-        *depth = ((const VkExtent3D *)(region + extent_at))->depth;
-        return;
+        const VkExtent3D *extent = (const VkExtent3D *)(region + extent_at);
+        return (struct texel_box){offsets[0].x,  offsets[0].y,   offsets[0].z,
+                                  extent->width, extent->height, extent->depth};
     }
-    int32_t a = offsets[0].z, b = offsets[1].z;
-    *z = a < b ? a : b;
-    *depth = (uint32_t)(a < b ? b - a : a - b);
+    struct texel_box box;
+    int32_t corners[3][2] = {{offsets[0].x, offsets[1].x}, {offsets[0].y, offsets[1].y}, {offsets[0].z, offsets[1].z}};
+    int32_t *low[3] = {&box.x, &box.y, &box.z};
+    uint32_t *size[3] = {&box.width, &box.height, &box.depth};
+    for (int d = 0; d < 3; ++d) {
+        int32_t a = corners[d][0], b = corners[d][1];
+        *low[d] = a < b ? a : b;
+        *size[d] = (uint32_t)((int64_t)(a < b ? b : a) - (a < b ? a : b));
+    }
+    return box;
 }
 
 void command_transfer_image_pairs(struct layer_device *ld, struct hazard_accesses *out, VkImage src, VkImage dst,
@@ -211,14 +242,10 @@ void command_transfer_image_pairs(struct layer_device *ld, struct hazard_accesse
 {
     for (uint32_t i = 0; i < count; ++i) {
         const char *region = (const char *)regions + i * stride;
-        int32_t z;
-        uint32_t depth;
-        region_slices(region, src_at, extent_at, &z, &depth);
-        command_transfer_image_region(ld, out, src, (const VkImageSubresourceLayers *)(region + src_at), z, depth,
-                                      false);
-        region_slices(region, dst_at, extent_at, &z, &depth);
-        command_transfer_image_region(ld, out, dst, (const VkImageSubresourceLayers *)(region + dst_at), z, depth,
-                                      true);
+        struct texel_box box = region_box(region, src_at, extent_at);
+        command_transfer_image_region(ld, out, src, (const VkImageSubresourceLayers *)(region + src_at), &box, false);
+        box = region_box(region, dst_at, extent_at);
+        command_transfer_image_region(ld, out, dst, (const VkImageSubresourceLayers *)(region + dst_at), &box, true);
     }
 }
 
@@ -226,17 +253,19 @@ void command_transfer_image_pairs(struct layer_device *ld, struct hazard_accesse
  * resolve of depth/stencil may be described either way: both stages are named, so either barrier
  * covers it. */
 bool command_attachment_access(struct layer_device *ld, VkImageView view, uint32_t layers, bool depth,
-                               enum attachment_op op, bool write, const struct render_rect *area,
+                               enum attachment_op op, bool write, const struct image_rect *area,
                                struct hazard_access *out)
 {
     if (!access_view_range(ld, image_view_state_in(ld, HANDLE(view)), layers, true, out))
         return false;
     out->area = 0;
     const struct image_state *image = area != NULL ? image_state_in(ld, out->key) : NULL;
-    if (image != NULL && !ld->instance->settings.render_area_whole_attachment) {
-        uint32_t mip = out->begin < 32 ? (uint32_t)out->begin : 31, width = image->extent.width >> mip,
-                 height = image->extent.height >> mip;
-        out->area = render_area_id(*area, width ? width : 1, height ? height : 1);
+    if (image != NULL) {
+        /* the render area is named in messages either way; under render_area = attachment (the
+         * load and store paragraphs) it does not bound the memory the operation may access */
+        out->area = area_at_level(image, (uint32_t)out->begin, *area);
+        if (out->area != 0 && ld->instance->settings.render_area_whole_attachment)
+            out->area |= IMAGE_AREA_WHOLE_MEMORY;
     }
     uint64_t color_access = write ? HAZARD_ACCESS_COLOR_WRITE : HAZARD_ACCESS_COLOR_READ;
     uint64_t depth_access = write ? HAZARD_ACCESS_DEPTH_WRITE : HAZARD_ACCESS_DEPTH_READ;

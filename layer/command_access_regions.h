@@ -8,7 +8,7 @@
 #include "state_device.h"
 #include "state_resources.h"
 #include "memory_access.h"
-#include "render_area.h"
+#include "image_area.h"
 
 /* Resources as memory ranges (false for an unknown one or an empty range). The buffer range of `buffer` in memory terms, for barriers and transfer commands. */
 bool access_buffer_range(struct layer_device *ld, uint64_t buffer, VkDeviceSize offset, VkDeviceSize size,
@@ -50,9 +50,10 @@ static inline bool depth_layout_writable(VkImageLayout layout)
  * LATE_FRAGMENT_TESTS, color ones and resolves in COLOR_ATTACHMENT_OUTPUT. */
 enum attachment_op { ATTACHMENT_LOAD, ATTACHMENT_STORE, ATTACHMENT_RESOLVE };
 /* An attachment's access by a load, store or resolve operation (`layers` 0: the view's layers),
- * limited to the render area `area` (NULL: every pixel, as layout transitions touch them). */
+ * with the render area `area` (NULL: every pixel, as layout transitions touch them): bounding the
+ * access under render_area = pixels, named only under render_area = attachment (image_area.h). */
 bool command_attachment_access(struct layer_device *ld, VkImageView view, uint32_t layers, bool depth,
-                               enum attachment_op op, bool write, const struct render_rect *area,
+                               enum attachment_op op, bool write, const struct image_rect *area,
                                struct hazard_access *out);
 
 /* Image-to-image commands (copy, blit, resolve): `count` regions `stride` bytes apart, their
@@ -70,9 +71,19 @@ void command_transfer_buffer(struct layer_device *ld, struct hazard_accesses *ou
 /* Whole subresource ranges (clears). */
 void command_transfer_image(struct layer_device *ld, struct hazard_accesses *out, VkImage image,
                             const VkImageSubresourceRange *range, bool write);
-/* One region of a copy: its layers, or the depth slices [z, z + depth) of a 3D image. */
+/* A region's texels: its offset and extent (VkOffset3D and VkExtent3D as a copy names them). */
+struct texel_box {
+    int32_t x, y, z;
+    uint32_t width, height, depth;
+};
+static inline struct texel_box texel_box_of(VkOffset3D offset, VkExtent3D extent)
+{
+    return (struct texel_box){offset.x, offset.y, offset.z, extent.width, extent.height, extent.depth};
+}
+/* One region of a copy: the rectangle of its box on its layers, or on the depth slices
+ * [z, z + depth) of a 3D image (image_area.h: copies into disjoint rectangles do not meet). */
 void command_transfer_image_region(struct layer_device *ld, struct hazard_accesses *out, VkImage image,
-                                   const VkImageSubresourceLayers *layers, int32_t z, uint32_t depth, bool write);
+                                   const VkImageSubresourceLayers *layers, const struct texel_box *box, bool write);
 /* The bytes of `buffer` a buffer<->image copy region reads or writes. */
 void command_transfer_buffer_image_region(struct layer_device *ld, struct hazard_accesses *out, VkBuffer buffer,
                                           VkImage image, const VkBufferImageCopy *region, bool write);

@@ -132,6 +132,24 @@ void tracker_release(struct hazard_tracker *t)
     memset(t, 0, sizeof(*t));
 }
 
+/* A new range of `key` at the end (linked into its bucket, nothing else set); NULL when out of
+ * memory. */
+static struct hazard_range *append_range(struct hazard_tracker *t, uint64_t key)
+{
+    struct hazard_range *grown =
+        array_grow_aligned(t->ranges, &t->capacity, t->count + 1, sizeof(*grown), 32, HAZARD_RANGE_ALIGN);
+    if (grown == NULL)
+        return NULL;
+    t->ranges = grown;
+    if ((t->buckets == NULL || t->count >= t->bucket_count) && !rehash(t, t->bucket_count ? t->bucket_bits + 2 : 6))
+        return NULL;
+    struct hazard_range *r = &t->ranges[t->count++];
+    uint32_t b = tracker_bucket_of(t, key);
+    r->next = t->buckets[b];
+    t->buckets[b] = t->count;
+    return r;
+}
+
 struct hazard_range *tracker_find_or_add(struct hazard_tracker *t, const struct hazard_access *a)
 {
     for (struct hazard_range *r = tracker_first(t, a->key); r != NULL; r = tracker_next(t, r, a->key))
@@ -146,15 +164,12 @@ struct hazard_range *tracker_find_or_add(struct hazard_tracker *t, const struct 
         t->count = 0;
         memset(t->buckets, 0, t->bucket_count * sizeof(*t->buckets));
     }
-    struct hazard_range *grown =
-        array_grow_aligned(t->ranges, &t->capacity, t->count + 1, sizeof(*grown), 32, HAZARD_RANGE_ALIGN);
-    if (grown == NULL)
+    struct hazard_range *r = append_range(t, a->key);
+    if (r == NULL)
         return NULL;
-    t->ranges = grown;
-    if ((t->buckets == NULL || t->count >= t->bucket_count) && !rehash(t, t->bucket_count ? t->bucket_bits + 2 : 6))
-        return NULL;
-    struct hazard_range *r = &t->ranges[t->count++];
+    uint32_t next = r->next;
     memset(r, 0, sizeof(*r));
+    r->next = next;
     r->image = a->image;
     r->key = a->key;
     r->begin = a->begin;
@@ -164,10 +179,112 @@ struct hazard_range *tracker_find_or_add(struct hazard_tracker *t, const struct 
     r->resource = a->resource;
     r->area = a->area;
     r->applied = t->barrier_count;
-    uint32_t b = tracker_bucket_of(t, a->key);
-    r->next = t->buckets[b];
-    t->buckets[b] = t->count;
     return r;
+}
+
+/* --- ranges a barrier or a write covers in part ------------------------------------------------ */
+
+/* Bounds in the tracker's terms: bytes of a key, or mips x layers of an image. */
+struct range_bounds {
+    bool image;
+    uint64_t key, begin, end;
+    uint32_t layer_begin, layer_end;
+};
+
+static bool bounds_overlap(const struct range_bounds *m, const struct hazard_range *r)
+{
+    return m->image == r->image && m->key == r->key && m->begin < r->end && r->begin < m->end &&
+           (!m->image || (m->layer_begin < r->layer_end && r->layer_begin < m->layer_end));
+}
+
+static bool bounds_contain(const struct range_bounds *m, const struct hazard_range *r)
+{
+    return m->begin <= r->begin && r->end <= m->end &&
+           (!m->image || (m->layer_begin <= r->layer_begin && r->layer_end <= m->layer_end));
+}
+
+/* Splits the ranges `m` covers only in part into the part it covers and the parts it does not,
+ * each keeping the range's uses: a barrier then applies to exactly the memory (or the mips and
+ * layers) it names (one over a mip level orders nothing of another), and a write replaces the
+ * uses of exactly the memory it writes. A range that cannot be split (no memory, the cap) stays
+ * whole: a barrier is then applied to all of it (it can hide a finding, never make one). */
+#define SPLIT_MAX 64
+static void split_ranges(struct hazard_tracker *t, const struct range_bounds *m)
+{
+    uint32_t split[SPLIT_MAX], n = 0;
+    for (struct hazard_range *r = tracker_first(t, m->key); r != NULL && n < SPLIT_MAX; r = tracker_next(t, r, m->key))
+        if (bounds_overlap(m, r) && !bounds_contain(m, r))
+            split[n++] = (uint32_t)(r - t->ranges);
+    for (uint32_t k = 0; k < n; ++k) {
+        struct hazard_range whole = t->ranges[split[k]];
+        struct range_bounds in = {whole.image,
+                                  whole.key,
+                                  whole.begin > m->begin ? whole.begin : m->begin,
+                                  whole.end < m->end ? whole.end : m->end,
+                                  whole.layer_begin,
+                                  whole.layer_end};
+        if (m->image) {
+            in.layer_begin = whole.layer_begin > m->layer_begin ? whole.layer_begin : m->layer_begin;
+            in.layer_end = whole.layer_end < m->layer_end ? whole.layer_end : m->layer_end;
+        }
+        /* the parts outside: below and above in the first dimension, then beside in the layers */
+        struct range_bounds parts[4];
+        uint32_t count = 0;
+        if (whole.begin < in.begin)
+            parts[count++] = (struct range_bounds){
+                .begin = whole.begin, .end = in.begin, .layer_begin = whole.layer_begin, .layer_end = whole.layer_end};
+        if (in.end < whole.end)
+            parts[count++] = (struct range_bounds){
+                .begin = in.end, .end = whole.end, .layer_begin = whole.layer_begin, .layer_end = whole.layer_end};
+        if (whole.layer_begin < in.layer_begin)
+            parts[count++] = (struct range_bounds){
+                .begin = in.begin, .end = in.end, .layer_begin = whole.layer_begin, .layer_end = in.layer_begin};
+        if (in.layer_end < whole.layer_end)
+            parts[count++] = (struct range_bounds){
+                .begin = in.begin, .end = in.end, .layer_begin = in.layer_end, .layer_end = whole.layer_end};
+        if (t->count + count > HAZARD_MAX_RANGES)
+            return;
+        for (uint32_t i = 0; i < count; ++i) {
+            struct hazard_range *part = append_range(t, whole.key);
+            if (part == NULL)
+                return;
+            uint32_t next = part->next;
+            *part = whole;
+            part->next = next;
+            part->steady_run = 0;
+            part->begin = parts[i].begin;
+            part->end = parts[i].end;
+            part->layer_begin = parts[i].layer_begin;
+            part->layer_end = parts[i].layer_end;
+        }
+        struct hazard_range *inside = &t->ranges[split[k]];
+        inside->steady_run = 0;
+        inside->begin = in.begin;
+        inside->end = in.end;
+        inside->layer_begin = in.layer_begin;
+        inside->layer_end = in.layer_end;
+    }
+}
+
+struct hazard_range *tracker_supersede(struct hazard_tracker *t, struct hazard_range *written)
+{
+    uint32_t index = (uint32_t)(written - t->ranges);
+    struct range_bounds m = {written->image, written->key,         written->begin,
+                             written->end,   written->layer_begin, written->layer_end};
+    split_ranges(t, &m);
+    written = &t->ranges[index]; /* the array may have moved */
+    /* an area-limited write (a copy region, a render area under render_area = pixels) replaces
+     * only the uses of the same area */
+    bool every_pixel =
+        !written->image || (written->area & ~IMAGE_AREA_WHOLE_MEMORY) == 0 || (written->area & IMAGE_AREA_WHOLE_MEMORY);
+    for (struct hazard_range *r = tracker_first(t, m.key); r != NULL; r = tracker_next(t, r, m.key)) {
+        if (r == written || !bounds_contain(&m, r) || r->image != m.image || !(every_pixel || r->area == written->area))
+            continue;
+        r->applied = written->applied;
+        r->written_here |= written->written_here;
+        tracker_record(r, &written->write, true);
+    }
+    return written;
 }
 
 /* --- the barrier log ------------------------------------------------------------------------ */
@@ -199,6 +316,10 @@ bool tracker_log_barrier(struct hazard_tracker *t, struct hazard_scope src_scope
     uint64_t src = src_scope.exec, dst = dst_scope.exec;
     if (!tracker_room_for_barrier(t))
         return false;
+    for (uint32_t i = 0; i < count; ++i)
+        if (!m[i].global && t->count != 0)
+            split_ranges(t, &(struct range_bounds){m[i].image, m[i].key, m[i].begin, m[i].end, m[i].layer_begin,
+                                                   m[i].layer_end});
     /* engines emit the same barrier over and over: compared once here, not at every catch-up, and
      * a repeat shares the memory barriers of the one before it */
     const struct hazard_logged_barrier *last = t->barrier_count ? &t->barriers[t->barrier_count - 1] : NULL;
@@ -225,6 +346,7 @@ bool tracker_log_barrier(struct hazard_tracker *t, struct hazard_scope src_scope
     return true;
 }
 
+/* Whether memory barrier `m` applies to `r` (split_ranges left no range it covers in part). */
 static bool barrier_covers(const struct hazard_memory_barrier *m, const struct hazard_range *r)
 {
     if (m->global)
@@ -336,6 +458,7 @@ void tracker_merge(struct hazard_tracker *to, const struct hazard_tracker *from,
             struct hazard_use w = src->write;
             w.submission = submission;
             tracker_record(r, &w, true);
+            r = tracker_supersede(to, r);
         }
         for (uint32_t k = 0; k < src->read_count; ++k) {
             struct hazard_use u = src->reads[k];

@@ -15,7 +15,7 @@
 
 #include "checks.h"
 #include "memory_access.h"
-#include "render_area.h"
+#include "image_area.h"
 
 #define HAZARD_MAX_RANGES 4096
 /* Reads remembered since a range's last write, one per stage mask (a newer read at the same
@@ -101,7 +101,7 @@ struct hazard_range {
     struct hazard_use reads[HAZARD_MAX_READS];
     struct hazard_use write;
     uint64_t resource;
-    uint32_t area; /* images: the render area its accesses were limited to (render_area.h), 0: all pixels */
+    uint32_t area; /* images: the render area its accesses were limited to (image_area.h), 0: all pixels */
 } __attribute__((aligned(HAZARD_RANGE_ALIGN)));
 _Static_assert(offsetof(struct hazard_range, reads) == HAZARD_RANGE_ALIGN &&
                    offsetof(struct hazard_range, write) % HAZARD_RANGE_ALIGN == 0,
@@ -231,8 +231,13 @@ static inline bool hazard_overlaps(const struct hazard_access *a, const struct h
 {
     return r->image == a->image && r->key == a->key && a->begin < r->end && r->begin < a->end &&
            (!a->image || (a->layer_begin < r->layer_end && r->layer_begin < a->layer_end &&
-                          (a->area == 0 || render_areas_meet(a->area, r->area))));
+                          (a->area == 0 || image_areas_meet(a->area, r->area))));
 }
+/* `written` was just given a write over its bounds: the key's ranges it covers in part are split
+ * (split_ranges) and those it covers whole get the same write, so that no range keeps uses the
+ * write replaced (an earlier write of a mip level a later write rewrote is no hazard for a read of
+ * that level). Returns `written` where it is now (the ranges may have moved). */
+struct hazard_range *tracker_supersede(struct hazard_tracker *t, struct hazard_range *written);
 /* Records access `a` into `r` (a write replaces the uses, reads accumulate). */
 void tracker_record(struct hazard_range *r, const struct hazard_use *use, bool write);
 /* The same for access `a` of a command being recorded, its use (hazard_use_now's) written in place.

@@ -289,12 +289,12 @@ static void enter_subpass(struct command_buffer_state *cb, const struct render_p
 }
 
 /* A VkRect2D as the pixels it covers (a negative offset, invalid usage, is clamped at 0). */
-static struct render_rect render_rect_of(VkRect2D r)
+static struct image_rect render_rect_of(VkRect2D r)
 {
     uint32_t x0 = r.offset.x > 0 ? (uint32_t)r.offset.x : 0, y0 = r.offset.y > 0 ? (uint32_t)r.offset.y : 0;
     uint64_t x1 = (uint64_t)x0 + r.extent.width, y1 = (uint64_t)y0 + r.extent.height;
-    return (struct render_rect){x0, y0, x1 > UINT32_MAX ? UINT32_MAX : (uint32_t)x1,
-                                y1 > UINT32_MAX ? UINT32_MAX : (uint32_t)y1};
+    return (struct image_rect){x0, y0, x1 > UINT32_MAX ? UINT32_MAX : (uint32_t)x1,
+                               y1 > UINT32_MAX ? UINT32_MAX : (uint32_t)y1};
 }
 
 static struct layer_device *begin_render_pass(VkCommandBuffer command_buffer, const VkRenderPassBeginInfo *begin)

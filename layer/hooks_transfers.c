@@ -65,8 +65,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyBufferToImage(VkCommandBuffer co
         struct hazard_accesses accesses = {.count = 0};
         for (uint32_t i = 0; i < count; ++i) {
             command_transfer_buffer_image_region(cb->device, &accesses, src, dst, &regions[i], false);
-            command_transfer_image_region(cb->device, &accesses, dst, &regions[i].imageSubresource,
-                                          regions[i].imageOffset.z, regions[i].imageExtent.depth, true);
+            struct texel_box box = texel_box_of(regions[i].imageOffset, regions[i].imageExtent);
+            command_transfer_image_region(cb->device, &accesses, dst, &regions[i].imageSubresource, &box, true);
         }
         validate_transfer(cb->device, cb, &accesses, "vkCmdCopyBufferToImage");
     }
@@ -83,8 +83,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdCopyImageToBuffer(VkCommandBuffer co
         command_buffer_note_written(cb, HANDLE(dst));
         struct hazard_accesses accesses = {.count = 0};
         for (uint32_t i = 0; i < count; ++i) {
-            command_transfer_image_region(cb->device, &accesses, src, &regions[i].imageSubresource,
-                                          regions[i].imageOffset.z, regions[i].imageExtent.depth, false);
+            struct texel_box box = texel_box_of(regions[i].imageOffset, regions[i].imageExtent);
+            command_transfer_image_region(cb->device, &accesses, src, &regions[i].imageSubresource, &box, false);
             command_transfer_buffer_image_region(cb->device, &accesses, dst, src, &regions[i], true);
         }
         validate_transfer(cb->device, cb, &accesses, "vkCmdCopyImageToBuffer");
@@ -232,8 +232,8 @@ static void copy_buffer_to_image2(VkCommandBuffer command_buffer, const VkCopyBu
     for (uint32_t i = 0; i < info->regionCount; ++i) {
         VkBufferImageCopy r = buffer_image_copy1(&info->pRegions[i]);
         command_transfer_buffer_image_region(cb->device, &accesses, info->srcBuffer, info->dstImage, &r, false);
-        command_transfer_image_region(cb->device, &accesses, info->dstImage, &r.imageSubresource, r.imageOffset.z,
-                                      r.imageExtent.depth, true);
+        struct texel_box box = texel_box_of(r.imageOffset, r.imageExtent);
+        command_transfer_image_region(cb->device, &accesses, info->dstImage, &r.imageSubresource, &box, true);
     }
     validate_transfer(cb->device, cb, &accesses, call);
 }
@@ -249,8 +249,8 @@ static void copy_image_to_buffer2(VkCommandBuffer command_buffer, const VkCopyIm
     struct hazard_accesses accesses = {.count = 0};
     for (uint32_t i = 0; i < info->regionCount; ++i) {
         VkBufferImageCopy r = buffer_image_copy1(&info->pRegions[i]);
-        command_transfer_image_region(cb->device, &accesses, info->srcImage, &r.imageSubresource, r.imageOffset.z,
-                                      r.imageExtent.depth, false);
+        struct texel_box box = texel_box_of(r.imageOffset, r.imageExtent);
+        command_transfer_image_region(cb->device, &accesses, info->srcImage, &r.imageSubresource, &box, false);
         command_transfer_buffer_image_region(cb->device, &accesses, info->dstBuffer, info->srcImage, &r, true);
     }
     validate_transfer(cb->device, cb, &accesses, call);

@@ -99,8 +99,17 @@ struct hazard_access {
     bool image; /* false: key is a VkDeviceMemory (or unbound VkBuffer), begin/end bytes;
                  * true: key is the VkImage, begin/end mip levels, layers above */
     bool read, write;
-    uint32_t area; /* images: the render area of an attachment operation (render_area.h), 0 for all pixels */
+    /* buffers of a dispatch: begin/end are the bytes its shader's accesses reach, evaluated with
+     * the dispatch's values (access_footprint.h), not the descriptor's whole range */
+    bool evaluated;
+    union {
+        uint32_t area; /* images: the region or render area it is limited to (image_area.h), 0 for all pixels */
+        /* buffers of a compute pipeline's descriptor: (index + 1) of its binding in the pipeline's
+         * reflection, element << 16; the sites there give its bytes per dispatch. 0: none */
+        uint32_t binding_ref;
+    };
 };
+_Static_assert(sizeof(struct hazard_access) == 64, "one access, one cache line");
 
 /* The same access twice (one range in two descriptors with the same use; the resource may differ):
  * the tracker takes it once. */
@@ -108,7 +117,8 @@ static inline bool hazard_same_access(const struct hazard_access *x, const struc
 {
     return x->image == y->image && x->key == y->key && x->begin == y->begin && x->end == y->end &&
            x->layer_begin == y->layer_begin && x->layer_end == y->layer_end && x->stages == y->stages &&
-           x->access == y->access && x->read == y->read && x->write == y->write && x->area == y->area;
+           x->access == y->access && x->read == y->read && x->write == y->write && x->area == y->area &&
+           x->evaluated == y->evaluated;
 }
 
 #define HAZARD_MAX_ACCESSES 64

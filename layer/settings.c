@@ -97,12 +97,13 @@ static const struct setting_info table[KEY_COUNT] = {
                               "layer's own reflection cannot make sense of"},
     [KEY_RENDER_AREA] = {"render_area",
                          SETTING_CHOICE,
-                         "pixels",
+                         "attachment",
                          {"pixels", "attachment"},
-                         "Render area of load and store operations",
-                         "pixels: a render pass's load, store and resolve operations touch only its render area, as "
-                         "the spec says (passes over disjoint parts of one attachment do not meet); attachment: they "
-                         "touch the whole attachment (stricter, as Vulkan-ValidationLayers' load-after-store check)"},
+                         "Memory of load and store operations",
+                         "attachment: a render pass's load, store and resolve operations may access any memory of "
+                         "the attachment's image subresource, as the render-pass chapter says (passes over disjoint "
+                         "areas of one attachment meet); pixels: only the memory of the render area's pixels (the "
+                         "lenient reading of VkRenderPassBeginInfo::renderArea, which bounds the values that change)"},
     [KEY_HOST_READBACK] = {"host_readback",
                            SETTING_CHOICE,
                            "certain",

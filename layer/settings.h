@@ -19,16 +19,17 @@ enum finding_action { ACTION_LOG, ACTION_ABORT, ACTION_BREAK };
 enum stderr_mode { STDERR_AUTO, STDERR_ON, STDERR_OFF };
 
 struct layer_settings {
-    enum finding_action action;        /* action */
-    enum stderr_mode log_stderr;       /* stderr */
-    char log_file[1024];               /* log_file: JSON lines appended here ("" = none) */
-    unsigned duplicate_limit;          /* duplicate_limit: reports of one (check, objects, call) */
-    bool enabled[CHECK_COUNT];         /* disable / enable: comma-separated IDs or globs */
-    char target_limits[1024];          /* target_limits: fleet-limits JSON or a probe report */
-    bool write_after_write_visible;    /* write_after_write: available (the memory model) | visible (VVL) */
-    bool spirv_validation;             /* spirv_validation: SPIRV-Tools' validator at vkCreateShaderModule */
-    bool render_area_whole_attachment; /* render_area: attachment (load/store ops touch every pixel) | pixels */
-    bool host_readback_possible;       /* host_readback: possible (every mapped write) | certain */
+    enum finding_action action;     /* action */
+    enum stderr_mode log_stderr;    /* stderr */
+    char log_file[1024];            /* log_file: JSON lines appended here ("" = none) */
+    unsigned duplicate_limit;       /* duplicate_limit: reports of one (check, objects, call) */
+    bool enabled[CHECK_COUNT];      /* disable / enable: comma-separated IDs or globs */
+    char target_limits[1024];       /* target_limits: fleet-limits JSON or a probe report */
+    bool write_after_write_visible; /* write_after_write: available (the memory model) | visible (VVL) */
+    bool spirv_validation;          /* spirv_validation: SPIRV-Tools' validator at vkCreateShaderModule */
+    bool
+        render_area_whole_attachment; /* render_area: attachment (load/store ops may access the whole subresource) | pixels */
+    bool host_readback_possible; /* host_readback: possible (every mapped write) | certain */
 };
 
 enum setting_type {

@@ -10,7 +10,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include "memory_access.h"
-#include "render_area.h"
+#include "image_area.h"
 #include "state_device.h"
 #include "state_pipelines.h"
 
@@ -182,8 +182,8 @@ struct command_buffer_state {
     uint32_t pass_load_command[MAX_ATTACHMENTS * 2]; /* the command of each attachment's load operation */
     uint32_t pass_view_count, subpass;
     /* the render pass instance's or rendering's render area: its load, store and resolve
-     * operations touch only these pixels (render_area.h) */
-    struct render_rect render_area;
+     * operations touch only these pixels (image_area.h) */
+    struct image_rect render_area;
     bool depth_write_enable; /* the last vkCmdSetDepthWriteEnable */
     /* dynamic rendering: the store and resolve operations vkCmdEndRendering performs, as part of
      * the rendering vkCmdBeginRendering (command `rendering_command`) started */

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "access_footprint.h"
 #include "check_alias.h"
 #include "check_binding.h"
 #include "check_dispatch.h"
@@ -29,7 +30,11 @@ static void validate_bound_command(struct layer_device *ld, struct command_buffe
     /* a bound state seen before has no accesses left to pair */
     command_accesses_judged(b, &accesses,
                             accesses.count > 1 && check_alias_command(ld, cb, b, &accesses, dispatch, call));
-    hazard_command(ld, cb, accesses.memory, call);
+    /* a dispatch's buffers as the bytes its shader reaches, where they can be proven */
+    struct hazard_accesses narrowed;
+    bool evaluated = dispatch != NULL && b == &cb->compute &&
+                     access_footprints_narrow(&b->pipeline->shader, dispatch, accesses.memory, &narrowed);
+    hazard_command(ld, cb, evaluated ? &narrowed : accesses.memory, call);
     lifetime_note_bound(cb, b, call);
     cb->command_index++;
 }

@@ -26,12 +26,17 @@ stamp_name=.preflight-unstable-stamp
 # layer's one run-time library not in a minimal system (libcjson1), vulkaninfo, spirv-dis for
 # shader dumps; and unstable's versions of the bookworm acceptance's programs (vkcube, zink's
 # OpenGL programs, piglit, glmark2, vkd3d's demos, mpv, GStreamer's and ffmpeg's Vulkan filters), so
-# that VVL 1.4.363 (built for glibc 2.38) runs beside the layer on the same binaries.
+# that VVL 1.4.363 (built for glibc 2.38) runs beside the layer on the same binaries; GTK 4's demos
+# and rendernode tool (its Vulkan renderer), and Qt 6's qml runtime with the Qt Quick modules a
+# scene with layers and effects needs (Qt's Vulkan RHI).
 packages=(
     godot llama.cpp-tests libggml0-backend-vulkan mesa-vulkan-drivers vulkan-validationlayers
     xvfb xauth libcjson1 vulkan-tools spirv-tools
     libgl1-mesa-dri libglx-mesa0 libegl-mesa0 mesa-utils-bin glmark2-x11 piglit vkd3d-demos mpv ffmpeg
     gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-bad
+    gtk-4-examples libgtk-4-bin fonts-dejavu-core
+    qml-qt6 qt6-qpa-plugins qml6-module-qtquick qml6-module-qtquick-window qml6-module-qtquick-effects
+    qml6-module-qtquick-layouts qml6-module-qtqml-workerscript
 )
 # unstable's GStreamer (1.28.8-1) is built without its Vulkan plugin ("d/rules: disable vulkan,
 # dependency sdl3 not in debian") and trixie's plugins-bad cannot be installed beside unstable's

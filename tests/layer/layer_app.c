@@ -583,7 +583,7 @@ int main(int argc, char **argv)
     else if (strcmp(s, "stress") == 0)
         scenario_stress(&a, threads);
     else if (!scenarios_alias(&a, s) && !scenarios_hazard(&a, s) && !scenarios_host(&a, s) &&
-             !scenario_lifetime(&a, s) && !scenarios_hostile(&a, s)) {
+             !scenario_lifetime(&a, s) && !scenarios_hostile(&a, s) && !scenarios_exact(&a, s)) {
         fprintf(stderr, "unknown scenario %s\n", s);
         return 2;
     }

@@ -63,6 +63,8 @@ bool scenarios_hazard(struct app *a, const char *name);
 bool scenarios_host(struct app *a, const char *name);
 /* The hostile scenarios (layer_app_hostile.c): what a buggy application passes. */
 bool scenarios_hostile(struct app *a, const char *name);
+/* The exactness scenarios (layer_app_exact.c): hazards judged on the memory operations may access. */
+bool scenarios_exact(struct app *a, const char *name);
 /* The lifetime and dispatch-coverage scenarios (layer_app_lifetime.c); false for an unknown name. */
 bool scenario_lifetime(struct app *a, const char *name);
 

@@ -235,19 +235,48 @@ run hazard-image-raw
 check "hazard: a copy reads a storage image a dispatch wrote, no barrier" has "^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdCopyImageToBuffer (command 5) reads VkImage .*(mips 0..0, layers 0..0) that vkCmdDispatch (command 4) wrote"
 run hazard-transition-war
 check "hazard: a layout transition from TOP_OF_PIPE after a shader read" has "^FINDING PREFLIGHT-hazard-write-after-read .*vkCmdPipelineBarrier (command 5) writes VkImage .*the layout transition's source stages do not include the earlier read"
-# Godot's shadow atlas in small: render passes over parts of one attachment, no dependency
+# Godot's shadow atlas in small: render passes over parts of one attachment, no dependency. By the
+# render-pass chapter a load operation "may read and write back any memory locations within the
+# image subresource bound for that attachment" (and so may store and resolve operations): passes
+# over disjoint areas meet (render_area = attachment, the default); render_area = pixels is the
+# lenient reading (VkRenderPassBeginInfo::renderArea bounds the values that change)
 run hazard-passes-apart
-check "hazard: two passes over disjoint halves of one attachment (load/store touch only the render area): silent" only 0
+check "hazard: two passes over disjoint halves of one attachment, no dependency: RAW and WAW naming both areas and the load/store paragraph" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 2 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .* labels=split-1: vkCmdBeginRenderPass (command 3) reads VkImage .*that the store operations of the render pass begun by vkCmdBeginRenderPass (command 1, labels split-0) wrote in COLOR_ATTACHMENT_OUTPUT.*Areas: this one x 32..63, y 0..63, the earlier one x 0..31, y 0..63 (disjoint)\. A render pass.s load, store and resolve operations may access any memory of the attachment.s image subresource.*may read and write back any memory locations within the image subresource bound for that attachment.*render_area = pixels is the lenient reading' '$work/out' && grep -q '^FINDING PREFLIGHT-hazard-write-after-write .*Areas: this one x 32..63' '$work/out'"
+run hazard-passes-apart-dependency
+check "hazard: two passes over disjoint halves with an external dependency from the first's stores: silent" only 0
+VK_PREFLIGHT_VALIDATION_RENDER_AREA=pixels run hazard-passes-apart
+check "hazard: render_area = pixels (the lenient reading): disjoint passes silent" only 0
 run hazard-passes-overlap
-check "hazard: two passes over overlapping parts, no dependency: RAW and WAW naming both render areas and the rule" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 2 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .* labels=split-1: vkCmdBeginRenderPass (command 3) reads VkImage .*that the store operations of the render pass begun by vkCmdBeginRenderPass (command 1, labels split-0) wrote in COLOR_ATTACHMENT_OUTPUT.*Render areas: this one x 16..47, y 0..63, the earlier one x 0..31, y 0..63; they overlap\. A render pass.s load and store operations touch only its render area' '$work/out' && grep -q '^FINDING PREFLIGHT-hazard-write-after-write .*Render areas: this one x 16..47' '$work/out'"
+check "hazard: two passes over overlapping parts, no dependency: RAW and WAW naming both areas" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 2 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .* labels=split-1: vkCmdBeginRenderPass (command 3) reads VkImage .*that the store operations of the render pass begun by vkCmdBeginRenderPass (command 1, labels split-0) wrote in COLOR_ATTACHMENT_OUTPUT.*Areas: this one x 16..47, y 0..63, the earlier one x 0..31, y 0..63\. A render pass' '$work/out' && grep -q '^FINDING PREFLIGHT-hazard-write-after-write .*Areas: this one x 16..47' '$work/out'"
+VK_PREFLIGHT_VALIDATION_RENDER_AREA=pixels run hazard-passes-overlap
+check "hazard: render_area = pixels, overlapping passes: RAW and WAW naming both render areas and that they overlap" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 2 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*Render areas: this one x 16..47, y 0..63, the earlier one x 0..31, y 0..63; they overlap\. With render_area = pixels' '$work/out'"
 # ffmpeg's libplacebo filter in small: a multi-planar frame rendered plane by plane, each submission
 # waiting for a timeline value signaled (and seen reached on the host) before all of them
 run hazard-planes-same
 check "hazard: two passes over the same plane, the timeline's signal before both orders neither (WAW naming the plane)" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-write-after-write .*vkCmdBeginRenderPass (command 0) writes VkImage 0x[0-9a-f]* (plane 0, mips 0..0, layers 0..0) that the store operations of the render pass begun by vkCmdBeginRenderPass (command 0 of VkCommandBuffer 0x[0-9a-f]* .plane-pass-0., earlier on the same queue) wrote in COLOR_ATTACHMENT_OUTPUT; missing between them: a barrier ordering the first write before the second' '$work/out'"
 run hazard-passes-overlap-dependency
 check "hazard: overlapping passes with an external dependency from the first's stores: silent" only 0
-VK_PREFLIGHT_VALIDATION_RENDER_AREA=attachment run hazard-passes-apart
-check "hazard: render_area = attachment (stricter than the spec): disjoint passes reported" sh -c "[ \$(grep -c '^FINDING PREFLIGHT-hazard-read-after-write' '$work/out') = 1 ]"
+# exactness: each operation judged on the memory it may access (tests/layer/layer_app_exact.c)
+run exact-tensor-apart
+check "exact: a dispatch writes its tensor of a buffer bound to the end, the next reads the following tensor: silent" only 0
+run exact-tensor-raw
+check "exact: the next dispatch reads the tensor written, no barrier: RAW naming the evaluated bytes" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdDispatch (command 5) reads VkBuffer 0x[0-9a-f]* (memory bytes \\[0, 1024), of the bytes its shader reaches, evaluated with the dispatch.s size and push constants) that vkCmdDispatch (command 2) wrote' '$work/out'"
+run exact-slices
+check "exact: two dispatches write the slices their push constants select, no barrier: silent" only 0
+run exact-slices-overlap
+check "exact: the slices overlap by half: WAW on the evaluated overlap" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-write-after-write .*writes VkBuffer 0x[0-9a-f]* (memory bytes \\[512, 1024), of the bytes its shader reaches' '$work/out'"
+run exact-copy-rects
+check "exact: two copies into disjoint rectangles of one mip level (an atlas upload): silent" only 0
+run exact-copy-rects-overlap
+check "exact: two copies into overlapping rectangles: WAW naming both regions" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-write-after-write .*vkCmdCopyBufferToImage (command 2) writes VkImage .*(mips 0..0, layers 0..0) that vkCmdCopyBufferToImage (command 1) wrote in TRANSFER.*Regions: this one x 16..47, y 0..63, the earlier one x 0..31, y 0..63; they overlap' '$work/out'"
+run exact-mips-transition
+check "exact: a barrier over all mips with its layout transition, then a pass over a view of mip 0 in its second scope: silent" only 0
+run exact-mips-transition-unordered
+check "exact: the same barrier's second scope misses the pass: RAW against the layout transition, once" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdBeginRenderPass (command 3) reads VkImage .*(mips 0..0, layers 0..0) that vkCmdPipelineBarrier (command 2) wrote in a layout transition after TRANSFER' '$work/out'"
+run exact-mips-partial
+check "exact: a barrier over mip 0 orders nothing of mip 1: RAW for the copy reading mip 1" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdCopyImageToBuffer (command 3) reads VkImage .*(mips 1..1, layers 0..0) that vkCmdClearColorImage (command 1) wrote in TRANSFER' '$work/out'"
+run exact-mips-partial-fixed
+check "exact: the barrier over every mip: silent" only 0
 run hazard-copy-image2
 check "hazard: vkCmdCopyImage2 reads the image a dispatch wrote and writes the one it sampled (RAW and WAR, as VVL)" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 2 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdCopyImage2 (command 5) reads VkImage .*that vkCmdDispatch (command 4) wrote' '$work/out' && grep -q '^FINDING PREFLIGHT-hazard-write-after-read .*vkCmdCopyImage2 (command 5) writes VkImage .*that vkCmdDispatch (command 4) read' '$work/out'"
 run hazard-mipchain-raw

@@ -407,6 +407,75 @@ static void image_subresources_and_layout_transitions(void **state)
     assert_int_equal(all_findings(), 4);
 }
 
+/* Mips [mip, mip + count) of the test image as one access. */
+static void mips_access(uint32_t mip, uint32_t count, uint64_t stages, uint64_t access_bits, bool write)
+{
+    struct hazard_accesses a = {.count = 1};
+    assert_true(access_image_range(&device, 0x300, VK_IMAGE_ASPECT_COLOR_BIT, mip, count, 0, 1, &a.a[0]));
+    a.a[0].stages = stages;
+    a.a[0].access = access_bits;
+    a.a[0].read = !write;
+    a.a[0].write = write;
+    hazard_command(&device, &cb, &a, write ? "write" : "read");
+    cb.command_index++;
+}
+
+/* A barrier (no transition) over mips [mip, mip + count) of the test image. */
+static void mips_barrier(uint32_t mip, uint32_t count, uint64_t src, uint64_t dst, uint64_t src_access,
+                         uint64_t dst_access)
+{
+    struct hazard_access range;
+    assert_true(access_image_range(&device, 0x300, VK_IMAGE_ASPECT_COLOR_BIT, mip, count, 0, 1, &range));
+    struct hazard_memory_barrier b = hazard_barrier_over(&range, src_access, dst_access);
+    hazard_barrier(&cb, src, dst, &b, 1);
+    cb.command_index++;
+}
+
+static void a_barrier_over_part_of_a_range_covers_only_that_part(void **state)
+{
+    (void)state;
+    /* buffers: a write of [0, 4096), a barrier over [0, 256): a read of [256, 512) is unordered */
+    access(3, 0, 4096, COMPUTE, SHADER_WRITE, true);
+    struct hazard_access part;
+    assert_true(access_buffer_range(&device, 3, 0, 256, &part));
+    struct hazard_memory_barrier m = hazard_barrier_over(&part, SHADER_WRITE, SHADER_READ);
+    hazard_barrier(&cb, COMPUTE, COMPUTE, &m, 1);
+    cb.command_index++;
+    access(3, 0, 256, COMPUTE, SHADER_READ, false);
+    assert_int_equal(all_findings(), 0);
+    access(3, 256, 256, COMPUTE, SHADER_READ, false);
+    assert_int_equal(findings("PREFLIGHT-hazard-read-after-write"), 1);
+    /* images: a write of every mip, a barrier over mip 0: mip 1 is unordered, mip 0 ordered */
+    mips_access(0, 4, TRANSFER, TRANSFER_WRITE, true);
+    mips_barrier(0, 1, TRANSFER, COMPUTE, TRANSFER_WRITE, SHADER_READ);
+    image_access(0, 0, COMPUTE, SHADER_READ, false);
+    assert_int_equal(all_findings(), 1);
+    image_access(1, 0, COMPUTE, SHADER_READ, false);
+    assert_int_equal(findings("PREFLIGHT-hazard-read-after-write"), 2);
+}
+
+static void a_write_replaces_the_uses_of_what_it_covers(void **state)
+{
+    (void)state;
+    /* a write of every mip made visible to mip 0's reader only; then mip 2 is rewritten and read
+     * without a barrier: one finding, against the rewrite (the first write of mip 2 is gone) */
+    mips_access(0, 4, TRANSFER, TRANSFER_WRITE, true);
+    mips_barrier(0, 1, TRANSFER, TRANSFER, TRANSFER_WRITE, ACCESS_TRANSFER_READ);
+    mips_barrier(1, 1, TRANSFER, TRANSFER, TRANSFER_WRITE, ACCESS_TRANSFER_WRITE);
+    mips_access(2, 1, TRANSFER, TRANSFER_WRITE, true); /* WAW with the first write: unordered */
+    assert_int_equal(findings("PREFLIGHT-hazard-write-after-write"), 1);
+    mips_access(2, 1, TRANSFER, ACCESS_TRANSFER_READ, false);
+    assert_int_equal(findings("PREFLIGHT-hazard-read-after-write"), 1);
+    assert_int_equal(all_findings(), 2);
+    /* a write over all mips after a full barrier: later reads of any mip meet only it */
+    barrier(TRANSFER, TRANSFER, TRANSFER_WRITE, ACCESS_TRANSFER_READ | TRANSFER_WRITE);
+    mips_access(0, 4, TRANSFER, TRANSFER_WRITE, true);
+    barrier(TRANSFER, COMPUTE, TRANSFER_WRITE, SHADER_READ);
+    for (uint32_t mip = 0; mip < 4; ++mip)
+        image_access(mip, 0, COMPUTE, SHADER_READ, false);
+    assert_int_equal(all_findings(), 2);
+}
+
 static void ownership_transition_from(uint64_t src, uint64_t src_access, uint64_t dst, uint64_t dst_access,
                                       bool ownership)
 {
@@ -890,6 +959,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(three_d_images_by_slice, setup, teardown),
         cmocka_unit_test_setup_teardown(memory_not_handles, setup, teardown),
         cmocka_unit_test_setup_teardown(buffer_barrier_covers_only_its_range, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_barrier_over_part_of_a_range_covers_only_that_part, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_write_replaces_the_uses_of_what_it_covers, setup, teardown),
         cmocka_unit_test_setup_teardown(forget_and_write_after_write, setup, teardown),
         cmocka_unit_test_setup_teardown(image_subresources_and_layout_transitions, setup, teardown),
         cmocka_unit_test_setup_teardown(write_after_write_needs_a_memory_dependency, setup, teardown),
