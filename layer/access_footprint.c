@@ -4,8 +4,8 @@
 #include <string.h>
 
 #define PUSH_BYTES 256 /* MAX_PUSH_CONSTANT_BYTES of state_command_buffers.h */
-/* Expression nodes evaluated with memos on the stack; larger shaders take the heap. */
-#define STACK_NODES 256
+/* Nodes one dispatch's evaluation may visit (over all of a binding's sites): past it, not provable. */
+#define EVALUATION_BUDGET 512
 
 /* An unsigned value's bounds over every invocation. */
 struct interval {
@@ -20,8 +20,7 @@ struct evaluation {
     const struct reflect_result *shader;
     const struct dispatch_shape *dispatch;
     const struct ranges *ids;
-    struct interval *values;
-    uint8_t *state; /* per node: 0 not evaluated, 1 known, 2 unknown */
+    uint32_t budget; /* nodes still to visit: an index is a small tree, shared subtrees are visited again */
 };
 
 static uint64_t width_max(uint8_t width)
@@ -51,12 +50,9 @@ static uint64_t all_ones_above(uint64_t v)
  * would not be bounded by the interval). Operands are earlier nodes: the recursion is bounded. */
 static bool bounds_of(struct evaluation *e, uint32_t node, struct interval *out)
 {
-    if (node >= e->shader->expr_count)
+    if (node >= e->shader->expr_count || e->budget == 0)
         return false;
-    if (e->state[node] != 0) {
-        *out = e->values[node];
-        return e->state[node] == 1;
-    }
+    e->budget--;
     const struct reflect_expr *x = &e->shader->exprs[node];
     struct interval a = {0, 0}, b = {0, 0}, v = {0, 0};
     bool known = true;
@@ -130,11 +126,8 @@ static bool bounds_of(struct evaluation *e, uint32_t node, struct interval *out)
             break;
         }
     }
-    known = known && v.lo <= v.hi && v.hi <= max;
-    e->state[node] = known ? 1 : 2;
-    e->values[node] = v;
     *out = v;
-    return known;
+    return known && v.lo <= v.hi && v.hi <= max;
 }
 
 /* The ranges of the invocation IDs over the dispatch, the work bound applied; false when no
@@ -180,97 +173,203 @@ static bool site_reaches(const struct reflect_site *site, uint32_t element)
     return site->element < 0 || site->element == (int32_t)element;
 }
 
-bool access_footprint_of(const struct reflect_result *shader, const struct reflect_binding *binding, uint32_t element,
-                         uint64_t length, const struct dispatch_shape *dispatch, uint64_t *begin, uint64_t *end)
+/* The bytes the binding's sites reach, offsets from the descriptor's start, with no descriptor to
+ * clamp them: [*low, *high), empty when none is reached. */
+static bool reached(const struct reflect_result *shader, const struct reflect_binding *binding, uint32_t element,
+                    const struct dispatch_shape *dispatch, uint64_t *low, uint64_t *high)
 {
     if (dispatch == NULL || dispatch->count == NULL || dispatch->base == NULL || !shader->has_local_size ||
         !binding->sites_complete || binding->site_count == 0 ||
         (uint64_t)binding->sites_at + binding->site_count > shader->site_count)
         return false;
     struct ranges ids;
-    *begin = *end = 0;
+    *low = *high = 0;
     if (!id_ranges(shader, dispatch, &ids))
         return true; /* no invocation works: nothing reached */
-    struct interval stack_values[STACK_NODES];
-    uint8_t stack_state[STACK_NODES];
-    struct evaluation e = {shader, dispatch, &ids, stack_values, stack_state};
-    size_t nodes = shader->expr_count;
-    if (nodes > STACK_NODES) {
-        e.values = malloc(nodes * sizeof(*e.values));
-        e.state = malloc(nodes);
-        if (e.values == NULL || e.state == NULL) {
-            free(e.values);
-            free(e.state);
-            return false;
-        }
-    }
-    memset(e.state, 0, nodes ? nodes : 1);
-    uint64_t low = UINT64_MAX, high = 0;
-    bool proven = true;
+    struct evaluation e = {shader, dispatch, &ids, EVALUATION_BUDGET};
+    uint64_t first_byte = UINT64_MAX, end_byte = 0;
     const struct reflect_site *sites = shader->sites + binding->sites_at;
-    for (uint32_t k = 0; k < binding->site_count && proven; ++k) {
+    for (uint32_t k = 0; k < binding->site_count; ++k) {
         const struct reflect_site *site = &sites[k];
         if (!site_reaches(site, element))
             continue;
         struct interval index = {0, 0};
-        if (site->index != REFLECT_NO_INDEX && !bounds_of(&e, site->index, &index)) {
-            proven = false;
-            break;
-        }
+        if (site->index != REFLECT_NO_INDEX && !bounds_of(&e, site->index, &index))
+            return false;
         /* bytes [offset + lo * stride, offset + hi * stride + width), without wrapping */
         uint64_t stride = site->index != REFLECT_NO_INDEX ? site->stride : 0;
-        if (stride != 0 && index.hi > (UINT64_MAX - site->offset - site->width) / stride) {
-            proven = false;
-            break;
-        }
+        if (site->offset > UINT64_MAX - site->width ||
+            (stride != 0 && index.hi > (UINT64_MAX - site->offset - site->width) / stride))
+            return false;
         uint64_t first = site->offset + index.lo * stride, last = site->offset + index.hi * stride + site->width;
-        if (first >= length)
-            continue; /* wholly outside the descriptor's range: no access (as alias_witness.h) */
-        if (last > length)
-            last = length;
-        low = first < low ? first : low;
-        high = last > high ? last : high;
+        first_byte = first < first_byte ? first : first_byte;
+        end_byte = last > end_byte ? last : end_byte;
     }
-    if (nodes > STACK_NODES) {
-        free(e.values);
-        free(e.state);
+    if (first_byte < end_byte) {
+        *low = first_byte;
+        *high = end_byte;
     }
-    if (proven && low < high) {
-        *begin = low;
-        *end = high;
+    return true;
+}
+
+/* [low, high) within a descriptor range `length` bytes long: accesses past its end are none (as
+ * alias_witness.h takes them). */
+static void clamp_to(uint64_t length, uint64_t low, uint64_t high, uint64_t *begin, uint64_t *end)
+{
+    if (low >= length || low >= high) {
+        *begin = *end = 0;
+        return;
     }
+    *begin = low;
+    *end = high < length ? high : length;
+}
+
+bool access_footprint_of(const struct reflect_result *shader, const struct reflect_binding *binding, uint32_t element,
+                         uint64_t length, const struct dispatch_shape *dispatch, uint64_t *begin, uint64_t *end)
+{
+    uint64_t low, high;
+    if (!reached(shader, binding, element, dispatch, &low, &high))
+        return false;
+    clamp_to(length, low, high, begin, end);
+    return true;
+}
+
+/* What the bindings of one dispatch shape reach, found as needed: rotating descriptor sets change
+ * the ranges, not what the shader reaches from their starts. */
+#define MEMO_REFS 16
+struct reached_ref {
+    uint32_t binding_ref;
+    bool proven;
+    uint64_t low, high;
+};
+
+struct footprint_memo {
+    /* the dispatch shape: NULL shader when it holds nothing */
+    const struct reflect_result *shader;
+    uint32_t base[3], count[3];
+    uint64_t push_valid;
+    uint32_t push_version;
+    uint8_t push[PUSH_BYTES];
+    uint32_t ref_count;
+    struct reached_ref refs[MEMO_REFS];
+    /* the last accesses narrowed with it, and the result */
+    bool holds_accesses, narrowed;
+    struct hazard_accesses in, out;
+};
+
+/* The bytes `binding_ref` reaches, from the memo (NULL: none) or worked out. */
+static inline bool reached_by_ref(struct footprint_memo *m, const struct reflect_result *shader,
+                                  const struct dispatch_shape *dispatch, uint32_t binding_ref, uint64_t *low,
+                                  uint64_t *high)
+{
+    for (uint32_t k = 0; m != NULL && k < m->ref_count; ++k)
+        if (m->refs[k].binding_ref == binding_ref) {
+            *low = m->refs[k].low;
+            *high = m->refs[k].high;
+            return m->refs[k].proven;
+        }
+    uint32_t index = (binding_ref & 0xFFFF) - 1;
+    bool proven = index < shader->binding_count &&
+                  reached(shader, &shader->bindings[index], binding_ref >> 16, dispatch, low, high);
+    if (m != NULL && m->ref_count < MEMO_REFS)
+        m->refs[m->ref_count++] = (struct reached_ref){binding_ref, proven, proven ? *low : 0, proven ? *high : 0};
     return proven;
+}
+
+static bool narrow(struct footprint_memo *m, const struct reflect_result *shader, const struct dispatch_shape *dispatch,
+                   const struct hazard_accesses *accesses, struct hazard_accesses *out)
+{
+    bool narrowed = false;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < accesses->count; ++i) {
+        const struct hazard_access *a = &accesses->a[i];
+        struct hazard_access *o = &out->a[n++];
+        *o = *a;
+        uint64_t low, high;
+        if (a->image || a->binding_ref == 0 || !reached_by_ref(m, shader, dispatch, a->binding_ref, &low, &high))
+            continue;
+        narrowed = true;
+        uint64_t length = a->end - a->begin;
+        if (low >= length || low >= high) {
+            n--; /* this dispatch reaches none of it */
+            continue;
+        }
+        high = high < length ? high : length;
+        o->begin = a->begin + low;
+        o->end = a->begin + high;
+        o->evaluated = low != 0 || high != length;
+    }
+    out->count = n;
+    return narrowed;
+}
+
+static bool has_binding_refs(const struct hazard_accesses *accesses)
+{
+    for (uint32_t i = 0; i < accesses->count; ++i)
+        if (!accesses->a[i].image && accesses->a[i].binding_ref != 0)
+            return true;
+    return false;
 }
 
 bool access_footprints_narrow(const struct reflect_result *shader, const struct dispatch_shape *dispatch,
                               const struct hazard_accesses *accesses, struct hazard_accesses *out)
 {
-    uint32_t first = accesses->count;
-    for (uint32_t i = 0; i < accesses->count && first == accesses->count; ++i)
-        if (!accesses->a[i].image && accesses->a[i].binding_ref != 0)
-            first = i;
-    if (first == accesses->count || dispatch == NULL)
-        return false;
-    bool narrowed = false;
-    out->count = 0;
-    for (uint32_t i = 0; i < accesses->count; ++i) {
-        const struct hazard_access *a = &accesses->a[i];
-        out->a[out->count] = *a;
-        uint32_t index = (a->binding_ref & 0xFFFF) - 1, element = a->binding_ref >> 16;
-        uint64_t begin, end;
-        if (a->image || a->binding_ref == 0 || index >= shader->binding_count ||
-            !access_footprint_of(shader, &shader->bindings[index], element, a->end - a->begin, dispatch, &begin,
-                                 &end)) {
-            out->count++;
-            continue;
-        }
-        narrowed = true;
-        if (begin == end)
-            continue; /* this dispatch reaches none of it */
-        struct hazard_access *n = &out->a[out->count++];
-        n->end = a->begin + end;
-        n->begin = a->begin + begin;
-        n->evaluated = begin != 0 || end != a->end - a->begin;
+    return dispatch != NULL && has_binding_refs(accesses) && narrow(NULL, shader, dispatch, accesses, out);
+}
+
+static bool same_shape(const struct footprint_memo *m, const struct reflect_result *shader,
+                       const struct dispatch_shape *d)
+{
+    return m->shader == shader && memcmp(m->base, d->base, sizeof(m->base)) == 0 &&
+           memcmp(m->count, d->count, sizeof(m->count)) == 0 && m->push_valid == d->push_valid &&
+           m->push_version == d->push_version &&
+           (d->push_constants == NULL || d->push_version != 0 || d->push_valid == 0 ||
+            memcmp(m->push, d->push_constants, PUSH_BYTES) == 0);
+}
+
+const struct hazard_accesses *access_footprints_memoized(struct footprint_memo **memo,
+                                                         const struct reflect_result *shader,
+                                                         const struct dispatch_shape *dispatch,
+                                                         const struct hazard_accesses *accesses)
+{
+    if (dispatch == NULL || dispatch->count == NULL || dispatch->base == NULL)
+        return accesses;
+    struct footprint_memo *m = *memo;
+    bool shape = m != NULL && same_shape(m, shader, dispatch);
+    if (shape && m->holds_accesses && m->in.count == accesses->count &&
+        memcmp(m->in.a, accesses->a, accesses->count * sizeof(accesses->a[0])) == 0)
+        return m->narrowed ? &m->out : accesses; /* an engine's loop: the same dispatch again */
+    if (!has_binding_refs(accesses))
+        return accesses;
+    if (m == NULL && (m = *memo = calloc(1, sizeof(*m))) == NULL)
+        return accesses;
+    if (!shape) {
+        m->shader = shader;
+        memcpy(m->base, dispatch->base, sizeof(m->base));
+        memcpy(m->count, dispatch->count, sizeof(m->count));
+        m->push_valid = dispatch->push_valid;
+        m->push_version = dispatch->push_version;
+        if (dispatch->push_constants != NULL && dispatch->push_version == 0 && dispatch->push_valid != 0)
+            memcpy(m->push, dispatch->push_constants, PUSH_BYTES);
+        m->ref_count = 0;
     }
-    return narrowed;
+    m->holds_accesses = true;
+    m->in.count = accesses->count;
+    memcpy(m->in.a, accesses->a, accesses->count * sizeof(accesses->a[0]));
+    m->narrowed = narrow(m, shader, dispatch, accesses, &m->out);
+    return m->narrowed ? &m->out : accesses;
+}
+
+void access_footprint_memo_reset(struct footprint_memo *memo)
+{
+    if (memo != NULL) {
+        memo->shader = NULL;
+        memo->holds_accesses = false;
+    }
+}
+
+void access_footprint_memo_free(struct footprint_memo **memo)
+{
+    free(*memo);
+    *memo = NULL;
 }

@@ -35,4 +35,18 @@ bool access_footprint_of(const struct reflect_result *shader, const struct refle
 bool access_footprints_narrow(const struct reflect_result *shader, const struct dispatch_shape *dispatch,
                               const struct hazard_accesses *accesses, struct hazard_accesses *out);
 
+/* The last dispatch's narrowed accesses of a command buffer: engines repeat one dispatch (the
+ * same pipeline, bound ranges, size and pushed constants), which is then narrowed once. */
+struct footprint_memo;
+/* `accesses` narrowed for this dispatch (access_footprints_narrow), or `accesses` itself when none
+ * could be; from `*memo` when the dispatch is the one it holds (allocated on first use). The
+ * result stays valid until the next call with the same memo. */
+const struct hazard_accesses *access_footprints_memoized(struct footprint_memo **memo,
+                                                         const struct reflect_result *shader,
+                                                         const struct dispatch_shape *dispatch,
+                                                         const struct hazard_accesses *accesses);
+/* Forgets what the memo holds (a new recording: pipelines may have been destroyed since). */
+void access_footprint_memo_reset(struct footprint_memo *memo);
+void access_footprint_memo_free(struct footprint_memo **memo);
+
 #endif

@@ -23,6 +23,7 @@ struct dispatch_shape {
     const uint32_t *base, *count;  /* workgroups */
     const uint8_t *push_constants; /* MAX_PUSH_CONSTANT_BYTES of them */
     uint64_t push_valid;           /* bit i: bytes [4i, 4i + 4) were pushed */
+    uint32_t push_version;         /* changes whenever constants are pushed (0: not followed; compare the bytes) */
 };
 
 /* One side of the pair: the binding, the descriptor array element, and the memory range the

@@ -38,15 +38,22 @@ void host_report_readbacks(struct layer_device *ld, const char *call)
         f.objects[f.object_count++] = (struct finding_object){VK_OBJECT_TYPE_BUFFER, w->buffer};
         f.objects[f.object_count++] = (struct finding_object){VK_OBJECT_TYPE_COMMAND_BUFFER, w->command_buffer};
         char text[128], buffer[128];
+        const struct memory_state *m = memory_state_in(ld, w->memory);
+        bool coherent = m != NULL && (m->properties & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
         snprintf(f.message, sizeof(f.message),
                  "%s: %s (command %u of %s) wrote %s (VkDeviceMemory 0x%llx bytes [%llu, %llu)), a buffer only the "
                  "host can read (no GPU read usage) that stays mapped; the work is complete, but no barrier made "
                  "the write visible to the host (srcStage including the write, dstStageMask "
-                 "VK_PIPELINE_STAGE_HOST_BIT, dstAccessMask VK_ACCESS_HOST_READ_BIT), so the host may read stale data",
+                 "VK_PIPELINE_STAGE_HOST_BIT, dstAccessMask VK_ACCESS_HOST_READ_BIT), so the host may read stale "
+                 "data%s",
                  call, w->call, w->command_index,
                  finding_object_text(ld, VK_OBJECT_TYPE_COMMAND_BUFFER, w->command_buffer, text, sizeof(text)),
                  finding_object_text(ld, VK_OBJECT_TYPE_BUFFER, w->buffer, buffer, sizeof(buffer)),
-                 (unsigned long long)w->memory, (unsigned long long)w->begin, (unsigned long long)w->end);
+                 (unsigned long long)w->memory, (unsigned long long)w->begin, (unsigned long long)w->end,
+                 coherent ? ". Wrong by the letter of the memory model, which only a dependency to HOST_READ makes "
+                            "available to the host; the memory is HOST_COHERENT, and drivers whose fence and queue "
+                            "waits flush the device's caches (every one we know of) hide it"
+                          : "");
         finding_report(ld->instance, ld, &f);
     }
 }

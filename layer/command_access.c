@@ -377,9 +377,16 @@ static void export_buffers(struct layer_device *ld, const struct command_buffer_
             h->access = HAZARD_ACCESS_VERTEX_READS;
         }
         /* one range in several descriptors with the same use (a buffer bound twice for reading):
-         * the tracker takes it once */
+         * the tracker takes it once, judged on the descriptor's range when the two bindings' bytes
+         * could differ */
         for (uint32_t k = 0; k + 1 < out->count; ++k) {
-            if (hazard_same_access(&out->a[k], h)) {
+            uint32_t ref = h->binding_ref;
+            h->binding_ref = out->a[k].binding_ref;
+            bool same = hazard_same_access(&out->a[k], h);
+            h->binding_ref = ref;
+            if (same) {
+                if (out->a[k].binding_ref != ref)
+                    out->a[k].binding_ref = 0;
                 out->count--;
                 break;
             }

@@ -268,6 +268,11 @@ static void split_ranges(struct hazard_tracker *t, const struct range_bounds *m)
 
 struct hazard_range *tracker_supersede(struct hazard_tracker *t, struct hazard_range *written)
 {
+    struct hazard_range *other = tracker_first(t, written->key);
+    while (other == written)
+        other = tracker_next(t, other, written->key);
+    if (other == NULL)
+        return written; /* the key's only range: nothing to split or replace (an engine's loop) */
     uint32_t index = (uint32_t)(written - t->ranges);
     struct range_bounds m = {written->image, written->key,         written->begin,
                              written->end,   written->layer_begin, written->layer_end};

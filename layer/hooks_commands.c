@@ -426,6 +426,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdPushConstants(VkCommandBuffer comman
         memcpy(cb->push_constants + offset, values, end - offset);
         for (uint32_t word = (offset + 3) / 4; word < end / 4; ++word) /* the whole words written */
             cb->push_valid |= 1ull << word;
+        cb->push_version++;
     } /* not counted in command_index, like the other state commands the layer does not hook */
     ld->dispatch.CmdPushConstants(command_buffer, layout, stages, offset, size, values);
 }

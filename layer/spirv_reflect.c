@@ -22,7 +22,7 @@ struct id_info {
     uint32_t root;       /* pointers and image values: the variable or parameter they come from */
     uint32_t function;   /* parameters and instructions: the function they belong to */
     bool read, written, used;
-    uint32_t member_non_writable, member_count_decorated;
+    uint32_t member_non_writable, member_non_readable, member_count_decorated;
     int32_t element;            /* pointers into a descriptor array: the constant element, -1 dynamic, -2 none */
     uint64_t constant_elements; /* variables: elements reached by constant index */
     bool dynamic_index;         /* variables: some access indexes at run time */
@@ -275,6 +275,8 @@ static void decorate(struct parse_state *s, const uint32_t *w, uint32_t n, bool 
             s->offsets[s->offset_count++] = (struct member_offset){w[0], w[1], w[3]};
         if (decoration == SpvDecorationNonWritable)
             t->member_non_writable++;
+        if (decoration == SpvDecorationNonReadable)
+            t->member_non_readable++;
         t->member_count_decorated = w[1] + 1 > t->member_count_decorated ? w[1] + 1 : t->member_count_decorated;
         return;
     }
@@ -1945,7 +1947,16 @@ static void mark_unknown_instructions(struct parse_state *s, const uint32_t *cod
             struct id_info *v = id(s, id(s, code[unknown[i].at + k])->root);
             if (v->opcode != SpvOpVariable || !v->has_binding)
                 continue;
-            v->read = v->written = true;
+            /* what the instruction does is not known, but the decorations say what the variable
+             * never is: a NonReadable (writeonly) buffer is not read, a NonWritable one not written
+             * (ggml's matrix products store their results with OpCooperativeMatrixStoreKHR, which
+             * Debian 12's SPIRV-Tools does not know, into a writeonly binding) */
+            const struct id_info *t = id(s, id(s, v->type)->type);
+            bool all_members = t->opcode == SpvOpTypeStruct && t->count > 0;
+            bool never_read = v->non_readable || (all_members && t->member_non_readable >= t->count);
+            bool never_written = v->non_writable || (all_members && t->member_non_writable >= t->count);
+            v->read = v->read || !never_read;
+            v->written = v->written || !never_written;
             v->sites_incomplete = true;
             v->dynamic_index = true;
         }

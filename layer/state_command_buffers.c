@@ -261,6 +261,7 @@ void command_buffer_reset_state(struct command_buffer_state *cb)
     cb->label_path = NULL;
     cb->command_index = 0;
     cb->push_valid = 0;
+    cb->push_version = 0;
     /* the lists keep their memory for the next recording (engines re-record the same command
      * buffers every frame: growing them again each time showed in the recording cost), unless
      * one recording made them large */

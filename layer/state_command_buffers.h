@@ -161,6 +161,7 @@ struct command_buffer_state {
     uint32_t command_index; /* commands recorded so far: names a command in findings */
     uint8_t push_constants[MAX_PUSH_CONSTANT_BYTES]; /* the bytes vkCmdPushConstants set so far */
     uint64_t push_valid;                             /* bit i: bytes [4i, 4i + 4) were pushed in this recording */
+    uint32_t push_version; /* counts vkCmdPushConstants calls: equal versions, equal bytes (in one recording) */
     struct pending_indirect *indirect;
     uint32_t indirect_count, indirect_capacity;
     uint64_t recording; /* unique per recording (each begin or reset) */
@@ -191,8 +192,9 @@ struct command_buffer_state {
     uint32_t rendering_command;
     struct hazard_access rendering_stores[MAX_ATTACHMENTS * 2];
     uint32_t rendering_store_count;
-    struct hazard_tracker *hazards;  /* check_hazard.c's per-command-buffer state, created on first use */
-    struct lifetime_notes *lifetime; /* check_lifetime.c's: what the recording refers to, created on first use */
+    struct hazard_tracker *hazards;    /* check_hazard.c's per-command-buffer state, created on first use */
+    struct footprint_memo *footprints; /* access_footprint.h: the last dispatch's narrowed accesses */
+    struct lifetime_notes *lifetime;   /* check_lifetime.c's: what the recording refers to, created on first use */
 };
 
 /* True when `b` is as it was when `key` was last taken; otherwise takes it now and returns false. */

@@ -31,10 +31,10 @@ static void validate_bound_command(struct layer_device *ld, struct command_buffe
     command_accesses_judged(b, &accesses,
                             accesses.count > 1 && check_alias_command(ld, cb, b, &accesses, dispatch, call));
     /* a dispatch's buffers as the bytes its shader reaches, where they can be proven */
-    struct hazard_accesses narrowed;
-    bool evaluated = dispatch != NULL && b == &cb->compute &&
-                     access_footprints_narrow(&b->pipeline->shader, dispatch, accesses.memory, &narrowed);
-    hazard_command(ld, cb, evaluated ? &narrowed : accesses.memory, call);
+    const struct hazard_accesses *memory = accesses.memory;
+    if (dispatch != NULL && b == &cb->compute && b->pipeline != NULL)
+        memory = access_footprints_memoized(&cb->footprints, &b->pipeline->shader, dispatch, memory);
+    hazard_command(ld, cb, memory, call);
     lifetime_note_bound(cb, b, call);
     cb->command_index++;
 }
@@ -50,7 +50,7 @@ void validate_dispatch(struct layer_device *ld, struct command_buffer_state *cb,
         if (bounds.present)
             check_dispatch_coverage(ld, cb, &bounds, base, count, call, "", cb->command_index);
     }
-    struct dispatch_shape shape = {base, count, cb->push_constants, cb->push_valid};
+    struct dispatch_shape shape = {base, count, cb->push_constants, cb->push_valid, cb->push_version};
     validate_bound_command(ld, cb, &cb->compute, NULL, &shape, call);
 }
 
@@ -401,13 +401,24 @@ void validate_invalidate(struct layer_device *ld, uint32_t count, const VkMapped
     host_check_invalidate(ld, count, ranges);
 }
 
+/* The command buffer's memo of narrowed dispatch accesses (access_footprint.h), as a part of it. */
+static void footprints_reset(struct command_buffer_state *cb)
+{
+    access_footprint_memo_reset(cb->footprints);
+}
+static void footprints_free(struct command_buffer_state *cb)
+{
+    access_footprint_memo_free(&cb->footprints);
+}
+
 /* --- the device ---------------------------------------------------------------------------------- */
 
 void validate_device_created(struct layer_device *ld)
 {
     check_dispatch_device_init(ld);
     /* what the checks keep in each command buffer, reset and freed by the state module */
-    static const struct command_buffer_part parts[] = {{hazard_reset, hazard_free}, {lifetime_reset, lifetime_free}};
+    static const struct command_buffer_part parts[] = {
+        {hazard_reset, hazard_free}, {lifetime_reset, lifetime_free}, {footprints_reset, footprints_free}};
     _Static_assert(sizeof(parts) / sizeof(parts[0]) <= MAX_COMMAND_BUFFER_PARTS, "room for every part");
     memcpy(ld->command_buffer_parts, parts, sizeof(parts));
     ld->command_buffer_part_count = sizeof(parts) / sizeof(parts[0]);

@@ -81,3 +81,22 @@ def judge_scene_frame(path, width, height):
     if orange < w * h // 200:
         problems.append(f"the box's orange covers {orange} pixels of {w * h} (under 0.5%)")
     return problems
+
+
+def judge_colours(path, width, height, expected, tolerance=8):
+    """Problems with a frame that must show known flat colours (an empty list when it does): its
+    size, and each (r, g, b) of `expected` on at least `pixels` pixels, channels within
+    `tolerance` (the Qt scene's and the GTK render node's filled rectangles)."""
+    try:
+        w, h, channels, rows = read_png(path)
+    except (OSError, ValueError, zlib.error) as error:
+        return [f"the frame could not be read: {error}"]
+    if (w, h) != (width, height):
+        return [f"the frame is {w}x{h}, not {width}x{height}"]
+    problems = []
+    for (r, g, b), pixels in expected:
+        seen = sum(1 for row in rows for x in range(0, len(row), channels)
+                   if abs(row[x] - r) <= tolerance and abs(row[x + 1] - g) <= tolerance and abs(row[x + 2] - b) <= tolerance)
+        if seen < pixels:
+            problems.append(f"rgb({r}, {g}, {b}) covers {seen} pixels, not at least {pixels}")
+    return problems

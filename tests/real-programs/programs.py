@@ -2,7 +2,8 @@
 
 - bookworm: third-party Vulkan programs from Debian 12's packages, run on this machine;
 - unstable: in the Debian unstable chroot (scripts/unstable-chroot.sh), the programs bookworm lacks
-  (Godot 4 on our own scene, ggml's test-backend-ops) and unstable's versions of the bookworm
+  (Godot 4 on our own scene, ggml's test-backend-ops, llama.cpp's test-llama-archs, GTK 4's demos
+  and render-node tool, Qt 6's qml runtime on our own scene) and unstable's versions of the bookworm
   programs, where Vulkan-ValidationLayers 1.4.363 (built for glibc 2.38) can run beside the layer
   on the same binaries.
 
@@ -188,6 +189,59 @@ GST_VULKAN_ENV = {"GST_PLUGIN_PATH": "/opt/gst-vulkan-trixie/plugins", "LD_LIBRA
 UNSTABLE_EXIT_NONZERO = {"ffmpeg-chromaber"}
 
 
+# GTK 4's Vulkan renderer (GSK): demos of gtk4-demo that upload glyphs and textures into atlases,
+# mask, scale and composite, each run until --autoquit ends it; and gtk4-rendernode-tool rendering
+# our own render-node file (clips, blur, shadowed text, gradients, cross-fade) to a PNG
+GTK_DEMOS = ["mask", "images", "textmask", "transparent", "path_fill"]
+GTK_ENV = {"GSK_RENDERER": "vulkan", "GSK_DEBUG": "renderer"}
+GTK_NODE_SIZE = (320, 240)
+# Qt 6's Vulkan RHI on our own Qt Quick scene (qt-scene/scene.qml): a ShaderEffectSource, a layered
+# item and a MultiEffect (blur and shadow), the 40th frame grabbed to a PNG
+QT_ENV = {"QSG_RHI_BACKEND": "vulkan", "QT_QPA_PLATFORM": "xcb", "QSG_INFO": "1"}
+QT_SIZE = (320, 240)
+# llama.cpp's whole-model test on its llama architecture: a small random model built, run on the
+# Vulkan backend and compared with the CPU (dense and MoE configurations), a fixed seed
+TEST_LLAMA_ARCHS = "/usr/libexec/x86_64-linux-gnu/llama.cpp-tests/test-llama-archs"
+
+
+def gtk_verdict(text, output):
+    problems = []
+    if "Using renderer 'GskVulkanRenderer'" not in text:
+        problems.append("GTK did not render with its Vulkan renderer")
+    return problems
+
+
+def gtk_node_verdict(text, output):
+    problems = gtk_verdict(text, output) if "GskVulkanRenderer" in text else []
+    return problems + (frame_check.judge_colours(output, *GTK_NODE_SIZE, [((48, 112, 192), 5000),
+                                                                          ((32, 40, 48), 20000)])
+                       if output else ["no image"])
+
+
+def qt_verdict(text, output):
+    problems = []
+    if "Initializing QRhi Vulkan backend" not in text:
+        problems.append("Qt Quick did not run on its Vulkan RHI")
+    if "llvmpipe" not in text:
+        problems.append("Qt did not run on lavapipe")
+    if "preflight-frame: saved" not in text:
+        problems.append("the scene did not save its frame")
+    # the grab holds the items (the window's own colour is not part of it): the blue rectangle and its
+    # ShaderEffectSource copy, and the layered red one
+    return problems + (frame_check.judge_colours(output, *QT_SIZE, [((48, 112, 192), 12000), ((192, 64, 80), 3000)])
+                       if output else ["no frame"])
+
+
+def llama_verdict(text, output):
+    text = re.sub(r"\x1b\[[0-9;]*m", "", text)
+    problems = []
+    if not re.search(r"\|\s*llama\|llvmpipe", text):
+        problems.append("test-llama-archs did not run the llama architecture on lavapipe")
+    if not re.search(r"^Summary: all \d+ test\(s\) passed$", text, re.MULTILINE):
+        problems.append("test-llama-archs did not pass every test")
+    return problems
+
+
 def unstable():
     ggml_env = {"GGML_VK_VISIBLE_DEVICES": "0"}  # ggml passes over CPU devices (lavapipe) unless named
 
@@ -206,6 +260,17 @@ def unstable():
     out += [ggml(op.lower().replace("_", "-"), "-o", GGML_OP_FILTERS.get(op, op), vvl_in_ci=False) for op in GGML_OPS]
     out.append(ggml("mul-mat-f32-all", "-o", "MUL_MAT", "-p", "type_a=f32,type_b=f32",
                     tolerated_failures=MUL_MAT_F32_LAVAPIPE_FAILURES, vvl_in_ci=False))
+    out.append(Case("llama-archs-llama", [TEST_LLAMA_ARCHS, "-a", "^llama$", "-b", "Vulkan0", "-s", "42"], chroot=True,
+                    env=ggml_env, plain=False, verdict=llama_verdict, timeout=600))
+    out += [Case("gtk4-demo-" + demo.replace("_", "-"), ["gtk4-demo", "--run", demo, "--autoquit"], chroot=True,
+                 display=True, env=GTK_ENV, verdict=gtk_verdict, timeout=120) for demo in GTK_DEMOS]
+    out.append(Case("gtk4-rendernode", ["gtk4-rendernode-tool", "render", "--renderer=vulkan",
+                                        "{run}/gtk-nodes/scene.node", "{work}/scene.png"], chroot=True, display=True,
+                    env=GTK_ENV, copy=[os.path.join(HERE, "gtk-nodes")], output="scene.png", verdict=gtk_node_verdict,
+                    timeout=120))
+    out.append(Case("qt6-quick-scene", ["/usr/lib/qt6/bin/qml", "{run}/qt-scene/scene.qml", "--", "{work}/frame.png"],
+                    chroot=True, display=True, env=QT_ENV, copy=[os.path.join(HERE, "qt-scene")], output="frame.png",
+                    verdict=qt_verdict, timeout=120))
     for case in bookworm():
         case.chroot, case.needs = True, ()
         case.argv = [UNSTABLE_NAMES.get(a, a) for a in case.argv]

@@ -222,8 +222,12 @@ def run_in(args, run_dir):
     if chroot_run.returncode != 0 and not status:
         summary["error"] = f"the chroot run ended with status {chroot_run.returncode} before the program did"
     if args.layer == "preflight":
-        summary["loaded"] = bool(re.search(r"insert instance layer.*" + LAYER_NAME, text, re.IGNORECASE))
-        summary["findings"] = preflight_findings(os.path.join(run_dir, "preflight.jsonl"))
+        # the loader's line, or the layer's log file (made at vkCreateInstance, findings or not): under
+        # load the loader's debug output of programs that print much (GTK) was seen without the line
+        log_file = os.path.join(run_dir, "preflight.jsonl")
+        summary["loaded"] = os.path.exists(log_file) or bool(
+            re.search(r"insert instance layer.*" + LAYER_NAME, text, re.IGNORECASE))
+        summary["findings"] = preflight_findings(log_file)
     elif args.layer == "vvl":
         summary["vvl_config"] = args.vvl_config
         summary["loaded"] = bool(re.search(r"insert instance layer.*VK_LAYER_KHRONOS_validation", text, re.IGNORECASE))

@@ -33,7 +33,7 @@ static void dispatch_of(struct dispatch *d, uint32_t groups, uint32_t count, uin
     d->count[1] = d->count[2] = 1;
     memcpy(d->push, &count, 4);
     memcpy(d->push + 4, &dst_first, 4);
-    d->shape = (struct dispatch_shape){d->base, d->count, d->push, 0x3};
+    d->shape = (struct dispatch_shape){d->base, d->count, d->push, 0x3, 0};
 }
 
 static void the_bytes_of_each_tensor(void **state)
