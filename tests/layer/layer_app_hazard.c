@@ -2,7 +2,7 @@
  * dispatches, images and layout transitions, mip chains, dynamic rendering, render passes and
  * subpasses, secondaries), across command buffers, submissions and queues (checked at submit),
  * and the spec's rules on patterns of real programs; each bug beside its correct twin.
- * Scenarios: hazard-passes-apart, hazard-passes-overlap(-dependency), hazard-raw, hazard-raw-fixed, hazard-war, hazard-war-execution-only, hazard-waw,
+ * Scenarios: hazard-passes-apart(-dependency), hazard-passes-overlap(-dependency), hazard-raw, hazard-raw-fixed, hazard-war, hazard-war-execution-only, hazard-waw,
  * hazard-insufficient, hazard-copy2, hazard-waw-read-barrier, hazard-waw-exec-barrier, hazard-disjoint,
  * hazard-event, hazard-event2, hazard-event2-raw, hazard-sync2, hazard-image-raw, hazard-image-fixed,
  * hazard-transition-war, hazard-transition-fixed, hazard-readback-waw, hazard-readback-disjoint,
