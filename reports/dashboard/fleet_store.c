@@ -212,17 +212,83 @@ static const char *change_name(enum fleet_change c)
     return c == FLEET_REGRESSION ? "regression" : c == FLEET_FIX ? "fix" : "changed";
 }
 
-/* The changes of driver `after` from driver `before` (the device's previous one; none when
- * `has_before` is false), written to driver_changes and counted in `after`'s drivers row. */
-static bool rewrite_changes(struct db *db, const char *device_key, int64_t after, bool has_before, int64_t before)
+/* The driver next to `raw` on the device: below (`below`) or above it. */
+static bool neighbour(struct db *db, const char *device_key, int64_t raw, bool below, int64_t *found, bool *exists)
 {
-    struct db_result *ra = query_tests(db, device_key, after, true);
-    struct db_result *rb = has_before ? query_tests(db, device_key, before, true) : NULL;
+    const struct db_param p[] = {DB_TEXT(device_key), DB_INT(raw)};
+    struct db_result *r = below ? db_query(db,
+                                           "SELECT driver_raw FROM drivers WHERE device_key = ? AND driver_raw < ? "
+                                           "ORDER BY driver_raw DESC LIMIT 1",
+                                           p, 2)
+                                : db_query(db,
+                                           "SELECT driver_raw FROM drivers WHERE device_key = ? AND driver_raw > ? "
+                                           "ORDER BY driver_raw LIMIT 1",
+                                           p, 2);
+    if (r == NULL)
+        return false;
+    *exists = db_result_rows(r) == 1;
+    *found = *exists ? db_result_int(r, 0, 0) : 0;
+    db_result_free(r);
+    return true;
+}
+
+/* A test's verdict on an earlier driver, for the change to a later one. */
+struct earlier_test {
+    const char *name, *verdict, *detail, *driver_version;
+    int64_t driver_raw;
+};
+
+static int compare_earlier(const void *a, const void *b)
+{
+    const struct earlier_test *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->driver_raw < y->driver_raw) - (x->driver_raw > y->driver_raw); /* newest driver first */
+}
+
+/* Per test, the verdict of the newest driver below `after` on which a machine ran it (a driver
+ * whose machines all skipped it, a subset run, says nothing): sorted by name, one per test. */
+static struct earlier_test *earlier_verdicts(struct db *db, const char *device_key, int64_t after,
+                                             struct db_result **keep, size_t *count)
+{
+    const struct db_param key[] = {DB_TEXT(device_key), DB_INT(after)};
+    *keep = db_query(db,
+                     "SELECT t.name, t.verdict, t.detail, t.driver_raw, v.driver_version FROM driver_tests t "
+                     "JOIN drivers v ON v.device_key = t.device_key AND v.driver_raw = t.driver_raw "
+                     "WHERE t.device_key = ? AND t.driver_raw < ? AND t.kind = 'test' AND t.verdict <> 'skipped'",
+                     key, 2);
+    if (*keep == NULL)
+        return NULL;
+    size_t rows = db_result_rows(*keep);
+    struct earlier_test *all = calloc(rows + 1, sizeof(*all));
+    if (all == NULL)
+        return NULL;
+    for (size_t i = 0; i < rows; ++i)
+        all[i] =
+            (struct earlier_test){db_result_text(*keep, i, 0), db_result_text(*keep, i, 1), db_result_text(*keep, i, 2),
+                                  db_result_text(*keep, i, 4), db_result_int(*keep, i, 3)};
+    qsort(all, rows, sizeof(*all), compare_earlier);
+    size_t n = 0;
+    for (size_t i = 0; i < rows; ++i)
+        if (n == 0 || strcmp(all[n - 1].name, all[i].name) != 0)
+            all[n++] = all[i];
+    *count = n;
+    return all;
+}
+
+/* The changes of driver `after` from the drivers before it (per test, the newest that ran it),
+ * written to driver_changes and counted in `after`'s drivers row with its previous driver. */
+static bool rewrite_changes(struct db *db, const char *device_key, int64_t after)
+{
+    int64_t before = 0;
+    bool has_before = false;
+    if (!neighbour(db, device_key, after, true, &before, &has_before))
+        return false;
+    struct db_result *ra = query_tests(db, device_key, after, true), *rb = NULL;
     size_t na = 0, nb = 0;
     struct stored_test *ta = ra ? read_tests(ra, &na) : NULL;
-    struct stored_test *tb = rb ? read_tests(rb, &nb) : NULL;
+    struct earlier_test *tb = earlier_verdicts(db, device_key, after, &rb, &nb);
     const struct db_param key[] = {DB_TEXT(device_key), DB_INT(after)};
-    bool ok = ta != NULL && (!has_before || tb != NULL) &&
+    bool ok = ta != NULL && tb != NULL &&
               db_exec(db, "DELETE FROM driver_changes WHERE device_key = ? AND driver_raw = ?", key, 2);
     int regressions = 0, fixes = 0;
     for (size_t a = 0, b = 0; ok && a < na && b < nb;) {
@@ -235,9 +301,15 @@ static bool rewrite_changes(struct db *db, const char *device_key, int64_t after
         if (c != FLEET_SAME) {
             regressions += c == FLEET_REGRESSION;
             fixes += c == FLEET_FIX;
+            char before_detail[700];
+            if (tb[b].driver_raw == before) /* the previous driver: the page names it already */
+                snprintf(before_detail, sizeof(before_detail), "%s", tb[b].detail);
+            else
+                snprintf(before_detail, sizeof(before_detail), "on %s (the last driver that ran it): %s",
+                         tb[b].driver_version, tb[b].detail);
             const struct db_param p[] = {DB_TEXT(device_key),     DB_INT(after),          DB_TEXT(ta[a].name),
                                          DB_TEXT(change_name(c)), DB_TEXT(tb[b].verdict), DB_TEXT(ta[a].verdict),
-                                         DB_TEXT(tb[b].detail),   DB_TEXT(ta[a].detail)};
+                                         DB_TEXT(before_detail),  DB_TEXT(ta[a].detail)};
             ok = db_exec(db,
                          "INSERT INTO driver_changes (device_key, driver_raw, name, change, before, after, "
                          "before_detail, after_detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -264,33 +336,30 @@ static bool rewrite_changes(struct db *db, const char *device_key, int64_t after
     return ok;
 }
 
-/* The driver next to `raw` on the device: below (`below`) or above it. */
-static bool neighbour(struct db *db, const char *device_key, int64_t raw, bool below, int64_t *found, bool *exists)
+/* The changes of driver `raw` and of every driver above it: a later driver's change may look back
+ * past drivers that did not run a test to this one. */
+static bool rewrite_changes_from(struct db *db, const char *device_key, int64_t raw)
 {
     const struct db_param p[] = {DB_TEXT(device_key), DB_INT(raw)};
-    struct db_result *r = below ? db_query(db,
-                                           "SELECT driver_raw FROM drivers WHERE device_key = ? AND driver_raw < ? "
-                                           "ORDER BY driver_raw DESC LIMIT 1",
-                                           p, 2)
-                                : db_query(db,
-                                           "SELECT driver_raw FROM drivers WHERE device_key = ? AND driver_raw > ? "
-                                           "ORDER BY driver_raw LIMIT 1",
-                                           p, 2);
-    if (r == NULL)
-        return false;
-    *exists = db_result_rows(r) == 1;
-    *found = *exists ? db_result_int(r, 0, 0) : 0;
+    struct db_result *r = db_query(db, "SELECT driver_raw FROM drivers WHERE device_key = ? AND driver_raw >= ?", p, 2);
+    bool ok = r != NULL;
+    for (size_t i = 0; ok && i < db_result_rows(r); ++i)
+        ok = rewrite_changes(db, device_key, db_result_int(r, i, 0));
     db_result_free(r);
-    return true;
+    return ok;
 }
 
 bool fleet_store_entry(struct db *db, const struct fleet_entry *e)
 {
-    const struct db_param m[] = {DB_TEXT(e->device_key), DB_INT(e->driver_raw), DB_TEXT(e->host), DB_INT(e->entry_id)};
+    /* a machine's newest run counts, not its last upload: a spool flushed after an outage uploads
+     * older runs after newer ones */
+    const struct db_param m[] = {DB_TEXT(e->device_key), DB_INT(e->driver_raw), DB_TEXT(e->host), DB_INT(e->entry_id),
+                                 DB_TEXT(e->run_at)};
     if (!db_exec(db,
-                 "INSERT INTO driver_machines (device_key, driver_raw, host, entry_id) VALUES (?, ?, ?, ?) "
-                 "ON CONFLICT (device_key, driver_raw, host) DO UPDATE SET entry_id = excluded.entry_id",
-                 m, 4))
+                 "INSERT INTO driver_machines (device_key, driver_raw, host, entry_id, run_at) VALUES (?, ?, ?, ?, ?) "
+                 "ON CONFLICT (device_key, driver_raw, host) DO UPDATE SET entry_id = excluded.entry_id, "
+                 "run_at = excluded.run_at WHERE excluded.run_at >= driver_machines.run_at",
+                 m, 5))
         return false;
     size_t count = 0, parsed_count = 0;
     int machines = 0;
@@ -318,25 +387,21 @@ bool fleet_store_entry(struct db *db, const struct fleet_entry *e)
         DB_TEXT(e->driver_version), DB_INT(machines),    DB_INT(tests),          DB_INT(failing),      DB_INT(flaky),
         DB_TEXT(e->uploaded),       DB_INT(e->entry_id), DB_TEXT(e->device_key), DB_INT(e->driver_raw)};
     if (ok && known)
-        ok =
-            db_exec(db,
-                    "UPDATE drivers SET driver_version = ?, machines = ?, reports = reports + 1, tests = ?, "
-                    "failing = ?, flaky = ?, last_upload = ?, newest_entry = ? WHERE device_key = ? AND driver_raw = ?",
-                    d, 9);
+        ok = db_exec(
+            db,
+            "UPDATE drivers SET driver_version = ?, machines = ?, reports = reports + 1, tests = ?, "
+            "failing = ?, flaky = ?, last_upload = ?, newest_entry = CASE WHEN ? >= (SELECT n.run_at FROM "
+            "entries n WHERE n.id = drivers.newest_entry) THEN ? ELSE newest_entry END "
+            "WHERE device_key = ? AND driver_raw = ?",
+            (const struct db_param[]){d[0], d[1], d[2], d[3], d[4], d[5], DB_TEXT(e->run_at), d[6], d[7], d[8]}, 10);
     else if (ok)
         ok = db_exec(db,
                      "INSERT INTO drivers (driver_version, machines, reports, tests, failing, flaky, regressions, "
                      "fixes, first_upload, last_upload, newest_entry, device_key, driver_raw) "
                      "VALUES (?, ?, 1, ?, ?, ?, 0, 0, ?, ?, ?, ?, ?)",
                      (const struct db_param[]){d[0], d[1], d[2], d[3], d[4], d[5], d[5], d[6], d[7], d[8]}, 10);
-    if (ok && (changed || !known)) {
-        int64_t previous = 0, next = 0;
-        bool has_previous = false, has_next = false;
-        ok = neighbour(db, e->device_key, e->driver_raw, true, &previous, &has_previous) &&
-             neighbour(db, e->device_key, e->driver_raw, false, &next, &has_next) &&
-             rewrite_changes(db, e->device_key, e->driver_raw, has_previous, previous) &&
-             (!has_next || rewrite_changes(db, e->device_key, next, true, e->driver_raw));
-    }
+    if (ok && (changed || !known))
+        ok = rewrite_changes_from(db, e->device_key, e->driver_raw);
     return ok;
 }
 
