@@ -352,11 +352,15 @@ void html_device(const cJSON *m, const struct page_context *context, struct buf 
         not_passing(newest, b);
         buf_add(b, "</div>");
     }
-    buf_add(b, "<h2>Drivers</h2><p class=\"muted\">Each driver's verdicts combine the newest report of every machine "
-               "that ran it: a test passes only where all pass, and is flaky where machines disagree.</p>"
-               "<table class=\"sortable\" id=\"drivers\"><thead><tr><th>driver</th><th>machines</th><th>reports</th>"
-               "<th>failing on every machine</th><th>flaky</th><th>regressions</th><th>fixes</th><th>first upload</th>"
-               "<th>last upload</th><th>newest report</th></tr></thead><tbody>");
+    buf_add(
+        b,
+        "<h2>Drivers</h2><p class=\"muted\">Each driver's verdicts combine the newest run of every machine "
+        "on it, counting only the machines that ran the test (skipped and unsupported are no runs): a test "
+        "passes where all of them pass, fails where all fail (whatever the failing kind), and is flaky where "
+        "it fails on some.</p>"
+        "<table class=\"sortable\" id=\"drivers\"><thead><tr><th>driver</th><th>machines</th><th>reports</th>"
+        "<th>failing on every machine</th><th>failing on some (flaky)</th><th>regressions</th><th>fixes</th><th>first upload</th>"
+        "<th>last upload</th><th>newest report</th></tr></thead><tbody>");
     const cJSON *v;
     cJSON_ArrayForEach(v, drivers)
     {

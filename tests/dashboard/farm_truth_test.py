@@ -2,7 +2,8 @@
 """Issue 43's fleet (farm_fleet.py) uploaded to a real dashboard on a SQLite file or a PostgreSQL
 server this test starts: only tests that ran count (a machine that ran amber.* only), every failing
 kind is a failure (crashed on one machine, failed on the other), a machine's newest report is its
-newest run (a spool flushed after an outage), Mesa drivers by their Mesa version; and the gate
+newest run (a spool flushed after an outage), Mesa drivers by their Mesa version, `/` lists what is
+not shippable first with the tests and machines, lost, stale and behind machines; and the gate
 accepts names a report declares and refuses ambiguous bare limit names. Prints ok/FAIL per check;
 exits 1 on any failure."""
 import argparse
@@ -102,6 +103,29 @@ def main():
               change.get("afterDetail") == "crashed on 1 of 2 machines: lp-01; fail on 1 of 2 machines: lp-02", (newest, change))
         status, page = api("/devices/" + farm_fleet.LAVAPIPE_KEY)
         check("the device page shows the Mesa versions", status == 200 and b"Mesa 24.2.8" in page and b"Mesa 25.1.3" in page, status)
+
+        # ---- `/`: what is not shippable first, with the tests and the machines ----
+        devices = model("/devices")
+        rows = devices.get("devices", [])
+        check("/: the failing devices first", len(rows) == 2 and all(d.get("failingTests") for d in rows),
+              [(d["deviceKey"], d.get("failing"), d.get("flaky")) for d in rows])
+        h200_row = next((d for d in rows if d["deviceKey"] == farm_fleet.H200_KEY), {})
+        failing = {t["name"]: t for t in h200_row.get("failingTests", [])}
+        check("/: the H200's failing tests named, with how many of the machines that ran them fail",
+              failing.get("vrs.attachment", {}).get("failingMachines") == 2 and failing["vrs.attachment"].get("machines") == 3 and
+              "farm-h200-01" in failing["vrs.attachment"].get("detail", ""), h200_row)
+        look = {(m["host"], m["problem"]) for m in devices.get("machinesToLookAt", [])}
+        check("/: the lost, stale and behind machines",
+              look == {("farm-h200-05", "lost"), ("lp-03", "stale"), ("lp-03", "behind")}, look)
+        status, page = api("/")
+        text = page.decode()
+        shippable = text[text.find('id="not-shippable"'):text.find('id="machines-to-look-at"')]
+        check("/ page: not shippable, the test failing on 2 of 3 machines worded so, not as flaky",
+              status == 200 and "vrs.attachment</code> <span class=\"fail\">fails on 2 of 3 machines" in shippable and
+              "compute.1x1</code> <span class=\"fail\">fails on every machine (2)" in shippable and "flaky" not in shippable,
+              shippable[:1500])
+        check("/ page: the machines to look at, the Mesa versions",
+              "no Vulkan device" in text and "stale" in text and "Mesa 24.2.8 where the fleet has Mesa 25.1.3" in text, status)
 
         # ---- the gate: names a report declares, ambiguous bare limit names refused ----
         h200_report = paths[0]
