@@ -92,12 +92,17 @@ static const char *const version_2[] = {
 
 /* Version 3 (issue 43): a machine's newest report is its newest run (the report's `created`), not
  * its last upload; Mesa drivers are told apart by their Mesa version; only tests that ran count in
- * the verdicts over machines. The tables derived from reports are derived again. */
+ * the verdicts over machines; every run is counted for the verdicts with a confidence. The tables
+ * derived from reports are derived again. */
 static const char *const version_3[] = {
     "ALTER TABLE entries ADD COLUMN run_at TEXT NOT NULL DEFAULT ''",
     "ALTER TABLE machines ADD COLUMN last_run TEXT NOT NULL DEFAULT ''",
     "ALTER TABLE machine_devices ADD COLUMN run_at TEXT NOT NULL DEFAULT ''",
     "ALTER TABLE driver_machines ADD COLUMN run_at TEXT NOT NULL DEFAULT ''",
+    /* per (device, driver) and smoke test: its runs and failures over every report of every
+     * machine, for the verdicts with a confidence (fleet_verdict.h) */
+    "CREATE TABLE driver_runs (device_key TEXT NOT NULL, driver_raw BIGINT NOT NULL, name TEXT NOT NULL, "
+    "runs INTEGER NOT NULL, failures INTEGER NOT NULL, PRIMARY KEY (device_key, driver_raw, name))%WITHOUT_ROWID%",
     NULL,
 };
 

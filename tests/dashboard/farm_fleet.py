@@ -99,3 +99,34 @@ def write(examples, fixtures, out, now=None):
             json.dump(report, f, indent=1)
         paths.append(path)
     return paths
+
+
+FLAKY_KEY = "10005-f1a6-mesa_llvmpipe"
+
+
+def write_flakes(fixtures, out, now=None):
+    """A lavapipe-like device of two drivers, 10 runs each over two machines, whose newest runs
+    disagree on both drivers (flaky by the rule, no change): compute.buffer fails 1 run in 10 on Mesa
+    25.0.7 and 8 in 10 on Mesa 25.1.3 (a flake much worse: a measured regression); compute.barrier
+    fails 2 and 3 in 10 (a stable flake: none)."""
+    now = now or datetime.datetime.now(datetime.timezone.utc)
+    base = json.load(open(os.path.join(fixtures, "probe-lavapipe.report.json")))
+    failing = {("25.0.7", "compute.buffer"): {9}, ("25.1.3", "compute.buffer"): {0, 1, 2, 3, 4, 5, 6, 9},
+               ("25.0.7", "compute.barrier"): {2, 9}, ("25.1.3", "compute.barrier"): {3, 5, 8}}
+    os.makedirs(out, exist_ok=True)
+    paths = []
+    for mesa in ["25.0.7", "25.1.3"]:
+        for run in range(10):
+            host = "flk-%02d" % (run % 2 + 1)
+            created = (now - datetime.timedelta(days=3 if mesa == "25.0.7" else 1, minutes=60 - run))
+            report, device = _lavapipe(base, host, mesa, created.strftime("%Y-%m-%dT%H:%M:%SZ"))
+            device["identity"]["deviceKey"] = FLAKY_KEY
+            device["identity"]["deviceName"] = "flaky lavapipe"
+            for test in ["compute.buffer", "compute.barrier"]:
+                if run in failing[(mesa, test)]:
+                    _fail(device, test, "fail", "readback mismatch in run %d" % run)
+            path = os.path.join(out, "flaky-%s-%02d.json" % (mesa, run))
+            with open(path, "w") as f:
+                json.dump(report, f)
+            paths.append(path)
+    return paths

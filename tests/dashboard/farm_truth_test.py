@@ -3,8 +3,9 @@
 server this test starts: only tests that ran count (a machine that ran amber.* only), every failing
 kind is a failure (crashed on one machine, failed on the other), a machine's newest report is its
 newest run (a spool flushed after an outage), Mesa drivers by their Mesa version, `/` lists what is
-not shippable first with the tests and machines, lost, stale and behind machines; and the gate
-accepts names a report declares and refuses ambiguous bare limit names. Prints ok/FAIL per check;
+not shippable first with the tests and machines, lost, stale and behind machines; the gate
+accepts names a report declares and refuses ambiguous bare limit names; verdicts with a confidence
+(a flake much worse is a regression, a stable one is not). Prints ok/FAIL per check;
 exits 1 on any failure."""
 import argparse
 import json
@@ -154,6 +155,32 @@ def main():
         status, body = api("/api/v1/fleet?requirements=" + urllib.parse.quote("maxTaskWorkGroupInvocations >= 32\n"))
         check("fleet gate: the bare maxTaskWorkGroupInvocations is a 400, as /capabilities refuses it",
               status == 400 and b"name one as Struct.member" in body, (status, body[:300]))
+        # ---- verdicts with a confidence: a flake much worse is a regression, a stable flake is not ----
+        for path in farm_fleet.write_flakes(a.fixtures, os.path.join(work, "flakes")):
+            status, _, body = post_report(server.port, open(path, "rb").read(), token)
+            if status != 201:
+                check("stored " + os.path.basename(path), False, (status, body[:200]))
+        flaky = model("/devices/" + farm_fleet.FLAKY_KEY)
+        check("measured: the confidence and the decisive rate stated", flaky.get("confidence") == 0.95 and
+              flaky.get("decisiveRate") == 0.5, flaky.get("confidence"))
+        newest = (flaky.get("drivers") or [{}])[0]
+        measured = {m["test"]: m for m in newest.get("measured", [])}
+        buffer = measured.get("compute.buffer", {})
+        check("measured: compute.buffer flaky on Mesa 25.1.3, 8 failures in 10 runs over both machines, its interval",
+              buffer.get("verdict") == "flaky" and buffer.get("runs") == 10 and buffer.get("failures") == 8 and
+              abs(buffer.get("low", 0) - 0.4902) < 0.001 and abs(buffer.get("high", 0) - 0.9433) < 0.001, buffer)
+        check("measured: compute.1x1 passed 10 runs: pass", measured.get("compute.1x1", {}).get("verdict") == "pass",
+              measured.get("compute.1x1"))
+        changes = {c["test"]: c for c in newest.get("changes", [])}
+        check("measured: compute.buffer, flaky on both drivers by the rule, regressed from 10 % to 80 %",
+              changes.get("compute.buffer", {}).get("change") == "regression" and
+              "failure rate 80 % of 10 runs (95 % interval 49-94 %)" in changes["compute.buffer"].get("afterDetail", "") and
+              "failure rate 10 % of 10 runs" in changes["compute.buffer"].get("beforeDetail", ""), changes.get("compute.buffer"))
+        check("measured: compute.barrier, a stable flake (2 and 3 in 10), no change", "compute.barrier" not in changes,
+              changes.get("compute.barrier"))
+        status, page = api("/devices/" + farm_fleet.FLAKY_KEY)
+        check("device page: the measured verdicts shown", status == 200 and b"flaky: failure rate 80 % of 10 runs" in page and
+              b"measured: pass / fail / flaky / unknown" in page, status)
         server.stop()
         server = None
     finally:

@@ -130,6 +130,48 @@ static void regressions_and_fixes(void **state)
     assert_int_equal(fleet_compare("crashed", "fail"), FLEET_CHANGED);
 }
 
+static void verdicts_with_a_confidence(void **state)
+{
+    (void)state;
+    struct fleet_measure m;
+    fleet_measure(0, 0, &m);
+    assert_string_equal(m.verdict, "unknown");
+    fleet_measure(3, 0, &m); /* three passes: a test failing one run in two could still pass three times */
+    assert_string_equal(m.verdict, "unknown");
+    assert_float_equal(m.high, 0.5615, 0.0001);
+    fleet_measure(4, 0, &m);
+    assert_string_equal(m.verdict, "pass");
+    assert_float_equal(m.high, 0.4899, 0.0001);
+    fleet_measure(3, 3, &m);
+    assert_string_equal(m.verdict, "unknown");
+    fleet_measure(4, 4, &m);
+    assert_string_equal(m.verdict, "fail");
+    assert_float_equal(m.low, 0.5101, 0.0001);
+    fleet_measure(3, 2, &m); /* failed on 2 of 3 machines: flaky, and how often */
+    assert_string_equal(m.verdict, "flaky");
+    assert_float_equal(m.rate, 2.0 / 3.0, 0.0001);
+    assert_float_equal(m.low, 0.2077, 0.0001);
+    assert_float_equal(m.high, 0.9385, 0.0001);
+    char text[128];
+    fleet_measure_text(&m, text, sizeof(text));
+    assert_string_equal(text, "failure rate 67 % of 3 runs (95 % interval 21-94 %)");
+    /* a flake at 5 % that is now at 60 %: a regression; the same flake again: none */
+    struct fleet_measure before, after;
+    fleet_measure(20, 1, &before);
+    fleet_measure(20, 12, &after);
+    assert_int_equal(fleet_measured_change(&before, &after), FLEET_REGRESSION);
+    assert_int_equal(fleet_measured_change(&after, &before), FLEET_FIX);
+    fleet_measure(40, 3, &after);
+    assert_int_equal(fleet_measured_change(&before, &after), FLEET_SAME);
+    /* pass on 3 machines, fail on 3: the runs cannot tell it from chance yet; 5 and 5 can */
+    fleet_measure(3, 0, &before);
+    fleet_measure(3, 3, &after);
+    assert_int_equal(fleet_measured_change(&before, &after), FLEET_SAME);
+    fleet_measure(5, 0, &before);
+    fleet_measure(5, 5, &after);
+    assert_int_equal(fleet_measured_change(&before, &after), FLEET_REGRESSION);
+}
+
 static void names_by_struct_and_their_aliases(void **state)
 {
     (void)state;
@@ -171,6 +213,7 @@ int main(void)
                                        cmocka_unit_test(only_machines_that_ran_the_test_count),
                                        cmocka_unit_test(every_failing_kind_is_a_failure),
                                        cmocka_unit_test(regressions_and_fixes),
+                                       cmocka_unit_test(verdicts_with_a_confidence),
                                        cmocka_unit_test(names_by_struct_and_their_aliases),
                                        cmocka_unit_test(the_closest_names_to_a_misspelling)};
     return cmocka_run_group_tests(tests, NULL, NULL);
