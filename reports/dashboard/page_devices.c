@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "fleet_verdict.h"
 #include "html_page.h"
 #include "pages.h"
 
@@ -19,9 +20,12 @@ static bool failing_tests(struct db *db, cJSON *device)
 {
     const struct db_param key = DB_TEXT(str(device, "deviceKey"));
     struct db_result *r = db_query(db,
-                                   "SELECT t.name, t.verdict, t.machines, t.failing, t.detail FROM driver_tests t "
+                                   "SELECT t.name, t.verdict, t.machines, t.failing, t.detail, COALESCE(n.runs, 0), "
+                                   "COALESCE(n.failures, 0) FROM driver_tests t "
                                    "JOIN devices d ON d.device_key = t.device_key AND t.driver_raw = "
-                                   "d.newest_driver_raw WHERE t.device_key = ? AND t.kind = 'test' AND t.failing > 0 "
+                                   "d.newest_driver_raw LEFT JOIN driver_runs n ON n.device_key = t.device_key AND "
+                                   "n.driver_raw = t.driver_raw AND n.name = t.name "
+                                   "WHERE t.device_key = ? AND t.kind = 'test' AND t.failing > 0 "
                                    "ORDER BY t.failing = t.machines DESC, t.failing DESC, t.name",
                                    &key, 1);
     if (r == NULL)
@@ -34,6 +38,15 @@ static bool failing_tests(struct db *db, cJSON *device)
         cJSON_AddNumberToObject(t, "machines", (double)db_result_int(r, i, 2));
         cJSON_AddNumberToObject(t, "failingMachines", (double)db_result_int(r, i, 3));
         cJSON_AddStringToObject(t, "detail", db_result_text(r, i, 4));
+        struct fleet_measure m; /* over every run of the driver (fleet_verdict.h) */
+        fleet_measure((int)db_result_int(r, i, 5), (int)db_result_int(r, i, 6), &m);
+        cJSON *measured = cJSON_AddObjectToObject(t, "measured");
+        cJSON_AddStringToObject(measured, "verdict", m.verdict);
+        cJSON_AddNumberToObject(measured, "runs", m.runs);
+        cJSON_AddNumberToObject(measured, "failures", m.failures);
+        cJSON_AddNumberToObject(measured, "failureRate", m.rate);
+        cJSON_AddNumberToObject(measured, "low", m.low);
+        cJSON_AddNumberToObject(measured, "high", m.high);
         cJSON_AddItemToArray(list, t);
     }
     db_result_free(r);
@@ -199,6 +212,15 @@ static void failing_test_line(struct buf *b, const cJSON *t)
         buf_printf(b, "fails on %.0f of %.0f machines", failing, machines);
     buf_add(b, "</span> <span class=\"muted\">");
     buf_escape(b, str(t, "detail"));
+    const cJSON *measured = cJSON_GetObjectItemCaseSensitive(t, "measured");
+    if (num(measured, "runs") > 0) {
+        struct fleet_measure m;
+        fleet_measure((int)num(measured, "runs"), (int)num(measured, "failures"), &m);
+        char text[160];
+        fleet_measure_text(&m, text, sizeof(text));
+        buf_add(b, "; ");
+        buf_escape(b, text);
+    }
     buf_add(b, "</span></li>");
 }
 

@@ -115,6 +115,9 @@ def main():
         check("/: the H200's failing tests named, with how many of the machines that ran them fail",
               failing.get("vrs.attachment", {}).get("failingMachines") == 2 and failing["vrs.attachment"].get("machines") == 3 and
               "farm-h200-01" in failing["vrs.attachment"].get("detail", ""), h200_row)
+        measured = failing.get("vrs.attachment", {}).get("measured", {})
+        check("/: measured over every run of 590.44.01: 2 failures in 4 runs (farm-h200-03 ran twice), flaky",
+              measured.get("runs") == 4 and measured.get("failures") == 2 and measured.get("verdict") == "flaky", measured)
         look = {(m["host"], m["problem"]) for m in devices.get("machinesToLookAt", [])}
         check("/: the lost, stale and behind machines",
               look == {("farm-h200-05", "lost"), ("lp-03", "stale"), ("lp-03", "behind")}, look)
@@ -152,6 +155,12 @@ def main():
               "name one as Struct.member" in r.stderr, r.stderr)
         status, body = api("/api/v1/fleet?requirements=" + urllib.parse.quote("extension VK_KHR_maintenance5\n"))
         check("fleet gate: VK_KHR_maintenance5 accepted", status == 200 and json.loads(body).get("members"), (status, body[:300]))
+        status, body = api("/api/v1/fleet?requirements=" + urllib.parse.quote("vrs.* pass or unsupported\n"))
+        member = next((m for m in json.loads(body).get("members", []) if m.get("deviceKey") == farm_fleet.H200_KEY), {})
+        check("fleet gate: the H200 fails vrs.attachment, the machines and the measured rate in the reason",
+              status == 200 and member.get("pass") is False and
+              any("fail on 2 of 3 machines" in f and "failure rate 50 % of 4 runs" in f for f in member.get("failures", [])),
+              member.get("failures"))
         status, body = api("/api/v1/fleet?requirements=" + urllib.parse.quote("maxTaskWorkGroupInvocations >= 32\n"))
         check("fleet gate: the bare maxTaskWorkGroupInvocations is a 400, as /capabilities refuses it",
               status == 400 and b"name one as Struct.member" in body, (status, body[:300]))
