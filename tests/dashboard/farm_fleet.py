@@ -121,7 +121,7 @@ def write_flakes(fixtures, out, now=None):
             created = (now - datetime.timedelta(days=3 if mesa == "25.0.7" else 1, minutes=60 - run))
             report, device = _lavapipe(base, host, mesa, created.strftime("%Y-%m-%dT%H:%M:%SZ"))
             device["identity"]["deviceKey"] = FLAKY_KEY
-            device["identity"]["deviceName"] = "flaky lavapipe"
+            device["identity"]["deviceName"] = "lavapipe with flakes"
             for test in ["compute.buffer", "compute.barrier"]:
                 if run in failing[(mesa, test)]:
                     _fail(device, test, "fail", "readback mismatch in run %d" % run)

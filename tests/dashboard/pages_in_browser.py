@@ -242,6 +242,7 @@ def main():
         # ---- issue 43's fleet on a second dashboard: what is not shippable first ----
         fleet_db = os.path.join(work, "fleet.db")
         paths = farm_fleet.write(a.examples, a.fixtures, os.path.join(work, "farm"))
+        paths += farm_fleet.write_flakes(a.fixtures, os.path.join(work, "flakes"))
         r = subprocess.run([a.dashboard, "import", "--db", fleet_db] + paths, capture_output=True, text=True)
         check("import of issue 43's fleet", r.returncode == 0, r.stderr[-300:])
         fleet_server = subprocess.Popen([a.dashboard, "serve", "--db", fleet_db, "--listen", "127.0.0.1:0", "--quiet",
@@ -263,13 +264,21 @@ def main():
             check("/: the lost, stale and behind machines", "farm-h200-05 no Vulkan device" in look and "lp-03 stale" in look and
                   "Mesa 24.2.8 where the fleet has Mesa 25.1.3" in look, look[:600])
             rows = browser.evaluate("[...document.querySelectorAll('#devices tbody tr')].map(r => r.cells[1].innerText)")
-            check("/: the failing devices' rows first", len(rows) == 2, rows)
+            check("/: the failing devices' rows first", len(rows) == 3, rows)
             browser.open(fleet_url + "devices/" + farm_fleet.LAVAPIPE_KEY)
             page_checks(browser, "lavapipe by Mesa version")
             if shots:
                 browser.screenshot(os.path.join(shots, "mesa-versions.png"))
             check("device page: lavapipe's drivers by Mesa version",
                   all(v in text_of(browser) for v in ("Mesa 24.2.8", "Mesa 25.0.7", "Mesa 25.1.3")), text_of(browser)[:400])
+            browser.open(fleet_url + "devices/" + farm_fleet.FLAKY_KEY)
+            page_checks(browser, "a flake much worse")
+            if shots:
+                browser.screenshot(os.path.join(shots, "measured.png"))
+            box = text_of(browser, ".warning")
+            check("device page: compute.buffer measured flaky, 80 % of 10 runs, and the regression from 10 %",
+                  "flaky: failure rate 80 % of 10 runs (95 % interval 49-94 %)" in box and
+                  "failure rate 10 % of 10 runs" in text_of(browser, "section.transition.regression"), box[:600])
         finally:
             fleet_server.terminate()
             fleet_server.wait()
