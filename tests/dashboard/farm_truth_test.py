@@ -131,6 +131,22 @@ def main():
         check("/ page: the machines to look at, the Mesa versions",
               "no Vulkan device" in text and "stale" in text and "Mesa 24.2.8 where the fleet has Mesa 25.1.3" in text, status)
 
+        # ---- what to rerun: the tests whose runs cannot tell yet, for a CI job to poll ----
+        reruns = model("/reruns")
+        listed = {(r["deviceKey"], r["test"]): r for r in reruns.get("reruns", [])}
+        amber = listed.get((farm_fleet.H200_KEY, "amber.compute_1x1"), {})
+        check("/reruns: an amber test run once on the H200's new driver (3 more runs decide it)",
+              amber.get("driverVersion") == farm_fleet.NEW_DRIVER and amber.get("runs") == 1 and amber.get("runsNeeded") == 3,
+              amber)
+        crashed = listed.get((farm_fleet.LAVAPIPE_KEY, "compute.1x1"), {})
+        check("/reruns: lavapipe's compute.1x1, failed on both of its 2 runs (2 more decide it)",
+              crashed.get("runs") == 2 and crashed.get("failures") == 2 and crashed.get("runsNeeded") == 2, crashed)
+        check("/reruns: not the tests already decided (the H200's built-in tests passed 4 runs; vrs.attachment is flaky)",
+              (farm_fleet.H200_KEY, "compute.buffer") not in listed and (farm_fleet.H200_KEY, "vrs.attachment") not in listed,
+              sorted(k[1] for k in listed if k[0] == farm_fleet.H200_KEY))
+        status, page = api("/reruns")
+        check("/reruns page: the table", status == 200 and b'id="reruns"' in page and b"amber.compute_1x1" in page, status)
+
         # ---- the gate: names a report declares, ambiguous bare limit names refused ----
         h200_report = paths[0]
         lacking = json.load(open(paths[0]))

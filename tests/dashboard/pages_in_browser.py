@@ -271,6 +271,12 @@ def main():
                 browser.screenshot(os.path.join(shots, "mesa-versions.png"))
             check("device page: lavapipe's drivers by Mesa version",
                   all(v in text_of(browser) for v in ("Mesa 24.2.8", "Mesa 25.0.7", "Mesa 25.1.3")), text_of(browser)[:400])
+            browser.open(fleet_url + "reruns")
+            page_checks(browser, "reruns")
+            if shots:
+                browser.screenshot(os.path.join(shots, "reruns.png"))
+            check("/reruns: the tests to run again, in a table", "amber.compute_1x1" in text_of(browser, "#reruns"),
+                  text_of(browser)[:300])
             browser.open(fleet_url + "devices/" + farm_fleet.FLAKY_KEY)
             page_checks(browser, "a flake much worse")
             if shots:
