@@ -53,6 +53,30 @@ static bool failing_tests(struct db *db, cJSON *device)
     return true;
 }
 
+/* The tests the device's newest driver fixed: `fixedTests`, each with what it was before. */
+static bool fixed_tests(struct db *db, cJSON *device)
+{
+    const struct db_param key = DB_TEXT(str(device, "deviceKey"));
+    struct db_result *r =
+        db_query(db,
+                 "SELECT c.name, c.before, c.before_detail, c.after_detail, c.after FROM driver_changes c "
+                 "JOIN devices d ON d.device_key = c.device_key AND c.driver_raw = "
+                 "d.newest_driver_raw WHERE c.device_key = ? AND c.change = 'fix' ORDER BY c.name",
+                 &key, 1);
+    if (r == NULL)
+        return false;
+    cJSON *list = cJSON_AddArrayToObject(device, "fixedTests");
+    for (size_t i = 0; i < db_result_rows(r); ++i) {
+        cJSON *t = cJSON_CreateObject();
+        static const char *const names[] = {"name", "before", "beforeDetail", "afterDetail", "after"};
+        for (size_t c = 0; c < 5; ++c)
+            cJSON_AddStringToObject(t, names[c], db_result_text(r, i, c));
+        cJSON_AddItemToArray(list, t);
+    }
+    db_result_free(r);
+    return true;
+}
+
 /* `machinesToLookAt`: machines whose newest run has no Vulkan device (lost), whose newest run is
  * older than STALE_DAYS (stale), and whose newest driver of a device is behind the device's
  * newest driver in the fleet (behind; a lost machine is listed as lost only). */
@@ -125,7 +149,7 @@ void view_devices(struct db *db, const struct page_request *request, struct view
         "d.last_upload, d.os, d.api_version, e.report_id, COALESCE(v.machines, 0), COALESCE(v.failing, 0), "
         "COALESCE(v.flaky, 0), COALESCE(v.regressions, 0), COUNT(*) OVER (), "
         "SUM(CASE WHEN v.failing + v.flaky > 0 THEN 1 ELSE 0 END) OVER (), "
-        "SUM(CASE WHEN v.regressions > 0 THEN 1 ELSE 0 END) OVER () "
+        "SUM(CASE WHEN v.regressions > 0 THEN 1 ELSE 0 END) OVER (), COALESCE(v.fixes, 0) "
         "FROM devices d JOIN entries e ON e.id = d.current_entry "
         "LEFT JOIN drivers v ON v.device_key = d.device_key AND v.driver_raw = d.newest_driver_raw "
         "WHERE 1 = 1%s ORDER BY %sd.vendor, d.driver_name, d.device_name, d.device_key LIMIT %d OFFSET %ld",
@@ -166,7 +190,9 @@ void view_devices(struct db *db, const struct page_request *request, struct view
         cJSON_AddNumberToObject(d, "failing", (double)db_result_int(r, i, 12));
         cJSON_AddNumberToObject(d, "flaky", (double)db_result_int(r, i, 13));
         cJSON_AddNumberToObject(d, "regressions", (double)db_result_int(r, i, 14));
-        if (db_result_int(r, i, 12) + db_result_int(r, i, 13) > 0 && !failing_tests(db, d)) {
+        cJSON_AddNumberToObject(d, "fixes", (double)db_result_int(r, i, 18));
+        if ((db_result_int(r, i, 12) + db_result_int(r, i, 13) > 0 && !failing_tests(db, d)) ||
+            (db_result_int(r, i, 18) > 0 && !fixed_tests(db, d))) {
             cJSON_Delete(d);
             db_result_free(r);
             filter_free(&f);
@@ -224,7 +250,8 @@ static void failing_test_line(struct buf *b, const cJSON *t)
     buf_add(b, "</span></li>");
 }
 
-/* Above the table: the devices not shippable on their newest driver, then the machines to look at. */
+/* Above the table: the devices not shippable on their newest driver, the tests their newest driver
+ * fixed, then the machines to look at. */
 static void not_shippable(const cJSON *m, struct buf *b)
 {
     const cJSON *devices = cJSON_GetObjectItemCaseSensitive(m, "devices"), *d;
@@ -249,6 +276,38 @@ static void not_shippable(const cJSON *m, struct buf *b)
         buf_add(b, "</ul></li>");
     }
     if (any)
+        buf_add(b, "</ul></section>");
+    bool fixed = false;
+    cJSON_ArrayForEach(d, devices)
+    {
+        const cJSON *tests = cJSON_GetObjectItemCaseSensitive(d, "fixedTests"), *t;
+        if (cJSON_GetArraySize(tests) == 0)
+            continue;
+        if (!fixed)
+            buf_add(b, "<section class=\"card\" id=\"fixed\"><h2>Fixed on their newest driver</h2><ul>");
+        fixed = true;
+        buf_add(b, "<li>");
+        html_link_device(b, str(d, "deviceKey"), str(d, "deviceName"));
+        buf_add(b, " <span class=\"muted\">");
+        buf_escape(b, str(d, "newestDriver"));
+        buf_add(b, "</span><ul>");
+        cJSON_ArrayForEach(t, tests)
+        {
+            buf_add(b, "<li><code>");
+            buf_escape(b, str(t, "name"));
+            buf_add(b, "</code> ");
+            html_verdict(b, str(t, "after"));
+            buf_add(b, " <span class=\"muted\">");
+            buf_escape(b, str(t, "afterDetail"));
+            buf_add(b, "; was ");
+            buf_escape(b, str(t, "before"));
+            buf_add(b, ": ");
+            buf_escape(b, str(t, "beforeDetail"));
+            buf_add(b, "</span></li>");
+        }
+        buf_add(b, "</ul></li>");
+    }
+    if (fixed)
         buf_add(b, "</ul></section>");
     const cJSON *machines = cJSON_GetObjectItemCaseSensitive(m, "machinesToLookAt"), *x;
     if (cJSON_GetArraySize(machines) == 0)

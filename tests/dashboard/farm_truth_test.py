@@ -118,6 +118,11 @@ def main():
         measured = failing.get("vrs.attachment", {}).get("measured", {})
         check("/: measured over every run of 590.44.01: 2 failures in 4 runs (farm-h200-03 ran twice), flaky",
               measured.get("runs") == 4 and measured.get("failures") == 2 and measured.get("verdict") == "flaky", measured)
+        lavapipe_row = next((d for d in rows if d["deviceKey"] == farm_fleet.LAVAPIPE_KEY), {})
+        fixed = lavapipe_row.get("fixedTests", [])
+        check("/: the fix on lavapipe's newest driver, with what it was",
+              lavapipe_row.get("fixes") == 1 and len(fixed) == 1 and fixed[0].get("name") == "ray_query.flow" and
+              fixed[0].get("before") == "fail" and fixed[0].get("after") == "pass", lavapipe_row.get("fixedTests"))
         look = {(m["host"], m["problem"]) for m in devices.get("machinesToLookAt", [])}
         check("/: the lost, stale and behind machines",
               look == {("farm-h200-05", "lost"), ("lp-03", "stale"), ("lp-03", "behind")}, look)
@@ -128,6 +133,9 @@ def main():
               status == 200 and "vrs.attachment</code> <span class=\"fail\">fails on 2 of 3 machines" in shippable and
               "compute.1x1</code> <span class=\"fail\">fails on every machine (2)" in shippable and "flaky" not in shippable,
               shippable[:1500])
+        fixed_html = text[text.find('id="fixed"'):text.find('id="machines-to-look-at"')]
+        check("/ page: fixed on the newest driver", "ray_query.flow</code> <span class=\"pass\">pass</span>" in fixed_html and
+              "fail on 2 of 2 machines" not in fixed_html and "was fail: on all 2 machines" in fixed_html, fixed_html[:600])
         check("/ page: the machines to look at, the Mesa versions",
               "no Vulkan device" in text and "stale" in text and "Mesa 24.2.8 where the fleet has Mesa 25.1.3" in text, status)
 
