@@ -139,6 +139,15 @@ def main():
         check("/ page: the machines to look at, the Mesa versions",
               "no Vulkan device" in text and "stale" in text and "Mesa 24.2.8 where the fleet has Mesa 25.1.3" in text, status)
 
+        coverage = model("/capabilities/test:vrs.attachment")
+        h200_failing = next((d for d in coverage.get("declaredButFailing", []) if d["deviceKey"] == farm_fleet.H200_KEY), {})
+        check("coverage: the H200 declares vrs.attachment and fails it, measured flaky over its 4 runs",
+              h200_failing.get("verdict") == "flaky" and h200_failing.get("measured", {}).get("runs") == 4 and
+              h200_failing["measured"].get("verdict") == "flaky", h200_failing)
+        status, page = api("/capabilities/test:vrs.attachment")
+        check("coverage page: the measured rate beside the verdict", status == 200 and b"flaky: failure rate 50 % of 4 runs" in page,
+              status)
+
         # ---- what to rerun: the tests whose runs cannot tell yet, for a CI job to poll ----
         reruns = model("/reruns")
         listed = {(r["deviceKey"], r["test"]): r for r in reruns.get("reruns", [])}
