@@ -60,3 +60,23 @@ void driver_version_vendor_text(const char *scheme, uint32_t raw, const char *de
     else
         snprintf(out, size, "%u.%02u.%02u.%u", major, minor, secondary, tertiary);
 }
+
+bool driver_version_mesa(const char *driver_id, const char *driver_info, int64_t *raw, char *text, size_t size)
+{
+    if (driver_id == NULL || driver_info == NULL || strstr(driver_id, "MESA") == NULL)
+        return false;
+    const char *mesa = strstr(driver_info, "Mesa ");
+    unsigned major = 0, minor = 0, patch = 0;
+    int read = 0;
+    if (mesa == NULL || sscanf(mesa + 5, "%3u.%3u%n", &major, &minor, &read) != 2 || read == 0)
+        return false;
+    const char *rest = mesa + 5 + read;
+    int more = 0;
+    if (*rest == '.' && sscanf(rest + 1, "%4u%n", &patch, &more) != 1)
+        return false;
+    if (major > 127 || minor > 1023 || patch > 4095)
+        return false;
+    *raw = ((int64_t)major << 22) | ((int64_t)minor << 12) | patch;
+    snprintf(text, size, "Mesa %u.%u.%u", major, minor, patch);
+    return true;
+}

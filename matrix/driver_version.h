@@ -6,6 +6,7 @@
 #ifndef PREFLIGHT_MATRIX_DRIVER_VERSION_H
 #define PREFLIGHT_MATRIX_DRIVER_VERSION_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,5 +19,12 @@ const char *driver_version_decode(uint32_t vendor_id, uint32_t driver_id, uint32
  * digits, a zero fourth field is left out, "396.24" when the last two are zero); every other
  * scheme's decoded text is already the vendor's (`decoded`, copied). */
 void driver_version_vendor_text(const char *scheme, uint32_t raw, const char *decoded, char *out, size_t size);
+
+/* A Mesa driver (a driverID whose name says MESA: lavapipe/llvmpipe, radv, anv, turnip, panvk,
+ * nvk, ...) is identified by the Mesa version in its driverInfo ("Mesa 25.0.7-2~bpo12+1 (LLVM
+ * 15.0.6)"): some (lavapipe) report the same driverVersion for every Mesa. Writes the version
+ * packed as VK_MAKE_API_VERSION(0, 25, 0, 7) into `raw` and "Mesa 25.0.7" into `text`; false
+ * (nothing written) for other drivers or a driverInfo without a Mesa version. */
+bool driver_version_mesa(const char *driver_id, const char *driver_info, int64_t *raw, char *text, size_t size);
 
 #endif

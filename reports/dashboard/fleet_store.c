@@ -166,9 +166,8 @@ static bool write_test(struct db *db, const struct fleet_entry *e, const struct 
                    p, 9);
 }
 
-/* driver_tests of (device, driver) become `now`; `changed` tells whether any row moved. */
-static bool replace_tests(struct db *db, const struct fleet_entry *e, const struct combined *now, size_t count,
-                          bool *changed)
+/* driver_tests of (device, driver) become `now`: only the rows that moved are written. */
+static bool replace_tests(struct db *db, const struct fleet_entry *e, const struct combined *now, size_t count)
 {
     struct db_result *r = query_tests(db, e->device_key, e->driver_raw, false);
     if (r == NULL)
@@ -187,18 +186,15 @@ static bool replace_tests(struct db *db, const struct fleet_entry *e, const stru
                                          DB_TEXT(before[a].name)};
             ok = db_exec(
                 db, "DELETE FROM driver_tests WHERE device_key = ? AND driver_raw = ? AND kind = ? AND name = ?", p, 4);
-            *changed = true;
             ++a;
         } else if (order > 0) {
             ok = write_test(db, e, &now[b++], false);
-            *changed = true;
         } else {
             const struct stored_test *old = &before[a++];
             const struct combined *c = &now[b++];
             if (strcmp(old->verdict, c->v.verdict) == 0 && strcmp(old->detail, c->v.detail) == 0 &&
                 old->machines == c->v.machines)
                 continue;
-            *changed = true; /* the verdict or its detail: the changes quote both */
             ok = write_test(db, e, c, true);
         }
     }
@@ -212,17 +208,91 @@ static const char *change_name(enum fleet_change c)
     return c == FLEET_REGRESSION ? "regression" : c == FLEET_FIX ? "fix" : "changed";
 }
 
-/* The changes of driver `after` from driver `before` (the device's previous one; none when
- * `has_before` is false), written to driver_changes and counted in `after`'s drivers row. */
-static bool rewrite_changes(struct db *db, const char *device_key, int64_t after, bool has_before, int64_t before)
+/* The driver next to `raw` on the device: below (`below`) or above it. */
+static bool neighbour(struct db *db, const char *device_key, int64_t raw, bool below, int64_t *found, bool *exists)
 {
-    struct db_result *ra = query_tests(db, device_key, after, true);
-    struct db_result *rb = has_before ? query_tests(db, device_key, before, true) : NULL;
+    const struct db_param p[] = {DB_TEXT(device_key), DB_INT(raw)};
+    struct db_result *r = below ? db_query(db,
+                                           "SELECT driver_raw FROM drivers WHERE device_key = ? AND driver_raw < ? "
+                                           "ORDER BY driver_raw DESC LIMIT 1",
+                                           p, 2)
+                                : db_query(db,
+                                           "SELECT driver_raw FROM drivers WHERE device_key = ? AND driver_raw > ? "
+                                           "ORDER BY driver_raw LIMIT 1",
+                                           p, 2);
+    if (r == NULL)
+        return false;
+    *exists = db_result_rows(r) == 1;
+    *found = *exists ? db_result_int(r, 0, 0) : 0;
+    db_result_free(r);
+    return true;
+}
+
+/* A test's verdict on an earlier driver, for the change to a later one. */
+struct earlier_test {
+    const char *name, *verdict, *detail, *driver_version;
+    int64_t driver_raw;
+    int runs, failures;
+};
+
+static int compare_earlier(const void *a, const void *b)
+{
+    const struct earlier_test *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->driver_raw < y->driver_raw) - (x->driver_raw > y->driver_raw); /* newest driver first */
+}
+
+/* Per test, the verdict of the newest driver below `after` on which a machine ran it (a driver
+ * whose machines all skipped it, a subset run, says nothing): sorted by name, one per test. */
+static struct earlier_test *earlier_verdicts(struct db *db, const char *device_key, int64_t after,
+                                             struct db_result **keep, size_t *count)
+{
+    const struct db_param key[] = {DB_TEXT(device_key), DB_INT(after)};
+    *keep = db_query(db,
+                     "SELECT t.name, t.verdict, t.detail, t.driver_raw, v.driver_version, COALESCE(n.runs, 0), "
+                     "COALESCE(n.failures, 0) FROM driver_tests t "
+                     "JOIN drivers v ON v.device_key = t.device_key AND v.driver_raw = t.driver_raw "
+                     "LEFT JOIN driver_runs n ON n.device_key = t.device_key AND n.driver_raw = t.driver_raw AND "
+                     "n.name = t.name "
+                     "WHERE t.device_key = ? AND t.driver_raw < ? AND t.kind = 'test' AND t.verdict <> 'skipped'",
+                     key, 2);
+    if (*keep == NULL)
+        return NULL;
+    size_t rows = db_result_rows(*keep);
+    struct earlier_test *all = calloc(rows + 1, sizeof(*all));
+    if (all == NULL)
+        return NULL;
+    for (size_t i = 0; i < rows; ++i)
+        all[i] = (struct earlier_test){db_result_text(*keep, i, 0),    db_result_text(*keep, i, 1),
+                                       db_result_text(*keep, i, 2),    db_result_text(*keep, i, 4),
+                                       db_result_int(*keep, i, 3),     (int)db_result_int(*keep, i, 5),
+                                       (int)db_result_int(*keep, i, 6)};
+    qsort(all, rows, sizeof(*all), compare_earlier);
+    size_t n = 0;
+    for (size_t i = 0; i < rows; ++i)
+        if (n == 0 || strcmp(all[n - 1].name, all[i].name) != 0)
+            all[n++] = all[i];
+    *count = n;
+    return all;
+}
+
+/* The changes of driver `after` from the drivers before it (per test, the newest that ran it),
+ * written to driver_changes and counted in `after`'s drivers row with its previous driver. */
+static bool rewrite_changes(struct db *db, const char *device_key, int64_t after)
+{
+    int64_t before = 0;
+    bool has_before = false;
+    if (!neighbour(db, device_key, after, true, &before, &has_before))
+        return false;
+    struct db_result *ra = query_tests(db, device_key, after, true), *rb = NULL;
     size_t na = 0, nb = 0;
     struct stored_test *ta = ra ? read_tests(ra, &na) : NULL;
-    struct stored_test *tb = rb ? read_tests(rb, &nb) : NULL;
+    struct earlier_test *tb = earlier_verdicts(db, device_key, after, &rb, &nb);
+    const struct db_param runs_key[] = {DB_TEXT(device_key), DB_INT(after)};
+    struct db_result *rr = db_query(
+        db, "SELECT name, runs, failures FROM driver_runs WHERE device_key = ? AND driver_raw = ?", runs_key, 2);
     const struct db_param key[] = {DB_TEXT(device_key), DB_INT(after)};
-    bool ok = ta != NULL && (!has_before || tb != NULL) &&
+    bool ok = ta != NULL && tb != NULL && rr != NULL &&
               db_exec(db, "DELETE FROM driver_changes WHERE device_key = ? AND driver_raw = ?", key, 2);
     int regressions = 0, fixes = 0;
     for (size_t a = 0, b = 0; ok && a < na && b < nb;) {
@@ -232,12 +302,35 @@ static bool rewrite_changes(struct db *db, const char *device_key, int64_t after
             continue;
         }
         enum fleet_change c = fleet_compare(tb[b].verdict, ta[a].verdict);
+        /* measured: a flaky test much worse (or better) on this driver, where the rule sees no change */
+        struct fleet_measure was, now;
+        fleet_measure(tb[b].runs, tb[b].failures, &was);
+        fleet_measure(0, 0, &now);
+        for (size_t k = 0; rr && k < db_result_rows(rr); ++k)
+            if (strcmp(db_result_text(rr, k, 0), ta[a].name) == 0)
+                fleet_measure((int)db_result_int(rr, k, 1), (int)db_result_int(rr, k, 2), &now);
+        enum fleet_change measured = fleet_measured_change(&was, &now);
+        char measured_before[160] = "", measured_after[160] = "";
+        if ((c == FLEET_SAME || c == FLEET_CHANGED) && measured != FLEET_SAME) {
+            c = measured;
+            fleet_measure_text(&was, measured_before, sizeof(measured_before));
+            fleet_measure_text(&now, measured_after, sizeof(measured_after));
+        }
         if (c != FLEET_SAME) {
             regressions += c == FLEET_REGRESSION;
             fixes += c == FLEET_FIX;
+            char before_detail[900], after_detail[700];
+            if (tb[b].driver_raw == before) /* the previous driver: the page names it already */
+                snprintf(before_detail, sizeof(before_detail), "%s%s%s", tb[b].detail, *measured_before ? "; " : "",
+                         measured_before);
+            else
+                snprintf(before_detail, sizeof(before_detail), "on %s (the last driver that ran it): %s%s%s",
+                         tb[b].driver_version, tb[b].detail, *measured_before ? "; " : "", measured_before);
+            snprintf(after_detail, sizeof(after_detail), "%s%s%s", ta[a].detail, *measured_after ? "; " : "",
+                     measured_after);
             const struct db_param p[] = {DB_TEXT(device_key),     DB_INT(after),          DB_TEXT(ta[a].name),
                                          DB_TEXT(change_name(c)), DB_TEXT(tb[b].verdict), DB_TEXT(ta[a].verdict),
-                                         DB_TEXT(tb[b].detail),   DB_TEXT(ta[a].detail)};
+                                         DB_TEXT(before_detail),  DB_TEXT(after_detail)};
             ok = db_exec(db,
                          "INSERT INTO driver_changes (device_key, driver_raw, name, change, before, after, "
                          "before_detail, after_detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -261,43 +354,69 @@ static bool rewrite_changes(struct db *db, const char *device_key, int64_t after
     free(tb);
     db_result_free(ra);
     db_result_free(rb);
+    db_result_free(rr);
     return ok;
 }
 
-/* The driver next to `raw` on the device: below (`below`) or above it. */
-static bool neighbour(struct db *db, const char *device_key, int64_t raw, bool below, int64_t *found, bool *exists)
+/* The changes of driver `raw` and of every driver above it: a later driver's change may look back
+ * past drivers that did not run a test to this one. */
+static bool rewrite_changes_from(struct db *db, const char *device_key, int64_t raw)
 {
     const struct db_param p[] = {DB_TEXT(device_key), DB_INT(raw)};
-    struct db_result *r = below ? db_query(db,
-                                           "SELECT driver_raw FROM drivers WHERE device_key = ? AND driver_raw < ? "
-                                           "ORDER BY driver_raw DESC LIMIT 1",
-                                           p, 2)
-                                : db_query(db,
-                                           "SELECT driver_raw FROM drivers WHERE device_key = ? AND driver_raw > ? "
-                                           "ORDER BY driver_raw LIMIT 1",
-                                           p, 2);
-    if (r == NULL)
-        return false;
-    *exists = db_result_rows(r) == 1;
-    *found = *exists ? db_result_int(r, 0, 0) : 0;
+    struct db_result *r = db_query(db, "SELECT driver_raw FROM drivers WHERE device_key = ? AND driver_raw >= ?", p, 2);
+    bool ok = r != NULL;
+    for (size_t i = 0; ok && i < db_result_rows(r); ++i)
+        ok = rewrite_changes(db, device_key, db_result_int(r, i, 0));
     db_result_free(r);
-    return true;
+    return ok;
+}
+
+/* The entry's test runs added to driver_runs: every run counts for the measured verdicts. */
+static bool count_runs(struct db *db, const struct fleet_entry *e)
+{
+    const struct db_param id = DB_INT(e->entry_id);
+    struct db_result *r = db_query(db, "SELECT verdicts FROM entries WHERE id = ?", &id, 1);
+    if (r == NULL || db_result_rows(r) != 1) {
+        db_result_free(r);
+        return false;
+    }
+    cJSON *verdicts = cJSON_Parse(db_result_text(r, 0, 0));
+    db_result_free(r);
+    bool ok = true;
+    const cJSON *test;
+    cJSON_ArrayForEach(test, cJSON_GetObjectItemCaseSensitive(verdicts, "test"))
+    {
+        if (!ok || !cJSON_IsString(test) || !fleet_verdict_ran(test->valuestring))
+            continue;
+        const struct db_param p[] = {DB_TEXT(e->device_key), DB_INT(e->driver_raw), DB_TEXT(test->string),
+                                     DB_INT(items_verdict_failing(test->valuestring))};
+        ok = db_exec(db,
+                     "INSERT INTO driver_runs (device_key, driver_raw, name, runs, failures) VALUES (?, ?, ?, 1, ?) "
+                     "ON CONFLICT (device_key, driver_raw, name) DO UPDATE SET runs = driver_runs.runs + 1, "
+                     "failures = driver_runs.failures + excluded.failures",
+                     p, 4);
+    }
+    cJSON_Delete(verdicts);
+    return ok;
 }
 
 bool fleet_store_entry(struct db *db, const struct fleet_entry *e)
 {
-    const struct db_param m[] = {DB_TEXT(e->device_key), DB_INT(e->driver_raw), DB_TEXT(e->host), DB_INT(e->entry_id)};
+    /* a machine's newest run counts, not its last upload: a spool flushed after an outage uploads
+     * older runs after newer ones */
+    const struct db_param m[] = {DB_TEXT(e->device_key), DB_INT(e->driver_raw), DB_TEXT(e->host), DB_INT(e->entry_id),
+                                 DB_TEXT(e->run_at)};
     if (!db_exec(db,
-                 "INSERT INTO driver_machines (device_key, driver_raw, host, entry_id) VALUES (?, ?, ?, ?) "
-                 "ON CONFLICT (device_key, driver_raw, host) DO UPDATE SET entry_id = excluded.entry_id",
-                 m, 4))
+                 "INSERT INTO driver_machines (device_key, driver_raw, host, entry_id, run_at) VALUES (?, ?, ?, ?, ?) "
+                 "ON CONFLICT (device_key, driver_raw, host) DO UPDATE SET entry_id = excluded.entry_id, "
+                 "run_at = excluded.run_at WHERE excluded.run_at >= driver_machines.run_at",
+                 m, 5))
         return false;
     size_t count = 0, parsed_count = 0;
     int machines = 0;
     cJSON **parsed = NULL;
     struct combined *now = combine_machines(db, e, &count, &machines, &parsed, &parsed_count);
-    bool changed = false;
-    bool ok = now != NULL && replace_tests(db, e, now, count, &changed);
+    bool ok = now != NULL && replace_tests(db, e, now, count);
     int tests = 0, failing = 0, flaky = 0;
     for (size_t i = 0; ok && i < count; ++i) {
         if (strcmp(now[i].kind, "test") != 0)
@@ -318,25 +437,21 @@ bool fleet_store_entry(struct db *db, const struct fleet_entry *e)
         DB_TEXT(e->driver_version), DB_INT(machines),    DB_INT(tests),          DB_INT(failing),      DB_INT(flaky),
         DB_TEXT(e->uploaded),       DB_INT(e->entry_id), DB_TEXT(e->device_key), DB_INT(e->driver_raw)};
     if (ok && known)
-        ok =
-            db_exec(db,
-                    "UPDATE drivers SET driver_version = ?, machines = ?, reports = reports + 1, tests = ?, "
-                    "failing = ?, flaky = ?, last_upload = ?, newest_entry = ? WHERE device_key = ? AND driver_raw = ?",
-                    d, 9);
+        ok = db_exec(
+            db,
+            "UPDATE drivers SET driver_version = ?, machines = ?, reports = reports + 1, tests = ?, "
+            "failing = ?, flaky = ?, last_upload = ?, newest_entry = CASE WHEN ? >= (SELECT n.run_at FROM "
+            "entries n WHERE n.id = drivers.newest_entry) THEN ? ELSE newest_entry END "
+            "WHERE device_key = ? AND driver_raw = ?",
+            (const struct db_param[]){d[0], d[1], d[2], d[3], d[4], d[5], DB_TEXT(e->run_at), d[6], d[7], d[8]}, 10);
     else if (ok)
         ok = db_exec(db,
                      "INSERT INTO drivers (driver_version, machines, reports, tests, failing, flaky, regressions, "
                      "fixes, first_upload, last_upload, newest_entry, device_key, driver_raw) "
                      "VALUES (?, ?, 1, ?, ?, ?, 0, 0, ?, ?, ?, ?, ?)",
                      (const struct db_param[]){d[0], d[1], d[2], d[3], d[4], d[5], d[5], d[6], d[7], d[8]}, 10);
-    if (ok && (changed || !known)) {
-        int64_t previous = 0, next = 0;
-        bool has_previous = false, has_next = false;
-        ok = neighbour(db, e->device_key, e->driver_raw, true, &previous, &has_previous) &&
-             neighbour(db, e->device_key, e->driver_raw, false, &next, &has_next) &&
-             rewrite_changes(db, e->device_key, e->driver_raw, has_previous, previous) &&
-             (!has_next || rewrite_changes(db, e->device_key, next, true, e->driver_raw));
-    }
+    /* every upload adds runs, which may move the measured changes where no verdict moved */
+    ok = ok && count_runs(db, e) && rewrite_changes_from(db, e->device_key, e->driver_raw);
     return ok;
 }
 

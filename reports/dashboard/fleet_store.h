@@ -13,6 +13,7 @@
 struct fleet_entry {
     /* host: the machine, or "machine (GPU n)" where a machine has several GPUs of one deviceKey */
     const char *device_key, *driver_version, *host, *uploaded;
+    const char *run_at; /* when the report ran (its `created`, UTC): a machine's newest run counts */
     int64_t driver_raw, entry_id;
 };
 

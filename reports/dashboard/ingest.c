@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <zlib.h>
 
 #include "artifact_store.h"
@@ -89,8 +90,10 @@ static void identity_of(const cJSON *device, struct entry_identity *e, struct it
     driver_version_vendor_text(
         cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(report_identity_block(device), "driverVersionScheme")),
         (uint32_t)id.driver_version_raw, id.driver_version, vendor_text, sizeof(vendor_text));
-    e->driver_version = items_keep_text(keep, vendor_text);
     e->driver_raw = id.driver_version_raw;
+    /* a Mesa driver is its Mesa version: lavapipe's driverVersion is the same for every Mesa */
+    driver_version_mesa(id.driver_id, id.driver_info, &e->driver_raw, vendor_text, sizeof(vendor_text));
+    e->driver_version = items_keep_text(keep, vendor_text);
     e->api_version = items_keep_text(keep, id.api_version);
     e->api_raw = id.api_version_raw;
     e->os = items_keep_text(keep, id.os);
@@ -343,7 +346,7 @@ static bool with_fleet_verdicts(struct db *db, const char *key, int64_t driver_r
  * and the GPU where one machine has several GPUs of the same deviceKey (each GPU counts). */
 static bool store_device(struct db *db, int64_t report_id, int index, const struct entry_identity *identity,
                          const struct item_list *prepared, const char *host, const char *observer, const char *uploaded,
-                         char *message, size_t size)
+                         const char *run_at, char *message, size_t size)
 {
     const struct entry_identity e = *identity;
     const struct item_list items = *prepared;
@@ -367,23 +370,30 @@ static bool store_device(struct db *db, int64_t report_id, int index, const stru
                                      DB_INT(e.passed),
                                      DB_INT(e.failed),
                                      DB_INT(e.violations),
-                                     DB_TEXT(e.verdicts)};
+                                     DB_TEXT(e.verdicts),
+                                     DB_TEXT(run_at)};
     struct db_result *r =
         db_query(db,
                  "INSERT INTO entries (report_id, device_index, device_key, device_name, vendor, vendor_id, "
                  "device_id, device_type, driver_name, driver_id, driver_version, driver_raw, api_version, os, "
-                 "kernel, host, uploaded, tests_passed, tests_failed, spec_violations, verdicts) "
-                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                 entry, 21);
+                 "kernel, host, uploaded, tests_passed, tests_failed, spec_violations, verdicts, run_at) "
+                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                 entry, 22);
     bool ok = r != NULL && db_result_rows(r) == 1;
     int64_t entry_id = ok ? db_result_int(r, 0, 0) : 0;
     db_result_free(r);
     const struct db_param k = DB_TEXT(e.key);
-    r = ok ? db_query(db, "SELECT newest_driver_raw FROM devices WHERE device_key = ?", &k, 1) : NULL;
+    r = ok ? db_query(db,
+                      "SELECT d.newest_driver_raw, c.run_at FROM devices d JOIN entries c ON c.id = d.current_entry "
+                      "WHERE d.device_key = ?",
+                      &k, 1)
+           : NULL;
     ok = r != NULL;
     bool known = ok && db_result_rows(r) == 1;
-    /* the newest report of a device: the highest driver version, and of those the latest upload */
-    bool newest = !known || e.driver_raw >= db_result_int(r, 0, 0);
+    /* the newest report of a device: the highest driver version, and of those the latest run (a
+     * spool flushed after an outage uploads older runs last) */
+    bool newest = !known || e.driver_raw > db_result_int(r, 0, 0) ||
+                  (e.driver_raw == db_result_int(r, 0, 0) && strcmp(run_at, db_result_text(r, 0, 1)) >= 0);
     db_result_free(r);
     const struct db_param d[] = {DB_INT(entry_id),          DB_TEXT(uploaded),    DB_TEXT(e.vendor),
                                  DB_TEXT(e.name),           DB_TEXT(e.type),      DB_TEXT(e.driver_name),
@@ -407,14 +417,15 @@ static bool store_device(struct db *db, int64_t report_id, int index, const stru
     else if (ok)
         ok = db_exec(db, "UPDATE devices SET last_upload = ?, reports = reports + 1 WHERE device_key = ?",
                      (const struct db_param[]){d[1], d[11]}, 2);
-    const struct db_param machine[] = {DB_TEXT(host), DB_TEXT(e.key), DB_INT(entry_id), DB_INT(e.driver_raw),
-                                       DB_TEXT(uploaded)};
+    const struct db_param machine[] = {DB_TEXT(host),        DB_TEXT(e.key),    DB_INT(entry_id),
+                                       DB_INT(e.driver_raw), DB_TEXT(uploaded), DB_TEXT(run_at)};
     ok = ok && db_exec(db,
-                       "INSERT INTO machine_devices (host, device_key, entry_id, driver_raw, last_upload) "
-                       "VALUES (?, ?, ?, ?, ?) ON CONFLICT (host, device_key) DO UPDATE SET entry_id = "
-                       "excluded.entry_id, driver_raw = excluded.driver_raw, last_upload = excluded.last_upload",
-                       machine, 5);
-    const struct fleet_entry fleet = {e.key, e.driver_version, observer, uploaded, e.driver_raw, entry_id};
+                       "INSERT INTO machine_devices (host, device_key, entry_id, driver_raw, last_upload, run_at) "
+                       "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (host, device_key) DO UPDATE SET entry_id = "
+                       "excluded.entry_id, driver_raw = excluded.driver_raw, last_upload = excluded.last_upload, "
+                       "run_at = excluded.run_at WHERE excluded.run_at >= machine_devices.run_at",
+                       machine, 6);
+    const struct fleet_entry fleet = {e.key, e.driver_version, observer, uploaded, run_at, e.driver_raw, entry_id};
     ok = ok && fleet_store_entry(db, &fleet);
     if (ok && newest) {
         struct item_list combined = {0};
@@ -581,10 +592,42 @@ struct ingest_prepared *ingest_prepare_stored(const char *body, size_t length, c
     return prepare(body, length, key, false, &status, message, size);
 }
 
+/* When a report ran: its `created` time in UTC ("2026-12-04T16:25:28Z"; an offset applied,
+ * fractions of a second dropped), else its upload time. Texts compare as times. */
+static void run_time_of(const char *created, const char *uploaded, char out[32])
+{
+    struct tm tm = {0};
+    char rest[16] = "";
+    int fields = sscanf(created, "%4d-%2d-%2dT%2d:%2d:%2d%15s", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
+                        &tm.tm_min, &tm.tm_sec, rest);
+    const char *zone = rest;
+    if (*zone == '.' || *zone == ',') /* fractions of a second */
+        zone += 1 + strspn(zone + 1, "0123456789");
+    int sign = *zone == '-' ? -1 : 1, hours = 0, minutes = 0;
+    bool zoned =
+        fields == 7 && (strcmp(zone, "Z") == 0 || strcmp(zone, "z") == 0 ||
+                        ((*zone == '+' || *zone == '-') && sscanf(zone + 1, "%2d:%2d", &hours, &minutes) == 2));
+    if (fields < 6 || (fields == 7 && !zoned)) {
+        snprintf(out, 32, "%s", uploaded);
+        return;
+    }
+    tm.tm_year -= 1900;
+    tm.tm_mon -= 1;
+    time_t t = timegm(&tm) - sign * (hours * 3600 + minutes * 60);
+    struct tm utc;
+    if (t == (time_t)-1 || gmtime_r(&t, &utc) == NULL) {
+        snprintf(out, 32, "%s", uploaded);
+        return;
+    }
+    strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &utc);
+}
+
 bool ingest_store_derived(struct db *db, int64_t report_id, const struct ingest_prepared *p, const char *uploaded,
                           char *message, size_t size)
 {
     bool ok = true;
+    char run_at[32];
+    run_time_of(p->created, uploaded, run_at);
     for (int i = 0; ok && i < p->devices; ++i) {
         bool twin = false; /* another GPU of the report with the same deviceKey */
         for (int j = 0; j < p->devices && !twin; ++j)
@@ -594,16 +637,24 @@ bool ingest_store_derived(struct db *db, int64_t report_id, const struct ingest_
             snprintf(observer, sizeof(observer), "%s (GPU %d)", p->host, i);
         else
             snprintf(observer, sizeof(observer), "%s", p->host);
-        ok =
-            store_device(db, report_id, i, &p->identities[i], &p->items[i], p->host, observer, uploaded, message, size);
+        ok = store_device(db, report_id, i, &p->identities[i], &p->items[i], p->host, observer, uploaded, run_at,
+                          message, size);
     }
-    const struct db_param machine[] = {DB_TEXT(p->host), DB_TEXT(uploaded), DB_INT(report_id), DB_INT(p->devices)};
-    ok = ok && db_exec(db,
-                       "INSERT INTO machines (host, reports, first_upload, last_upload, last_report, last_devices) "
-                       "VALUES (?, 1, ?, ?, ?, ?) ON CONFLICT (host) DO UPDATE SET reports = machines.reports + 1, "
-                       "last_upload = excluded.last_upload, last_report = excluded.last_report, "
-                       "last_devices = excluded.last_devices",
-                       (const struct db_param[]){machine[0], machine[1], machine[1], machine[2], machine[3]}, 5);
+    /* the machine's newest report is its newest run, whenever it was uploaded */
+    const struct db_param machine[] = {DB_TEXT(p->host), DB_TEXT(uploaded), DB_INT(report_id), DB_INT(p->devices),
+                                       DB_TEXT(run_at)};
+    ok = ok &&
+         db_exec(db,
+                 "INSERT INTO machines (host, reports, first_upload, last_upload, last_report, last_devices, last_run) "
+                 "VALUES (?, 1, ?, ?, ?, ?, ?) ON CONFLICT (host) DO UPDATE SET reports = machines.reports + 1, "
+                 "last_upload = excluded.last_upload, "
+                 "last_report = CASE WHEN excluded.last_run >= machines.last_run THEN excluded.last_report "
+                 "ELSE machines.last_report END, "
+                 "last_devices = CASE WHEN excluded.last_run >= machines.last_run THEN excluded.last_devices "
+                 "ELSE machines.last_devices END, "
+                 "last_run = CASE WHEN excluded.last_run >= machines.last_run THEN excluded.last_run "
+                 "ELSE machines.last_run END",
+                 (const struct db_param[]){machine[0], machine[1], machine[1], machine[2], machine[3], machine[4]}, 6);
     for (size_t i = 0; ok && i < p->artifact_count; ++i) {
         const struct db_param a[] = {DB_INT(report_id), DB_TEXT(p->artifacts[i].sha256), DB_INT(p->artifacts[i].bytes)};
         ok = db_exec(db, "INSERT INTO report_artifacts (report_id, sha256, bytes) VALUES (?, ?, ?)", a, 3);

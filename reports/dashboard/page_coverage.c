@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fleet_verdict.h"
 #include "html_page.h"
 #include "item_names.h"
 #include "items.h"
@@ -284,9 +285,11 @@ void view_capability(struct db *db, const struct page_request *request, struct v
     buf_printf(
         &sql,
         "SELECT d.device_key, d.vendor, d.device_name, d.newest_driver, c.declared, c.verdict, c.value, c.number, "
-        "s.driver_version, e.report_id FROM devices d JOIN entries e ON e.id = d.current_entry "
+        "s.driver_version, e.report_id, n.runs, n.failures FROM devices d JOIN entries e ON e.id = d.current_entry "
         "LEFT JOIN current_items c ON c.device_key = d.device_key AND c.kind = ? AND c.name = ? "
         "LEFT JOIN first_seen s ON s.device_key = d.device_key AND s.kind = c.kind AND s.name = c.name "
+        "LEFT JOIN driver_runs n ON c.kind = 'test' AND n.device_key = d.device_key AND n.driver_raw = "
+        "d.newest_driver_raw AND n.name = c.name "
         "WHERE 1 = 1%s ORDER BY d.vendor, d.device_name, d.device_key",
         f.where.data);
     struct db_result *r = devices < 0 ? NULL : db_query_dynamic(db, sql.data, params, 2 + f.count);
@@ -328,6 +331,17 @@ void view_capability(struct db *db, const struct page_request *request, struct v
             cJSON_AddStringToObject(d, "value", db_result_text(r, i, 6));
         if (!db_result_null(r, i, 8))
             cJSON_AddStringToObject(d, "firstDriver", db_result_text(r, i, 8));
+        if (!db_result_null(r, i, 10)) { /* a test: its verdict with a confidence over every run (fleet_verdict.h) */
+            struct fleet_measure m;
+            fleet_measure((int)db_result_int(r, i, 10), (int)db_result_int(r, i, 11), &m);
+            cJSON *measured = cJSON_AddObjectToObject(d, "measured");
+            cJSON_AddStringToObject(measured, "verdict", m.verdict);
+            cJSON_AddNumberToObject(measured, "runs", m.runs);
+            cJSON_AddNumberToObject(measured, "failures", m.failures);
+            cJSON_AddNumberToObject(measured, "failureRate", m.rate);
+            cJSON_AddNumberToObject(measured, "low", m.low);
+            cJSON_AddNumberToObject(measured, "high", m.high);
+        }
         declared += has;
         verified += strcmp(verdict, "pass") == 0;
         if (has && items_verdict_failing(verdict))
@@ -398,16 +412,18 @@ void html_capabilities(const cJSON *m, const struct page_context *c, struct buf 
     buf_add(b, "</tbody></table>");
 }
 
+/* `measured`: a test's column of its verdict with a confidence */
 static void device_list(struct buf *b, const cJSON *list, const char *title, const char *css_class, bool values,
-                        bool verdicts)
+                        bool verdicts, bool measured)
 {
     buf_printf(b, "<h2>%s (%d)</h2>", title, cJSON_GetArraySize(list));
     if (cJSON_GetArraySize(list) == 0)
         return;
     buf_printf(b,
                "<table class=\"sortable %s\"><thead><tr><th>vendor</th><th>device</th><th>newest driver</th>%s"
-               "%s<th>first driver with it</th></tr></thead><tbody>",
-               css_class, verdicts ? "<th>verdict</th>" : "", values ? "<th>value</th>" : "");
+               "%s%s<th>first driver with it</th></tr></thead><tbody>",
+               css_class, verdicts ? "<th>verdict</th>" : "", measured ? "<th>measured over every run</th>" : "",
+               values ? "<th>value</th>" : "");
     const cJSON *d;
     cJSON_ArrayForEach(d, list)
     {
@@ -420,6 +436,18 @@ static void device_list(struct buf *b, const cJSON *list, const char *title, con
         buf_add(b, "</td>");
         if (verdicts)
             html_verdict_cell(b, str(d, "verdict"));
+        const cJSON *runs = cJSON_GetObjectItemCaseSensitive(d, "measured");
+        if (measured && runs != NULL) {
+            struct fleet_measure m;
+            fleet_measure((int)num(runs, "runs"), (int)num(runs, "failures"), &m);
+            char text[160];
+            fleet_measure_text(&m, text, sizeof(text));
+            buf_printf(b, "<td class=\"muted\">%s: ", m.verdict);
+            buf_escape(b, text);
+            buf_add(b, "</td>");
+        } else if (measured) {
+            buf_add(b, "<td></td>");
+        }
         if (values) {
             buf_add(b, "<td><code>");
             buf_escape(b, str(d, "value"));
@@ -447,6 +475,7 @@ void html_capability(const cJSON *m, const struct page_context *c, struct buf *b
     }
     /* only smoke capabilities and tests have a verdict; the rest is what drivers declare */
     bool smoke = strcmp(str(m, "kind"), "capability") == 0 || strcmp(str(m, "kind"), "test") == 0;
+    bool test = strcmp(str(m, "kind"), "test") == 0;
     buf_printf(b, "<p>%.0f of %.0f devices declare it (%.1f%%)", num(m, "devicesDeclaring"), num(m, "devices"),
                num(m, "declaredShare") * 100);
     if (smoke)
@@ -495,7 +524,7 @@ void html_capability(const cJSON *m, const struct page_context *c, struct buf *b
     bool values = strcmp(str(m, "kind"), "limit") == 0 || strcmp(str(m, "kind"), "extension") == 0;
     if (smoke)
         device_list(b, cJSON_GetObjectItemCaseSensitive(m, "declaredButFailing"), "Declare it but fail it", "failing",
-                    values, true);
-    device_list(b, cJSON_GetObjectItemCaseSensitive(m, "declaring"), "Declare it", "declaring", values, smoke);
-    device_list(b, cJSON_GetObjectItemCaseSensitive(m, "lacking"), "Lack it", "lacking", values, smoke);
+                    values, true, test);
+    device_list(b, cJSON_GetObjectItemCaseSensitive(m, "declaring"), "Declare it", "declaring", values, smoke, test);
+    device_list(b, cJSON_GetObjectItemCaseSensitive(m, "lacking"), "Lack it", "lacking", values, smoke, false);
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "diff.h"
+#include "fleet_verdict.h"
 #include "html_page.h"
 #include "items.h"
 #include "pages.h"
@@ -33,6 +34,62 @@ static cJSON *find_driver(cJSON *drivers, double raw)
     cJSON *d;
     cJSON_ArrayForEach(d, drivers) if (num(d, "driverRaw") == raw) return d;
     return NULL;
+}
+
+static cJSON *measure_json(const char *test, int runs, int failures)
+{
+    struct fleet_measure m;
+    fleet_measure(runs, failures, &m);
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "test", test);
+    cJSON_AddStringToObject(j, "verdict", m.verdict);
+    cJSON_AddNumberToObject(j, "runs", m.runs);
+    cJSON_AddNumberToObject(j, "failures", m.failures);
+    cJSON_AddNumberToObject(j, "failureRate", m.rate);
+    cJSON_AddNumberToObject(j, "low", m.low);
+    cJSON_AddNumberToObject(j, "high", m.high);
+    return j;
+}
+
+/* Per driver, every test's runs over every report and the verdict with a confidence
+ * (fleet_verdict.h): `measured` and the count of each verdict in `measuredCounts`; a test that
+ * does not pass gets its own beside it. */
+static bool add_measured(struct db *db, const struct db_param *key, cJSON *drivers)
+{
+    struct db_result *r = db_query(db,
+                                   "SELECT driver_raw, name, runs, failures FROM driver_runs WHERE device_key = ? "
+                                   "ORDER BY driver_raw, name",
+                                   key, 1);
+    if (r == NULL)
+        return false;
+    cJSON *d;
+    cJSON_ArrayForEach(d, drivers)
+    {
+        cJSON_AddArrayToObject(d, "measured");
+        cJSON *counts = cJSON_AddObjectToObject(d, "measuredCounts");
+        static const char *const verdicts[] = {"pass", "fail", "flaky", "unknown"};
+        for (size_t v = 0; v < 4; ++v)
+            cJSON_AddNumberToObject(counts, verdicts[v], 0);
+    }
+    for (size_t i = 0; i < db_result_rows(r); ++i) {
+        d = find_driver(drivers, (double)db_result_int(r, i, 0));
+        if (d == NULL)
+            continue;
+        cJSON *m = measure_json(db_result_text(r, i, 1), (int)db_result_int(r, i, 2), (int)db_result_int(r, i, 3));
+        cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(d, "measured"), m);
+        cJSON *count =
+            cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(d, "measuredCounts"), str(m, "verdict"));
+        if (count)
+            cJSON_SetNumberValue(count, count->valuedouble + 1);
+        const cJSON *t;
+        cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(d, "notPassing"))
+        {
+            if (strcmp(str(t, "test"), str(m, "test")) == 0)
+                cJSON_AddItemToObject((cJSON *)t, "measured", cJSON_Duplicate(m, true));
+        }
+    }
+    db_result_free(r);
+    return true;
 }
 
 /* The test changes and the tests that do not pass, per driver. */
@@ -75,7 +132,7 @@ static bool add_tests(struct db *db, const struct db_param *key, cJSON *drivers)
         cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(d, "notPassing"), t);
     }
     db_result_free(r);
-    return true;
+    return add_measured(db, key, drivers);
 }
 
 /* What the declared values did between consecutive drivers (their newest reports): the smoke
@@ -175,6 +232,8 @@ void view_device(struct db *db, const struct page_request *request, struct view_
     size_t count = (size_t)cJSON_GetArraySize(drivers);
     size_t diffed = all || count <= HISTORY_DRIVERS ? count : HISTORY_DRIVERS;
     cJSON_AddNumberToObject(out->model, "driverVersions", (double)count);
+    cJSON_AddNumberToObject(out->model, "confidence", FLEET_CONFIDENCE);
+    cJSON_AddNumberToObject(out->model, "decisiveRate", FLEET_DECISIVE_RATE);
     cJSON_AddNumberToObject(out->model, "driverVersionsDiffed", (double)diffed);
     add_declared_changes(db, drivers, diffed, out);
     if (out->status >= 400) {
@@ -231,7 +290,8 @@ static void not_passing(const cJSON *driver, struct buf *b)
 {
     buf_add(
         b,
-        "<table class=\"not-passing\"><thead><tr><th>test</th><th>verdict</th><th>machines</th></tr></thead><tbody>");
+        "<table class=\"not-passing\"><thead><tr><th>test</th><th>verdict</th><th>machines</th><th>measured over every "
+        "run</th></tr></thead><tbody>");
     const cJSON *t;
     cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(driver, "notPassing"))
     {
@@ -241,6 +301,16 @@ static void not_passing(const cJSON *driver, struct buf *b)
         html_verdict_cell(b, str(t, "verdict"));
         buf_add(b, "<td>");
         buf_escape(b, str(t, "detail"));
+        buf_add(b, "</td><td>");
+        const cJSON *m = cJSON_GetObjectItemCaseSensitive(t, "measured");
+        if (m != NULL) {
+            struct fleet_measure measure;
+            fleet_measure((int)num(m, "runs"), (int)num(m, "failures"), &measure);
+            char text[160];
+            fleet_measure_text(&measure, text, sizeof(text));
+            buf_printf(b, "%s: ", measure.verdict);
+            buf_escape(b, text);
+        }
         buf_add(b, "</td></tr>");
     }
     buf_add(b, "</tbody></table>");
@@ -352,11 +422,18 @@ void html_device(const cJSON *m, const struct page_context *context, struct buf 
         not_passing(newest, b);
         buf_add(b, "</div>");
     }
-    buf_add(b, "<h2>Drivers</h2><p class=\"muted\">Each driver's verdicts combine the newest report of every machine "
-               "that ran it: a test passes only where all pass, and is flaky where machines disagree.</p>"
+    buf_printf(b,
+               "<h2>Drivers</h2><p class=\"muted\">Each driver's verdicts combine the newest run of every machine "
+               "on it, counting only the machines that ran the test (skipped and unsupported are no runs): a test "
+               "passes where all of them pass, fails where all fail (whatever the failing kind), and is flaky where "
+               "it fails on some. Measured over every run of every report, at %.0f %% confidence (Wilson "
+               "interval of the failure rate): pass where no run failed and a rate of %.0f %% is ruled out, fail where "
+               "every run failed likewise, flaky where runs disagree, unknown where too few ran to tell.</p>"
                "<table class=\"sortable\" id=\"drivers\"><thead><tr><th>driver</th><th>machines</th><th>reports</th>"
-               "<th>failing on every machine</th><th>flaky</th><th>regressions</th><th>fixes</th><th>first upload</th>"
-               "<th>last upload</th><th>newest report</th></tr></thead><tbody>");
+               "<th>failing on every machine</th><th>failing on some (flaky)</th><th>regressions</th><th>fixes</th>"
+               "<th>measured: pass / fail / flaky / unknown</th><th>first upload</th><th>last upload</th><th>newest "
+               "report</th></tr></thead><tbody>",
+               100 * FLEET_CONFIDENCE, 100 * FLEET_DECISIVE_RATE);
     const cJSON *v;
     cJSON_ArrayForEach(v, drivers)
     {
@@ -368,6 +445,9 @@ void html_device(const cJSON *m, const struct page_context *context, struct buf 
                    num(v, "machines"), num(v, "reports"), num(v, "failing") > 0 ? " fail" : "", num(v, "failing"),
                    num(v, "flaky") > 0 ? " flaky" : "", num(v, "flaky"), num(v, "regressions") > 0 ? " fail" : "",
                    num(v, "regressions"), num(v, "fixes"));
+        const cJSON *counts = cJSON_GetObjectItemCaseSensitive(v, "measuredCounts");
+        buf_printf(b, "%.0f / %.0f / %.0f / %.0f</td><td>", num(counts, "pass"), num(counts, "fail"),
+                   num(counts, "flaky"), num(counts, "unknown"));
         buf_escape(b, str(v, "firstUpload"));
         buf_add(b, "</td><td>");
         buf_escape(b, str(v, "lastUpload"));

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fleet_limits.h"
+#include "fleet_verdict.h"
 #include "gate.h"
 #include "html_page.h"
 #include "pages.h"
@@ -86,6 +87,7 @@ static void set_string(cJSON *object, const char *key, const char *value)
 /* A combined verdict of a device's newest driver (rows of the query below). */
 struct fleet_test {
     const char *device_key, *name, *verdict, *detail;
+    int runs, failures; /* over every report of the driver, for the measured rate */
 };
 
 static int compare_tests(const void *a, const void *b)
@@ -102,8 +104,10 @@ static bool combine_verdicts(struct db *db, const struct filter_sql *f, cJSON **
 {
     struct buf sql = {0};
     buf_printf(&sql,
-               "SELECT t.device_key, t.name, t.verdict, t.detail FROM devices d JOIN driver_tests t ON "
-               "t.device_key = d.device_key AND t.driver_raw = d.newest_driver_raw WHERE t.kind = 'test'%s",
+               "SELECT t.device_key, t.name, t.verdict, t.detail, COALESCE(n.runs, 0), COALESCE(n.failures, 0) "
+               "FROM devices d JOIN driver_tests t ON t.device_key = d.device_key AND t.driver_raw = "
+               "d.newest_driver_raw LEFT JOIN driver_runs n ON n.device_key = t.device_key AND n.driver_raw = "
+               "t.driver_raw AND n.name = t.name WHERE t.kind = 'test'%s",
                f->where.data);
     struct db_result *r = db_query_dynamic(db, sql.data, f->params, f->count);
     buf_free(&sql);
@@ -119,17 +123,18 @@ static bool combine_verdicts(struct db *db, const struct filter_sql *f, cJSON **
         return false;
     }
     for (size_t i = 0; i < rows; ++i)
-        tests[i] = (struct fleet_test){db_result_text(r, i, 0), db_result_text(r, i, 1), db_result_text(r, i, 2),
-                                       db_result_text(r, i, 3)};
+        tests[i] =
+            (struct fleet_test){db_result_text(r, i, 0), db_result_text(r, i, 1),     db_result_text(r, i, 2),
+                                db_result_text(r, i, 3), (int)db_result_int(r, i, 4), (int)db_result_int(r, i, 5)};
     struct fleet_test *versions = tests + rows; /* (device_key, "", newest driver) */
     for (size_t i = 0; i < driver_rows; ++i)
-        versions[i] = (struct fleet_test){db_result_text(drivers, i, 0), "", db_result_text(drivers, i, 1), ""};
+        versions[i] = (struct fleet_test){db_result_text(drivers, i, 0), "", db_result_text(drivers, i, 1), "", 0, 0};
     qsort(tests, rows, sizeof(*tests), compare_tests);
     qsort(versions, driver_rows, sizeof(*versions), compare_tests);
     for (size_t i = 0; i < n; ++i) {
         cJSON *device = (cJSON *)view_device_of(reports[i], 0);
         const char *key = report_device_key(device);
-        const struct fleet_test wanted_driver = {key, "", "", ""};
+        const struct fleet_test wanted_driver = {key, "", "", "", 0, 0};
         const struct fleet_test *version =
             bsearch(&wanted_driver, versions, driver_rows, sizeof(*versions), compare_tests);
         if (version != NULL)
@@ -138,12 +143,18 @@ static bool combine_verdicts(struct db *db, const struct filter_sql *f, cJSON **
         cJSON_ArrayForEach(entry, (cJSON *)report_smoke_results(device))
         {
             struct report_smoke smoke = report_smoke_of(entry);
-            const struct fleet_test wanted = {key, smoke.id, "", ""};
+            const struct fleet_test wanted = {key, smoke.id, "", "", 0, 0};
             const struct fleet_test *t = bsearch(&wanted, tests, rows, sizeof(*tests), compare_tests);
             if (t == NULL || strcmp(t->verdict, smoke.status) == 0)
                 continue;
-            char reason[1024];
-            snprintf(reason, sizeof(reason), "%s%s%s", t->detail, *smoke.reason ? "; " : "", smoke.reason);
+            char reason[1024], measured[160] = "";
+            if (t->failures > 0) { /* how often it fails, over every run */
+                struct fleet_measure m;
+                fleet_measure(t->runs, t->failures, &m);
+                fleet_measure_text(&m, measured, sizeof(measured));
+            }
+            snprintf(reason, sizeof(reason), "%s%s%s%s%s", t->detail, *measured ? "; " : "", measured,
+                     *smoke.reason ? "; " : "", smoke.reason);
             set_string(entry, "status", t->verdict);
             set_string(entry, "reason", reason);
         }

@@ -14,6 +14,7 @@ static const struct page pages[] = {
     {"/reports/{}/{}", view_report_download, NULL, NULL, false},
     {"/artifacts/{}", view_artifact, NULL, NULL, false},
     {"/regressions", view_regressions, html_regressions, "Regressions", false},
+    {"/reruns", view_reruns, html_reruns, "Reruns", false},
     {"/machines", view_machines, html_machines, "Machines", false},
     {"/machines/*", view_machine, html_machine, NULL, false},
     {"/compare", view_compare, html_compare, "Compare", false},

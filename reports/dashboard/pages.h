@@ -53,8 +53,8 @@ void pages_render_login(const char *message, const struct page_context *context,
 
 /* The page files' views and HTML, named by the table in pages.c. */
 page_view view_devices, view_device, view_report, view_report_download, view_artifact, view_regressions, view_machines,
-    view_machine, view_compare, view_capabilities, view_capability, view_fleet, view_fleet_download;
+    view_machine, view_compare, view_capabilities, view_capability, view_fleet, view_fleet_download, view_reruns;
 page_html html_devices, html_device, html_report, html_regressions, html_machines, html_machine, html_compare,
-    html_capabilities, html_capability, html_fleet;
+    html_capabilities, html_capability, html_fleet, html_reruns;
 
 #endif

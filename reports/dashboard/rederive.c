@@ -90,6 +90,7 @@ bool rederive_all(struct db *db, char *message, size_t size)
         "DELETE FROM driver_changes",   "DELETE FROM driver_tests",    "DELETE FROM drivers",
         "DELETE FROM driver_machines",  "DELETE FROM machine_devices", "DELETE FROM machines",
         "DELETE FROM report_artifacts", "DELETE FROM devices",         "DELETE FROM entries",
+        "DELETE FROM driver_runs",
     };
     for (size_t i = 0; i < sizeof(derived) / sizeof(derived[0]); ++i)
         if (!db_exec(db, derived[i], NULL, 0)) {

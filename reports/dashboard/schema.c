@@ -90,9 +90,26 @@ static const char *const version_2[] = {
     NULL,
 };
 
-static const char *const *const migrations[SCHEMA_VERSION] = {version_1, version_2};
-/* Data a step changes beyond the tables (NULL: none); runs in the step's transaction. */
-static bool (*const rederive[SCHEMA_VERSION])(struct db *, char *, size_t) = {NULL, rederive_all};
+/* Version 3 (issue 43): a machine's newest report is its newest run (the report's `created`), not
+ * its last upload; Mesa drivers are told apart by their Mesa version; only tests that ran count in
+ * the verdicts over machines; every run is counted for the verdicts with a confidence. The tables
+ * derived from reports are derived again. */
+static const char *const version_3[] = {
+    "ALTER TABLE entries ADD COLUMN run_at TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE machines ADD COLUMN last_run TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE machine_devices ADD COLUMN run_at TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE driver_machines ADD COLUMN run_at TEXT NOT NULL DEFAULT ''",
+    /* per (device, driver) and smoke test: its runs and failures over every report of every
+     * machine, for the verdicts with a confidence (fleet_verdict.h) */
+    "CREATE TABLE driver_runs (device_key TEXT NOT NULL, driver_raw BIGINT NOT NULL, name TEXT NOT NULL, "
+    "runs INTEGER NOT NULL, failures INTEGER NOT NULL, PRIMARY KEY (device_key, driver_raw, name))%WITHOUT_ROWID%",
+    NULL,
+};
+
+static const char *const *const migrations[SCHEMA_VERSION] = {version_1, version_2, version_3};
+/* Data a step changes beyond the tables (NULL: none); runs in the step's transaction. A step
+ * whose derivation a later step repeats skips it (the later tables are not there yet). */
+static bool (*const rederive[SCHEMA_VERSION])(struct db *, char *, size_t) = {NULL, rederive_all, rederive_all};
 
 static char *spell(enum db_backend backend, const char *statement)
 {
@@ -169,7 +186,10 @@ bool schema_prepare(struct db *db, int *migrated_from, char *error, size_t size)
             free(statement);
         }
         char detail[512] = "";
-        if (ok && rederive[step] != NULL && !rederive[step](db, detail, sizeof(detail))) {
+        bool derived_later = false;
+        for (int later = step + 1; later < SCHEMA_VERSION; ++later)
+            derived_later = derived_later || rederive[later] != NULL;
+        if (ok && rederive[step] != NULL && !derived_later && !rederive[step](db, detail, sizeof(detail))) {
             snprintf(error, size, "database: migrating to schema version %d: %s", step + 1, detail);
             db_rollback(db);
             return false;

@@ -41,15 +41,21 @@ EOF
 sed 's/^EXPECT y IDX 0 EQ 1 3 5 7/EXPECT y IDX 0 EQ 1 3 5 8/' "$work/old/kernels/saxpy.amber" >"$work/new/kernels/saxpy.amber"
 "$probe" --amber "$work/old" --tests 'amber.*,compute.1x1' --out "$work/old.json" 2>"$work/log" || echo "probe failed"
 "$probe" --amber "$work/new" --tests 'amber.*,compute.1x1' --out "$work/new.json" 2>>"$work/log" || echo "probe failed"
-# the second report as the same device on a newer driver
+# the second report as the same device on a newer driver (a Mesa driver is its Mesa version in
+# driverInfo: lavapipe's driverVersion is the same for every Mesa)
 python3 - "$work/new.json" <<'PY'
-import json, sys
+import json, re, sys
 report = json.load(open(sys.argv[1]))
+newer = lambda info: re.sub(r"Mesa (\d+)\.(\d+)\.(\d+)", lambda m: "Mesa %s.%s.%d" % (m[1], m[2], int(m[3]) + 1), info)
 for device in report["devices"]:
     identity = device["identity"]
     identity["driverVersionRaw"] = identity["driverVersionRaw"] + 1
     major, minor, patch = (int(p) for p in identity["driverVersion"].split("."))
     identity["driverVersion"] = "%d.%d.%d" % (major, minor, patch + 1)
+    identity["driverInfo"] = newer(identity.get("driverInfo", ""))
+    driver = device["declared"]["properties"].get("VkPhysicalDeviceDriverProperties")
+    if driver:
+        driver["driverInfo"] = newer(driver.get("driverInfo", ""))
 json.dump(report, open(sys.argv[1], "w"))
 PY
 

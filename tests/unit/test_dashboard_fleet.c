@@ -53,6 +53,64 @@ static void machines_that_disagree_are_flaky(void **state)
     assert_string_equal(v.detail, "fail on 9 of 10 machines: m0, m1, m2, m3, m4, m5 and 3 more");
 }
 
+static void only_machines_that_ran_the_test_count(void **state)
+{
+    (void)state;
+    struct fleet_verdict v;
+    /* issue 43: docs/examples/nvidia-h200.amber.report.json ran only amber.*: its built-in tests
+     * are "skipped: not selected", which says nothing of them */
+    const struct machine_verdict subset[] = {
+        {"farm-h200-01", "pass"}, {"farm-h200-02", "pass"}, {"nvidia-h200", "skipped"}};
+    fleet_combine(subset, 3, &v);
+    assert_string_equal(v.verdict, "pass");
+    assert_int_equal(v.machines, 2);
+    assert_int_equal(v.failing, 0);
+    assert_string_equal(v.detail, "on all 2 machines; not run on 1: nvidia-h200 (skipped)");
+    /* ... nor hides a regression on 2 of the 3 machines that ran it */
+    const struct machine_verdict regressed[] = {
+        {"farm-h200-01", "fail"}, {"nvidia-h200", "skipped"}, {"farm-h200-02", "fail"}, {"farm-h200-03", "pass"}};
+    fleet_combine(regressed, 4, &v);
+    assert_string_equal(v.verdict, "flaky");
+    assert_int_equal(v.machines, 3);
+    assert_int_equal(v.failing, 2);
+    assert_string_equal(v.detail,
+                        "fail on 2 of 3 machines: farm-h200-01, farm-h200-02; not run on 1: nvidia-h200 (skipped)");
+    const struct machine_verdict every_one_failed[] = {{"a", "fail"}, {"b", "skipped"}};
+    fleet_combine(every_one_failed, 2, &v);
+    assert_string_equal(v.verdict, "fail");
+    assert_int_equal(v.machines, 1);
+    /* no machine ran it: not a run anywhere */
+    const struct machine_verdict none[] = {{"a", "skipped"}, {"b", "unsupported"}};
+    fleet_combine(none, 2, &v);
+    assert_string_equal(v.verdict, "unsupported");
+    assert_int_equal(v.failing, 0);
+    assert_string_equal(v.detail, "skipped on 1 of 2 machines: a; unsupported on 1 of 2 machines: b");
+    const struct machine_verdict unsupported_and_pass[] = {{"a", "unsupported"}, {"b", "pass"}};
+    fleet_combine(unsupported_and_pass, 2, &v);
+    assert_string_equal(v.verdict, "pass");
+}
+
+static void every_failing_kind_is_a_failure(void **state)
+{
+    (void)state;
+    struct fleet_verdict v;
+    /* issue 43: crashed on one machine, failed on the other fails on every machine */
+    const struct machine_verdict two[] = {{"a", "crashed"}, {"b", "fail"}};
+    fleet_combine(two, 2, &v);
+    assert_string_equal(v.verdict, "fail");
+    assert_int_equal(v.failing, 2);
+    assert_int_equal(v.passing, 0);
+    assert_string_equal(v.detail, "crashed on 1 of 2 machines: a; fail on 1 of 2 machines: b");
+    const struct machine_verdict lost[] = {{"a", "device_lost"}, {"b", "device_lost"}, {"c", "skipped"}};
+    fleet_combine(lost, 3, &v);
+    assert_string_equal(v.verdict, "device_lost");
+    assert_string_equal(v.detail, "on all 2 machines; not run on 1: c (skipped)");
+    const struct machine_verdict with_timeout[] = {{"a", "timeout"}, {"b", "not_applied"}, {"c", "crashed"}};
+    fleet_combine(with_timeout, 3, &v);
+    assert_string_equal(v.verdict, "fail");
+    assert_int_equal(v.failing, 3);
+}
+
 static void regressions_and_fixes(void **state)
 {
     (void)state;
@@ -66,6 +124,52 @@ static void regressions_and_fixes(void **state)
     assert_int_equal(fleet_compare("fail", "flaky"), FLEET_CHANGED);
     assert_int_equal(fleet_compare("unsupported", "fail"), FLEET_CHANGED);
     assert_int_equal(fleet_compare("unsupported", "pass"), FLEET_CHANGED);
+    /* a driver on which no machine ran the test is no change (issue 43: a subset run) */
+    assert_int_equal(fleet_compare("pass", "skipped"), FLEET_SAME);
+    assert_int_equal(fleet_compare("skipped", "fail"), FLEET_SAME);
+    assert_int_equal(fleet_compare("crashed", "fail"), FLEET_CHANGED);
+}
+
+static void verdicts_with_a_confidence(void **state)
+{
+    (void)state;
+    struct fleet_measure m;
+    fleet_measure(0, 0, &m);
+    assert_string_equal(m.verdict, "unknown");
+    fleet_measure(3, 0, &m); /* three passes: a test failing one run in two could still pass three times */
+    assert_string_equal(m.verdict, "unknown");
+    assert_float_equal(m.high, 0.5615, 0.0001);
+    fleet_measure(4, 0, &m);
+    assert_string_equal(m.verdict, "pass");
+    assert_float_equal(m.high, 0.4899, 0.0001);
+    fleet_measure(3, 3, &m);
+    assert_string_equal(m.verdict, "unknown");
+    fleet_measure(4, 4, &m);
+    assert_string_equal(m.verdict, "fail");
+    assert_float_equal(m.low, 0.5101, 0.0001);
+    fleet_measure(3, 2, &m); /* failed on 2 of 3 machines: flaky, and how often */
+    assert_string_equal(m.verdict, "flaky");
+    assert_float_equal(m.rate, 2.0 / 3.0, 0.0001);
+    assert_float_equal(m.low, 0.2077, 0.0001);
+    assert_float_equal(m.high, 0.9385, 0.0001);
+    char text[128];
+    fleet_measure_text(&m, text, sizeof(text));
+    assert_string_equal(text, "failure rate 67 % of 3 runs (95 % interval 21-94 %)");
+    /* a flake at 5 % that is now at 60 %: a regression; the same flake again: none */
+    struct fleet_measure before, after;
+    fleet_measure(20, 1, &before);
+    fleet_measure(20, 12, &after);
+    assert_int_equal(fleet_measured_change(&before, &after), FLEET_REGRESSION);
+    assert_int_equal(fleet_measured_change(&after, &before), FLEET_FIX);
+    fleet_measure(40, 3, &after);
+    assert_int_equal(fleet_measured_change(&before, &after), FLEET_SAME);
+    /* pass on 3 machines, fail on 3: the runs cannot tell it from chance yet; 5 and 5 can */
+    fleet_measure(3, 0, &before);
+    fleet_measure(3, 3, &after);
+    assert_int_equal(fleet_measured_change(&before, &after), FLEET_SAME);
+    fleet_measure(5, 0, &before);
+    fleet_measure(5, 5, &after);
+    assert_int_equal(fleet_measured_change(&before, &after), FLEET_REGRESSION);
 }
 
 static void names_by_struct_and_their_aliases(void **state)
@@ -104,9 +208,13 @@ static void the_closest_names_to_a_misspelling(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(machines_that_agree_give_their_verdict), cmocka_unit_test(machines_that_disagree_are_flaky),
-        cmocka_unit_test(regressions_and_fixes), cmocka_unit_test(names_by_struct_and_their_aliases),
-        cmocka_unit_test(the_closest_names_to_a_misspelling)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(machines_that_agree_give_their_verdict),
+                                       cmocka_unit_test(machines_that_disagree_are_flaky),
+                                       cmocka_unit_test(only_machines_that_ran_the_test_count),
+                                       cmocka_unit_test(every_failing_kind_is_a_failure),
+                                       cmocka_unit_test(regressions_and_fixes),
+                                       cmocka_unit_test(verdicts_with_a_confidence),
+                                       cmocka_unit_test(names_by_struct_and_their_aliases),
+                                       cmocka_unit_test(the_closest_names_to_a_misspelling)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -70,6 +70,30 @@ static void vendors_write_their_own(void **state)
     expect_vendor_text(NULL, 1, "0.0.1", "0.0.1");
 }
 
+static void mesa_drivers_by_their_mesa_version(void **state)
+{
+    (void)state;
+    int64_t raw = 0;
+    char text[64];
+    /* lavapipe reports driverVersion 0.0.1 for every Mesa: driverInfo tells them apart */
+    assert_true(driver_version_mesa("VK_DRIVER_ID_MESA_LLVMPIPE", "Mesa 25.0.7-2~bpo12+1 (LLVM 15.0.6)", &raw, text,
+                                    sizeof(text)));
+    assert_int_equal(raw, (25 << 22) | 7);
+    assert_string_equal(text, "Mesa 25.0.7");
+    assert_true(driver_version_mesa("VK_DRIVER_ID_MESA_LLVMPIPE", "Mesa 24.2.8-1ubuntu1~24.04.1 (LLVM 19.1.1)", &raw,
+                                    text, sizeof(text)));
+    assert_int_equal(raw, (24 << 22) | (2 << 12) | 8);
+    assert_true(
+        driver_version_mesa("VK_DRIVER_ID_MESA_RADV", "Mesa 25.1.0-devel (git-7f2ba5d9c7)", &raw, text, sizeof(text)));
+    assert_string_equal(text, "Mesa 25.1.0");
+    assert_true(driver_version_mesa("VK_DRIVER_ID_INTEL_OPEN_SOURCE_MESA", "Mesa 24.0", &raw, text, sizeof(text)));
+    assert_string_equal(text, "Mesa 24.0.0");
+    /* others keep driverVersion */
+    assert_false(driver_version_mesa("VK_DRIVER_ID_NVIDIA_PROPRIETARY", "580.159.04", &raw, text, sizeof(text)));
+    assert_false(driver_version_mesa("VK_DRIVER_ID_MESA_TURNIP", "turnip built from source", &raw, text, sizeof(text)));
+    assert_false(driver_version_mesa("VK_DRIVER_ID_MESA_RADV", "Mesa x.y", &raw, text, sizeof(text)));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -78,6 +102,7 @@ int main(void)
         cmocka_unit_test(qualcomm_top_bit_marks_the_new_scheme),
         cmocka_unit_test(others_follow_the_api_version_layout),
         cmocka_unit_test(vendors_write_their_own),
+        cmocka_unit_test(mesa_drivers_by_their_mesa_version),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "gate.h"
+#include "report_model.h"
 #include "test_support.h"
 
 static const cJSON *device_of(const cJSON *report)
@@ -85,12 +86,56 @@ static void a_device_that_misses_requirements_fails_with_reasons(void **state)
     gate_free(g);
 }
 
+static void names_a_report_declares_are_accepted(void **state)
+{
+    (void)state;
+    char error[512];
+    /* issue 43: an extension every device declares, newer than the vk.xml this was built with */
+    struct gate *g = gate_parse("extension VK_KHR_future_feature\nfeature futureFeature\n", error, sizeof(error));
+    assert_non_null(g);
+    cJSON *lavapipe = load_fixture("probe-lavapipe.report.json");
+    const cJSON *devices[] = {device_of(lavapipe)};
+    assert_false(gate_check_tests(g, devices, 1, error, sizeof(error)));
+    assert_non_null(strstr(error, "line 1: 'VK_KHR_future_feature' is not an extension Vulkan defines, nor one any "
+                                  "report declares (misspelt?)"));
+    cJSON *device = (cJSON *)devices[0];
+    cJSON_AddNumberToObject((cJSON *)report_declared_extensions(device), "VK_KHR_future_feature", 1);
+    assert_false(gate_check_tests(g, devices, 1, error, sizeof(error)));
+    assert_non_null(strstr(error, "line 2: 'futureFeature' is not a feature"));
+    cJSON *features = cJSON_CreateObject();
+    cJSON_AddTrueToObject(features, "futureFeature");
+    cJSON_AddItemToObject((cJSON *)report_declared_features(device), "VkPhysicalDeviceFutureFeaturesKHR", features);
+    assert_true(gate_check_tests(g, devices, 1, error, sizeof(error)));
+    cJSON *failures = cJSON_CreateArray();
+    assert_true(gate_evaluate(g, devices[0], failures));
+    cJSON_Delete(failures);
+    gate_free(g);
+    cJSON_Delete(lavapipe);
+}
+
+static void bare_limit_names_of_several_structs_are_refused(void **state)
+{
+    (void)state;
+    char error[512];
+    assert_null(gate_parse("compute.1x1 must pass\nmaxTaskWorkGroupInvocations >= 128\n", error, sizeof(error)));
+    assert_non_null(strstr(error, "line 2: 'maxTaskWorkGroupInvocations' is a member of 2 structs"));
+    assert_non_null(strstr(error, "VkPhysicalDeviceMeshShaderPropertiesEXT.maxTaskWorkGroupInvocations"));
+    assert_non_null(strstr(error, "VkPhysicalDeviceMeshShaderPropertiesNV.maxTaskWorkGroupInvocations"));
+    assert_non_null(strstr(error, "name one as Struct.member"));
+    struct gate *g = gate_parse("VkPhysicalDeviceMeshShaderPropertiesEXT.maxTaskWorkGroupInvocations >= 128\n", error,
+                                sizeof(error));
+    assert_non_null(g);
+    gate_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(malformed_lines_are_named),
         cmocka_unit_test(both_devices_meet_a_shared_gate),
         cmocka_unit_test(a_device_that_misses_requirements_fails_with_reasons),
+        cmocka_unit_test(names_a_report_declares_are_accepted),
+        cmocka_unit_test(bare_limit_names_of_several_structs_are_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
