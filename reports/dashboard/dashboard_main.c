@@ -18,7 +18,12 @@
 static const char usage_text[] =
     "usage: preflight-dashboard COMMAND --db FILE|postgresql://... [options]\n"
     "  serve [--listen ADDR:PORT] [--public-read] [--tls-cert F --tls-key F] [--quiet]\n"
-    "                          serve pages, API and uploads (default listen 127.0.0.1:8470)\n"
+    "        [--max-connections N] [--max-per-address N] [--header-deadline S] [--request-deadline S]\n"
+    "                          serve pages, API and uploads (default listen 127.0.0.1:8470);\n"
+    "                          at most N connections (default 256), N of one client address\n"
+    "                          (default 64; 0: no limit, e.g. behind a proxy), a request's headers\n"
+    "                          within S seconds of the connection's start or previous response\n"
+    "                          (default 10), its body within S seconds after them (default 120)\n"
     "  token add NAME          create an upload/read token; prints it once\n"
     "  token list              names, creation dates, revocations\n"
     "  token revoke NAME       the token stops working at once\n"
@@ -249,7 +254,10 @@ int main(int argc, char **argv)
          import = strcmp(command, "import") == 0;
     if (!serve && !token && !import)
         return usage_error("unknown command '%s'", command);
-    struct server_options o = {0};
+    struct server_options o = {.max_connections = SERVER_DEFAULT_MAX_CONNECTIONS,
+                               .max_per_address = SERVER_DEFAULT_MAX_PER_ADDRESS,
+                               .header_deadline = SERVER_DEFAULT_HEADER_DEADLINE,
+                               .request_deadline = SERVER_DEFAULT_REQUEST_DEADLINE};
     o.database = getenv("PREFLIGHT_DASHBOARD_DB");
     char **positional = calloc((size_t)argc, sizeof(*positional));
     int positionals = 0;
@@ -271,7 +279,27 @@ int main(int argc, char **argv)
             o.tls_key = argv[++i];
         else if (serve && strcmp(a, "--public-read") == 0)
             o.public_read = true;
-        else if (import && strcmp(a, "--jobs") == 0 && has_value) {
+        else if (serve && has_value && (strcmp(a, "--max-connections") == 0 || strcmp(a, "--max-per-address") == 0)) {
+            char *end = NULL;
+            long n = strtol(argv[++i], &end, 10);
+            bool total = strcmp(a, "--max-connections") == 0;
+            if (end == argv[i] || *end != '\0' || n < (total ? 1 : 0) || n > 10000) {
+                free(positional);
+                return usage_error(total ? "--max-connections needs a number from 1 to 10000, not '%s'"
+                                         : "--max-per-address needs a number from 0 to 10000, not '%s'",
+                                   argv[i]);
+            }
+            *(total ? &o.max_connections : &o.max_per_address) = (unsigned)n;
+        } else if (serve && has_value &&
+                   (strcmp(a, "--header-deadline") == 0 || strcmp(a, "--request-deadline") == 0)) {
+            char *end = NULL;
+            double seconds = strtod(argv[++i], &end);
+            if (end == argv[i] || *end != '\0' || !(seconds >= 0.5 && seconds <= 3600)) {
+                free(positional);
+                return usage_error("a deadline needs seconds from 0.5 to 3600, not '%s'", argv[i]);
+            }
+            *(strcmp(a, "--header-deadline") == 0 ? &o.header_deadline : &o.request_deadline) = seconds;
+        } else if (import && strcmp(a, "--jobs") == 0 && has_value) {
             char *end = NULL;
             jobs = strtol(argv[++i], &end, 10);
             if (end == argv[i] || *end != '\0' || jobs < 1 || jobs > 64) {
@@ -289,7 +317,10 @@ int main(int argc, char **argv)
         } else if (a[0] == '-' && a[1] != '\0') {
             free(positional);
             bool takes_value = strcmp(a, "--db") == 0 || strcmp(a, "--listen") == 0 || strcmp(a, "--tls-cert") == 0 ||
-                               strcmp(a, "--tls-key") == 0 || strcmp(a, "--jobs") == 0 || strcmp(a, "--artifacts") == 0;
+                               strcmp(a, "--tls-key") == 0 || strcmp(a, "--jobs") == 0 ||
+                               strcmp(a, "--artifacts") == 0 || strcmp(a, "--max-connections") == 0 ||
+                               strcmp(a, "--max-per-address") == 0 || strcmp(a, "--header-deadline") == 0 ||
+                               strcmp(a, "--request-deadline") == 0;
             return usage_error(
                 takes_value && !has_value ? "option '%s' needs a value" : "unknown option '%s' for this command", a);
         } else

@@ -14,6 +14,7 @@
 
 #include "artifact_store.h"
 #include "db_pool.h"
+#include "deadlines.h"
 #include "html.h"
 #include "ingest.h"
 #include "pages.h"
@@ -23,9 +24,7 @@
 #include "view.h"
 
 #define DB_CONNECTIONS 8
-#define MAX_CONNECTIONS 256
-#define IDLE_TIMEOUT_SECONDS 30      /* a connection that sends nothing for this long is closed */
-#define REQUEST_DEADLINE_SECONDS 120 /* an upload that takes longer is dropped */
+#define IDLE_TIMEOUT_SECONDS 30 /* a connection that sends nothing for this long is closed */
 #define LOGIN_BODY_MAX 4096
 #define SESSION_COOKIE "preflight_session"
 
@@ -33,6 +32,7 @@ struct server {
     struct db_pool *pool;
     pthread_mutex_t write_lock; /* one ingest transaction at a time in this process */
     bool public_read, tls, quiet;
+    struct deadlines *deadlines;
 };
 
 enum request_kind { REQUEST_READ, REQUEST_LOGIN, REQUEST_REPORT, REQUEST_ARTIFACT };
@@ -56,6 +56,26 @@ struct request {
 /* The status of the response this connection's thread queued last: for the access log (the
  * completion callback runs on the same thread, a thread per connection). */
 static _Thread_local int queued_status;
+
+static struct deadline_entry *deadline_of(struct MHD_Connection *c)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info ? info->socket_context : NULL;
+}
+
+/* Every connection is watched from its start: its headers have a deadline (deadlines.h). */
+static void connection_notified(void *cls, struct MHD_Connection *c, void **socket_context,
+                                enum MHD_ConnectionNotificationCode code)
+{
+    struct server *s = cls;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+        *socket_context = info ? deadlines_add(s->deadlines, info->connect_fd) : NULL;
+    } else {
+        deadlines_remove(*socket_context);
+        *socket_context = NULL;
+    }
+}
 
 static double now_seconds(void)
 {
@@ -117,6 +137,7 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, int status, const ch
     enum MHD_Result r = MHD_queue_response(c, (unsigned)status, response);
     MHD_destroy_response(response);
     queued_status = status;
+    deadlines_answered(deadline_of(c));
     return r;
 }
 
@@ -502,6 +523,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         if (r == NULL)
             return MHD_NO;
         r->started = now_seconds();
+        deadlines_headers_received(deadline_of(c));
         snprintf(r->method, sizeof(r->method), "%s", method);
         snprintf(r->path, sizeof(r->path), "%s", url);
         for (char *p = r->path; *p; ++p) /* no control characters into the log */
@@ -551,8 +573,6 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         return finish_login(s, c, r, nonce);
     }
     if (r->kind == REQUEST_REPORT || r->kind == REQUEST_ARTIFACT) {
-        if (now_seconds() - r->started > REQUEST_DEADLINE_SECONDS)
-            return MHD_NO; /* a client that trickles its body does not hold a thread for ever */
         if (!r->checked)
             check_upload(s, c, r);
         if (*upload_data_size > 0) {
@@ -599,7 +619,8 @@ static void completed(void *cls, struct MHD_Connection *c, void **context, enum 
 {
     struct server *s = cls;
     struct request *r = *context;
-    (void)c, (void)code;
+    (void)code;
+    deadlines_request_done(deadline_of(c)); /* a kept-alive connection waits for its next request's headers */
     if (r == NULL)
         return;
     if (!s->quiet) {
@@ -692,19 +713,30 @@ int server_run(const struct server_options *o)
     sigaddset(&stop, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &stop, NULL); /* the server's threads inherit it; sigwait below takes them */
     signal(SIGPIPE, SIG_IGN);
-    struct MHD_Daemon *daemon;
-    if (s.tls)
-        daemon = MHD_start_daemon(flags, 0, NULL, NULL, handle, &s, MHD_OPTION_SOCK_ADDR, &address,
-                                  MHD_OPTION_CONNECTION_LIMIT, (unsigned)MAX_CONNECTIONS, MHD_OPTION_CONNECTION_TIMEOUT,
-                                  (unsigned)IDLE_TIMEOUT_SECONDS, MHD_OPTION_NOTIFY_COMPLETED, completed, &s,
-                                  MHD_OPTION_HTTPS_MEM_CERT, cert, MHD_OPTION_HTTPS_MEM_KEY, key, MHD_OPTION_END);
-    else
-        daemon = MHD_start_daemon(flags, 0, NULL, NULL, handle, &s, MHD_OPTION_SOCK_ADDR, &address,
-                                  MHD_OPTION_CONNECTION_LIMIT, (unsigned)MAX_CONNECTIONS, MHD_OPTION_CONNECTION_TIMEOUT,
-                                  (unsigned)IDLE_TIMEOUT_SECONDS, MHD_OPTION_NOTIFY_COMPLETED, completed, &s,
-                                  MHD_OPTION_END);
+    s.deadlines = deadlines_start(o->header_deadline, o->request_deadline);
+    if (s.deadlines == NULL) {
+        fprintf(stderr, "preflight-dashboard: cannot start the deadline watchdog\n");
+        free(cert);
+        free(key);
+        db_pool_close(s.pool);
+        return 1;
+    }
+    struct MHD_OptionItem options[] = {
+        {MHD_OPTION_SOCK_ADDR, 0, &address},
+        {MHD_OPTION_CONNECTION_LIMIT, (intptr_t)o->max_connections, NULL},
+        {MHD_OPTION_PER_IP_CONNECTION_LIMIT, (intptr_t)o->max_per_address, NULL},
+        {MHD_OPTION_CONNECTION_TIMEOUT, IDLE_TIMEOUT_SECONDS, NULL},
+        {MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, &s},
+        {MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)connection_notified, &s},
+        {s.tls ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, 0, cert}, /* without TLS the list ends here */
+        {MHD_OPTION_HTTPS_MEM_KEY, 0, key},
+        {MHD_OPTION_END, 0, NULL},
+    };
+    struct MHD_Daemon *daemon =
+        MHD_start_daemon(flags, 0, NULL, NULL, handle, &s, MHD_OPTION_ARRAY, options, MHD_OPTION_END);
     if (daemon == NULL) {
         fprintf(stderr, "preflight-dashboard: cannot listen on %s:%u (%s)\n", host, port, strerror(errno));
+        deadlines_stop(s.deadlines);
         free(cert);
         free(key);
         db_pool_close(s.pool);
@@ -716,6 +748,7 @@ int server_run(const struct server_options *o)
     int signal_number = 0;
     sigwait(&stop, &signal_number);
     MHD_stop_daemon(daemon);
+    deadlines_stop(s.deadlines);
     db_pool_close(s.pool);
     free(cert);
     free(key);

@@ -12,7 +12,17 @@ struct server_options {
     bool public_read;               /* pages and API readable without a token */
     const char *tls_cert, *tls_key; /* PEM files: HTTPS */
     bool quiet;                     /* no access log */
+    unsigned max_connections;       /* open connections in all (a thread each) */
+    unsigned max_per_address;       /* open connections of one client address; 0: no limit */
+    double header_deadline;         /* seconds a request's headers may take, from the connection's start or
+                                       the previous response (deadlines.h) */
+    double request_deadline;        /* seconds its body may take after that */
 };
+
+#define SERVER_DEFAULT_MAX_CONNECTIONS 256
+#define SERVER_DEFAULT_MAX_PER_ADDRESS 64
+#define SERVER_DEFAULT_HEADER_DEADLINE 10.0
+#define SERVER_DEFAULT_REQUEST_DEADLINE 120.0
 
 /* Serves until SIGINT or SIGTERM; prints the URL it listens on first. Returns an exit code. */
 int server_run(const struct server_options *options);
