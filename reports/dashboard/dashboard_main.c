@@ -24,6 +24,9 @@ static const char usage_text[] =
     "                          (default 64; 0: no limit, e.g. behind a proxy), a request's headers\n"
     "                          within S seconds of the connection's start or previous response\n"
     "                          (default 10), its body within S seconds after them (default 120)\n"
+    "        [--token-artifact-quota MIB]\n"
+    "                          the artifact bytes one token may store in 24 hours (default 1024);\n"
+    "                          a report's artifacts: at most 64 files and 16 MiB\n"
     "  token add NAME          create an upload/read token; prints it once\n"
     "  token list              names, creation dates, revocations\n"
     "  token revoke NAME       the token stops working at once\n"
@@ -151,8 +154,8 @@ static int import_artifacts(struct db *db, const struct ingest_prepared *p, cons
                 fprintf(stderr, "preflight-dashboard: %s: artifact %s\n", path, why);
             continue;
         }
-        enum artifact_status status =
-            artifact_store(db, ingest_prepared_key(p), named[i].sha256, data, length, message, sizeof(message));
+        enum artifact_status status = artifact_store(db, ingest_prepared_key(p), named[i].sha256, data, length, NULL,
+                                                     &ARTIFACT_QUOTA_DEFAULT, message, sizeof(message));
         free(data);
         if (status == ARTIFACT_STORED || status == ARTIFACT_KNOWN)
             ++stored;
@@ -257,7 +260,8 @@ int main(int argc, char **argv)
     struct server_options o = {.max_connections = SERVER_DEFAULT_MAX_CONNECTIONS,
                                .max_per_address = SERVER_DEFAULT_MAX_PER_ADDRESS,
                                .header_deadline = SERVER_DEFAULT_HEADER_DEADLINE,
-                               .request_deadline = SERVER_DEFAULT_REQUEST_DEADLINE};
+                               .request_deadline = SERVER_DEFAULT_REQUEST_DEADLINE,
+                               .token_artifact_bytes = ARTIFACT_TOKEN_DAY_MAX_BYTES};
     o.database = getenv("PREFLIGHT_DASHBOARD_DB");
     char **positional = calloc((size_t)argc, sizeof(*positional));
     int positionals = 0;
@@ -290,6 +294,14 @@ int main(int argc, char **argv)
                                    argv[i]);
             }
             *(total ? &o.max_connections : &o.max_per_address) = (unsigned)n;
+        } else if (serve && has_value && strcmp(a, "--token-artifact-quota") == 0) {
+            char *end = NULL;
+            long mib = strtol(argv[++i], &end, 10);
+            if (end == argv[i] || *end != '\0' || mib < 1 || mib > 1024 * 1024) {
+                free(positional);
+                return usage_error("--token-artifact-quota needs MiB from 1 to 1048576, not '%s'", argv[i]);
+            }
+            o.token_artifact_bytes = (unsigned long long)mib * 1024 * 1024;
         } else if (serve && has_value &&
                    (strcmp(a, "--header-deadline") == 0 || strcmp(a, "--request-deadline") == 0)) {
             char *end = NULL;

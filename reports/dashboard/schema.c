@@ -90,9 +90,17 @@ static const char *const version_2[] = {
     NULL,
 };
 
-static const char *const *const migrations[SCHEMA_VERSION] = {version_1, version_2};
+/* Version 3 (issue 44): who stored each artifact, for the quota per token (artifact_store.h);
+ * artifacts stored before have no token ('') and count for none. */
+static const char *const version_3[] = {
+    "ALTER TABLE artifacts ADD COLUMN token TEXT NOT NULL DEFAULT ''",
+    "CREATE INDEX artifacts_token ON artifacts (token, uploaded)",
+    NULL,
+};
+
+static const char *const *const migrations[SCHEMA_VERSION] = {version_1, version_2, version_3};
 /* Data a step changes beyond the tables (NULL: none); runs in the step's transaction. */
-static bool (*const rederive[SCHEMA_VERSION])(struct db *, char *, size_t) = {NULL, rederive_all};
+static bool (*const rederive[SCHEMA_VERSION])(struct db *, char *, size_t) = {NULL, rederive_all, NULL};
 
 static char *spell(enum db_backend backend, const char *statement)
 {

@@ -33,6 +33,7 @@ struct server {
     pthread_mutex_t write_lock; /* one ingest transaction at a time in this process */
     bool public_read, tls, quiet;
     struct deadlines *deadlines;
+    struct artifact_quota artifact_quota;
 };
 
 enum request_kind { REQUEST_READ, REQUEST_LOGIN, REQUEST_REPORT, REQUEST_ARTIFACT };
@@ -401,13 +402,15 @@ static enum MHD_Result finish_artifact(struct server *s, struct MHD_Connection *
     char message[512];
     struct db *db = db_pool_take(s->pool);
     pthread_mutex_lock(&s->write_lock);
-    enum artifact_status status = artifact_store(db, r->report_key, r->artifact, r->body.data ? r->body.data : "",
-                                                 r->body.length, message, sizeof(message));
+    enum artifact_status status =
+        artifact_store(db, r->report_key, r->artifact, r->body.data ? r->body.data : "", r->body.length, r->token_name,
+                       &s->artifact_quota, message, sizeof(message));
     pthread_mutex_unlock(&s->write_lock);
     db_pool_give(s->pool, db);
     static const int statuses[] = {
-        [ARTIFACT_STORED] = 201,    [ARTIFACT_KNOWN] = 409,     [ARTIFACT_MISMATCH] = 400, [ARTIFACT_NOT_PNG] = 422,
-        [ARTIFACT_NO_REPORT] = 404, [ARTIFACT_NOT_NAMED] = 422, [ARTIFACT_FAILED] = 503};
+        [ARTIFACT_STORED] = 201,       [ARTIFACT_KNOWN] = 409,       [ARTIFACT_MISMATCH] = 400,
+        [ARTIFACT_NOT_PNG] = 422,      [ARTIFACT_NO_REPORT] = 404,   [ARTIFACT_NOT_NAMED] = 422,
+        [ARTIFACT_REPORT_QUOTA] = 413, [ARTIFACT_TOKEN_QUOTA] = 429, [ARTIFACT_FAILED] = 503};
     if (status != ARTIFACT_STORED && status != ARTIFACT_KNOWN)
         return send_message(c, statuses[status], message, false, NULL);
     cJSON *o = cJSON_CreateObject();
@@ -665,7 +668,11 @@ int server_run(const struct server_options *o)
         fprintf(stderr, "preflight-dashboard: migrated the database from schema version %d to %d\n", from,
                 SCHEMA_VERSION);
     db_close(db);
-    struct server s = {.public_read = o->public_read, .quiet = o->quiet, .write_lock = PTHREAD_MUTEX_INITIALIZER};
+    struct server s = {.public_read = o->public_read,
+                       .quiet = o->quiet,
+                       .write_lock = PTHREAD_MUTEX_INITIALIZER,
+                       .artifact_quota = ARTIFACT_QUOTA_DEFAULT};
+    s.artifact_quota.token_day_bytes = o->token_artifact_bytes;
     s.pool = db_pool_open(o->database, DB_CONNECTIONS, error, sizeof(error));
     if (s.pool == NULL) {
         fprintf(stderr, "preflight-dashboard: %s\n", error);

@@ -1,20 +1,28 @@
 #!/usr/bin/env python3
 """preflight-dashboard against the abuse of issue 44 (a SQLite file): slow clients dribbling their
-headers while a normal client reads its pages in time. Every connection goes to 127.0.0.1; the
+headers while a normal client reads its pages in time; artifacts that only look like PNGs, and the
+quotas per report and per token (refused with a clear code, the database not grown). Every connection goes to 127.0.0.1; the
 attackers' come from other loopback addresses (127.0.0.2 and up), as other hosts would. Prints
 ok/FAIL per check; exits 1 on any failure."""
 import argparse
+import copy
+import hashlib
 import http.client
+import json
 import os
+import random
 import re
 import select
 import shutil
 import socket
+import sqlite3
+import struct
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+import zlib
 
 checks = failures = 0
 
@@ -217,13 +225,106 @@ def slow_clients(binary, work):
     check("--max-per-address x: exit 2 with usage", r.returncode == 2 and "--max-per-address" in r.stderr, r.stderr)
 
 
+# ---- artifacts ----
+
+def chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+
+def png(width, height, pixels):
+    """An RGB PNG whose rows are `pixels` (width * 3 bytes each), filtered "none"."""
+    rows = b"".join(b"\0" + pixels[y * width * 3:(y + 1) * width * 3] for y in range(height))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)) +
+            chunk(b"IDAT", zlib.compress(rows, 1)) + chunk(b"IEND", b""))
+
+
+def report_naming(base, host, images):
+    """The example report as `host` ran it, its first test with artifacts naming `images` instead."""
+    report = copy.deepcopy(base)
+    report["host"] = host
+    test = next(t for t in report["devices"][0]["smoke"] if t.get("evidence", {}).get("artifacts"))
+    test["evidence"]["artifacts"] = [{"name": "n%d" % i, "file": "f%d.png" % i, "sha256": hashlib.sha256(image).hexdigest(),
+                                      "bytes": len(image)} for i, image in enumerate(images)]
+    return json.dumps(report).encode()
+
+
+def artifacts(binary, work, examples):
+    db = os.path.join(work, "artifacts.db")
+    token = subprocess.run([binary, "token", "add", "farm", "--db", db], capture_output=True, text=True).stdout.strip()
+    server = Dashboard(binary, db, work, ["--token-artifact-quota", "1"])
+    auth = {"Authorization": "Bearer " + token}
+    base = json.load(open(os.path.join(examples, "nvidia-h200.report.json")))
+
+    def upload(body):
+        return request(server.port, "POST", "/api/v1/reports", body,
+                       dict(auth, **{"Content-Type": "application/json",
+                                     "Idempotency-Key": hashlib.sha256(body).hexdigest()}))[0]
+
+    def put(body, image):
+        status, _, answer = request(server.port, "PUT", "/api/v1/reports/%s/artifacts/%s" % (
+            hashlib.sha256(body).hexdigest(), hashlib.sha256(image).hexdigest()), image,
+            dict(auth, **{"Content-Type": "image/png"}))
+        return status, answer.decode(errors="replace")
+
+    def stored():
+        files = [db, db + "-wal"]
+        with sqlite3.connect(db) as c:
+            rows = c.execute("SELECT COUNT(*), COALESCE(SUM(bytes), 0) FROM artifacts").fetchone()
+        return rows, sum(os.path.getsize(f) for f in files if os.path.exists(f))
+
+    try:
+        tiny = [png(2, 2, bytes([i, 0, 0]) * 4) for i in range(65)]
+        header_then_garbage = tiny[0][:33] + b"A" * 4000
+        bad_crc = bytearray(tiny[1])
+        bad_crc[45] ^= 0xFF
+        bad_crc = bytes(bad_crc)
+        trailing = tiny[2] + b"<script>"
+        small = report_naming(base, "farm-small", tiny + [header_then_garbage, bad_crc, trailing])
+        check("a report naming 68 artifacts: stored", upload(small) == 201)
+        before = stored()
+        for name, image, reason in [("signature and IHDR, then garbage", header_then_garbage, "runs past the end"),
+                                    ("a bad CRC", bad_crc, "CRC mismatch"),
+                                    ("bytes after IEND", trailing, "bytes after IEND")]:
+            status, answer = put(small, image)
+            check("a fake PNG (%s), named by the report: 422 saying why" % name,
+                  status == 422 and "not a PNG image" in answer and reason in answer, (status, answer))
+        statuses = [put(small, image)[0] for image in tiny[:64]]
+        check("64 real PNGs the report names: 201 each", statuses == [201] * 64, statuses)
+        between = stored()
+        status, answer = put(small, tiny[64])
+        check("the report's 65th artifact: 413, its quota named",
+              status == 413 and "quota of 64 artifacts" in answer, (status, answer))
+        check("fakes and the file over quota: nothing stored, the database file not grown",
+              before[0] == (0, 0) and between[0][0] == 64 and stored() == between, (before, between, stored()))
+
+        rng = random.Random(44)
+        big = [png(256, 600, rng.randbytes(256 * 600 * 3)) for _ in range(3)]  # about 450 KiB each
+        large = report_naming(base, "farm-large", big)
+        check("a second report naming 3 large PNGs: stored", upload(large) == 201)
+        statuses = [put(large, image)[0] for image in big[:2]]
+        check("two large PNGs within the token's 1 MiB a day: 201", statuses == [201, 201], statuses)
+        before = stored()
+        status, answer = put(large, big[2])
+        check("the token's next artifact past 1 MiB in 24 hours: 429 saying retry later",
+              status == 429 and "in the last 24 hours" in answer and "retry later" in answer, (status, answer))
+        check("past the token's quota: nothing stored, the database file not grown", stored() == before,
+              (before, stored()))
+    finally:
+        server.stop()
+    listing = subprocess.run([binary, "token", "list", "--db", db], capture_output=True, text=True).stdout
+    check("token list counts the token's artifacts and bytes",
+          re.search(r"^farm\t\S+\tartifacts 66, \d+ bytes \(last 24 hours: \d+ bytes\)$", listing, re.M), listing)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--dashboard", required=True)
+    parser.add_argument("--examples", required=True, help="docs/examples (the H200 report)")
     a = parser.parse_args()
     work = tempfile.mkdtemp(prefix="preflight-dashboard-abuse-")
     began = time.monotonic()
     try:
+        artifacts(a.dashboard, work, a.examples)
         slow_clients(a.dashboard, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -806,7 +806,7 @@ def main():
         check("a version-1 database: upgraded on start", r.returncode == 0 and "old" in r.stdout, r.stderr)
         old_sql = (lambda q: postgres.psql(q)) if postgres else (lambda q: "\n".join(
             "|".join(str(v) for v in row) for row in sqlite3.connect(old_db).execute(q)))
-        check("... to schema version 2", old_sql("SELECT value FROM meta WHERE key = 'schema_version'") == "2")
+        check("... to schema version 3", old_sql("SELECT value FROM meta WHERE key = 'schema_version'") == "3")
         check("... its entries, machines and verdicts derived from the stored reports",
               old_sql("SELECT COUNT(*) FROM entries") == "2" and old_sql("SELECT COUNT(*) FROM drivers") == "2" and
               old_sql("SELECT COUNT(*) FROM machines") == "1", old_sql("SELECT COUNT(*) FROM entries"))
