@@ -24,6 +24,10 @@ static const char usage_text[] =
     "                          (default 64; 0: no limit, e.g. behind a proxy), a request's headers\n"
     "                          within S seconds of the connection's start or previous response\n"
     "                          (default 10), its body within S seconds after them (default 120)\n"
+    "        [--behind-tls] [--public-url URL]\n"
+    "                          browsers reach it over HTTPS through a proxy: Secure cookies;\n"
+    "                          URL (https://dash.example) is where browsers reach it: its origin\n"
+    "                          may post the sign-in and sign-out forms (https: as --behind-tls)\n"
     "        [--token-artifact-quota MIB]\n"
     "                          the artifact bytes one token may store in 24 hours (default 1024);\n"
     "                          a report's artifacts: at most 64 files and 16 MiB\n"
@@ -283,7 +287,18 @@ int main(int argc, char **argv)
             o.tls_key = argv[++i];
         else if (serve && strcmp(a, "--public-read") == 0)
             o.public_read = true;
-        else if (serve && has_value && (strcmp(a, "--max-connections") == 0 || strcmp(a, "--max-per-address") == 0)) {
+        else if (serve && strcmp(a, "--behind-tls") == 0)
+            o.behind_tls = true;
+        else if (serve && strcmp(a, "--public-url") == 0 && has_value) {
+            o.public_url = argv[++i];
+            const char *host = strstr(o.public_url, "://");
+            bool scheme = strncmp(o.public_url, "http://", 7) == 0 || strncmp(o.public_url, "https://", 8) == 0;
+            if (!scheme || host[3] == '\0' || host[3] == '/' || strlen(o.public_url) > 200) {
+                free(positional);
+                return usage_error("--public-url needs http://HOST[:PORT] or https://HOST[:PORT], not '%s'",
+                                   o.public_url);
+            }
+        } else if (serve && has_value && (strcmp(a, "--max-connections") == 0 || strcmp(a, "--max-per-address") == 0)) {
             char *end = NULL;
             long n = strtol(argv[++i], &end, 10);
             bool total = strcmp(a, "--max-connections") == 0;
@@ -332,7 +347,8 @@ int main(int argc, char **argv)
                                strcmp(a, "--tls-key") == 0 || strcmp(a, "--jobs") == 0 ||
                                strcmp(a, "--artifacts") == 0 || strcmp(a, "--max-connections") == 0 ||
                                strcmp(a, "--max-per-address") == 0 || strcmp(a, "--header-deadline") == 0 ||
-                               strcmp(a, "--request-deadline") == 0;
+                               strcmp(a, "--request-deadline") == 0 || strcmp(a, "--token-artifact-quota") == 0 ||
+                               strcmp(a, "--public-url") == 0;
             return usage_error(
                 takes_value && !has_value ? "option '%s' needs a value" : "unknown option '%s' for this command", a);
         } else

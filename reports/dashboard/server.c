@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/random.h>
 #include <time.h>
 
@@ -27,16 +28,19 @@
 #define IDLE_TIMEOUT_SECONDS 30 /* a connection that sends nothing for this long is closed */
 #define LOGIN_BODY_MAX 4096
 #define SESSION_COOKIE "preflight_session"
+#define FORM_COOKIE "preflight_form" /* a random value the sign-in form's token is derived from */
 
 struct server {
     struct db_pool *pool;
     pthread_mutex_t write_lock; /* one ingest transaction at a time in this process */
     bool public_read, tls, quiet;
+    bool secure_cookies;     /* the browser reaches us over HTTPS: built in, or behind a TLS proxy */
+    char public_origin[256]; /* --public-url's scheme://host[:port], also accepted as a form's Origin */
     struct deadlines *deadlines;
     struct artifact_quota artifact_quota;
 };
 
-enum request_kind { REQUEST_READ, REQUEST_LOGIN, REQUEST_REPORT, REQUEST_ARTIFACT };
+enum request_kind { REQUEST_READ, REQUEST_LOGIN, REQUEST_LOGOUT, REQUEST_REPORT, REQUEST_ARTIFACT };
 
 struct request {
     enum request_kind kind;
@@ -49,6 +53,7 @@ struct request {
     int answered; /* a response is queued already */
     struct MHD_PostProcessor *post;
     char login_token[TOKEN_TEXT_SIZE + 8];
+    char form_token[72]; /* the hidden field a sign-in or sign-out form posts back */
     char token_name[TOKEN_NAME_MAX + 1];
     char report_key[65], artifact[65]; /* PUT /api/v1/reports/<key>/artifacts/<sha256> */
     char method[8], path[160];         /* for the access log: the path only, never the query or a header */
@@ -85,8 +90,14 @@ static double now_seconds(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+/* With the built-in TLS every response says so (HSTS): browsers then never try plain HTTP here.
+ * Set once before the server starts. */
+static bool strict_transport;
+
 static void security_headers(struct MHD_Response *response, const char *nonce)
 {
+    if (strict_transport)
+        MHD_add_response_header(response, "Strict-Transport-Security", "max-age=31536000");
     char csp[256];
     snprintf(csp, sizeof(csp),
              "default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-%s'; img-src 'self' data:; "
@@ -94,7 +105,9 @@ static void security_headers(struct MHD_Response *response, const char *nonce)
              nonce);
     MHD_add_response_header(response, "Content-Security-Policy", csp);
     MHD_add_response_header(response, "X-Content-Type-Options", "nosniff");
-    MHD_add_response_header(response, "Referrer-Policy", "no-referrer");
+    /* same-origin, not no-referrer: under no-referrer a browser sends "Origin: null" with a form,
+     * and the forms' origin check (from_this_site) needs the real one; other sites still get none */
+    MHD_add_response_header(response, "Referrer-Policy", "same-origin");
 }
 
 struct reply {
@@ -200,6 +213,103 @@ static void make_nonce(char out[33])
         memset(random, 0x5a, sizeof(random));
     for (size_t i = 0; i < sizeof(random); ++i)
         sprintf(out + 2 * i, "%02x", random[i]);
+}
+
+/* ---- forms a browser posts (sign in, sign out): from this site only ----
+ * Two checks, each enough against another site's page on its own: the request's Origin (or
+ * Referer) must be this dashboard's, and the form must carry a token derived from a cookie, which
+ * another site can neither read nor send (SameSite=Strict). The token is SHA-256("login:" or
+ * "logout:" and the cookie): it says nothing of the cookie, and any dashboard process sharing the
+ * database derives the same, without a secret to share. */
+
+static void form_token(const char *purpose, const char *cookie, char out[65])
+{
+    char text[320];
+    snprintf(text, sizeof(text), "%s:%s", purpose, cookie);
+    sha256_hex(text, strlen(text), out);
+}
+
+static bool same_text(const char *a, const char *b) /* in time independent of where they differ */
+{
+    size_t length = strlen(a);
+    if (length != strlen(b))
+        return false;
+    unsigned char differ = 0;
+    for (size_t i = 0; i < length; ++i)
+        differ |= (unsigned char)(a[i] ^ b[i]);
+    return differ == 0;
+}
+
+static bool form_token_valid(const char *purpose, const char *cookie, const char *posted)
+{
+    if (cookie == NULL || *cookie == '\0' || strlen(cookie) > 256 || posted == NULL)
+        return false;
+    char expected[65];
+    form_token(purpose, cookie, expected);
+    return same_text(expected, posted);
+}
+
+/* Whether a browser's POST comes from a page of this dashboard: Sec-Fetch-Site, when the browser
+ * sends it, says same-origin; an Origin (else a Referer) names this dashboard as the client reached
+ * it (the Host it asked for, https when it reaches us over TLS) or --public-url. A request with
+ * neither (not a browser's, or a very old one) is left to the form token. */
+static bool from_this_site(const struct server *s, struct MHD_Connection *c)
+{
+    const char *fetch_site = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Sec-Fetch-Site");
+    if (fetch_site != NULL && strcmp(fetch_site, "same-origin") != 0 && strcmp(fetch_site, "none") != 0)
+        return false;
+    const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
+    const char *referer = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_REFERER);
+    if (origin == NULL && referer == NULL)
+        return true;
+    const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
+    char own[300] = "";
+    if (host != NULL && strlen(host) < 256)
+        snprintf(own, sizeof(own), "%s://%s", s->secure_cookies ? "https" : "http", host);
+    const char *accepted[2] = {own, s->public_origin};
+    for (int i = 0; i < 2; ++i) {
+        size_t n = strlen(accepted[i]);
+        if (n == 0)
+            continue;
+        if (origin != NULL && strcasecmp(origin, accepted[i]) == 0)
+            return true;
+        if (origin == NULL && strncasecmp(referer, accepted[i], n) == 0 && referer[n] == '/')
+            return true;
+    }
+    return false;
+}
+
+/* The sign-in page, with its form token; the cookie it comes from is set when the browser has none. */
+static enum MHD_Result send_login(struct server *s, struct MHD_Connection *c, int status, const char *message,
+                                  const char *nonce)
+{
+    const char *had = MHD_lookup_connection_value(c, MHD_COOKIE_KIND, FORM_COOKIE);
+    char value[80], cookie[200] = "", token[65];
+    bool fresh = had == NULL || strlen(had) != 68 || strncmp(had, "pff_", 4) != 0;
+    if (fresh) {
+        unsigned char random[32];
+        if (getrandom(random, sizeof(random), 0) != (ssize_t)sizeof(random))
+            return send_message(c, 503, "no random numbers for the sign-in form", true, nonce);
+        strcpy(value, "pff_");
+        for (size_t i = 0; i < sizeof(random); ++i)
+            sprintf(value + 4 + 2 * i, "%02x", random[i]);
+        snprintf(cookie, sizeof(cookie), FORM_COOKIE "=%s; Path=/; HttpOnly; SameSite=Strict%s", value,
+                 s->secure_cookies ? "; Secure" : "");
+    } else {
+        snprintf(value, sizeof(value), "%s", had);
+    }
+    form_token("login", value, token);
+    struct buf b = {0};
+    pages_render_login(message, &(struct page_context){.nonce = nonce, .form_token = token}, &b);
+    if (b.failed) {
+        buf_free(&b);
+        return send_bytes(c, 500, "text/plain", "out of memory\n", 14, nonce);
+    }
+    enum MHD_Result r = send_reply(
+        c, status, b.data ? b.data : "", b.length,
+        &(struct reply){.type = "text/html; charset=utf-8", .nonce = nonce, .cookie = fresh ? cookie : NULL});
+    buf_free(&b);
+    return r;
 }
 
 static const char *peer_of(struct MHD_Connection *c, char *out, size_t size)
@@ -316,11 +426,8 @@ static enum MHD_Result serve_read(struct server *s, struct MHD_Connection *c, co
         if (status != TOKEN_VALID) {
             if (status == TOKEN_ERROR)
                 return send_message(c, 503, "the database is not reachable", !api, nonce);
-            if (!api) {
-                struct buf b = {0};
-                pages_render_login(status == TOKEN_REVOKED ? "that token was revoked" : "", &context, &b);
-                return send_html(c, 401, &b, nonce);
-            }
+            if (!api)
+                return send_login(s, c, 401, status == TOKEN_REVOKED ? "that token was revoked" : "", nonce);
             return send_message(c, status == TOKEN_REVOKED ? 403 : 401,
                                 status == TOKEN_REVOKED ? "the token was revoked"
                                                         : "reading needs a token (Authorization: Bearer)",
@@ -328,6 +435,11 @@ static enum MHD_Result serve_read(struct server *s, struct MHD_Connection *c, co
         }
     }
     context.signed_in = signed_in;
+    char logout_token[65];
+    if (signed_in) {
+        form_token("logout", MHD_lookup_connection_value(c, MHD_COOKIE_KIND, SESSION_COOKIE), logout_token);
+        context.form_token = logout_token;
+    }
     struct query_args q = {0};
     MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, collect_arg, &q);
     if (q.overflow) {
@@ -433,29 +545,35 @@ static enum MHD_Result login_field(void *cls, enum MHD_ValueKind kind, const cha
         memcpy(r->login_token + offset, data, size);
         r->login_token[offset + size] = '\0';
     }
+    if (strcmp(key, "form_token") == 0 && offset + size < sizeof(r->form_token)) {
+        memcpy(r->form_token + offset, data, size);
+        r->form_token[offset + size] = '\0';
+    }
     return MHD_YES;
 }
 
 static enum MHD_Result finish_login(struct server *s, struct MHD_Connection *c, struct request *r, const char *nonce)
 {
     char name[TOKEN_NAME_MAX + 1], session[TOKEN_TEXT_SIZE];
+    /* another site's page must not sign a browser in, with the other site's token */
+    if (!from_this_site(s, c) ||
+        !form_token_valid("login", MHD_lookup_connection_value(c, MHD_COOKIE_KIND, FORM_COOKIE), r->form_token)) {
+        memset(r->login_token, 0, sizeof(r->login_token));
+        return send_login(s, c, 403, "that sign-in did not come from this dashboard's form: sign in here", nonce);
+    }
     struct db *db = db_pool_take(s->pool);
     enum token_status status = token_check(db, r->login_token, name);
     bool made = status == TOKEN_VALID && session_create(db, name, session);
     db_pool_give(s->pool, db);
     memset(r->login_token, 0, sizeof(r->login_token));
-    const struct page_context context = {.nonce = nonce};
     if (status == TOKEN_ERROR || (status == TOKEN_VALID && !made))
         return send_message(c, 503, "the database is not reachable", true, nonce);
-    if (status != TOKEN_VALID) {
-        struct buf b = {0};
-        pages_render_login(status == TOKEN_REVOKED ? "that token was revoked" : "that token is not known", &context,
-                           &b);
-        return send_html(c, 401, &b, nonce);
-    }
+    if (status != TOKEN_VALID)
+        return send_login(s, c, 401, status == TOKEN_REVOKED ? "that token was revoked" : "that token is not known",
+                          nonce);
     char cookie[TOKEN_TEXT_SIZE + 128];
     snprintf(cookie, sizeof(cookie), SESSION_COOKIE "=%s; Path=/; HttpOnly; SameSite=Strict; Max-Age=%ld%s", session,
-             SESSION_SECONDS, s->tls ? "; Secure" : "");
+             SESSION_SECONDS, s->secure_cookies ? "; Secure" : "");
     memset(session, 0, sizeof(session));
     enum MHD_Result result =
         send_reply(c, 303, "", 0, &(struct reply){.nonce = nonce, .cookie = cookie, .location = "/"});
@@ -463,10 +581,13 @@ static enum MHD_Result finish_login(struct server *s, struct MHD_Connection *c, 
     return result;
 }
 
-static enum MHD_Result logout(struct server *s, struct MHD_Connection *c, const char *nonce)
+static enum MHD_Result logout(struct server *s, struct MHD_Connection *c, struct request *r, const char *nonce)
 {
     const char *session = MHD_lookup_connection_value(c, MHD_COOKIE_KIND, SESSION_COOKIE);
     if (session != NULL && *session && strlen(session) <= 256) {
+        /* another site's page must not sign a browser out */
+        if (!from_this_site(s, c) || !form_token_valid("logout", session, r->form_token))
+            return send_message(c, 403, "that sign-out did not come from this dashboard's pages", true, nonce);
         struct db *db = db_pool_take(s->pool);
         bool ended = session_end(db, session);
         db_pool_give(s->pool, db);
@@ -475,7 +596,7 @@ static enum MHD_Result logout(struct server *s, struct MHD_Connection *c, const 
     }
     char cookie[128];
     snprintf(cookie, sizeof(cookie), SESSION_COOKIE "=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0%s",
-             s->tls ? "; Secure" : "");
+             s->secure_cookies ? "; Secure" : "");
     return send_reply(c, 303, "", 0, &(struct reply){.nonce = nonce, .cookie = cookie, .location = "/login"});
 }
 
@@ -541,6 +662,11 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
             r->answered = 1;
             return send_message(c, 400, "a sign-in is a form (application/x-www-form-urlencoded)", true, "none");
         }
+        if (post && strcmp(url, "/logout") == 0) {
+            r->kind = REQUEST_LOGOUT; /* its form's token in the body (none without a form: refused) */
+            r->post = MHD_create_post_processor(c, 1024, login_field, r);
+            return MHD_YES;
+        }
         bool report = post && strcmp(url, "/api/v1/reports") == 0;
         bool artifact = put && artifact_url(url, r);
         if (report || artifact) {
@@ -563,17 +689,18 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     }
     char nonce[33];
     make_nonce(nonce);
-    if (r->kind == REQUEST_LOGIN) {
+    if (r->kind == REQUEST_LOGIN || r->kind == REQUEST_LOGOUT) {
         if (*upload_data_size > 0) {
             if (r->body.length + *upload_data_size > LOGIN_BODY_MAX)
                 return MHD_NO;
             r->body.length += *upload_data_size;
-            MHD_post_process(r->post, upload_data, *upload_data_size);
+            if (r->post != NULL)
+                MHD_post_process(r->post, upload_data, *upload_data_size);
             *upload_data_size = 0;
             return MHD_YES;
         }
         r->answered = 1;
-        return finish_login(s, c, r, nonce);
+        return r->kind == REQUEST_LOGIN ? finish_login(s, c, r, nonce) : logout(s, c, r, nonce);
     }
     if (r->kind == REQUEST_REPORT || r->kind == REQUEST_ARTIFACT) {
         if (!r->checked)
@@ -601,13 +728,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     }
     if (strcmp(url, "/healthz") == 0)
         return send_bytes(c, 200, "text/plain", "ok\n", 3, nonce);
-    if (post && strcmp(url, "/logout") == 0)
-        return logout(s, c, nonce);
-    if (strcmp(url, "/login") == 0) {
-        struct buf b = {0};
-        pages_render_login("", &(struct page_context){.nonce = nonce}, &b);
-        return send_html(c, 200, &b, nonce);
-    }
+    if (strcmp(url, "/login") == 0)
+        return send_login(s, c, 200, "", nonce);
     bool api = strncmp(url, "/api/", 5) == 0;
     if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
         return send_message(
@@ -673,6 +795,12 @@ int server_run(const struct server_options *o)
                        .write_lock = PTHREAD_MUTEX_INITIALIZER,
                        .artifact_quota = ARTIFACT_QUOTA_DEFAULT};
     s.artifact_quota.token_day_bytes = o->token_artifact_bytes;
+    s.secure_cookies = o->behind_tls || (o->public_url && strncmp(o->public_url, "https://", 8) == 0);
+    if (o->public_url) { /* its origin: the scheme and host, without a path */
+        const char *host = strstr(o->public_url, "://") + 3;
+        snprintf(s.public_origin, sizeof(s.public_origin), "%.*s", (int)(host - o->public_url + strcspn(host, "/")),
+                 o->public_url);
+    }
     s.pool = db_pool_open(o->database, DB_CONNECTIONS, error, sizeof(error));
     if (s.pool == NULL) {
         fprintf(stderr, "preflight-dashboard: %s\n", error);
@@ -713,6 +841,8 @@ int server_run(const struct server_options *o)
         }
         flags |= MHD_USE_TLS;
         s.tls = true;
+        s.secure_cookies = true;
+        strict_transport = true;
     }
     sigset_t stop;
     sigemptyset(&stop);

@@ -20,6 +20,8 @@ struct server_options {
                                        the previous response (deadlines.h) */
     double request_deadline;                 /* seconds its body may take after that */
     unsigned long long token_artifact_bytes; /* artifact bytes a token may store in 24 hours */
+    bool behind_tls;                         /* browsers reach it over HTTPS through a proxy: Secure cookies */
+    const char *public_url; /* "https://dash.example": where browsers reach it (forms' Origin; https: Secure) */
 };
 
 #define SERVER_DEFAULT_MAX_CONNECTIONS 256

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """preflight-dashboard against the abuse of issue 44 (a SQLite file): slow clients dribbling their
 headers while a normal client reads its pages in time; artifacts that only look like PNGs, and the
-quotas per report and per token (refused with a clear code, the database not grown). Every connection goes to 127.0.0.1; the
+quotas per report and per token (refused with a clear code, the database not grown); sign-in and
+sign-out forms posted from another site (403) or from this one, and the cookies' flags behind a
+TLS proxy and without. Every connection goes to 127.0.0.1; the
 attackers' come from other loopback addresses (127.0.0.2 and up), as other hosts would. Prints
 ok/FAIL per check; exits 1 on any failure."""
 import argparse
@@ -22,6 +24,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 import zlib
 
 checks = failures = 0
@@ -316,6 +319,91 @@ def artifacts(binary, work, examples):
           re.search(r"^farm\t\S+\tartifacts 66, \d+ bytes \(last 24 hours: \d+ bytes\)$", listing, re.M), listing)
 
 
+# ---- forms posted from another site ----
+
+def sign_in_page(port):
+    """GET /login: (the cookie the form token comes from, the form token)."""
+    _, headers, page = request(port, "GET", "/login")
+    token = re.search(rb'name="form_token" value="([0-9a-f]{64})"', page)
+    return headers.get("Set-Cookie", "").split(";")[0], token.group(1).decode() if token else ""
+
+
+def post_form(port, path, fields, cookies, origin=None, extra=None):
+    headers = {"Content-Type": "application/x-www-form-urlencoded", "Cookie": "; ".join(c for c in cookies if c)}
+    if origin:
+        headers["Origin"] = origin
+    headers.update(extra or {})
+    status, headers, page = request(port, "POST", path, urllib.parse.urlencode(fields), headers)
+    return status, headers.get("Set-Cookie", ""), page
+
+
+def cross_site(binary, work):
+    db = os.path.join(work, "forms.db")
+    token = subprocess.run([binary, "token", "add", "reader", "--db", db], capture_output=True, text=True).stdout.strip()
+    server = Dashboard(binary, db, work)
+    try:
+        port, own = server.port, "http://127.0.0.1:%d" % server.port
+        form_cookie, form_token = sign_in_page(port)
+        check("the sign-in page: a form token and the HttpOnly, SameSite=Strict cookie it comes from",
+              re.fullmatch(r"preflight_form=pff_[0-9a-f]{64}", form_cookie) and len(form_token) == 64, form_cookie)
+        fields = {"token": token, "form_token": form_token}
+        for name, origin, cookies, extra, posted in [
+                ("from another site's page (Origin)", "https://evil.example", [form_cookie], None, fields),
+                ("an Origin of null (a sandboxed page)", "null", [form_cookie], None, fields),
+                ("Sec-Fetch-Site: cross-site", None, [form_cookie], {"Sec-Fetch-Site": "cross-site"}, fields),
+                ("from another site's page (Referer)", None, [form_cookie], {"Referer": "https://evil.example/x"}, fields),
+                ("without the form's cookie (SameSite keeps it from other sites)", own, [], None, fields),
+                ("without the form token", own, [form_cookie], None, {"token": token})]:
+            status, cookie, page = post_form(port, "/login", posted, cookies, origin, extra)
+            check("sign-in %s: 403, no session" % name, status == 403 and "preflight_session" not in cookie and
+                  b"did not come from this dashboard" in page, (status, cookie))
+        status, cookie, _ = post_form(port, "/login", fields, [form_cookie], own, {"Sec-Fetch-Site": "same-origin"})
+        check("sign-in from this dashboard's form: 303 and a session cookie, HttpOnly, SameSite=Strict, not Secure "
+              "over plain HTTP", status == 303 and re.match(r"preflight_session=pfs_[0-9a-f]{64};", cookie) and
+              "HttpOnly" in cookie and "SameSite=Strict" in cookie and "Secure" not in cookie, (status, cookie))
+        session = cookie.split(";")[0]
+        status, headers, page = request(port, "GET", "/", headers={"Cookie": session})
+        logout = re.search(rb'action="/logout"><input type="hidden" name="form_token" value="([0-9a-f]{64})"', page)
+        check("a page signed in: the sign-out form carries its token; no HSTS over plain HTTP",
+              status == 200 and logout and "Strict-Transport-Security" not in headers, status)
+        logout_token = logout.group(1).decode() if logout else ""
+        for name, origin, posted in [("from another site's page", "https://evil.example", {"form_token": logout_token}),
+                                     ("without the form token", own, {})]:
+            status, _, _ = post_form(port, "/logout", posted, [session], origin)
+            still = request(port, "GET", "/", headers={"Cookie": session})[0]
+            check("sign-out %s: 403, the session still reads" % name, status == 403 and still == 200, (status, still))
+        status, cookie, _ = post_form(port, "/logout", {"form_token": logout_token}, [session], own)
+        after = request(port, "GET", "/", headers={"Cookie": session})[0]
+        check("sign-out from this dashboard's page: 303, the session ended", status == 303 and "Max-Age=0" in cookie and
+              after == 401, (status, cookie, after))
+        status, _, _ = request(port, "POST", "/api/v1/reports", b"{}", {
+            "Authorization": "Bearer " + token, "Origin": "https://evil.example",
+            "Idempotency-Key": hashlib.sha256(b"{}").hexdigest(), "Content-Type": "application/json"})
+        check("an upload with a bearer token is not a form: no origin check (422 for the empty report)", status == 422, status)
+    finally:
+        server.stop()
+
+    # behind a TLS proxy: told by --behind-tls, or by an https --public-url
+    for flags, origin_of in [(["--behind-tls"], lambda port: "https://127.0.0.1:%d" % port),
+                             (["--public-url", "https://dash.example"], lambda port: "https://dash.example")]:
+        server = Dashboard(binary, db, work, flags)
+        try:
+            form_cookie, form_token = sign_in_page(server.port)
+            fields = {"token": token, "form_token": form_token}
+            status, cookie, _ = post_form(server.port, "/login", fields, [form_cookie], "http://127.0.0.1:%d" % server.port)
+            check("%s: a form posted from the plain-HTTP origin: 403" % flags[0], status == 403, status)
+            status, cookie, _ = post_form(server.port, "/login", fields, [form_cookie], origin_of(server.port))
+            check("%s: signing in from %s sets a Secure session cookie" % (flags[0], origin_of(server.port)),
+                  status == 303 and re.match(r"preflight_session=pfs_[0-9a-f]{64};.*; Secure", cookie), (status, cookie))
+            check("%s: the form's cookie is Secure too" % flags[0], form_cookie and
+                  "Secure" in request(server.port, "GET", "/login")[1].get("Set-Cookie", ""))
+        finally:
+            server.stop()
+    r = subprocess.run([binary, "serve", "--db", db, "--public-url", "dash.example"], capture_output=True, text=True,
+                       timeout=10)
+    check("--public-url without a scheme: exit 2", r.returncode == 2 and "--public-url" in r.stderr, r.stderr)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--dashboard", required=True)
@@ -325,6 +413,7 @@ def main():
     began = time.monotonic()
     try:
         artifacts(a.dashboard, work, a.examples)
+        cross_site(a.dashboard, work)
         slow_clients(a.dashboard, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
