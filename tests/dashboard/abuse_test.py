@@ -3,7 +3,8 @@
 headers while a normal client reads its pages in time; artifacts that only look like PNGs, and the
 quotas per report and per token (refused with a clear code, the database not grown); sign-in and
 sign-out forms posted from another site (403) or from this one, and the cookies' flags behind a
-TLS proxy and without. Every connection goes to 127.0.0.1; the
+TLS proxy and without; names longer than the Vulkan API allows refused (422), and bidirectional
+and invisible characters shown as markers. Every connection goes to 127.0.0.1; the
 attackers' come from other loopback addresses (127.0.0.2 and up), as other hosts would. Prints
 ok/FAIL per check; exits 1 on any failure."""
 import argparse
@@ -404,6 +405,67 @@ def cross_site(binary, work):
     check("--public-url without a scheme: exit 2", r.returncode == 2 and "--public-url" in r.stderr, r.stderr)
 
 
+# ---- names ----
+
+def names(binary, work, examples):
+    db = os.path.join(work, "names.db")
+    token = subprocess.run([binary, "token", "add", "farm", "--db", db], capture_output=True, text=True).stdout.strip()
+    server = Dashboard(binary, db, work, ["--public-read"])
+    base = json.load(open(os.path.join(examples, "nvidia-h200.report.json")))
+
+    def upload(report):
+        body = json.dumps(report).encode()
+        status, _, answer = request(server.port, "POST", "/api/v1/reports", body, {
+            "Authorization": "Bearer " + token, "Content-Type": "application/json",
+            "Idempotency-Key": hashlib.sha256(body).hexdigest()})
+        return status, answer.decode(errors="replace")
+
+    def stored():
+        with sqlite3.connect(db) as c:
+            return c.execute("SELECT COUNT(*) FROM reports").fetchone()[0]
+
+    def changed(host, where, value):
+        report = copy.deepcopy(base)
+        report["host"] = host
+        target = report
+        for key in where[:-1]:
+            target = target[key]
+        target[where[-1]] = value
+        return report
+
+    try:
+        identity = ["devices", 0, "identity"]
+        for name, where, value, said in [
+                ("a 10 kB deviceName", identity + ["deviceName"], "N" * 10240, "deviceName: 10240 bytes (at most 255"),
+                ("a 256-byte driverInfo", identity + ["driverInfo"], "i" * 256, "driverInfo: 256 bytes (at most 255"),
+                ("a 300-byte driverName in the declared properties",
+                 ["devices", 0, "declared", "properties", "VkPhysicalDeviceDriverProperties", "driverName"], "d" * 300,
+                 "driverName: 300 bytes"),
+                ("a 1 kB host", ["host"], "h" * 1024, "host: 1024 bytes"),
+                ("a 20 kB smoke reason", ["devices", 0, "smoke", 0, "reason"], "r" * 20000,
+                 "reason: 20000 bytes (at most 16384)")]:
+            before = stored()
+            status, answer = upload(changed("names-%d" % len(value), where, value))
+            check("%s: 422 naming it, nothing stored" % name, status == 422 and said in answer and stored() == before,
+                  (status, answer[:200]))
+        status, answer = upload(changed("names-255", identity + ["deviceName"], "N" * 255))
+        check("a 255-byte deviceName (the API's char[256]): stored", status == 201, (status, answer[:200]))
+
+        spoof = changed("farm-\u2066rtl\u2069", identity + ["deviceName"], "NVIDIA H200 \u202egnp.exe\u200b")
+        status, answer = upload(spoof)
+        check("a name with a right-to-left override: stored", status == 201, (status, answer[:200]))
+        status, _, page = request(server.port, "GET", "/")
+        check("devices page: the override and the zero-width space shown as <U+202E>, <U+200B>, never as themselves",
+              status == 200 and "NVIDIA H200 &lt;U+202E&gt;gnp.exe&lt;U+200B&gt;".encode() in page and
+              "\u202e".encode() not in page and "\u200b".encode() not in page, status)
+        status, _, page = request(server.port, "GET", "/machines")
+        check("machines page: the host's isolates shown as <U+2066>, <U+2069>",
+              status == 200 and "farm-&lt;U+2066&gt;rtl&lt;U+2069&gt;".encode() in page and
+              "\u2066".encode() not in page, status)
+    finally:
+        server.stop()
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--dashboard", required=True)
@@ -414,6 +476,7 @@ def main():
     try:
         artifacts(a.dashboard, work, a.examples)
         cross_site(a.dashboard, work)
+        names(a.dashboard, work, a.examples)
         slow_clients(a.dashboard, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)

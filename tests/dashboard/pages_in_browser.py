@@ -69,7 +69,8 @@ def main():
                         "--from", os.path.join(a.fixtures, "probe-lavapipe.report.json"), "--count", "48", "--devices", "6",
                         "--versions", "4", "--hosts", "2", "--out", os.path.join(work, "synth")], check=True)
         hostile = json.load(open(os.path.join(a.fixtures, "probe-lavapipe.report.json")))
-        hostile["devices"][0]["identity"]["deviceName"] = "<script>alert(1)</script><img src=x onerror=alert(4)>"
+        # a right-to-left override (U+202E) would make "...<img ...>gnp.exe" display reversed
+        hostile["devices"][0]["identity"]["deviceName"] = "<script>alert(1)</script><img src=x onerror=alert(4)>\u202egnp.exe"
         hostile["devices"][0]["identity"]["deviceKey"] = "10005-0bad-mesa_llvmpipe"
         hostile["devices"][0]["smoke"][0]["reason"] = "</td><script>alert(3)</script>"
         hostile["host"] = "\"><img src=x onerror=alert(2)>"
@@ -200,7 +201,10 @@ def main():
         check("report: the declared-values search finds a value in a closed section and opens it",
               len(found) == 1 and "maxComputeSharedMemorySize" in found[0] and "49152" in found[0], found)
         visit("report-hostile", "/reports/%d" % api(url + "api/v1/devices/10005-0bad-mesa_llvmpipe", token)["entries"][0]["report"])
-        check("hostile: the device name is text", "<script>alert(1)</script><img src=x onerror=alert(4)>" in text_of(browser))
+        shown = text_of(browser)
+        check("hostile: the device name is text", "<script>alert(1)</script><img src=x onerror=alert(4)>" in shown)
+        check("hostile: its right-to-left override shown as <U+202E>, not obeyed",
+              "onerror=alert(4)><U+202E>gnp.exe" in shown and "\u202e" not in shown)
         check("hostile: no element made of report text", browser.evaluate("document.querySelectorAll('img').length") == 0 and
               "</td><script>alert(3)</script>" in text_of(browser))
 
