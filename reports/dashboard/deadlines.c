@@ -149,7 +149,7 @@ void deadlines_headers_received(struct deadline_entry *e)
     set_deadline(e, false);
 }
 
-void deadlines_answered(struct deadline_entry *e)
+void deadlines_request_received(struct deadline_entry *e)
 {
     if (e == NULL)
         return;

@@ -24,9 +24,10 @@ void deadlines_remove(struct deadline_entry *e);
 
 /* The request's headers are in: its body has body_seconds from now. */
 void deadlines_headers_received(struct deadline_entry *e);
-/* A response is queued: nothing more is awaited from the client (its sending is bounded by the
- * idle timeout only). */
-void deadlines_answered(struct deadline_entry *e);
+/* The request's body is all in (or it has none): nothing more is awaited from the client (the
+ * response's sending is bounded by the idle timeout only). A response queued early, before the
+ * body, leaves the body's deadline running while the rest is read and dropped. */
+void deadlines_request_received(struct deadline_entry *e);
 /* The response went out: the next request's headers have header_seconds from now. */
 void deadlines_request_done(struct deadline_entry *e);
 

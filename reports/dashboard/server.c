@@ -151,7 +151,6 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, int status, const ch
     enum MHD_Result r = MHD_queue_response(c, (unsigned)status, response);
     MHD_destroy_response(response);
     queued_status = status;
-    deadlines_answered(deadline_of(c));
     return r;
 }
 
@@ -683,7 +682,9 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         }
         return MHD_YES;
     }
-    if (r->answered) { /* a response went out early: the rest of the body is dropped */
+    if (*upload_data_size == 0) /* the body is all in (or there is none): nothing more is awaited */
+        deadlines_request_received(deadline_of(c));
+    if (r->answered) { /* a response went out early: the rest of the body is dropped (within its deadline) */
         *upload_data_size = 0;
         return MHD_YES;
     }
