@@ -13,8 +13,10 @@ struct deadlines;
 struct deadline_entry;
 
 /* header_seconds: from a connection's start, or the end of its previous response, until the
- * request's headers are all in. body_seconds: from then until its body is all in. */
-struct deadlines *deadlines_start(double header_seconds, double body_seconds);
+ * request's headers are all in. body_seconds: from then until its body is all in. Past 7/8 of
+ * max_connections open, the connections that have waited longest (over a second) for their
+ * headers are closed first, so that new clients find room. */
+struct deadlines *deadlines_start(double header_seconds, double body_seconds, unsigned max_connections);
 void deadlines_stop(struct deadlines *d);
 
 /* A connection opened (socket fd) and closed: the entry is what the caller keeps for it (NULL

@@ -851,7 +851,7 @@ int server_run(const struct server_options *o)
     sigaddset(&stop, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &stop, NULL); /* the server's threads inherit it; sigwait below takes them */
     signal(SIGPIPE, SIG_IGN);
-    s.deadlines = deadlines_start(o->header_deadline, o->request_deadline);
+    s.deadlines = deadlines_start(o->header_deadline, o->request_deadline, o->max_connections);
     if (s.deadlines == NULL) {
         fprintf(stderr, "preflight-dashboard: cannot start the deadline watchdog\n");
         free(cert);

@@ -225,6 +225,24 @@ def slow_clients(binary, work):
 
     finally:
         server.stop()
+    # more slow connections than the server takes, from addresses within their limit, and a long
+    # header deadline: the ones waiting longest for their headers go first, and a normal client gets in
+    server = Dashboard(binary, os.path.join(work, "slow.db"), work,
+                       ["--public-read", "--max-connections", "100", "--max-per-address", "30", "--header-deadline", "60"])
+    try:
+        dribblers = Dribblers(server.port, ["127.0.0.%d" % n for n in range(30, 36)], 25)
+        time.sleep(0.5)
+        worst, statuses = normal_client(server.port, time.monotonic() + 3.5)
+        open_now = dribblers.open_count()
+        check("150 slow connections, 100 at most (--max-connections 100), 60 s to send headers: "
+              "/healthz and / answered 200 within 3 s all along",
+              statuses and all(st == 200 for st in statuses) and worst < 3.0,
+              "%.2f s, %s" % (worst, [st for st in statuses if st != 200][:5]))
+        check("... the slow ones that waited longest closed to keep room: at most 7/8 of 100 still open",
+              open_now <= 88, open_now)
+        dribblers.finish()
+    finally:
+        server.stop()
     r = subprocess.run([binary, "serve", "--db", os.path.join(work, "x.db"), "--header-deadline", "0"],
                        capture_output=True, text=True, timeout=10)
     check("--header-deadline 0: exit 2 with usage", r.returncode == 2 and "deadline" in r.stderr, r.stderr)
