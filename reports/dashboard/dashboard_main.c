@@ -32,7 +32,7 @@ static const char usage_text[] =
     "                          the artifact bytes one token may store in 24 hours (default 1024);\n"
     "                          a report's artifacts: at most 64 files and 16 MiB\n"
     "  token add NAME          create an upload/read token; prints it once\n"
-    "  token list              names, creation dates, revocations\n"
+    "  token list              names, creation dates, revocations, artifacts stored\n"
     "  token revoke NAME       the token stops working at once\n"
     "  import [--jobs N] [--artifacts DIR] REPORT...\n"
     "                          store reports without HTTP (each once, like an upload); N threads\n"
