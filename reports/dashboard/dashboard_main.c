@@ -18,9 +18,21 @@
 static const char usage_text[] =
     "usage: preflight-dashboard COMMAND --db FILE|postgresql://... [options]\n"
     "  serve [--listen ADDR:PORT] [--public-read] [--tls-cert F --tls-key F] [--quiet]\n"
-    "                          serve pages, API and uploads (default listen 127.0.0.1:8470)\n"
+    "        [--max-connections N] [--max-per-address N] [--header-deadline S] [--request-deadline S]\n"
+    "                          serve pages, API and uploads (default listen 127.0.0.1:8470);\n"
+    "                          at most N connections (default 256), N of one client address\n"
+    "                          (default 64; 0: no limit, e.g. behind a proxy), a request's headers\n"
+    "                          within S seconds of the connection's start or previous response\n"
+    "                          (default 10), its body within S seconds after them (default 120)\n"
+    "        [--behind-tls] [--public-url URL]\n"
+    "                          browsers reach it over HTTPS through a proxy: Secure cookies;\n"
+    "                          URL (https://dash.example) is where browsers reach it: its origin\n"
+    "                          may post the sign-in and sign-out forms (https: as --behind-tls)\n"
+    "        [--token-artifact-quota MIB]\n"
+    "                          the artifact bytes one token may store in 24 hours (default 1024);\n"
+    "                          a report's artifacts: at most 64 files and 16 MiB\n"
     "  token add NAME          create an upload/read token; prints it once\n"
-    "  token list              names, creation dates, revocations\n"
+    "  token list              names, creation dates, revocations, artifacts stored\n"
     "  token revoke NAME       the token stops working at once\n"
     "  import [--jobs N] [--artifacts DIR] REPORT...\n"
     "                          store reports without HTTP (each once, like an upload); N threads\n"
@@ -146,8 +158,8 @@ static int import_artifacts(struct db *db, const struct ingest_prepared *p, cons
                 fprintf(stderr, "preflight-dashboard: %s: artifact %s\n", path, why);
             continue;
         }
-        enum artifact_status status =
-            artifact_store(db, ingest_prepared_key(p), named[i].sha256, data, length, message, sizeof(message));
+        enum artifact_status status = artifact_store(db, ingest_prepared_key(p), named[i].sha256, data, length, NULL,
+                                                     &ARTIFACT_QUOTA_DEFAULT, message, sizeof(message));
         free(data);
         if (status == ARTIFACT_STORED || status == ARTIFACT_KNOWN)
             ++stored;
@@ -249,7 +261,11 @@ int main(int argc, char **argv)
          import = strcmp(command, "import") == 0;
     if (!serve && !token && !import)
         return usage_error("unknown command '%s'", command);
-    struct server_options o = {0};
+    struct server_options o = {.max_connections = SERVER_DEFAULT_MAX_CONNECTIONS,
+                               .max_per_address = SERVER_DEFAULT_MAX_PER_ADDRESS,
+                               .header_deadline = SERVER_DEFAULT_HEADER_DEADLINE,
+                               .request_deadline = SERVER_DEFAULT_REQUEST_DEADLINE,
+                               .token_artifact_bytes = ARTIFACT_TOKEN_DAY_MAX_BYTES};
     o.database = getenv("PREFLIGHT_DASHBOARD_DB");
     char **positional = calloc((size_t)argc, sizeof(*positional));
     int positionals = 0;
@@ -271,7 +287,46 @@ int main(int argc, char **argv)
             o.tls_key = argv[++i];
         else if (serve && strcmp(a, "--public-read") == 0)
             o.public_read = true;
-        else if (import && strcmp(a, "--jobs") == 0 && has_value) {
+        else if (serve && strcmp(a, "--behind-tls") == 0)
+            o.behind_tls = true;
+        else if (serve && strcmp(a, "--public-url") == 0 && has_value) {
+            o.public_url = argv[++i];
+            const char *host = strstr(o.public_url, "://");
+            bool scheme = strncmp(o.public_url, "http://", 7) == 0 || strncmp(o.public_url, "https://", 8) == 0;
+            if (!scheme || host[3] == '\0' || host[3] == '/' || strlen(o.public_url) > 200) {
+                free(positional);
+                return usage_error("--public-url needs http://HOST[:PORT] or https://HOST[:PORT], not '%s'",
+                                   o.public_url);
+            }
+        } else if (serve && has_value && (strcmp(a, "--max-connections") == 0 || strcmp(a, "--max-per-address") == 0)) {
+            char *end = NULL;
+            long n = strtol(argv[++i], &end, 10);
+            bool total = strcmp(a, "--max-connections") == 0;
+            if (end == argv[i] || *end != '\0' || n < (total ? 1 : 0) || n > 10000) {
+                free(positional);
+                return usage_error(total ? "--max-connections needs a number from 1 to 10000, not '%s'"
+                                         : "--max-per-address needs a number from 0 to 10000, not '%s'",
+                                   argv[i]);
+            }
+            *(total ? &o.max_connections : &o.max_per_address) = (unsigned)n;
+        } else if (serve && has_value && strcmp(a, "--token-artifact-quota") == 0) {
+            char *end = NULL;
+            long mib = strtol(argv[++i], &end, 10);
+            if (end == argv[i] || *end != '\0' || mib < 1 || mib > 1024 * 1024) {
+                free(positional);
+                return usage_error("--token-artifact-quota needs MiB from 1 to 1048576, not '%s'", argv[i]);
+            }
+            o.token_artifact_bytes = (unsigned long long)mib * 1024 * 1024;
+        } else if (serve && has_value &&
+                   (strcmp(a, "--header-deadline") == 0 || strcmp(a, "--request-deadline") == 0)) {
+            char *end = NULL;
+            double seconds = strtod(argv[++i], &end);
+            if (end == argv[i] || *end != '\0' || !(seconds >= 0.5 && seconds <= 3600)) {
+                free(positional);
+                return usage_error("a deadline needs seconds from 0.5 to 3600, not '%s'", argv[i]);
+            }
+            *(strcmp(a, "--header-deadline") == 0 ? &o.header_deadline : &o.request_deadline) = seconds;
+        } else if (import && strcmp(a, "--jobs") == 0 && has_value) {
             char *end = NULL;
             jobs = strtol(argv[++i], &end, 10);
             if (end == argv[i] || *end != '\0' || jobs < 1 || jobs > 64) {
@@ -289,7 +344,11 @@ int main(int argc, char **argv)
         } else if (a[0] == '-' && a[1] != '\0') {
             free(positional);
             bool takes_value = strcmp(a, "--db") == 0 || strcmp(a, "--listen") == 0 || strcmp(a, "--tls-cert") == 0 ||
-                               strcmp(a, "--tls-key") == 0 || strcmp(a, "--jobs") == 0 || strcmp(a, "--artifacts") == 0;
+                               strcmp(a, "--tls-key") == 0 || strcmp(a, "--jobs") == 0 ||
+                               strcmp(a, "--artifacts") == 0 || strcmp(a, "--max-connections") == 0 ||
+                               strcmp(a, "--max-per-address") == 0 || strcmp(a, "--header-deadline") == 0 ||
+                               strcmp(a, "--request-deadline") == 0 || strcmp(a, "--token-artifact-quota") == 0 ||
+                               strcmp(a, "--public-url") == 0;
             return usage_error(
                 takes_value && !has_value ? "option '%s' needs a value" : "unknown option '%s' for this command", a);
         } else

@@ -1,6 +1,7 @@
 #include "html.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,12 +60,49 @@ void buf_printf(struct buf *b, const char *format, ...)
     b->length += (size_t)n;
 }
 
+/* Code points that change how the text around them is shown without being seen themselves: C0
+ * and C1 controls, bidirectional embeddings, overrides and isolates (a device name can display
+ * spoofed with them, "Trojan Source"), zero-width and other invisible formatting characters. */
+static bool shown_as_marker(uint32_t c)
+{
+    return (c < 0x20 && c != '\t' && c != '\n') || (c >= 0x7f && c <= 0x9f) || c == 0x061c || c == 0x180e ||
+           (c >= 0x200b && c <= 0x200f) || (c >= 0x2028 && c <= 0x202e) || (c >= 0x2060 && c <= 0x206f) ||
+           c == 0xfeff || (c >= 0xfff9 && c <= 0xfffb);
+}
+
+/* The code point of the UTF-8 sequence at `s` and its length; 0 bytes when it is not valid UTF-8
+ * (a stray continuation byte, a truncated or overlong sequence, a surrogate, beyond U+10FFFF). */
+static size_t utf8_decode(const unsigned char *s, uint32_t *c)
+{
+    size_t n = s[0] < 0x80 ? 1 : (s[0] & 0xe0) == 0xc0 ? 2 : (s[0] & 0xf0) == 0xe0 ? 3 : (s[0] & 0xf8) == 0xf0 ? 4 : 0;
+    if (n == 0)
+        return 0;
+    uint32_t value = n == 1 ? s[0] : n == 2 ? s[0] & 0x1fu : n == 3 ? s[0] & 0x0fu : s[0] & 0x07u;
+    for (size_t i = 1; i < n; ++i) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        value = value << 6 | (s[i] & 0x3fu);
+    }
+    static const uint32_t smallest[5] = {0, 0, 0x80, 0x800, 0x10000};
+    if (value < smallest[n] || value > 0x10ffff || (value >= 0xd800 && value <= 0xdfff))
+        return 0;
+    *c = value;
+    return n;
+}
+
 void buf_escape(struct buf *b, const char *text)
 {
     if (text == NULL)
         return;
-    for (const unsigned char *s = (const unsigned char *)text; *s; ++s) {
-        switch (*s) {
+    for (const unsigned char *s = (const unsigned char *)text; *s;) {
+        uint32_t c = 0;
+        size_t n = utf8_decode(s, &c);
+        if (n == 0) {
+            buf_add(b, "\xef\xbf\xbd"); /* U+FFFD for each byte that is not UTF-8 */
+            ++s;
+            continue;
+        }
+        switch (c) {
         case '&':
             buf_add(b, "&amp;");
             break;
@@ -81,11 +119,12 @@ void buf_escape(struct buf *b, const char *text)
             buf_add(b, "&#39;");
             break;
         default:
-            if ((*s < 0x20 && *s != '\t' && *s != '\n') || *s == 0x7f)
-                buf_add(b, "\xef\xbf\xbd");
+            if (shown_as_marker(c))
+                buf_printf(b, "&lt;U+%04X&gt;", (unsigned)c);
             else
-                buf_add_bytes(b, (const char *)s, 1);
+                buf_add_bytes(b, (const char *)s, n);
         }
+        s += n;
     }
 }
 

@@ -16,7 +16,9 @@ struct buf {
 void buf_add(struct buf *b, const char *text);
 void buf_add_bytes(struct buf *b, const char *data, size_t length);
 void buf_printf(struct buf *b, const char *format, ...) __attribute__((format(printf, 2, 3)));
-/* `text` with & < > " ' as entities, and control characters other than tab and newline as U+FFFD */
+/* `text` with & < > " ' as entities; control characters (but tab and newline), bidirectional
+ * controls and invisible formatting characters shown as a visible marker "<U+202E>", never
+ * interpreted; bytes that are not UTF-8 as U+FFFD */
 void buf_escape(struct buf *b, const char *text);
 /* percent-encoding for a query value or a path segment */
 void buf_url(struct buf *b, const char *text);

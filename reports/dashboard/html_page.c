@@ -50,7 +50,7 @@ static const char style[] =
     "td.differs{background:#fef9c3}table.compare{width:100%;table-layout:fixed}"
     "tr.same{display:none}.warning{border:2px solid #b91c1c;background:#fef2f2;padding:8px 12px;border-radius:6px}";
 
-void html_head(struct buf *b, const char *title, bool signed_in)
+void html_head(struct buf *b, const char *title, const char *logout_token)
 {
     buf_add(b, "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" "
                "content=\"width=device-width\"><title>");
@@ -61,8 +61,11 @@ void html_head(struct buf *b, const char *title, bool signed_in)
             "</style></head><body><header><a href=\"/\">Devices</a><a href=\"/regressions\">Regressions</a>"
             "<a href=\"/machines\">Machines</a><a href=\"/capabilities\">Coverage</a><a href=\"/compare\">Compare</a>"
             "<a href=\"/fleet\">Fleet</a>");
-    if (signed_in)
-        buf_add(b, "<form method=\"post\" action=\"/logout\"><button>sign out</button></form>");
+    if (logout_token != NULL) {
+        buf_add(b, "<form method=\"post\" action=\"/logout\"><input type=\"hidden\" name=\"form_token\" value=\"");
+        buf_escape(b, logout_token);
+        buf_add(b, "\"><button>sign out</button></form>");
+    }
     buf_add(b, "</header><main>");
 }
 

@@ -13,7 +13,9 @@
 const char *str(const cJSON *o, const char *key);
 double num(const cJSON *o, const char *key);
 
-void html_head(struct buf *b, const char *title, bool signed_in);
+/* The page's head and navigation; with `logout_token` (signed in by a session) a "sign out" form
+ * carrying it (server.c checks it, so another site cannot sign a browser out). */
+void html_head(struct buf *b, const char *title, const char *logout_token);
 void html_foot(struct buf *b, const char *nonce);
 
 /* The filters of a listing (the model's "filters" and "choices") as a form to `action`. */

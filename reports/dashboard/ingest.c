@@ -12,6 +12,7 @@
 #include "fleet_store.h"
 #include "items.h"
 #include "matrix.h"
+#include "report_bounds.h"
 #include "report_model.h"
 #include "report_read.h"
 #include "sha256.h"
@@ -521,6 +522,10 @@ static struct ingest_prepared *prepare(const char *body, size_t length, const ch
         snprintf(p->key, sizeof(p->key), "%s", key);
     char error[512];
     cJSON *report = report_parse(body, length, "report", error, sizeof(error));
+    if (report != NULL && !report_strings_bounded(report, error, sizeof(error))) {
+        cJSON_Delete(report);
+        report = NULL;
+    }
     if (report == NULL) {
         snprintf(message, size, "%s", error);
         *status = INGEST_INVALID;

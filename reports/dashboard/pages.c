@@ -70,7 +70,7 @@ void pages_render(const struct page *page, const cJSON *model, const struct page
 {
     char title[200];
     snprintf(title, sizeof(title), "%s", page->title ? page->title : str(model, "title"));
-    html_head(out, title, context->signed_in);
+    html_head(out, title, context->signed_in ? context->form_token : NULL);
     page->html(model, context, out);
     html_foot(out, context->nonce);
 }
@@ -80,7 +80,7 @@ void pages_render_error(int status, const char *message, const cJSON *model, con
 {
     char title[32];
     snprintf(title, sizeof(title), "Error %d", status);
-    html_head(out, title, context->signed_in);
+    html_head(out, title, context->signed_in ? context->form_token : NULL);
     buf_printf(out, "<h1>%d</h1><p class=\"error\">", status);
     buf_escape(out, message);
     buf_add(out, "</p>");
@@ -103,7 +103,7 @@ void pages_render_error(int status, const char *message, const cJSON *model, con
 
 void pages_render_login(const char *message, const struct page_context *context, struct buf *out)
 {
-    html_head(out, "Sign in", false);
+    html_head(out, "Sign in", NULL);
     buf_add(out, "<h1>Sign in</h1><p>This dashboard needs a token to read (ask its operator for one: "
                  "<code>preflight-dashboard token add NAME</code>). Signing in keeps a session cookie, not the "
                  "token; it ends when you sign out, after 30 days, or when the token is revoked.</p>");
@@ -112,7 +112,9 @@ void pages_render_login(const char *message, const struct page_context *context,
         buf_escape(out, message);
         buf_add(out, "</p>");
     }
-    buf_add(out, "<form method=\"post\" action=\"/login\"><input type=\"password\" name=\"token\" size=\"72\" "
+    buf_add(out, "<form method=\"post\" action=\"/login\"><input type=\"hidden\" name=\"form_token\" value=\"");
+    buf_escape(out, context->form_token ? context->form_token : "");
+    buf_add(out, "\"><input type=\"password\" name=\"token\" size=\"72\" "
                  "autocomplete=\"current-password\"> <button>sign in</button></form>");
     html_foot(out, context->nonce);
 }

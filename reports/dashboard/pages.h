@@ -21,11 +21,12 @@ struct page_request {
 
 /* What an HTML page needs besides its model. */
 struct page_context {
-    const char *query; /* the request's query, encoded, without page= and group= (links keep filters) */
-    const char *nonce; /* for the one inline script */
-    bool signed_in;    /* by a session cookie: the header offers to sign out */
-    int status;        /* 200, or the error a page shows in place (the fleet's requirements) */
-    const char *error; /* that error's message */
+    const char *query;      /* the request's query, encoded, without page= and group= (links keep filters) */
+    const char *nonce;      /* for the one inline script */
+    bool signed_in;         /* by a session cookie: the header offers to sign out */
+    const char *form_token; /* the token the page's form posts back (sign out; sign in on the login page) */
+    int status;             /* 200, or the error a page shows in place (the fleet's requirements) */
+    const char *error;      /* that error's message */
 };
 
 typedef void page_view(struct db *db, const struct page_request *request, struct view_response *out);

@@ -106,10 +106,18 @@ static const char *const version_3[] = {
     NULL,
 };
 
-static const char *const *const migrations[SCHEMA_VERSION] = {version_1, version_2, version_3};
+/* Version 4 (issue 44): who stored each artifact, for the quota per token (artifact_store.h);
+ * artifacts stored before have no token ('') and count for none. */
+static const char *const version_4[] = {
+    "ALTER TABLE artifacts ADD COLUMN token TEXT NOT NULL DEFAULT ''",
+    "CREATE INDEX artifacts_token ON artifacts (token, uploaded)",
+    NULL,
+};
+
+static const char *const *const migrations[SCHEMA_VERSION] = {version_1, version_2, version_3, version_4};
 /* Data a step changes beyond the tables (NULL: none); runs in the step's transaction. A step
  * whose derivation a later step repeats skips it (the later tables are not there yet). */
-static bool (*const rederive[SCHEMA_VERSION])(struct db *, char *, size_t) = {NULL, rederive_all, rederive_all};
+static bool (*const rederive[SCHEMA_VERSION])(struct db *, char *, size_t) = {NULL, rederive_all, rederive_all, NULL};
 
 static char *spell(enum db_backend backend, const char *statement)
 {

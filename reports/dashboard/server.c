@@ -9,11 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/random.h>
 #include <time.h>
 
 #include "artifact_store.h"
 #include "db_pool.h"
+#include "deadlines.h"
 #include "html.h"
 #include "ingest.h"
 #include "pages.h"
@@ -23,19 +25,22 @@
 #include "view.h"
 
 #define DB_CONNECTIONS 8
-#define MAX_CONNECTIONS 256
-#define IDLE_TIMEOUT_SECONDS 30      /* a connection that sends nothing for this long is closed */
-#define REQUEST_DEADLINE_SECONDS 120 /* an upload that takes longer is dropped */
+#define IDLE_TIMEOUT_SECONDS 30 /* a connection that sends nothing for this long is closed */
 #define LOGIN_BODY_MAX 4096
 #define SESSION_COOKIE "preflight_session"
+#define FORM_COOKIE "preflight_form" /* a random value the sign-in form's token is derived from */
 
 struct server {
     struct db_pool *pool;
     pthread_mutex_t write_lock; /* one ingest transaction at a time in this process */
     bool public_read, tls, quiet;
+    bool secure_cookies;     /* the browser reaches us over HTTPS: built in, or behind a TLS proxy */
+    char public_origin[256]; /* --public-url's scheme://host[:port], also accepted as a form's Origin */
+    struct deadlines *deadlines;
+    struct artifact_quota artifact_quota;
 };
 
-enum request_kind { REQUEST_READ, REQUEST_LOGIN, REQUEST_REPORT, REQUEST_ARTIFACT };
+enum request_kind { REQUEST_READ, REQUEST_LOGIN, REQUEST_LOGOUT, REQUEST_REPORT, REQUEST_ARTIFACT };
 
 struct request {
     enum request_kind kind;
@@ -48,6 +53,7 @@ struct request {
     int answered; /* a response is queued already */
     struct MHD_PostProcessor *post;
     char login_token[TOKEN_TEXT_SIZE + 8];
+    char form_token[72]; /* the hidden field a sign-in or sign-out form posts back */
     char token_name[TOKEN_NAME_MAX + 1];
     char report_key[65], artifact[65]; /* PUT /api/v1/reports/<key>/artifacts/<sha256> */
     char method[8], path[160];         /* for the access log: the path only, never the query or a header */
@@ -57,6 +63,26 @@ struct request {
  * completion callback runs on the same thread, a thread per connection). */
 static _Thread_local int queued_status;
 
+static struct deadline_entry *deadline_of(struct MHD_Connection *c)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info ? info->socket_context : NULL;
+}
+
+/* Every connection is watched from its start: its headers have a deadline (deadlines.h). */
+static void connection_notified(void *cls, struct MHD_Connection *c, void **socket_context,
+                                enum MHD_ConnectionNotificationCode code)
+{
+    struct server *s = cls;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+        *socket_context = info ? deadlines_add(s->deadlines, info->connect_fd) : NULL;
+    } else {
+        deadlines_remove(*socket_context);
+        *socket_context = NULL;
+    }
+}
+
 static double now_seconds(void)
 {
     struct timespec t;
@@ -64,8 +90,14 @@ static double now_seconds(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+/* With the built-in TLS every response says so (HSTS): browsers then never try plain HTTP here.
+ * Set once before the server starts. */
+static bool strict_transport;
+
 static void security_headers(struct MHD_Response *response, const char *nonce)
 {
+    if (strict_transport)
+        MHD_add_response_header(response, "Strict-Transport-Security", "max-age=31536000");
     char csp[256];
     snprintf(csp, sizeof(csp),
              "default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-%s'; img-src 'self' data:; "
@@ -73,7 +105,9 @@ static void security_headers(struct MHD_Response *response, const char *nonce)
              nonce);
     MHD_add_response_header(response, "Content-Security-Policy", csp);
     MHD_add_response_header(response, "X-Content-Type-Options", "nosniff");
-    MHD_add_response_header(response, "Referrer-Policy", "no-referrer");
+    /* same-origin, not no-referrer: under no-referrer a browser sends "Origin: null" with a form,
+     * and the forms' origin check (from_this_site) needs the real one; other sites still get none */
+    MHD_add_response_header(response, "Referrer-Policy", "same-origin");
 }
 
 struct reply {
@@ -178,6 +212,103 @@ static void make_nonce(char out[33])
         memset(random, 0x5a, sizeof(random));
     for (size_t i = 0; i < sizeof(random); ++i)
         sprintf(out + 2 * i, "%02x", random[i]);
+}
+
+/* ---- forms a browser posts (sign in, sign out): from this site only ----
+ * Two checks, each enough against another site's page on its own: the request's Origin (or
+ * Referer) must be this dashboard's, and the form must carry a token derived from a cookie, which
+ * another site can neither read nor send (SameSite=Strict). The token is SHA-256("login:" or
+ * "logout:" and the cookie): it says nothing of the cookie, and any dashboard process sharing the
+ * database derives the same, without a secret to share. */
+
+static void form_token(const char *purpose, const char *cookie, char out[65])
+{
+    char text[320];
+    snprintf(text, sizeof(text), "%s:%s", purpose, cookie);
+    sha256_hex(text, strlen(text), out);
+}
+
+static bool same_text(const char *a, const char *b) /* in time independent of where they differ */
+{
+    size_t length = strlen(a);
+    if (length != strlen(b))
+        return false;
+    unsigned char differ = 0;
+    for (size_t i = 0; i < length; ++i)
+        differ |= (unsigned char)(a[i] ^ b[i]);
+    return differ == 0;
+}
+
+static bool form_token_valid(const char *purpose, const char *cookie, const char *posted)
+{
+    if (cookie == NULL || *cookie == '\0' || strlen(cookie) > 256 || posted == NULL)
+        return false;
+    char expected[65];
+    form_token(purpose, cookie, expected);
+    return same_text(expected, posted);
+}
+
+/* Whether a browser's POST comes from a page of this dashboard: Sec-Fetch-Site, when the browser
+ * sends it, says same-origin; an Origin (else a Referer) names this dashboard as the client reached
+ * it (the Host it asked for, https when it reaches us over TLS) or --public-url. A request with
+ * neither (not a browser's, or a very old one) is left to the form token. */
+static bool from_this_site(const struct server *s, struct MHD_Connection *c)
+{
+    const char *fetch_site = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Sec-Fetch-Site");
+    if (fetch_site != NULL && strcmp(fetch_site, "same-origin") != 0 && strcmp(fetch_site, "none") != 0)
+        return false;
+    const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
+    const char *referer = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_REFERER);
+    if (origin == NULL && referer == NULL)
+        return true;
+    const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
+    char own[300] = "";
+    if (host != NULL && strlen(host) < 256)
+        snprintf(own, sizeof(own), "%s://%s", s->secure_cookies ? "https" : "http", host);
+    const char *accepted[2] = {own, s->public_origin};
+    for (int i = 0; i < 2; ++i) {
+        size_t n = strlen(accepted[i]);
+        if (n == 0)
+            continue;
+        if (origin != NULL && strcasecmp(origin, accepted[i]) == 0)
+            return true;
+        if (origin == NULL && strncasecmp(referer, accepted[i], n) == 0 && referer[n] == '/')
+            return true;
+    }
+    return false;
+}
+
+/* The sign-in page, with its form token; the cookie it comes from is set when the browser has none. */
+static enum MHD_Result send_login(struct server *s, struct MHD_Connection *c, int status, const char *message,
+                                  const char *nonce)
+{
+    const char *had = MHD_lookup_connection_value(c, MHD_COOKIE_KIND, FORM_COOKIE);
+    char value[80], cookie[200] = "", token[65];
+    bool fresh = had == NULL || strlen(had) != 68 || strncmp(had, "pff_", 4) != 0;
+    if (fresh) {
+        unsigned char random[32];
+        if (getrandom(random, sizeof(random), 0) != (ssize_t)sizeof(random))
+            return send_message(c, 503, "no random numbers for the sign-in form", true, nonce);
+        strcpy(value, "pff_");
+        for (size_t i = 0; i < sizeof(random); ++i)
+            sprintf(value + 4 + 2 * i, "%02x", random[i]);
+        snprintf(cookie, sizeof(cookie), FORM_COOKIE "=%s; Path=/; HttpOnly; SameSite=Strict%s", value,
+                 s->secure_cookies ? "; Secure" : "");
+    } else {
+        snprintf(value, sizeof(value), "%s", had);
+    }
+    form_token("login", value, token);
+    struct buf b = {0};
+    pages_render_login(message, &(struct page_context){.nonce = nonce, .form_token = token}, &b);
+    if (b.failed) {
+        buf_free(&b);
+        return send_bytes(c, 500, "text/plain", "out of memory\n", 14, nonce);
+    }
+    enum MHD_Result r = send_reply(
+        c, status, b.data ? b.data : "", b.length,
+        &(struct reply){.type = "text/html; charset=utf-8", .nonce = nonce, .cookie = fresh ? cookie : NULL});
+    buf_free(&b);
+    return r;
 }
 
 static const char *peer_of(struct MHD_Connection *c, char *out, size_t size)
@@ -294,11 +425,8 @@ static enum MHD_Result serve_read(struct server *s, struct MHD_Connection *c, co
         if (status != TOKEN_VALID) {
             if (status == TOKEN_ERROR)
                 return send_message(c, 503, "the database is not reachable", !api, nonce);
-            if (!api) {
-                struct buf b = {0};
-                pages_render_login(status == TOKEN_REVOKED ? "that token was revoked" : "", &context, &b);
-                return send_html(c, 401, &b, nonce);
-            }
+            if (!api)
+                return send_login(s, c, 401, status == TOKEN_REVOKED ? "that token was revoked" : "", nonce);
             return send_message(c, status == TOKEN_REVOKED ? 403 : 401,
                                 status == TOKEN_REVOKED ? "the token was revoked"
                                                         : "reading needs a token (Authorization: Bearer)",
@@ -306,6 +434,11 @@ static enum MHD_Result serve_read(struct server *s, struct MHD_Connection *c, co
         }
     }
     context.signed_in = signed_in;
+    char logout_token[65];
+    if (signed_in) {
+        form_token("logout", MHD_lookup_connection_value(c, MHD_COOKIE_KIND, SESSION_COOKIE), logout_token);
+        context.form_token = logout_token;
+    }
     struct query_args q = {0};
     MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, collect_arg, &q);
     if (q.overflow) {
@@ -380,13 +513,15 @@ static enum MHD_Result finish_artifact(struct server *s, struct MHD_Connection *
     char message[512];
     struct db *db = db_pool_take(s->pool);
     pthread_mutex_lock(&s->write_lock);
-    enum artifact_status status = artifact_store(db, r->report_key, r->artifact, r->body.data ? r->body.data : "",
-                                                 r->body.length, message, sizeof(message));
+    enum artifact_status status =
+        artifact_store(db, r->report_key, r->artifact, r->body.data ? r->body.data : "", r->body.length, r->token_name,
+                       &s->artifact_quota, message, sizeof(message));
     pthread_mutex_unlock(&s->write_lock);
     db_pool_give(s->pool, db);
     static const int statuses[] = {
-        [ARTIFACT_STORED] = 201,    [ARTIFACT_KNOWN] = 409,     [ARTIFACT_MISMATCH] = 400, [ARTIFACT_NOT_PNG] = 422,
-        [ARTIFACT_NO_REPORT] = 404, [ARTIFACT_NOT_NAMED] = 422, [ARTIFACT_FAILED] = 503};
+        [ARTIFACT_STORED] = 201,       [ARTIFACT_KNOWN] = 409,       [ARTIFACT_MISMATCH] = 400,
+        [ARTIFACT_NOT_PNG] = 422,      [ARTIFACT_NO_REPORT] = 404,   [ARTIFACT_NOT_NAMED] = 422,
+        [ARTIFACT_REPORT_QUOTA] = 413, [ARTIFACT_TOKEN_QUOTA] = 429, [ARTIFACT_FAILED] = 503};
     if (status != ARTIFACT_STORED && status != ARTIFACT_KNOWN)
         return send_message(c, statuses[status], message, false, NULL);
     cJSON *o = cJSON_CreateObject();
@@ -409,29 +544,35 @@ static enum MHD_Result login_field(void *cls, enum MHD_ValueKind kind, const cha
         memcpy(r->login_token + offset, data, size);
         r->login_token[offset + size] = '\0';
     }
+    if (strcmp(key, "form_token") == 0 && offset + size < sizeof(r->form_token)) {
+        memcpy(r->form_token + offset, data, size);
+        r->form_token[offset + size] = '\0';
+    }
     return MHD_YES;
 }
 
 static enum MHD_Result finish_login(struct server *s, struct MHD_Connection *c, struct request *r, const char *nonce)
 {
     char name[TOKEN_NAME_MAX + 1], session[TOKEN_TEXT_SIZE];
+    /* another site's page must not sign a browser in, with the other site's token */
+    if (!from_this_site(s, c) ||
+        !form_token_valid("login", MHD_lookup_connection_value(c, MHD_COOKIE_KIND, FORM_COOKIE), r->form_token)) {
+        memset(r->login_token, 0, sizeof(r->login_token));
+        return send_login(s, c, 403, "that sign-in did not come from this dashboard's form: sign in here", nonce);
+    }
     struct db *db = db_pool_take(s->pool);
     enum token_status status = token_check(db, r->login_token, name);
     bool made = status == TOKEN_VALID && session_create(db, name, session);
     db_pool_give(s->pool, db);
     memset(r->login_token, 0, sizeof(r->login_token));
-    const struct page_context context = {.nonce = nonce};
     if (status == TOKEN_ERROR || (status == TOKEN_VALID && !made))
         return send_message(c, 503, "the database is not reachable", true, nonce);
-    if (status != TOKEN_VALID) {
-        struct buf b = {0};
-        pages_render_login(status == TOKEN_REVOKED ? "that token was revoked" : "that token is not known", &context,
-                           &b);
-        return send_html(c, 401, &b, nonce);
-    }
+    if (status != TOKEN_VALID)
+        return send_login(s, c, 401, status == TOKEN_REVOKED ? "that token was revoked" : "that token is not known",
+                          nonce);
     char cookie[TOKEN_TEXT_SIZE + 128];
     snprintf(cookie, sizeof(cookie), SESSION_COOKIE "=%s; Path=/; HttpOnly; SameSite=Strict; Max-Age=%ld%s", session,
-             SESSION_SECONDS, s->tls ? "; Secure" : "");
+             SESSION_SECONDS, s->secure_cookies ? "; Secure" : "");
     memset(session, 0, sizeof(session));
     enum MHD_Result result =
         send_reply(c, 303, "", 0, &(struct reply){.nonce = nonce, .cookie = cookie, .location = "/"});
@@ -439,10 +580,13 @@ static enum MHD_Result finish_login(struct server *s, struct MHD_Connection *c, 
     return result;
 }
 
-static enum MHD_Result logout(struct server *s, struct MHD_Connection *c, const char *nonce)
+static enum MHD_Result logout(struct server *s, struct MHD_Connection *c, struct request *r, const char *nonce)
 {
     const char *session = MHD_lookup_connection_value(c, MHD_COOKIE_KIND, SESSION_COOKIE);
     if (session != NULL && *session && strlen(session) <= 256) {
+        /* another site's page must not sign a browser out */
+        if (!from_this_site(s, c) || !form_token_valid("logout", session, r->form_token))
+            return send_message(c, 403, "that sign-out did not come from this dashboard's pages", true, nonce);
         struct db *db = db_pool_take(s->pool);
         bool ended = session_end(db, session);
         db_pool_give(s->pool, db);
@@ -451,7 +595,7 @@ static enum MHD_Result logout(struct server *s, struct MHD_Connection *c, const 
     }
     char cookie[128];
     snprintf(cookie, sizeof(cookie), SESSION_COOKIE "=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0%s",
-             s->tls ? "; Secure" : "");
+             s->secure_cookies ? "; Secure" : "");
     return send_reply(c, 303, "", 0, &(struct reply){.nonce = nonce, .cookie = cookie, .location = "/login"});
 }
 
@@ -502,6 +646,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         if (r == NULL)
             return MHD_NO;
         r->started = now_seconds();
+        deadlines_headers_received(deadline_of(c));
         snprintf(r->method, sizeof(r->method), "%s", method);
         snprintf(r->path, sizeof(r->path), "%s", url);
         for (char *p = r->path; *p; ++p) /* no control characters into the log */
@@ -515,6 +660,11 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
                 return MHD_YES;
             r->answered = 1;
             return send_message(c, 400, "a sign-in is a form (application/x-www-form-urlencoded)", true, "none");
+        }
+        if (post && strcmp(url, "/logout") == 0) {
+            r->kind = REQUEST_LOGOUT; /* its form's token in the body (none without a form: refused) */
+            r->post = MHD_create_post_processor(c, 1024, login_field, r);
+            return MHD_YES;
         }
         bool report = post && strcmp(url, "/api/v1/reports") == 0;
         bool artifact = put && artifact_url(url, r);
@@ -532,27 +682,28 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         }
         return MHD_YES;
     }
-    if (r->answered) { /* a response went out early: the rest of the body is dropped */
+    if (*upload_data_size == 0) /* the body is all in (or there is none): nothing more is awaited */
+        deadlines_request_received(deadline_of(c));
+    if (r->answered) { /* a response went out early: the rest of the body is dropped (within its deadline) */
         *upload_data_size = 0;
         return MHD_YES;
     }
     char nonce[33];
     make_nonce(nonce);
-    if (r->kind == REQUEST_LOGIN) {
+    if (r->kind == REQUEST_LOGIN || r->kind == REQUEST_LOGOUT) {
         if (*upload_data_size > 0) {
             if (r->body.length + *upload_data_size > LOGIN_BODY_MAX)
                 return MHD_NO;
             r->body.length += *upload_data_size;
-            MHD_post_process(r->post, upload_data, *upload_data_size);
+            if (r->post != NULL)
+                MHD_post_process(r->post, upload_data, *upload_data_size);
             *upload_data_size = 0;
             return MHD_YES;
         }
         r->answered = 1;
-        return finish_login(s, c, r, nonce);
+        return r->kind == REQUEST_LOGIN ? finish_login(s, c, r, nonce) : logout(s, c, r, nonce);
     }
     if (r->kind == REQUEST_REPORT || r->kind == REQUEST_ARTIFACT) {
-        if (now_seconds() - r->started > REQUEST_DEADLINE_SECONDS)
-            return MHD_NO; /* a client that trickles its body does not hold a thread for ever */
         if (!r->checked)
             check_upload(s, c, r);
         if (*upload_data_size > 0) {
@@ -578,13 +729,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     }
     if (strcmp(url, "/healthz") == 0)
         return send_bytes(c, 200, "text/plain", "ok\n", 3, nonce);
-    if (post && strcmp(url, "/logout") == 0)
-        return logout(s, c, nonce);
-    if (strcmp(url, "/login") == 0) {
-        struct buf b = {0};
-        pages_render_login("", &(struct page_context){.nonce = nonce}, &b);
-        return send_html(c, 200, &b, nonce);
-    }
+    if (strcmp(url, "/login") == 0)
+        return send_login(s, c, 200, "", nonce);
     bool api = strncmp(url, "/api/", 5) == 0;
     if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
         return send_message(
@@ -599,7 +745,8 @@ static void completed(void *cls, struct MHD_Connection *c, void **context, enum 
 {
     struct server *s = cls;
     struct request *r = *context;
-    (void)c, (void)code;
+    (void)code;
+    deadlines_request_done(deadline_of(c)); /* a kept-alive connection waits for its next request's headers */
     if (r == NULL)
         return;
     if (!s->quiet) {
@@ -644,7 +791,17 @@ int server_run(const struct server_options *o)
         fprintf(stderr, "preflight-dashboard: migrated the database from schema version %d to %d\n", from,
                 SCHEMA_VERSION);
     db_close(db);
-    struct server s = {.public_read = o->public_read, .quiet = o->quiet, .write_lock = PTHREAD_MUTEX_INITIALIZER};
+    struct server s = {.public_read = o->public_read,
+                       .quiet = o->quiet,
+                       .write_lock = PTHREAD_MUTEX_INITIALIZER,
+                       .artifact_quota = ARTIFACT_QUOTA_DEFAULT};
+    s.artifact_quota.token_day_bytes = o->token_artifact_bytes;
+    s.secure_cookies = o->behind_tls || (o->public_url && strncmp(o->public_url, "https://", 8) == 0);
+    if (o->public_url) { /* its origin: the scheme and host, without a path */
+        const char *host = strstr(o->public_url, "://") + 3;
+        snprintf(s.public_origin, sizeof(s.public_origin), "%.*s", (int)(host - o->public_url + strcspn(host, "/")),
+                 o->public_url);
+    }
     s.pool = db_pool_open(o->database, DB_CONNECTIONS, error, sizeof(error));
     if (s.pool == NULL) {
         fprintf(stderr, "preflight-dashboard: %s\n", error);
@@ -685,6 +842,8 @@ int server_run(const struct server_options *o)
         }
         flags |= MHD_USE_TLS;
         s.tls = true;
+        s.secure_cookies = true;
+        strict_transport = true;
     }
     sigset_t stop;
     sigemptyset(&stop);
@@ -692,19 +851,30 @@ int server_run(const struct server_options *o)
     sigaddset(&stop, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &stop, NULL); /* the server's threads inherit it; sigwait below takes them */
     signal(SIGPIPE, SIG_IGN);
-    struct MHD_Daemon *daemon;
-    if (s.tls)
-        daemon = MHD_start_daemon(flags, 0, NULL, NULL, handle, &s, MHD_OPTION_SOCK_ADDR, &address,
-                                  MHD_OPTION_CONNECTION_LIMIT, (unsigned)MAX_CONNECTIONS, MHD_OPTION_CONNECTION_TIMEOUT,
-                                  (unsigned)IDLE_TIMEOUT_SECONDS, MHD_OPTION_NOTIFY_COMPLETED, completed, &s,
-                                  MHD_OPTION_HTTPS_MEM_CERT, cert, MHD_OPTION_HTTPS_MEM_KEY, key, MHD_OPTION_END);
-    else
-        daemon = MHD_start_daemon(flags, 0, NULL, NULL, handle, &s, MHD_OPTION_SOCK_ADDR, &address,
-                                  MHD_OPTION_CONNECTION_LIMIT, (unsigned)MAX_CONNECTIONS, MHD_OPTION_CONNECTION_TIMEOUT,
-                                  (unsigned)IDLE_TIMEOUT_SECONDS, MHD_OPTION_NOTIFY_COMPLETED, completed, &s,
-                                  MHD_OPTION_END);
+    s.deadlines = deadlines_start(o->header_deadline, o->request_deadline, o->max_connections);
+    if (s.deadlines == NULL) {
+        fprintf(stderr, "preflight-dashboard: cannot start the deadline watchdog\n");
+        free(cert);
+        free(key);
+        db_pool_close(s.pool);
+        return 1;
+    }
+    struct MHD_OptionItem options[] = {
+        {MHD_OPTION_SOCK_ADDR, 0, &address},
+        {MHD_OPTION_CONNECTION_LIMIT, (intptr_t)o->max_connections, NULL},
+        {MHD_OPTION_PER_IP_CONNECTION_LIMIT, (intptr_t)o->max_per_address, NULL},
+        {MHD_OPTION_CONNECTION_TIMEOUT, IDLE_TIMEOUT_SECONDS, NULL},
+        {MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, &s},
+        {MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)connection_notified, &s},
+        {s.tls ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, 0, cert}, /* without TLS the list ends here */
+        {MHD_OPTION_HTTPS_MEM_KEY, 0, key},
+        {MHD_OPTION_END, 0, NULL},
+    };
+    struct MHD_Daemon *daemon =
+        MHD_start_daemon(flags, 0, NULL, NULL, handle, &s, MHD_OPTION_ARRAY, options, MHD_OPTION_END);
     if (daemon == NULL) {
         fprintf(stderr, "preflight-dashboard: cannot listen on %s:%u (%s)\n", host, port, strerror(errno));
+        deadlines_stop(s.deadlines);
         free(cert);
         free(key);
         db_pool_close(s.pool);
@@ -716,6 +886,7 @@ int server_run(const struct server_options *o)
     int signal_number = 0;
     sigwait(&stop, &signal_number);
     MHD_stop_daemon(daemon);
+    deadlines_stop(s.deadlines);
     db_pool_close(s.pool);
     free(cert);
     free(key);

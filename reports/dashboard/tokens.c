@@ -88,18 +88,38 @@ bool token_revoke(struct db *db, const char *name, char *error, size_t size)
     return found;
 }
 
+static void utc_in(long seconds, char out[32])
+{
+    time_t then = time(NULL) + seconds;
+    struct tm tm;
+    gmtime_r(&then, &tm);
+    strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
 bool token_list(struct db *db, char *error, size_t size)
 {
-    struct db_result *r = db_query(db, "SELECT name, created, revoked FROM tokens ORDER BY created, name", NULL, 0);
+    char day_ago[32];
+    utc_in(-24 * 60 * 60, day_ago);
+    const struct db_param since = DB_TEXT(day_ago);
+    /* with what each token's quota counts (artifact_store.h) */
+    struct db_result *r = db_query(db,
+                                   "SELECT name, created, revoked, "
+                                   "(SELECT COUNT(*) FROM artifacts a WHERE a.token = t.name), "
+                                   "(SELECT COALESCE(SUM(bytes), 0) FROM artifacts a WHERE a.token = t.name), "
+                                   "(SELECT COALESCE(SUM(bytes), 0) FROM artifacts a WHERE a.token = t.name AND "
+                                   "a.uploaded >= ?) FROM tokens t ORDER BY created, name",
+                                   &since, 1);
     if (r == NULL) {
         snprintf(error, size, "database: %s", db_error(db));
         return false;
     }
     for (size_t i = 0; i < db_result_rows(r); ++i) {
-        if (db_result_null(r, i, 2))
-            printf("%s\t%s\n", db_result_text(r, i, 0), db_result_text(r, i, 1));
-        else
-            printf("%s\t%s\trevoked %s\n", db_result_text(r, i, 0), db_result_text(r, i, 1), db_result_text(r, i, 2));
+        char revoked[64] = "";
+        if (!db_result_null(r, i, 2))
+            snprintf(revoked, sizeof(revoked), "\trevoked %s", db_result_text(r, i, 2));
+        printf("%s\t%s%s\tartifacts %lld, %lld bytes (last 24 hours: %lld bytes)\n", db_result_text(r, i, 0),
+               db_result_text(r, i, 1), revoked, (long long)db_result_int(r, i, 3), (long long)db_result_int(r, i, 4),
+               (long long)db_result_int(r, i, 5));
     }
     db_result_free(r);
     return true;
@@ -121,14 +141,6 @@ enum token_status token_check(struct db *db, const char *token, char name[TOKEN_
     }
     db_result_free(r);
     return status;
-}
-
-static void utc_in(long seconds, char out[32])
-{
-    time_t then = time(NULL) + seconds;
-    struct tm tm;
-    gmtime_r(&then, &tm);
-    strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
 bool session_create(struct db *db, const char *token_name, char id[TOKEN_TEXT_SIZE])

@@ -73,13 +73,15 @@ _preflight_dashboard()
     local command=${COMP_WORDS[1]}
     case $prev in
     --db | --tls-cert | --tls-key) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-    --listen | --jobs) COMPREPLY=(); return ;;
+    --listen | --jobs | --max-connections | --max-per-address | --header-deadline | --request-deadline | \
+        --token-artifact-quota | --public-url) COMPREPLY=(); return ;;
     --artifacts) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     token) COMPREPLY=($(compgen -W "add list revoke" -- "$cur")); return ;;
     esac
     if [[ $cur == -* ]]; then
         case $command in
-        serve) COMPREPLY=($(compgen -W "--db --listen --public-read --tls-cert --tls-key --quiet --help" -- "$cur")) ;;
+        serve) COMPREPLY=($(compgen -W "--db --listen --public-read --tls-cert --tls-key --quiet --max-connections
+            --max-per-address --header-deadline --request-deadline --token-artifact-quota --behind-tls --public-url --help" -- "$cur")) ;;
         import) COMPREPLY=($(compgen -W "--db --jobs --artifacts --help" -- "$cur")) ;;
         *) COMPREPLY=($(compgen -W "--db --help" -- "$cur")) ;;
         esac

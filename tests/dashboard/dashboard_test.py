@@ -74,6 +74,30 @@ def request(port, method, path, body=None, headers=None, timeout=30):
         connection.close()
 
 
+def sign_in(port, token, https_context=None):
+    """As a browser does: the sign-in page (its form token, and the cookie that token comes from),
+    then the form posted from this origin. Returns (status, headers)."""
+    def exchange(method, path, body=None, headers=None):
+        if https_context:
+            connection = http.client.HTTPSConnection("127.0.0.1", port, context=https_context, timeout=30)
+        else:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        try:
+            connection.request(method, path, body=body, headers=headers or {})
+            response = connection.getresponse()
+            return response.status, dict(response.getheaders()), response.read()
+        finally:
+            connection.close()
+    _, headers, page = exchange("GET", "/login")
+    form_cookie = headers.get("Set-Cookie", "").split(";")[0]
+    form_token = re.search(rb'name="form_token" value="([0-9a-f]{64})"', page).group(1).decode()
+    origin = "%s://127.0.0.1:%d" % ("https" if https_context else "http", port)
+    status, headers, _ = exchange("POST", "/login", "token=%s&form_token=%s" % (urllib.parse.quote(token), form_token),
+                                  {"Content-Type": "application/x-www-form-urlencoded", "Cookie": form_cookie,
+                                   "Origin": origin})
+    return status, headers
+
+
 def post_report(port, body, token, key=None):
     headers = {"Content-Type": "application/json", "Idempotency-Key": key or hashlib.sha256(body).hexdigest()}
     if token:
@@ -374,8 +398,7 @@ def main():
         check("the API without a token: 401", status == 401, status)
         status, _, _ = api("/api/v1/devices", revoked)
         check("the API with a revoked token: 403", status == 403, status)
-        status, headers, _ = request(server.port, "POST", "/login", "token=" + urllib.parse.quote(token),
-                                     {"Content-Type": "application/x-www-form-urlencoded"})
+        status, headers = sign_in(server.port, token)
         cookie = headers.get("Set-Cookie", "")
         check("signing in sets an HttpOnly session cookie, not the token, and redirects",
               status == 303 and "HttpOnly" in cookie and "SameSite=Strict" in cookie and token not in cookie and
@@ -385,20 +408,20 @@ def main():
               hashlib.sha256(session.split("=")[1].encode()).hexdigest() in sql("SELECT hash FROM sessions"))
         status, _, page = request(server.port, "GET", "/", headers={"Cookie": session})
         check("the session reads the pages, which offer to sign out", status == 200 and b'action="/logout"' in page, status)
-        status, headers, _ = request(server.port, "POST", "/logout", headers={"Cookie": session})
+        logout_token = re.search(rb'action="/logout"><input type="hidden" name="form_token" value="([0-9a-f]{64})"', page)
+        status, headers, _ = request(server.port, "POST", "/logout", "form_token=" + logout_token.group(1).decode(),
+                                     {"Cookie": session, "Content-Type": "application/x-www-form-urlencoded"})
         check("signing out ends the session and clears the cookie", status == 303 and "Max-Age=0" in headers.get("Set-Cookie", ""),
               (status, headers.get("Set-Cookie")))
         status, _, _ = request(server.port, "GET", "/", headers={"Cookie": session})
         check("a session signed out reads nothing", status == 401, status)
-        status, headers, _ = request(server.port, "POST", "/login", "token=" + urllib.parse.quote(token),
-                                     {"Content-Type": "application/x-www-form-urlencoded"})
+        status, headers = sign_in(server.port, token)
         session = headers.get("Set-Cookie", "").split(";")[0]
         status, _, _ = request(server.port, "POST", "/api/v1/reports", b"{}",
                                {"Cookie": session, "Idempotency-Key": hashlib.sha256(b"{}").hexdigest()})
         check("a session cookie does not upload (uploads need a token)", status == 401, status)
         temporary = run("token", "add", "temporary", "--db", db).stdout.strip()
-        status, headers, _ = request(server.port, "POST", "/login", "token=" + urllib.parse.quote(temporary),
-                                     {"Content-Type": "application/x-www-form-urlencoded"})
+        status, headers = sign_in(server.port, temporary)
         temporary_session = headers.get("Set-Cookie", "").split(";")[0]
         run("token", "revoke", "temporary", "--db", db)
         status, _, _ = request(server.port, "GET", "/", headers={"Cookie": temporary_session})
@@ -766,13 +789,10 @@ def main():
         response = connection.getresponse()
         check("pages over HTTPS", response.status == 200 and json.loads(response.read())["total"] > 0, response.status)
         connection.close()
-        connection = http.client.HTTPSConnection("127.0.0.1", tls.port, context=context, timeout=30)
-        connection.request("POST", "/login", body="token=" + urllib.parse.quote(token),
-                           headers={"Content-Type": "application/x-www-form-urlencoded"})
-        response = connection.getresponse()
-        check("signing in over HTTPS sets a Secure cookie", response.status == 303 and "Secure" in (response.getheader("Set-Cookie") or ""),
-              response.getheader("Set-Cookie"))
-        connection.close()
+        status, headers = sign_in(tls.port, token, context)
+        check("signing in over HTTPS sets a Secure cookie, and HSTS", status == 303 and
+              "; Secure" in headers.get("Set-Cookie", "") and
+              headers.get("Strict-Transport-Security") == "max-age=31536000", headers)
         tls.stop()
         dashboards.remove(tls)
         r = run("serve", "--db", db, "--listen", "127.0.0.1:0", "--tls-cert", cert)
@@ -806,7 +826,7 @@ def main():
         check("a version-1 database: upgraded on start", r.returncode == 0 and "old" in r.stdout, r.stderr)
         old_sql = (lambda q: postgres.psql(q)) if postgres else (lambda q: "\n".join(
             "|".join(str(v) for v in row) for row in sqlite3.connect(old_db).execute(q)))
-        check("... to schema version 3", old_sql("SELECT value FROM meta WHERE key = 'schema_version'") == "3")
+        check("... to schema version 4", old_sql("SELECT value FROM meta WHERE key = 'schema_version'") == "4")
         check("... lavapipe's driver by its Mesa version now (its driverVersion is 0.0.1 for every Mesa)",
               old_sql("SELECT driver_version FROM drivers WHERE device_key = '10005-0000-mesa_llvmpipe'") == "Mesa 25.0.7",
               old_sql("SELECT driver_version FROM drivers"))

@@ -4,11 +4,13 @@ uses it: signing in with a token, the multi-machine regression of issue 30 (driv
 an H200 fails vrs.attachment on two of three machines, the driver before passed everywhere) seen
 on the devices page, /regressions, the device page, coverage and the fleet gate; a report page
 with its VRS histogram and the PNG of the shading-rate map; the declared-values search inside
-closed sections; picking 8 reports to compare; hostile report strings shown as text; and on every
+closed sections; picking 8 reports to compare; hostile report strings shown as text; another
+site's page posting the sign-out and sign-in forms, refused; and on every
 page: its script ran under the Content-Security-Policy, no CSP violation, one inline script, and
 nothing wider than the 1,400 px window. Prints ok/FAIL per check; exits 1 on any failure."""
 import argparse
 import html
+import http.server
 import json
 import os
 import re
@@ -16,6 +18,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -25,6 +28,25 @@ from cdp_browser import Browser, BrowserError  # noqa: E402
 
 checks = failures = 0
 WIDTH = 1400
+
+
+def other_site(pages):
+    """Another origin (127.0.0.1 on another port) serving `pages` ({"/path": html}): the page of a
+    site that posts the dashboard's forms. Returns (its URL, its server)."""
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def do_GET(self):
+            body = pages.get(self.path, "").encode()
+            self.send_response(200 if body else 404)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+    site = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=site.serve_forever, daemon=True).start()
+    return "http://127.0.0.1:%d" % site.server_address[1], site
 
 
 def check(name, condition, detail=""):
@@ -70,7 +92,8 @@ def main():
                         "--from", os.path.join(a.fixtures, "probe-lavapipe.report.json"), "--count", "48", "--devices", "6",
                         "--versions", "4", "--hosts", "2", "--out", os.path.join(work, "synth")], check=True)
         hostile = json.load(open(os.path.join(a.fixtures, "probe-lavapipe.report.json")))
-        hostile["devices"][0]["identity"]["deviceName"] = "<script>alert(1)</script><img src=x onerror=alert(4)>"
+        # a right-to-left override (U+202E) would make "...<img ...>gnp.exe" display reversed
+        hostile["devices"][0]["identity"]["deviceName"] = "<script>alert(1)</script><img src=x onerror=alert(4)>\u202egnp.exe"
         hostile["devices"][0]["identity"]["deviceKey"] = "10005-0bad-mesa_llvmpipe"
         hostile["devices"][0]["smoke"][0]["reason"] = "</td><script>alert(3)</script>"
         hostile["host"] = "\"><img src=x onerror=alert(2)>"
@@ -201,7 +224,10 @@ def main():
         check("report: the declared-values search finds a value in a closed section and opens it",
               len(found) == 1 and "maxComputeSharedMemorySize" in found[0] and "49152" in found[0], found)
         visit("report-hostile", "/reports/%d" % api(url + "api/v1/devices/10005-0bad-mesa_llvmpipe", token)["entries"][0]["report"])
-        check("hostile: the device name is text", "<script>alert(1)</script><img src=x onerror=alert(4)>" in text_of(browser))
+        shown = text_of(browser)
+        check("hostile: the device name is text", "<script>alert(1)</script><img src=x onerror=alert(4)>" in shown)
+        check("hostile: its right-to-left override shown as <U+202E>, not obeyed",
+              "onerror=alert(4)><U+202E>gnp.exe" in shown and "\u202e" not in shown)
         check("hostile: no element made of report text", browser.evaluate("document.querySelectorAll('img').length") == 0 and
               "</td><script>alert(3)</script>" in text_of(browser))
 
@@ -289,6 +315,25 @@ def main():
             fleet_server.terminate()
             fleet_server.wait()
         browser.open(url)
+        # ---- another site's page posts the forms: refused, the session kept ----
+        other_token = subprocess.run([a.dashboard, "token", "add", "other-site", "--db", db], capture_output=True,
+                                     text=True).stdout.strip()
+        form = '<form method="post" action="%s%s">%s<button>win a prize</button></form>'
+        site_url, site = other_site({
+            "/logout.html": form % (url, "logout", '<input type="hidden" name="form_token" value="%s">' % ("0" * 64)),
+            "/login.html": form % (url, "login", '<input type="hidden" name="token" value="%s">' % other_token)})
+        try:
+            for name, page, path in [("sign-out", "/logout.html", "/logout"), ("sign-in", "/login.html", "/login")]:
+                browser.open(site_url + page)
+                browser.click_and_wait("button")
+                check("another site's page posting the %s form: refused" % name,
+                      browser.evaluate("location.pathname") == path and
+                      "did not come from this dashboard" in text_of(browser), text_of(browser)[:200])
+                browser.open(url)
+                check("... and the browser is still signed in with its own session",
+                      browser.evaluate("!!document.querySelector('form[action=\"/logout\"]')"))
+        finally:
+            site.shutdown()
 
         # ---- signing out ----
         browser.click_and_wait("form[action='/logout'] button")

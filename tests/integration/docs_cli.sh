@@ -54,7 +54,8 @@ check "every preflight-dashboard --help option is in preflight-dashboard.1${miss
 completer=_preflight_dashboard
 check "completion: preflight-dashboard se offers serve" [ "$(complete_words preflight-dashboard se)" = "serve" ]
 check "completion: preflight-dashboard token offers add list revoke" [ "$(complete_words preflight-dashboard token '')" = "add list revoke" ]
-for o in --db --listen --public-read --tls-cert --tls-key --quiet; do
+for o in --db --listen --public-read --tls-cert --tls-key --quiet --max-connections --max-per-address \
+    --header-deadline --request-deadline --token-artifact-quota --behind-tls --public-url; do
     check "completion of preflight-dashboard serve knows $o" sh -c "echo ' $(complete_words preflight-dashboard serve --) ' | grep -q -- ' $o '"
 done
 check "completion of preflight-dashboard import knows --jobs" sh -c "echo ' $(complete_words preflight-dashboard import --) ' | grep -q -- ' --jobs '"

@@ -21,7 +21,23 @@ static void escapes_what_would_become_markup(void **state)
     assert_string_equal(b.data, "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;q&quot;");
     buf_free(&b);
     buf_escape(&b, "tab\tok\x1b[31m\x7f");
-    assert_string_equal(b.data, "tab\tok\xef\xbf\xbd[31m\xef\xbf\xbd");
+    assert_string_equal(b.data, "tab\tok&lt;U+001B&gt;[31m&lt;U+007F&gt;");
+    buf_free(&b);
+    /* a right-to-left override makes "RTX 5090\u202Egnp.exe" display as "RTX 5090exe.png": shown, not obeyed */
+    buf_escape(&b, "RTX 5090\xe2\x80\xaegnp.exe");
+    assert_string_equal(b.data, "RTX 5090&lt;U+202E&gt;gnp.exe");
+    buf_free(&b);
+    buf_escape(&b, "a\xe2\x81\xa6"
+                   "b\xe2\x81\xa9"
+                   "c\xe2\x80\x8b"
+                   "d\xef\xbb\xbf"
+                   "e\xc2\x85"
+                   "f"); /* isolate, ZWSP, BOM, NEL */
+    assert_string_equal(b.data, "a&lt;U+2066&gt;b&lt;U+2069&gt;c&lt;U+200B&gt;d&lt;U+FEFF&gt;e&lt;U+0085&gt;f");
+    buf_free(&b);
+    buf_escape(&b, "bad \xc3 \xc0\xaf \xed\xa0\x80 end"); /* truncated, overlong, a surrogate */
+    assert_string_equal(b.data, "bad \xef\xbf\xbd \xef\xbf\xbd\xef\xbf\xbd "
+                                "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd end");
     buf_free(&b);
     buf_escape(&b, "NVIDIA GeForce RTX\xe2\x84\xa2 \xc3\xa9");
     assert_string_equal(b.data, "NVIDIA GeForce RTX\xe2\x84\xa2 \xc3\xa9");
