@@ -98,3 +98,17 @@ struct image_rect image_area_rect(uint32_t id)
     struct image_rect whole = {0, 0, UINT32_MAX, UINT32_MAX};
     return id >= 1 && id <= count ? *slot_of(id) : whole;
 }
+
+/* The loader unloads the layer when the last instance goes: the table goes with it (no id is used
+ * after that). */
+__attribute__((destructor)) static void image_areas_release(void)
+{
+    for (uint32_t p = 0; p < PAGES; ++p) {
+        free(pages[p]);
+        pages[p] = NULL;
+    }
+    free(index_slots);
+    index_slots = NULL;
+    index_capacity = 0;
+    area_count = 0;
+}
