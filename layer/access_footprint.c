@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PUSH_BYTES 256 /* MAX_PUSH_CONSTANT_BYTES of state_command_buffers.h */
 /* Nodes one dispatch's evaluation may visit (over all of a binding's sites): past it, not provable. */
 #define EVALUATION_BUDGET 512
 
@@ -26,16 +25,6 @@ struct evaluation {
 static uint64_t width_max(uint8_t width)
 {
     return width >= 64 || width == 0 ? UINT64_MAX : (width == 32 ? UINT32_MAX : (1ull << width) - 1);
-}
-
-static bool push_value(const struct dispatch_shape *d, uint64_t offset, uint64_t *out)
-{
-    if (d->push_constants == NULL || offset % 4 != 0 || offset + 4 > PUSH_BYTES || !(d->push_valid >> (offset / 4) & 1))
-        return false;
-    uint32_t raw;
-    memcpy(&raw, d->push_constants + offset, 4);
-    *out = raw;
-    return true;
 }
 
 /* The smallest 2^k - 1 at or above v. */
@@ -65,7 +54,7 @@ static bool bounds_of(struct evaluation *e, uint32_t node, struct interval *out)
             v.lo = v.hi = x->value;
             break;
         case REFLECT_EXPR_PUSH:
-            known = push_value(e->dispatch, x->value, &v.lo);
+            known = dispatch_push_value(e->dispatch, x->value, &v.lo);
             v.hi = v.lo;
             break;
         case REFLECT_EXPR_GLOBAL_ID:
@@ -144,7 +133,7 @@ static bool id_ranges(const struct reflect_result *shader, const struct dispatch
         per_group *= size;
         const struct reflect_bound *b = &shader->bounds[k];
         uint64_t limit;
-        if (b->present && push_value(d, b->offset, &limit)) {
+        if (b->present && dispatch_push_value(d, b->offset, &limit)) {
             if (b->is_signed && (int32_t)limit < 0)
                 return false;
             uint64_t last = b->plus_one ? limit : limit - (limit != 0);
@@ -249,7 +238,7 @@ struct footprint_memo {
     uint32_t base[3], count[3];
     uint64_t push_valid;
     uint32_t push_version;
-    uint8_t push[PUSH_BYTES];
+    uint8_t push[DISPATCH_PUSH_BYTES];
     uint32_t ref_count;
     struct reached_ref refs[MEMO_REFS];
     /* the last accesses narrowed with it, and the result */
@@ -324,7 +313,7 @@ static bool same_shape(const struct footprint_memo *m, const struct reflect_resu
            memcmp(m->count, d->count, sizeof(m->count)) == 0 && m->push_valid == d->push_valid &&
            m->push_version == d->push_version &&
            (d->push_constants == NULL || d->push_version != 0 || d->push_valid == 0 ||
-            memcmp(m->push, d->push_constants, PUSH_BYTES) == 0);
+            memcmp(m->push, d->push_constants, DISPATCH_PUSH_BYTES) == 0);
 }
 
 const struct hazard_accesses *access_footprints_memoized(struct footprint_memo **memo,
@@ -350,7 +339,7 @@ const struct hazard_accesses *access_footprints_memoized(struct footprint_memo *
         m->push_valid = dispatch->push_valid;
         m->push_version = dispatch->push_version;
         if (dispatch->push_constants != NULL && dispatch->push_version == 0 && dispatch->push_valid != 0)
-            memcpy(m->push, dispatch->push_constants, PUSH_BYTES);
+            memcpy(m->push, dispatch->push_constants, DISPATCH_PUSH_BYTES);
         m->ref_count = 0;
     }
     m->holds_accesses = true;

@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PUSH_BYTES 256  /* MAX_PUSH_CONSTANT_BYTES of state_command_buffers.h */
 #define GRANULE 4u      /* bytes compared as one: every buffer access the sites describe is 4-byte aligned */
 #define MAX_GRANULES 8u /* of one access (32 bytes); wider accesses are compared by their first 32 */
 
@@ -24,16 +23,6 @@ struct evaluator {
 static uint64_t wrap(uint64_t value, uint8_t width)
 {
     return width >= 64 ? value : value & 0xFFFFFFFFull;
-}
-
-static bool push_value(const struct dispatch_shape *d, uint64_t offset, uint64_t *out)
-{
-    if (d->push_constants == NULL || offset % 4 != 0 || offset + 4 > PUSH_BYTES || !(d->push_valid >> (offset / 4) & 1))
-        return false;
-    uint32_t raw;
-    memcpy(&raw, d->push_constants + offset, 4);
-    *out = raw;
-    return true;
 }
 
 /* The value of expression node `node` in the evaluator's invocation; false when it has none. */
@@ -59,7 +48,7 @@ static bool eval(struct evaluator *e, uint32_t node, uint64_t *out)
             v = x->value;
             break;
         case REFLECT_EXPR_PUSH:
-            known = push_value(e->dispatch, x->value, &v);
+            known = dispatch_push_value(e->dispatch, x->value, &v);
             break;
         case REFLECT_EXPR_GLOBAL_ID:
             v = e->inv->global[x->value % 3];
@@ -226,7 +215,7 @@ static bool inside_work_bound(const struct walk *w, const struct invocation *inv
     for (int d = 0; d < 3; ++d) {
         const struct reflect_bound *b = &w->shader->bounds[d];
         uint64_t limit;
-        if (!b->present || !push_value(w->dispatch, b->offset, &limit))
+        if (!b->present || !dispatch_push_value(w->dispatch, b->offset, &limit))
             continue;
         uint64_t id = b->kind == REFLECT_BOUND_WORKGROUP ? inv->group[d] : inv->global[d];
         if (b->is_signed && (int32_t)limit < 0)

@@ -15,8 +15,13 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "spirv_reflect.h"
+
+/* The bytes of pushed constants a dispatch shape carries (MAX_PUSH_CONSTANT_BYTES of
+ * state_command_buffers.h). */
+#define DISPATCH_PUSH_BYTES 256
 
 /* The dispatch's values, as recorded: NULL counts for a draw or an indirect dispatch. */
 struct dispatch_shape {
@@ -33,6 +38,18 @@ struct alias_side {
     uint32_t element;
     uint64_t begin, end;
 };
+
+/* The 32-bit push constant at byte `offset` of the dispatch; false when it was not pushed. */
+static inline bool dispatch_push_value(const struct dispatch_shape *d, uint64_t offset, uint64_t *out)
+{
+    if (d->push_constants == NULL || offset % 4 != 0 || offset + 4 > DISPATCH_PUSH_BYTES ||
+        !(d->push_valid >> (offset / 4) & 1))
+        return false;
+    uint32_t raw;
+    memcpy(&raw, d->push_constants + offset, 4);
+    *out = raw;
+    return true;
+}
 
 enum alias_proof { ALIAS_UNPROVEN, ALIAS_PROVEN, ALIAS_DISJOINT };
 
