@@ -7,6 +7,7 @@
 
 #include "fleet_limits.h"
 #include "json_file.h"
+#include "json_path.h"
 #include "json_strict.h"
 #include "report.h"
 #include "report_model.h"
@@ -17,7 +18,8 @@ static void take(struct fleet_limit *l, const cJSON *value, const char *device)
 {
     if (!cJSON_IsNumber(value))
         return;
-    uint64_t v = value->valuedouble < 0 ? 0 : (uint64_t)value->valuedouble;
+    int64_t signed_value = json_number_i64(value, 0);
+    uint64_t v = signed_value < 0 ? 0 : (uint64_t)signed_value;
     if (!l->present || v < l->value) {
         l->present = true;
         l->value = v;

@@ -23,7 +23,9 @@ static cJSON *uuid_string(const cJSON *bytes)
     size_t at = 0;
     for (int i = 0; i < 16; ++i) {
         const cJSON *b = cJSON_GetArrayItem(bytes, i);
-        unsigned value = cJSON_IsNumber(b) ? (unsigned)b->valuedouble & 0xFFu : 0;
+        uint32_t value = 0;
+        json_number_u32(b, &value);
+        value &= 0xFFu;
         if (i == 4 || i == 6 || i == 8 || i == 10)
             text[at++] = '-';
         at += (size_t)snprintf(text + at, sizeof(text) - at, "%02x", value);
@@ -56,11 +58,12 @@ static unsigned driver_id_number(const char *name)
 cJSON *identity_from_declared(const cJSON *declared)
 {
     cJSON *id = cJSON_CreateObject();
-    double vendor = 0, device = 0, api = 0, driver = 0;
-    json_path_number(declared, PROPERTIES "vendorID", &vendor);
-    json_path_number(declared, PROPERTIES "deviceID", &device);
-    json_path_number(declared, PROPERTIES "apiVersion", &api);
-    json_path_number(declared, PROPERTIES "driverVersion", &driver);
+    /* Vulkan declares all four as uint32_t; a number outside that range reads as 0 */
+    uint32_t vendor = 0, device = 0, api = 0, driver = 0;
+    json_number_u32(json_path_get(declared, PROPERTIES "vendorID"), &vendor);
+    json_number_u32(json_path_get(declared, PROPERTIES "deviceID"), &device);
+    json_number_u32(json_path_get(declared, PROPERTIES "apiVersion"), &api);
+    json_number_u32(json_path_get(declared, PROPERTIES "driverVersion"), &driver);
     const cJSON *driver_id = json_path_get(declared, "properties/VkPhysicalDeviceDriverProperties/driverID");
     const char *driver_id_name = cJSON_IsString(driver_id) ? driver_id->valuestring : NULL;
 
@@ -70,11 +73,10 @@ cJSON *identity_from_declared(const cJSON *declared)
     copy_item(id, "deviceType", json_path_get(declared, PROPERTIES "deviceType"));
     char text[64];
     cJSON_AddNumberToObject(id, "apiVersionRaw", api);
-    identity_format_api_version((unsigned)api, text, sizeof(text));
+    identity_format_api_version(api, text, sizeof(text));
     cJSON_AddStringToObject(id, "apiVersion", text);
     cJSON_AddNumberToObject(id, "driverVersionRaw", driver);
-    const char *scheme =
-        driver_version_decode((uint32_t)vendor, driver_id_number(driver_id_name), (uint32_t)driver, text, sizeof(text));
+    const char *scheme = driver_version_decode(vendor, driver_id_number(driver_id_name), driver, text, sizeof(text));
     cJSON_AddStringToObject(id, "driverVersion", text);
     cJSON_AddStringToObject(id, "driverVersionScheme", scheme);
     copy_item(id, "driverID", driver_id);
@@ -83,11 +85,11 @@ cJSON *identity_from_declared(const cJSON *declared)
     const cJSON *conformance =
         json_path_get(declared, "properties/VkPhysicalDeviceDriverProperties/conformanceVersion");
     if (cJSON_IsObject(conformance)) {
-        double major = 0, minor = 0, subminor = 0, patch = 0;
-        json_path_number(conformance, "major", &major);
-        json_path_number(conformance, "minor", &minor);
-        json_path_number(conformance, "subminor", &subminor);
-        json_path_number(conformance, "patch", &patch);
+        uint32_t major = 0, minor = 0, subminor = 0, patch = 0; /* uint8_t in Vulkan */
+        json_number_u32(json_path_get(conformance, "major"), &major);
+        json_number_u32(json_path_get(conformance, "minor"), &minor);
+        json_number_u32(json_path_get(conformance, "subminor"), &subminor);
+        json_number_u32(json_path_get(conformance, "patch"), &patch);
         snprintf(text, sizeof(text), "%u.%u.%u.%u", (unsigned)major, (unsigned)minor, (unsigned)subminor,
                  (unsigned)patch);
         cJSON_AddStringToObject(id, "conformanceVersion", text);

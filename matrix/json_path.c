@@ -1,5 +1,6 @@
 #include "json_path.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,4 +42,28 @@ bool json_path_number(const cJSON *root, const char *path, double *out)
         return false;
     *out = node->valuedouble;
     return true;
+}
+
+bool json_number_u32(const cJSON *node, uint32_t *out)
+{
+    if (!cJSON_IsNumber(node))
+        return false;
+    double v = node->valuedouble;
+    if (!(v >= 0.0 && v <= 4294967295.0)) /* also refuses NaN */
+        return false;
+    *out = (uint32_t)v;
+    return true;
+}
+
+int64_t json_number_i64(const cJSON *node, int64_t fallback)
+{
+    if (!cJSON_IsNumber(node) || isnan(node->valuedouble))
+        return fallback;
+    double v = node->valuedouble;
+    /* 2^63 is exactly representable; every double below it converts */
+    if (v >= 9223372036854775808.0)
+        return INT64_MAX;
+    if (v <= -9223372036854775808.0)
+        return INT64_MIN;
+    return (int64_t)v;
 }

@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "json_path.h"
+
 static const cJSON *member(const cJSON *object, const char *key)
 {
     return cJSON_IsObject(object) ? cJSON_GetObjectItemCaseSensitive(object, key) : NULL;
@@ -47,11 +49,7 @@ const cJSON *report_identity_block(const cJSON *device)
 
 static bool id_number(const cJSON *identity, const char *key, uint32_t *out)
 {
-    const cJSON *v = member(identity, key);
-    if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > 4294967295.0)
-        return false;
-    *out = (uint32_t)v->valuedouble;
-    return true;
+    return json_number_u32(member(identity, key), out);
 }
 
 struct report_identity report_identity_of(const cJSON *device)
@@ -71,9 +69,9 @@ struct report_identity report_identity_of(const cJSON *device)
         .host = text(identity, "host"),
     };
     const cJSON *raw = member(identity, "driverVersionRaw");
-    id.driver_version_raw = cJSON_IsNumber(raw) ? (int64_t)raw->valuedouble : 0;
+    id.driver_version_raw = json_number_i64(raw, 0);
     raw = member(identity, "apiVersionRaw");
-    id.api_version_raw = cJSON_IsNumber(raw) ? (int64_t)raw->valuedouble : 0;
+    id.api_version_raw = json_number_i64(raw, 0);
     id.has_vendor_id = id_number(identity, "vendorID", &id.vendor_id);
     id.has_device_id = id_number(identity, "deviceID", &id.device_id);
     return id;

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <string.h>
 
+#include "json_path.h"
 #include "report_model.h"
 #include "sha256.h"
 
@@ -31,7 +32,7 @@ static void collect(const cJSON *node, bool in_artifacts, struct report_artifact
             const char *file = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(node, "file"));
             snprintf(a->sha256, sizeof(a->sha256), "%s", sha);
             snprintf(a->file, sizeof(a->file), "%s", file ? file : "");
-            a->bytes = cJSON_IsNumber(bytes) ? (int64_t)bytes->valuedouble : -1;
+            a->bytes = json_number_i64(bytes, -1);
         }
     }
     const cJSON *child;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_path.h"
 #include "fleet_verdict.h"
 #include "html_page.h"
 #include "item_names.h"
@@ -190,7 +191,7 @@ static void add_format_bits(cJSON *model, struct db_result *r, size_t value_colu
             cJSON_AddStringToObject(o, "tiling", tiling->string);
             cJSON_AddStringToObject(o, "feature", count->string);
             cJSON_AddNumberToObject(o, "devices", count->valuedouble);
-            view_add_share(o, "share", (int64_t)count->valuedouble, devices);
+            view_add_share(o, "share", json_number_i64(count, 0), devices);
             cJSON_AddItemToArray(list, o);
         }
     }

@@ -6,6 +6,7 @@
 #include <cmocka.h>
 
 #include "identity.h"
+#include "json_path.h"
 #include "test_support.h"
 
 static const char *text(const cJSON *o, const char *key)
@@ -62,12 +63,57 @@ static void missing_structs_give_nulls_not_crashes(void **state)
     cJSON_Delete(declared);
 }
 
+/* The fuzzer's find: numbers no uint32_t holds were cast from double (undefined behaviour). They
+ * read as 0, and the rest of the identity is still made. */
+static void out_of_range_numbers_read_as_zero(void **state)
+{
+    (void)state;
+    cJSON *declared =
+        cJSON_Parse("{\"properties\":{\"VkPhysicalDeviceProperties\":{\"vendorID\":1e300,\"deviceID\":-7,"
+                    "\"apiVersion\":1e999,\"driverVersion\":4294967296,\"deviceName\":\"x\"},"
+                    "\"VkPhysicalDeviceDriverProperties\":{\"conformanceVersion\":{\"major\":-1e308,\"minor\":2,"
+                    "\"subminor\":1e20,\"patch\":3}}}}");
+    assert_non_null(declared);
+    cJSON *id = identity_from_declared(declared);
+    assert_int_equal(cJSON_GetObjectItemCaseSensitive(id, "vendorID")->valuedouble, 0);
+    assert_int_equal(cJSON_GetObjectItemCaseSensitive(id, "deviceID")->valuedouble, 0);
+    assert_string_equal(text(id, "apiVersion"), "0.0.0");
+    assert_string_equal(text(id, "conformanceVersion"), "0.2.0.3");
+    assert_string_equal(text(id, "deviceKey"), "0000-0000-unknown");
+    cJSON_Delete(id);
+    cJSON_Delete(declared);
+}
+
+static void json_numbers_saturate(void **state)
+{
+    (void)state;
+    cJSON *doc = cJSON_Parse("[4294967295, 4294967296, -0.5, 12.75, 1e999, -1e999, 9.3e18, \"7\"]");
+    assert_non_null(doc);
+    uint32_t u = 99;
+    assert_true(json_number_u32(cJSON_GetArrayItem(doc, 0), &u));
+    assert_int_equal(u, 4294967295u);
+    assert_false(json_number_u32(cJSON_GetArrayItem(doc, 1), &u));
+    assert_false(json_number_u32(cJSON_GetArrayItem(doc, 2), &u));
+    assert_true(json_number_u32(cJSON_GetArrayItem(doc, 3), &u));
+    assert_int_equal(u, 12);
+    assert_false(json_number_u32(cJSON_GetArrayItem(doc, 4), &u));
+    assert_false(json_number_u32(cJSON_GetArrayItem(doc, 7), &u));
+    assert_true(json_number_i64(cJSON_GetArrayItem(doc, 4), 0) == INT64_MAX);
+    assert_true(json_number_i64(cJSON_GetArrayItem(doc, 5), 0) == INT64_MIN);
+    assert_true(json_number_i64(cJSON_GetArrayItem(doc, 6), 0) == INT64_MAX);
+    assert_true(json_number_i64(cJSON_GetArrayItem(doc, 7), -1) == -1);
+    assert_true(json_number_i64(cJSON_GetArrayItem(doc, 3), 0) == 12);
+    cJSON_Delete(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(h200_identity),
         cmocka_unit_test(lavapipe_identity),
         cmocka_unit_test(missing_structs_give_nulls_not_crashes),
+        cmocka_unit_test(out_of_range_numbers_read_as_zero),
+        cmocka_unit_test(json_numbers_saturate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
