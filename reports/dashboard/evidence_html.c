@@ -166,6 +166,10 @@ static void power(struct buf *b, const cJSON *p)
             buf_add(b, ", ");
             buf_escape(b, str(p, "device_match"));
         }
+        if (*str(p, "quantity")) {
+            buf_add(b, ", ");
+            buf_escape(b, str(p, "quantity"));
+        }
         buf_add(b, ")</span>");
     }
     if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(p, "ratio")))
@@ -179,9 +183,24 @@ static void power(struct buf *b, const cJSON *p)
     buf_add(b, "</tbody></table><p class=\"muted\">");
     const cJSON *side[2] = {baseline, feature};
     for (int i = 0; i < 2; ++i)
-        buf_printf(b, "%s%s %.4g W mean, %.0f samples, spread %.2g%%%s", i ? " · " : "", i ? "feature" : "baseline",
-                   num(side[i], "mean_watts"), num(side[i], "samples"), num(side[i], "spread_pct"),
+    {
+        buf_printf(b, "%s%s %.4g W mean", i ? " · " : "", i ? "feature" : "baseline", num(side[i], "mean_watts"));
+        /* the fast source states how far its mean may be off; the counter's readings do not */
+        if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(side[i], "uncertainty_pct")))
+            buf_printf(b, " ± %.2g%%", num(side[i], "uncertainty_pct"));
+        buf_printf(b, ", %.0f samples, spread %.2g%%%s", num(side[i], "samples"), num(side[i], "spread_pct"),
                    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(side[i], "settled")) ? "" : " (not settled)");
+    }
+    const cJSON *fast = cJSON_GetObjectItemCaseSensitive(p, "fast_source");
+    if (cJSON_IsObject(fast)) {
+        if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(fast, "used")))
+            buf_printf(b, "<br>the driver's samples, checked against the energy counter: %+.2g%% over %.3g s",
+                       num(fast, "error_pct"), num(fast, "check_seconds"));
+        else if (*str(fast, "reason")) {
+            buf_add(b, "<br>the driver's samples not used: ");
+            buf_escape(b, str(fast, "reason"));
+        }
+    }
     buf_add(b, "</p></div>");
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "evidence.h"
+#include "fast_check.h"
 
 /* The source is read every POLL_MS while a batch runs, so a change is placed within about that;
  * samples of MIN_SAMPLE_MS or more keep that within steady.h's STEADY_TIMING_SHARE. */
@@ -33,6 +34,9 @@ struct power_meter {
     struct power_source source;
     char reason[640];
     double period_ms; /* the counter's update period as the opener saw it; 0: unknown */
+    /* the fast source (the driver's sample buffer), where the opener found it agrees with the counter */
+    struct fast_check check;
+    bool fast;
 
     double spent_ms;
     char test[96];
@@ -58,6 +62,10 @@ static void *open_sensor(void *argument)
         char error[256];
         m->period_ms =
             power_update_period(&m->source, PERIOD_PROBE_MS, PERIOD_POLL_MS, m->options.clock, error, sizeof(error));
+        if (m->source.read_samples != NULL) {
+            power_fast_check(&m->source, FAST_CHECK_MS, m->options.clock, &m->check);
+            m->fast = m->check.agreed;
+        }
     }
     return NULL;
 }
@@ -113,9 +121,14 @@ static double phase_bound(const struct power_meter *m)
 /* false (and the signal says why) when no phase can be sampled now. */
 static bool can_sample(const struct power_meter *m, double bound, struct power_signal *signal)
 {
-    /* a sample spans at least one update, and the first update under load may take a whole period */
+    /* a sample spans at least one update, and the first update under load may take a whole period;
+     * the fast source's first sample wholly under load ends one to two of its periods in */
     double needed =
-        m->period_ms > 0 ? 3 * (m->period_ms > MIN_SAMPLE_MS ? m->period_ms : MIN_SAMPLE_MS) : POWER_MIN_PHASE_MS;
+        m->fast                ? 4 * m->check.period_ms
+        : m->period_ms > 0 ? 3 * (m->period_ms > MIN_SAMPLE_MS ? m->period_ms : MIN_SAMPLE_MS)
+                           : POWER_MIN_PHASE_MS;
+    if (needed < POWER_MIN_PHASE_MS)
+        needed = POWER_MIN_PHASE_MS;
     if (needed <= bound)
         return true;
     if (bound < m->options.phase_ms)
@@ -137,7 +150,17 @@ static void sample(struct power_meter *m, const struct power_load *load, double 
     struct power_limits limits = {
         .bound_ms = bound, .min_sample_ms = MIN_SAMPLE_MS, .poll_ms = POLL_MS, .clock = m->options.clock};
     double start = m->options.clock->now_ms();
-    power_sample_phase(&m->source, load, &limits, phase);
+    if (m->fast) {
+        power_sample_phase_fast(&m->source, load, &limits, m->check.period_ms, phase);
+        if (!phase->measured && strstr(phase->reason, "the driver's power samples") != NULL) {
+            /* the buffer failed or stopped: the counter takes over for the rest of the run */
+            m->fast = m->check.agreed = false;
+            snprintf(m->check.reason, sizeof(m->check.reason), "used until %.60s: %.200s", m->test, phase->reason);
+            power_sample_phase(&m->source, load, &limits, phase);
+        }
+    } else {
+        power_sample_phase(&m->source, load, &limits, phase);
+    }
     m->spent_ms += m->options.clock->now_ms() - start;
 }
 
@@ -202,7 +225,8 @@ void power_meter_measure(struct power_meter *m, const struct power_measurement *
     double period = feature.update_period_ms > 0 ? feature.update_period_ms : m->period_ms;
     cJSON_AddItemToObject(
         evidence, "power",
-        power_evidence(&m->source, what->what, period, &baseline, earlier ? earlier->test : NULL, &feature));
+        power_evidence(&m->source, what->what, period, &baseline, earlier ? earlier->test : NULL, &feature,
+                       m->source.read_samples != NULL ? &m->check : NULL));
     signal->measured = true;
     signal->source = m->source.name;
     signal->reason[0] = '\0';

@@ -7,10 +7,31 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 typedef int nvml_return;
 typedef struct nvml_device_opaque *nvml_device;
 #define NVML_SUCCESS 0
+#define NVML_ERROR_NOT_FOUND 6
+#define NVML_TOTAL_POWER_SAMPLES 0
+/* nvmlSample_t: a CPU timestamp in microseconds and an 8-byte union whose member the value type names */
+struct nvml_sample {
+    unsigned long long time_stamp;
+    union {
+        double d;
+        unsigned int ui;
+        unsigned long ul;
+        unsigned long long ull;
+        signed long long sll;
+        signed int si;
+        unsigned short us;
+    } value;
+};
+enum { VALUE_DOUBLE, VALUE_UINT, VALUE_ULONG, VALUE_ULLONG, VALUE_SLLONG, VALUE_SINT, VALUE_USHORT };
+/* The most samples one read asks for: the H100's buffer holds about 2.4 s of 20 ms samples. */
+#define MAX_BUFFERED_SAMPLES 1024u
+/* The newest sample of a buffer that is being filled is at most this old. */
+#define SAMPLE_CLOCK_SLACK_MS 5000.0
 
 struct nvml {
     void *library;
@@ -21,7 +42,13 @@ struct nvml {
     nvml_return (*by_uuid)(const char *, nvml_device *);
     nvml_return (*energy)(nvml_device, unsigned long long *); /* millijoules since the driver loaded */
     nvml_return (*power)(nvml_device, unsigned int *);        /* milliwatts */
+    nvml_return (*samples)(nvml_device, int, unsigned long long, int *, unsigned int *, struct nvml_sample *);
     nvml_device device;
+    /* the fast source's state: the newest timestamp returned, and which clock the timestamps are on */
+    unsigned long long last_seen_us;
+    enum { CLOCK_UNKNOWN, CLOCK_IS_REALTIME, CLOCK_IS_MONOTONIC } sample_clock;
+    struct nvml_sample buffer[MAX_BUFFERED_SAMPLES];
+    struct power_sample sorted[MAX_BUFFERED_SAMPLES];
 };
 
 const char *power_nvml_library(void)
@@ -62,6 +89,93 @@ static bool read_power(struct power_source *s, double *watts, char *error, size_
     return true;
 }
 
+static double clock_ms(clockid_t id)
+{
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
+}
+
+static bool sample_watts(int type, const struct nvml_sample *sample, double *watts)
+{
+    double milliwatts;
+    switch (type) {
+    case VALUE_DOUBLE: milliwatts = sample->value.d; break;
+    case VALUE_UINT: milliwatts = sample->value.ui; break;
+    case VALUE_ULONG: milliwatts = (double)sample->value.ul; break;
+    case VALUE_ULLONG: milliwatts = (double)sample->value.ull; break;
+    case VALUE_SLLONG: milliwatts = (double)sample->value.sll; break;
+    case VALUE_SINT: milliwatts = sample->value.si; break;
+    case VALUE_USHORT: milliwatts = sample->value.us; break;
+    default: return false;
+    }
+    *watts = milliwatts / 1000.0;
+    return milliwatts >= 0;
+}
+
+/* NVML documents the timestamps as the CPU's, in microseconds, without naming the clock: the
+ * newest sample of the first read decides between the wall clock and CLOCK_MONOTONIC. */
+static bool find_sample_clock(struct nvml *n, unsigned long long newest_us, char *error, size_t size)
+{
+    double newest_ms = newest_us / 1000.0;
+    double off_realtime = clock_ms(CLOCK_REALTIME) - newest_ms, off_monotonic = clock_ms(CLOCK_MONOTONIC) - newest_ms;
+    if (off_realtime > -SAMPLE_CLOCK_SLACK_MS && off_realtime < SAMPLE_CLOCK_SLACK_MS)
+        n->sample_clock = CLOCK_IS_REALTIME;
+    else if (off_monotonic > -SAMPLE_CLOCK_SLACK_MS && off_monotonic < SAMPLE_CLOCK_SLACK_MS)
+        n->sample_clock = CLOCK_IS_MONOTONIC;
+    else {
+        snprintf(error, size,
+                 "nvmlDeviceGetSamples: the newest sample's timestamp (%llu us) is on neither the wall clock "
+                 "(%.0f ms away) nor CLOCK_MONOTONIC (%.0f ms away)",
+                 newest_us, off_realtime, off_monotonic);
+        return false;
+    }
+    return true;
+}
+
+static int read_samples(struct power_source *s, struct power_sample *out, unsigned max, char *error, size_t size)
+{
+    struct nvml *n = s->state;
+    int type = 0;
+    unsigned int count = MAX_BUFFERED_SAMPLES;
+    nvml_return status = n->samples(n->device, NVML_TOTAL_POWER_SAMPLES, n->last_seen_us, &type, &count, n->buffer);
+    if (status == NVML_ERROR_NOT_FOUND) /* nothing newer than last_seen_us */
+        return 0;
+    if (status != NVML_SUCCESS) {
+        snprintf(error, size, "nvmlDeviceGetSamples failed: %s", nvml_error(n, status));
+        return -1;
+    }
+    if (count > MAX_BUFFERED_SAMPLES)
+        count = MAX_BUFFERED_SAMPLES;
+    unsigned long long newest = n->last_seen_us;
+    for (unsigned i = 0; i < count; ++i)
+        if (n->buffer[i].time_stamp > newest)
+            newest = n->buffer[i].time_stamp;
+    if (newest == n->last_seen_us)
+        return 0;
+    if (n->sample_clock == CLOCK_UNKNOWN && !find_sample_clock(n, newest, error, size))
+        return -1;
+    double offset_ms =
+        n->sample_clock == CLOCK_IS_REALTIME ? clock_ms(CLOCK_REALTIME) - clock_ms(CLOCK_MONOTONIC) : 0.0;
+    /* the buffer's order is the driver's: sorted here (it is nearly sorted), the newest `max` kept */
+    unsigned fresh = 0;
+    for (unsigned i = 0; i < count; ++i) {
+        const struct nvml_sample *sample = &n->buffer[i];
+        double watts;
+        if (sample->time_stamp <= n->last_seen_us || !sample_watts(type, sample, &watts))
+            continue;
+        struct power_sample converted = {.at_ms = sample->time_stamp / 1000.0 - offset_ms, .watts = watts};
+        unsigned at = fresh++;
+        for (; at > 0 && n->sorted[at - 1].at_ms > converted.at_ms; --at)
+            n->sorted[at] = n->sorted[at - 1];
+        n->sorted[at] = converted;
+    }
+    unsigned written = fresh < max ? fresh : max;
+    memcpy(out, n->sorted + (fresh - written), written * sizeof(*out));
+    n->last_seen_us = newest;
+    return (int)written;
+}
+
 static void close_nvml(struct power_source *s)
 {
     struct nvml *n = s->state;
@@ -90,6 +204,7 @@ static bool load(struct nvml *n, const char *path, char *reason, size_t size)
     *(void **)&n->by_uuid = dlsym(n->library, "nvmlDeviceGetHandleByUUID");
     *(void **)&n->energy = dlsym(n->library, "nvmlDeviceGetTotalEnergyConsumption");
     *(void **)&n->power = dlsym(n->library, "nvmlDeviceGetPowerUsage");
+    *(void **)&n->samples = dlsym(n->library, "nvmlDeviceGetSamples");
     if (n->init == NULL || n->shutdown == NULL || n->by_pci == NULL || n->by_uuid == NULL ||
         (n->energy == NULL && n->power == NULL)) {
         snprintf(reason, size, "NVML: %s lacks nvmlInit_v2, the device look-ups or both power queries", path);
@@ -142,6 +257,21 @@ static bool match(struct nvml *n, const struct power_device_id *id, struct power
     return false;
 }
 
+/* The driver's sample buffer, where it answers: offered beside the counter, which stays the
+ * reference (meter.c checks the two agree before the fast one is used). */
+static void offer_samples(struct power_source *s, struct nvml *n, const char *path)
+{
+    if (n->samples == NULL)
+        return;
+    int type = 0;
+    unsigned int count = 0;
+    if (n->samples(n->device, NVML_TOTAL_POWER_SAMPLES, 0, &type, &count, NULL) != NVML_SUCCESS || count == 0)
+        return;
+    s->read_samples = read_samples;
+    snprintf(s->samples_sensor, sizeof(s->samples_sensor),
+             "nvmlDeviceGetSamples(NVML_TOTAL_POWER_SAMPLES) (mW, %u kept) from %s", count, path);
+}
+
 bool nvml_source_open(struct power_source *s, const struct power_device_id *id, char *reason, size_t size)
 {
     struct nvml *n = calloc(1, sizeof(*n));
@@ -162,6 +292,7 @@ bool nvml_source_open(struct power_source *s, const struct power_device_id *id, 
         s->quantity = POWER_ENERGY_JOULES;
         snprintf(s->sensor, sizeof(s->sensor), "nvmlDeviceGetTotalEnergyConsumption (mJ) from %s", path);
         s->read_watts = n->power != NULL ? read_power : NULL;
+        offer_samples(s, n, path);
         return true;
     }
     if (n->power != NULL && (s->read = read_power, read_power(s, &probe, why, sizeof(why)))) {

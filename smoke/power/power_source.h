@@ -21,6 +21,12 @@ struct power_device_id {
 /* What a source reads: a cumulative energy counter (joules; it may wrap or reset), or power (watts). */
 enum power_quantity { POWER_ENERGY_JOULES, POWER_WATTS };
 
+/* One of the driver's buffered power samples: the mean power over the sensor's period that ended
+ * at `at_ms`, on the sampler's clock (CLOCK_MONOTONIC milliseconds, sampler.h). */
+struct power_sample {
+    double at_ms, watts;
+};
+
 struct power_source {
     const char *name; /* "nvml" or "hwmon" */
     enum power_quantity quantity;
@@ -30,6 +36,13 @@ struct power_source {
     bool (*read)(struct power_source *s, double *value, char *error, size_t size);
     /* the driver's own power figure in watts beside an energy counter; NULL where there is none */
     bool (*read_watts)(struct power_source *s, double *watts, char *error, size_t size);
+    /* The fast source, where the driver keeps a buffer of power samples (NVML's
+     * nvmlDeviceGetSamples): the samples newer than those the last call returned, at most `max`,
+     * oldest first. The count, or -1 (and `error` says why) when the buffer could not be read.
+     * NULL where there is none. */
+    int (*read_samples)(struct power_source *s, struct power_sample *out, unsigned max, char *error, size_t size);
+    double sample_period_ms; /* the buffer's period as the driver fills it (20 ms on an H100); 0: unknown */
+    char samples_sensor[192];
     void (*close)(struct power_source *s);
     void *state;
 };

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "sample_window.h"
 #include "steady.h"
 
 static double now_ms(void)
@@ -18,6 +19,11 @@ static void sleep_ms(double ms)
     struct timespec ts = {.tv_sec = (time_t)(ms / 1000), .tv_nsec = (long)((ms - (time_t)(ms / 1000) * 1000) * 1e6)};
     nanosleep(&ts, NULL);
 }
+
+/* How often the fast source's buffer is read while a batch runs: a sample every 20 ms is seen
+ * within a few milliseconds of its end, at a cost of one driver call. */
+#define FAST_POLL_MS 2.0
+#define FAST_BATCH_SAMPLES 256
 
 const struct power_clock power_real_clock = {.now_ms = now_ms, .sleep_ms = sleep_ms};
 
@@ -117,6 +123,86 @@ void power_sample_phase(struct power_source *source, const struct power_load *lo
     out->samples = f.samples;
     out->settled = f.settled;
     /* the load ran without pause: each pass had an equal share of the time, at the mean power */
+    out->joules_per_pass = f.mean_watts * out->seconds / (double)out->passes;
+    out->measured = true;
+}
+
+static bool take_samples(struct power_source *source, struct sample_window *w, char *error, size_t size)
+{
+    struct power_sample batch[FAST_BATCH_SAMPLES];
+    int got;
+    while ((got = source->read_samples(source, batch, FAST_BATCH_SAMPLES, error, size)) > 0) {
+        sample_window_add(w, batch, (unsigned)got);
+        if (got < FAST_BATCH_SAMPLES)
+            break;
+    }
+    return got >= 0;
+}
+
+void power_sample_phase_fast(struct power_source *source, const struct power_load *load,
+                             const struct power_limits *limits, double period_ms, struct power_phase *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->fast = true;
+    const struct power_clock *clock = limits->clock != NULL ? limits->clock : &power_real_clock;
+    if (!load->record(load->context)) {
+        load_failed(load, "to record", out);
+        return;
+    }
+    char error[384] = "", watts_error[128];
+    struct sample_window w;
+    /* the samples from before the load are not this phase's */
+    sample_window_begin(&w, -1e300, period_ms);
+    if (!take_samples(source, &w, error, sizeof(error))) {
+        snprintf(out->reason, sizeof(out->reason), "the driver's power samples could not be read: %s", error);
+        return;
+    }
+    double start = clock->now_ms();
+    sample_window_begin(&w, start, period_ms > 0 ? period_ms : w.period_ms);
+    double elapsed = 0, last_read = start;
+    for (;;) {
+        if (!load->submit(load->context)) {
+            load_failed(load, "to submit", out);
+            return;
+        }
+        if (source->read_watts != NULL)
+            out->has_reported_watts |=
+                source->read_watts(source, &out->reported_watts, watts_error, sizeof(watts_error));
+        int done;
+        do {
+            done = load->wait(load->context, FAST_POLL_MS);
+            if (done < 0) {
+                load_failed(load, "on the device", out);
+                return;
+            }
+            double now = clock->now_ms();
+            if (now - last_read >= FAST_POLL_MS) {
+                last_read = now;
+                if (!take_samples(source, &w, error, sizeof(error))) {
+                    snprintf(out->reason, sizeof(out->reason), "the driver's power samples stopped answering mid-run: %s",
+                             error);
+                    return;
+                }
+            }
+        } while (done == 0);
+        out->passes += load->passes_per_batch;
+        elapsed = clock->now_ms() - start;
+        if (sample_window_settled(&w) || elapsed >= limits->bound_ms)
+            break;
+    }
+    out->seconds = elapsed / 1000.0;
+    out->sample_period_ms = w.period_ms;
+    out->update_period_ms = w.period_ms;
+    out->gaps = w.gaps;
+    out->samples_taken = w.count;
+    struct sample_figures f;
+    if (!sample_window_figures(&w, elapsed, &f, out->reason, sizeof(out->reason)))
+        return;
+    out->mean_watts = f.mean_watts;
+    out->spread_pct = f.spread_pct;
+    out->samples = f.samples;
+    out->settled = f.settled;
+    out->uncertainty_pct = f.uncertainty_pct;
     out->joules_per_pass = f.mean_watts * out->seconds / (double)out->passes;
     out->measured = true;
 }

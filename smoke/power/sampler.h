@@ -48,10 +48,22 @@ struct power_phase {
     double update_period_ms; /* between the changes seen; 0 when fewer than two */
     bool has_reported_watts;
     double reported_watts; /* the driver's own power figure, read while the last batch ran */
+    /* from the fast source (sample_window.h): its period, the gaps in it, and the figure's uncertainty */
+    bool fast;
+    double sample_period_ms;
+    unsigned gaps;
+    double uncertainty_pct;
 };
 
 void power_sample_phase(struct power_source *source, const struct power_load *load, const struct power_limits *limits,
                         struct power_phase *out);
+
+/* The same phase on the source's buffered samples (source->read_samples) instead of its
+ * readings: read every few milliseconds while the batches run; the figures come from the samples
+ * whose period lies wholly under load (sample_window.h). `period_ms`: the buffer's period as known
+ * (0: learnt from the samples). */
+void power_sample_phase_fast(struct power_source *source, const struct power_load *load,
+                             const struct power_limits *limits, double period_ms, struct power_phase *out);
 
 /* How often the source changes, idle or not: read every `poll_ms` for up to `max_ms` (of `clock`,
  * NULL: power_real_clock) until it has changed three times. The mean interval, or 0 when it

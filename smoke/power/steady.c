@@ -76,18 +76,21 @@ double steady_update_period_ms(const struct steady *s)
     return s->changes >= 2 ? (s->last_change_ms - s->first_change_ms) / (s->changes - 1) : 0;
 }
 
-/* Mean and coefficient of variation (sample standard deviation over the mean) of the last n. */
-static void window_of(const struct steady *s, unsigned n, double *mean, double *cv)
+void power_mean_cv(const double *values, unsigned n, double *mean, double *cv)
 {
-    const double *w = s->watts + s->count - n;
     double sum = 0;
     for (unsigned i = 0; i < n; ++i)
-        sum += w[i];
-    *mean = sum / n;
+        sum += values[i];
+    *mean = n > 0 ? sum / n : 0;
     double squares = 0;
     for (unsigned i = 0; i < n; ++i)
-        squares += (w[i] - *mean) * (w[i] - *mean);
+        squares += (values[i] - *mean) * (values[i] - *mean);
     *cv = n > 1 && *mean > 0 ? sqrt(squares / (n - 1)) / *mean : INFINITY;
+}
+
+static void window_of(const struct steady *s, unsigned n, double *mean, double *cv)
+{
+    power_mean_cv(s->watts + s->count - n, n, mean, cv);
 }
 
 bool steady_settled(const struct steady *s)

@@ -63,4 +63,8 @@ struct steady_figures {
  * fewer than two samples (the reason tells a stalled source from a coarse one). */
 bool steady_figures(const struct steady *s, double elapsed_ms, struct steady_figures *f, char *reason, size_t size);
 
+/* Mean and coefficient of variation (sample standard deviation over the mean) of n values;
+ * the coefficient is INFINITY for fewer than two or a mean of 0. */
+void power_mean_cv(const double *values, unsigned n, double *mean, double *cv);
+
 #endif

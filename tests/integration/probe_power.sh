@@ -120,6 +120,34 @@ PY
     check "the schema rejects a report whose $mutation" test $? -ne 0
 done
 
+# the fast source: the fake's sample buffer (20 ms, stamped on the wall clock) checked against its counter
+FAKE_NVML_SAMPLES=on "$probe" --tests "$tests" --out "$work/fast.json" 2>"$work/fast.log"
+check "with the fake NVML's sample buffer: the probe writes its report" test $? -eq 0
+check "with the fake NVML's sample buffer: the report validates against the schema" \
+    "$python" "$here/validate_report.py" "$schema" "$work/fast.json"
+check "with the fake NVML's sample buffer: checked against the counter, used, each phase from samples" \
+    python3 - "$work/fast.json" <<'PY'
+import json, sys
+tests = [t for t in json.load(open(sys.argv[1]))["devices"][0]["smoke"] if "power" in t["evidence"]]
+ok = len(tests) >= 3
+for t in tests:
+    w = t["evidence"]["power"]
+    check = w["fast_source"]
+    ok &= w["quantity"] == "power samples" and "nvmlDeviceGetSamples" in w["sensor"]
+    ok &= check["used"] is True and abs(check["error_pct"]) <= check["tolerance_pct"] == 10
+    ok &= 19 <= check["sample_period_ms"] <= 21 and check["check_seconds"] > 0.5
+    for phase in ("baseline", "feature"):
+        f = w[phase]
+        ok &= f["from"] == "samples" and 225 <= f["mean_watts"] <= 275 and f["uncertainty_pct"] >= 0
+    print(f"  {t['id']}: check {check['error_pct']} %, baseline {w['baseline']['seconds']} s, feature {w['feature']['seconds']} s")
+sys.exit(0 if ok else 1)
+PY
+FAKE_NVML_SAMPLES=disagree "$probe" --tests "mesh_shader.draw" --out "$work/disagree.json" 2>/dev/null
+check "samples that disagree with the counter: the counter measures, the evidence says why" python3 -c "
+import json; t=[t for t in json.load(open('$work/disagree.json'))['devices'][0]['smoke'] if t['id']=='mesh_shader.draw'][0]
+w=t['evidence']['power']; c=w['fast_source']
+assert w['quantity']=='energy counter' and c['used'] is False and 'the counter is used' in c['reason'] and c['error_pct']>40, w"
+
 "$probe" --tests "mesh_shader.draw" --no-power --out "$work/off.json" 2>/dev/null
 check "--no-power: not sampled, and says so" python3 -c "
 import json; t=[t for t in json.load(open('$work/off.json'))['devices'][0]['smoke'] if t['id']=='mesh_shader.draw'][0]

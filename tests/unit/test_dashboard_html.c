@@ -140,6 +140,23 @@ static void evidence_by_kind(void **state)
     assert_non_null(strstr(html, "feature / baseline energy = <b>0.5</b>"));
     assert_non_null(strstr(html, "2 J per pass"));
     assert_null(strstr(html, "not settled"));
+    assert_null(strstr(html, "driver's samples"));
+    free(html);
+    /* from the driver's sample buffer: its uncertainty and its check against the counter; a hostile reason escaped */
+    html = render("{\"power\": {\"source\": \"nvml\", \"quantity\": \"power samples\", \"baseline\": "
+                  "{\"joules_per_pass\": 2.0, \"mean_watts\": 400, \"samples\": 3, \"spread_pct\": 1.5, \"settled\": "
+                  "true, \"uncertainty_pct\": 1.7}, \"feature\": {\"joules_per_pass\": 1.0, \"mean_watts\": 380, "
+                  "\"samples\": 3, \"spread_pct\": 2, \"settled\": true, \"uncertainty_pct\": 2.3}, \"ratio\": 0.5, "
+                  "\"settled\": true, \"fast_source\": {\"used\": true, \"error_pct\": -1.25, \"check_seconds\": 0.9}}}",
+                  NULL);
+    assert_non_null(strstr(html, "(nvml, power samples)"));
+    assert_non_null(strstr(html, "baseline 400 W mean ± 1.7%, 3 samples"));
+    assert_non_null(strstr(html, "checked against the energy counter: -1.2% over 0.9 s"));
+    free(html);
+    html = render("{\"power\": {\"source\": \"nvml\", \"baseline\": {\"joules_per_pass\": 2.0}, \"feature\": "
+                  "{\"joules_per_pass\": 1.0}, \"fast_source\": {\"used\": false, \"reason\": \"off by <50%>\"}}}",
+                  NULL);
+    assert_non_null(strstr(html, "the driver's samples not used: off by &lt;50%&gt;"));
     free(html);
     /* power not measured: the mark off, the reason as its tooltip */
     html = render("{\"signals\": {\"declared\": true, \"power\": {\"measured\": false, \"reason\": \"no <sensor>\"}}}",
