@@ -182,8 +182,7 @@ static void power(struct buf *b, const cJSON *p)
     bar_row(b, "feature", jf, jb > jf ? jb : jf, "J per pass");
     buf_add(b, "</tbody></table><p class=\"muted\">");
     const cJSON *side[2] = {baseline, feature};
-    for (int i = 0; i < 2; ++i)
-    {
+    for (int i = 0; i < 2; ++i) {
         buf_printf(b, "%s%s %.4g W mean", i ? " · " : "", i ? "feature" : "baseline", num(side[i], "mean_watts"));
         /* the fast source states how far its mean may be off; the counter's readings do not */
         if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(side[i], "uncertainty_pct")))

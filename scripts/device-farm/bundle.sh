@@ -3,7 +3,7 @@
 # tool, the dashboard and preflight-farm-run (PREFLIGHT_BIN=BUNDLE_DIR), the libraries they and
 # vulkaninfo need beyond glibc, vulkaninfo itself, spirv-opt and Vulkan-ValidationLayers; and for
 # run-layer-on-device.sh: VK_LAYER_PREFLIGHT_validation, layer_app and layer_bench; for
-# run-power-on-device.sh: power_summary.py.
+# run-power-on-device.sh: power_summary.py and power_square_wave.
 # `probe` as the third argument packs only what the probe's runs need (run-on-device.sh,
 # run-amber-on-device.sh): no dashboard and no layer, a bundle that travels with room to spare.
 # Usage: scripts/device-farm/bundle.sh BUILD_DIR OUT_DIR [probe]
@@ -28,10 +28,12 @@ if [ "$what" != probe ]; then
     cp "$build/tests/layer_app" "$build/bench/layer_bench" "$out/"
     programs+=("$out/preflight-dashboard" "$out/preflight-layer/libVkLayer_preflight_validation.so" "$out/layer_app")
 fi
+# run-power-on-device.sh's square wave (the fast power source against the counter)
+[ ! -x "$build/bench/power_square_wave" ] || cp "$build/bench/power_square_wave" "$out/"
 # our programs without their debug information: a bundle travels (a lent device machine takes 64 MiB
 # in all, and the probe carries glslang and SPIRV-Tools for AmberScript files)
 for binary in "$out"/preflight-probe* "$out/preflight-report" "$out/preflight-dashboard" "$out/layer_app" \
-              "$out/layer_bench" "$out/preflight-layer/libVkLayer_preflight_validation.so"; do
+              "$out/layer_bench" "$out/power_square_wave" "$out/preflight-layer/libVkLayer_preflight_validation.so"; do
     [ ! -e "$binary" ] || strip --strip-unneeded "$binary"
 done
 for binary in "${programs[@]}"; do

@@ -14,7 +14,10 @@ def phase_text(p):
     return (f"{p['joules_per_pass']:.4g} J/pass {p['mean_watts']:.4g} W "
             f"({p['samples']} samples, {p['spread_pct']:.3g} %, {'settled' if p['settled'] else 'NOT settled'}"
             f"{', reported ' + format(p['reported_watts'], '.4g') + ' W' if 'reported_watts' in p else ''}"
-            f"{', from ' + p['measured_in'] if 'measured_in' in p else ''})")
+            f"{', from ' + p['measured_in'] if 'measured_in' in p else ''}"
+            f"{', samples of ' + format(p['sample_period_ms'], '.3g') + ' ms' if p.get('from') == 'samples' else ''}"
+            f"{', ±' + format(p['uncertainty_pct'], '.2g') + ' %' if 'uncertainty_pct' in p else ''}"
+            f"{', ' + str(p['gaps']) + ' gaps' if 'gaps' in p else ''})")
 
 
 def main():
@@ -30,6 +33,7 @@ def main():
         ran = [t for t in tests if t["status"] not in ("skipped", "unsupported")]
         print(f"# {name}: {len(ran)} tests ran")
         expected, measured, sampling_s = [], [], 0.0
+        checked_fast = False
         for t in tests:
             e = t["evidence"]
             if "signals" not in e:
@@ -45,7 +49,16 @@ def main():
                 for phase in ("baseline", "feature"):
                     if "measured_in" not in w[phase]:
                         sampling_s += w[phase].get("seconds", 0)
-                print(line + f"power {p['source']} ({w['device_match']}, updates every {w['update_period_ms']} ms)")
+                print(line + f"power {p['source']} {w.get('quantity', '')} ({w['device_match']}, updates every "
+                      f"{w['update_period_ms']} ms)")
+                fast = w.get("fast_source")
+                if fast is not None and not checked_fast:
+                    checked_fast = True
+                    figures = (f"{fast['error_pct']:+.2f} % over {fast['check_seconds']} s "
+                               f"({fast['samples_joules']} J by samples, {fast['counter_joules']} J by the counter)"
+                               if "error_pct" in fast else "")
+                    print(f"    fast source {'used' if fast['used'] else 'NOT used'}: {figures} "
+                          f"{fast.get('reason', '')}".rstrip())
                 print(f"    baseline {phase_text(w['baseline'])}")
                 print(f"    feature  {phase_text(w['feature'])}")
                 print(f"    ratio {w['ratio']:.4g}, {'settled' if w['settled'] else 'NOT settled'}: {w['what']}")

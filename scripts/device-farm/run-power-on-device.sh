@@ -9,6 +9,8 @@
 #                          the checks of issue 32 (PASS/FAIL lines)
 #   NAME.power-bench.txt   bench/probe_bench.py, 3 rounds with power and 3 with --no-power
 #   NAME.sensor.txt        what the machine says of its GPUs' power (nvidia-smi, hwmon), for the record
+#   NAME.square-wave.txt   bench/power_square_wave: the driver's power samples against the energy
+#                          counter on a 41 ms on / 60 ms off load, error per window (NVML only)
 # Exit 0 when every check passed. Usage: run-power-on-device.sh BUNDLE_DIR OUT_DIR [NAME] [probe args...]
 set -u
 bundle=$(realpath "${1:?bundle}")
@@ -51,4 +53,9 @@ python3 "$bundle/probe_bench.py" "$bundle/preflight-probe" --jobs 1 --runs 3 --v
         --probe-args=--no-power
 } >>"$out/$name.power-bench.txt" 2>&1
 cat "$out/$name.power-bench.txt"
+if [ -x "$bundle/power_square_wave" ]; then
+    "$bundle/power_square_wave" 41 60 12 >"$out/$name.square-wave.txt" 2>&1
+    "$bundle/power_square_wave" 1000 0 6 >>"$out/$name.square-wave.txt" 2>&1
+    cat "$out/$name.square-wave.txt"
+fi
 [ "$status" -eq 0 ] && [ "$checks" -eq 0 ]

@@ -71,9 +71,10 @@ cJSON *power_evidence(const struct power_source *source, const char *what, doubl
     cJSON_AddStringToObject(e, "device_match", source->device_match);
     bool fast = feature->fast;
     cJSON_AddStringToObject(e, "sensor", fast ? source->samples_sensor : source->sensor);
-    cJSON_AddStringToObject(e, "quantity", fast                                     ? "power samples"
-                                           : source->quantity == POWER_ENERGY_JOULES ? "energy counter"
-                                                                                     : "power reading");
+    cJSON_AddStringToObject(e, "quantity",
+                            fast                                      ? "power samples"
+                            : source->quantity == POWER_ENERGY_JOULES ? "energy counter"
+                                                                      : "power reading");
     cJSON_AddStringToObject(e, "what", what);
     if (update_period_ms > 0)
         cJSON_AddNumberToObject(e, "update_period_ms", power_round(update_period_ms, 3));

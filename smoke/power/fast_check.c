@@ -46,10 +46,11 @@ void fast_check_judge(struct fast_check *c, double covered_ms)
     }
     c->error_pct = (c->samples_joules - c->counter_joules) / c->counter_joules * 100.0;
     if (fabs(c->error_pct) > FAST_CHECK_TOLERANCE_PCT) {
-        snprintf(c->reason, sizeof(c->reason),
-                 "over %.2f s the driver's power samples gave %.4g J and the energy counter %.4g J (%+.1f %%, more than "
-                 "the %g %% allowed): the counter is used",
-                 c->seconds, c->samples_joules, c->counter_joules, c->error_pct, FAST_CHECK_TOLERANCE_PCT);
+        snprintf(
+            c->reason, sizeof(c->reason),
+            "over %.2f s the driver's power samples gave %.4g J and the energy counter %.4g J (%+.1f %%, more than "
+            "the %g %% allowed): the counter is used",
+            c->seconds, c->samples_joules, c->counter_joules, c->error_pct, FAST_CHECK_TOLERANCE_PCT);
         return;
     }
     c->agreed = true;
@@ -144,8 +145,10 @@ void power_fast_check(struct power_source *source, double duration_ms, const str
     out->ran = true;
     out->period_ms = step_period(samples, count);
     if (changes < 2) {
-        snprintf(out->reason, sizeof(out->reason), "the energy counter changed %u times in %.0f ms: nothing to check "
-                 "the samples against", changes, duration_ms);
+        snprintf(out->reason, sizeof(out->reason),
+                 "the energy counter changed %u times in %.0f ms: nothing to check "
+                 "the samples against",
+                 changes, duration_ms);
         goto done;
     }
     out->seconds = (last_edge - first_edge) / 1000.0;

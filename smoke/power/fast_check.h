@@ -17,8 +17,8 @@
 #define FAST_CHECK_MS 1000.0
 
 struct fast_check {
-    bool ran;    /* both sources were read over the window */
-    bool agreed; /* within the tolerance: the fast source is used */
+    bool ran;              /* both sources were read over the window */
+    bool agreed;           /* within the tolerance: the fast source is used */
     double seconds;        /* between the counter's first and last change seen */
     double counter_joules; /* the counter's energy over them */
     double samples_joules; /* the samples' energy over the same time */

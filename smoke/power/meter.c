@@ -62,7 +62,9 @@ static void *open_sensor(void *argument)
         char error[256];
         m->period_ms =
             power_update_period(&m->source, PERIOD_PROBE_MS, PERIOD_POLL_MS, m->options.clock, error, sizeof(error));
-        if (m->source.read_samples != NULL) {
+        if (m->source.read_samples != NULL && m->options.counter_only)
+            snprintf(m->check.reason, sizeof(m->check.reason), "not checked: --power-counter-only");
+        else if (m->source.read_samples != NULL) {
             power_fast_check(&m->source, FAST_CHECK_MS, m->options.clock, &m->check);
             m->fast = m->check.agreed;
         }
@@ -123,10 +125,9 @@ static bool can_sample(const struct power_meter *m, double bound, struct power_s
 {
     /* a sample spans at least one update, and the first update under load may take a whole period;
      * the fast source's first sample wholly under load ends one to two of its periods in */
-    double needed =
-        m->fast                ? 4 * m->check.period_ms
-        : m->period_ms > 0 ? 3 * (m->period_ms > MIN_SAMPLE_MS ? m->period_ms : MIN_SAMPLE_MS)
-                           : POWER_MIN_PHASE_MS;
+    double needed = m->fast            ? 4 * m->check.period_ms
+                    : m->period_ms > 0 ? 3 * (m->period_ms > MIN_SAMPLE_MS ? m->period_ms : MIN_SAMPLE_MS)
+                                       : POWER_MIN_PHASE_MS;
     if (needed < POWER_MIN_PHASE_MS)
         needed = POWER_MIN_PHASE_MS;
     if (needed <= bound)
@@ -223,10 +224,9 @@ void power_meter_measure(struct power_meter *m, const struct power_measurement *
         return;
     }
     double period = feature.update_period_ms > 0 ? feature.update_period_ms : m->period_ms;
-    cJSON_AddItemToObject(
-        evidence, "power",
-        power_evidence(&m->source, what->what, period, &baseline, earlier ? earlier->test : NULL, &feature,
-                       m->source.read_samples != NULL ? &m->check : NULL));
+    cJSON_AddItemToObject(evidence, "power",
+                          power_evidence(&m->source, what->what, period, &baseline, earlier ? earlier->test : NULL,
+                                         &feature, m->source.read_samples != NULL ? &m->check : NULL));
     signal->measured = true;
     signal->source = m->source.name;
     signal->reason[0] = '\0';

@@ -13,6 +13,7 @@
 
 struct power_options {
     bool disabled;                   /* --no-power */
+    bool counter_only;               /* --power-counter-only: never the driver's sample buffer */
     double budget_s;                 /* the most one worker spends sampling power over the whole run */
     double phase_ms;                 /* the most one phase (a test's baseline, or its feature) may take */
     const struct power_clock *clock; /* NULL: power_real_clock (sampler.h) */

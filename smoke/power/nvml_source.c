@@ -100,14 +100,29 @@ static bool sample_watts(int type, const struct nvml_sample *sample, double *wat
 {
     double milliwatts;
     switch (type) {
-    case VALUE_DOUBLE: milliwatts = sample->value.d; break;
-    case VALUE_UINT: milliwatts = sample->value.ui; break;
-    case VALUE_ULONG: milliwatts = (double)sample->value.ul; break;
-    case VALUE_ULLONG: milliwatts = (double)sample->value.ull; break;
-    case VALUE_SLLONG: milliwatts = (double)sample->value.sll; break;
-    case VALUE_SINT: milliwatts = sample->value.si; break;
-    case VALUE_USHORT: milliwatts = sample->value.us; break;
-    default: return false;
+    case VALUE_DOUBLE:
+        milliwatts = sample->value.d;
+        break;
+    case VALUE_UINT:
+        milliwatts = sample->value.ui;
+        break;
+    case VALUE_ULONG:
+        milliwatts = (double)sample->value.ul;
+        break;
+    case VALUE_ULLONG:
+        milliwatts = (double)sample->value.ull;
+        break;
+    case VALUE_SLLONG:
+        milliwatts = (double)sample->value.sll;
+        break;
+    case VALUE_SINT:
+        milliwatts = sample->value.si;
+        break;
+    case VALUE_USHORT:
+        milliwatts = sample->value.us;
+        break;
+    default:
+        return false;
     }
     *watts = milliwatts / 1000.0;
     return milliwatts >= 0;

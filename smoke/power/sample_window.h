@@ -34,9 +34,9 @@ void sample_window_add(struct sample_window *w, const struct power_sample *batch
 bool sample_window_settled(const struct sample_window *w);
 
 struct sample_figures {
-    unsigned samples;      /* the last STEADY_WINDOW, or all when fewer */
-    double mean_watts;     /* their mean */
-    double spread_pct;     /* their coefficient of variation */
+    unsigned samples;       /* the last STEADY_WINDOW, or all when fewer */
+    double mean_watts;      /* their mean */
+    double spread_pct;      /* their coefficient of variation */
     double uncertainty_pct; /* of mean_watts: twice the standard error of the mean, with the gaps' share */
     bool settled;
     double covered_ms; /* the time the samples taken cover */

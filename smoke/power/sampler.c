@@ -179,8 +179,8 @@ void power_sample_phase_fast(struct power_source *source, const struct power_loa
             if (now - last_read >= FAST_POLL_MS) {
                 last_read = now;
                 if (!take_samples(source, &w, error, sizeof(error))) {
-                    snprintf(out->reason, sizeof(out->reason), "the driver's power samples stopped answering mid-run: %s",
-                             error);
+                    snprintf(out->reason, sizeof(out->reason),
+                             "the driver's power samples stopped answering mid-run: %s", error);
                     return;
                 }
             }

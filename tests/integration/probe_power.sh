@@ -148,6 +148,12 @@ import json; t=[t for t in json.load(open('$work/disagree.json'))['devices'][0][
 w=t['evidence']['power']; c=w['fast_source']
 assert w['quantity']=='energy counter' and c['used'] is False and 'the counter is used' in c['reason'] and c['error_pct']>40, w"
 
+FAKE_NVML_SAMPLES=on "$probe" --tests "mesh_shader.draw" --power-counter-only --out "$work/counter.json" 2>/dev/null
+check "--power-counter-only: the counter measures though the buffer is there, and the evidence says so" python3 -c "
+import json; t=[t for t in json.load(open('$work/counter.json'))['devices'][0]['smoke'] if t['id']=='mesh_shader.draw'][0]
+w=t['evidence']['power']; c=w['fast_source']
+assert w['quantity']=='energy counter' and c['used'] is False and c['reason']=='not checked: --power-counter-only', w"
+
 "$probe" --tests "mesh_shader.draw" --no-power --out "$work/off.json" 2>/dev/null
 check "--no-power: not sampled, and says so" python3 -c "
 import json; t=[t for t in json.load(open('$work/off.json'))['devices'][0]['smoke'] if t['id']=='mesh_shader.draw'][0]

@@ -143,12 +143,13 @@ static void evidence_by_kind(void **state)
     assert_null(strstr(html, "driver's samples"));
     free(html);
     /* from the driver's sample buffer: its uncertainty and its check against the counter; a hostile reason escaped */
-    html = render("{\"power\": {\"source\": \"nvml\", \"quantity\": \"power samples\", \"baseline\": "
-                  "{\"joules_per_pass\": 2.0, \"mean_watts\": 400, \"samples\": 3, \"spread_pct\": 1.5, \"settled\": "
-                  "true, \"uncertainty_pct\": 1.7}, \"feature\": {\"joules_per_pass\": 1.0, \"mean_watts\": 380, "
-                  "\"samples\": 3, \"spread_pct\": 2, \"settled\": true, \"uncertainty_pct\": 2.3}, \"ratio\": 0.5, "
-                  "\"settled\": true, \"fast_source\": {\"used\": true, \"error_pct\": -1.25, \"check_seconds\": 0.9}}}",
-                  NULL);
+    html =
+        render("{\"power\": {\"source\": \"nvml\", \"quantity\": \"power samples\", \"baseline\": "
+               "{\"joules_per_pass\": 2.0, \"mean_watts\": 400, \"samples\": 3, \"spread_pct\": 1.5, \"settled\": "
+               "true, \"uncertainty_pct\": 1.7}, \"feature\": {\"joules_per_pass\": 1.0, \"mean_watts\": 380, "
+               "\"samples\": 3, \"spread_pct\": 2, \"settled\": true, \"uncertainty_pct\": 2.3}, \"ratio\": 0.5, "
+               "\"settled\": true, \"fast_source\": {\"used\": true, \"error_pct\": -1.25, \"check_seconds\": 0.9}}}",
+               NULL);
     assert_non_null(strstr(html, "(nvml, power samples)"));
     assert_non_null(strstr(html, "baseline 400 W mean ± 1.7%, 3 samples"));
     assert_non_null(strstr(html, "checked against the energy counter: -1.2% over 0.9 s"));

@@ -257,8 +257,8 @@ static void fast_phase_on_a_fake_buffer(void **state)
     b = (struct fake_buffer){.period_ms = 20, .watts = 310, .fail_after = 3};
     power_sample_phase_fast(&s, &load, &limits, 20, &p);
     assert_false(p.measured);
-    assert_string_equal(p.reason,
-                        "the driver's power samples stopped answering mid-run: nvmlDeviceGetSamples failed: GPU is lost");
+    assert_string_equal(
+        p.reason, "the driver's power samples stopped answering mid-run: nvmlDeviceGetSamples failed: GPU is lost");
 }
 
 /* --- NVML's buffer through the fake library, on the machine's clocks --- */
