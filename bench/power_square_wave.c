@@ -4,7 +4,8 @@
  * its changes, the driver's 20 ms samples over the same time). Prints the error of the samples per
  * window, and of the fast source's steady figure for a constant load. Needs an NVIDIA GPU and its
  * driver's NVML; elsewhere it says so and exits 2. docs/benchmarks.md has a run.
- * Usage: power_square_wave [ON_MS OFF_MS SECONDS] (default 41 60 12) */
+ * Usage: power_square_wave [ON_MS OFF_MS SECONDS] (default 41 60 12); POWER_SQUARE_WAVE_DUMP=FILE
+ * writes the counter's changes and the samples (time since the start in ms, joules or watts). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,7 +120,8 @@ int main(int argc, char **argv)
     /* the square wave, with the counter polled every 0.2 ms and the buffer every 5 ms throughout */
     static struct power_sample samples[MAX_SAMPLES];
     static struct edge edges[MAX_EDGES];
-    unsigned sample_count = 0, edge_count = 0;
+    static double latency[MAX_SAMPLES]; /* per read that brought samples: read time - newest sample */
+    unsigned sample_count = 0, edge_count = 0, latency_count = 0;
     char error[256];
     struct power_sample drain[256];
     while (source.read_samples(&source, drain, 256, error, sizeof(error)) == 256)
@@ -146,8 +148,10 @@ int main(int argc, char **argv)
         if (t - last_buffer_read >= 5 && sample_count < MAX_SAMPLES) {
             int got =
                 source.read_samples(&source, samples + sample_count, MAX_SAMPLES - sample_count, error, sizeof(error));
-            if (got > 0)
+            if (got > 0) {
                 sample_count += (unsigned)got;
+                latency[latency_count++] = t - samples[sample_count - 1].at_ms;
+            }
             last_buffer_read = t;
         }
     }
@@ -169,6 +173,27 @@ int main(int argc, char **argv)
     }
     printf("# square wave %.0f ms on / %.0f ms off for %.0f s: %u counter changes, %u samples, period %.2f ms\n", on_ms,
            off_ms, seconds, edge_count, sample_count, period);
+    /* how late the driver publishes a sample: the age of the newest one when a read brought some */
+    for (unsigned i = 1; i < latency_count; ++i)
+        for (unsigned j = i; j > 0 && latency[j - 1] > latency[j]; --j) {
+            double t = latency[j];
+            latency[j] = latency[j - 1];
+            latency[j - 1] = t;
+        }
+    if (latency_count > 0)
+        printf("# a read that brought samples: %u reads, the newest sample %.1f ms old (median), %.1f ms (max), %.1f "
+               "ms (min)\n",
+               latency_count, latency[latency_count / 2], latency[latency_count - 1], latency[0]);
+    const char *dump = getenv("POWER_SQUARE_WAVE_DUMP");
+    if (dump != NULL) {
+        FILE *f = fopen(dump, "w");
+        for (unsigned i = 0; f != NULL && i < edge_count; ++i)
+            fprintf(f, "edge\t%.3f\t%.4f\n", edges[i].at_ms - start, edges[i].joules);
+        for (unsigned i = 0; f != NULL && i < sample_count; ++i)
+            fprintf(f, "sample\t%.3f\t%.3f\n", samples[i].at_ms - start, samples[i].watts);
+        if (f != NULL)
+            fclose(f);
+    }
     printf("window_s\twindows\tmean_error_pct\tmax_abs_error_pct\tmean_watts_counter\n");
     const double windows_s[] = {0.25, 0.5, 1.0, 1.5, 3.0};
     for (unsigned w = 0; w < sizeof(windows_s) / sizeof(windows_s[0]); ++w) {

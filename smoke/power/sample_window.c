@@ -30,18 +30,20 @@ static void add_one(struct sample_window *w, const struct power_sample *s)
         w->out_of_order++;
         return;
     }
-    double step = s->at_ms - w->newest_ms;
     bool first = !isfinite(w->newest_ms);
+    double previous = w->newest_ms, step = s->at_ms - previous;
     w->newest_ms = s->at_ms;
     if (!first && w->period_ms <= 0)
         w->period_ms = step; /* the first step shows the period; a gap there is not known as one */
-    else if (!first && step > SAMPLE_GAP_FACTOR * w->period_ms) {
+    bool gap = !first && step > SAMPLE_GAP_FACTOR * w->period_ms;
+    if (gap) {
         w->gaps++;
         w->gap_ms += step - w->period_ms;
     }
-    /* its period began at at_ms - period: before the load began, it mixes idle and load (and with
-     * the period unknown yet, nobody knows when it began) */
-    if (w->period_ms <= 0 || s->at_ms - w->period_ms < w->load_start_ms) {
+    /* its time began at the sample before (or, with none known, a nominal period earlier): before
+     * the load began, it mixes idle and load */
+    double began = !first && !gap ? previous : s->at_ms - w->period_ms;
+    if (w->period_ms <= 0 || began < w->load_start_ms) {
         w->partial++;
         return;
     }

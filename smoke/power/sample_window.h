@@ -1,11 +1,13 @@
 /* The fast source's samples over one phase: pure logic over (time, watts) pairs, unit-tested with
- * made-up buffers. Each sample is the driver's mean power over the period that ended at its time,
- * so only samples whose whole period lies under load count (the first period after the load began
- * mixes idle and load). Samples arrive in batches from the driver's buffer: a batch is sorted
- * before it is taken, one seen before (or older than the newest taken) is dropped, a step of more
- * than SAMPLE_GAP_FACTOR periods is a gap (the driver skipped samples, or the buffer wrapped
- * before it was read). The window has settled, as steady.h decides it for the counter, when the
- * last STEADY_WINDOW samples vary by less than STEADY_SPREAD_LIMIT. */
+ * made-up buffers. Each sample is the driver's mean power since the sample before; the driver
+ * stamps it when it takes it, and the stamps jitter (8 to 31 ms apart at a nominal 20 ms on an
+ * H100). So only samples whose previous sample came after the load began count (the first one
+ * after it mixes idle and load); a sample with no known predecessor counts where one nominal period
+ * before it lies under load. Samples arrive in batches from the driver's buffer: a batch is
+ * sorted before it is taken, one seen before (or older than the newest taken) is dropped, a step
+ * of more than SAMPLE_GAP_FACTOR periods is a gap (the driver skipped samples, or the buffer
+ * wrapped before it was read). The window has settled, as steady.h decides it for the counter,
+ * when the last STEADY_WINDOW samples vary by less than STEADY_SPREAD_LIMIT. */
 #ifndef PREFLIGHT_POWER_SAMPLE_WINDOW_H
 #define PREFLIGHT_POWER_SAMPLE_WINDOW_H
 
@@ -15,7 +17,7 @@
 #include "power_source.h"
 
 #define SAMPLE_WINDOW_MAX 512
-#define SAMPLE_GAP_FACTOR 1.5
+#define SAMPLE_GAP_FACTOR 1.75 /* a step of 35 ms at 20 ms: beyond the jitter seen, short of two periods */
 
 struct sample_window {
     double load_start_ms;

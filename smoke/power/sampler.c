@@ -157,8 +157,10 @@ void power_sample_phase_fast(struct power_source *source, const struct power_loa
         snprintf(out->reason, sizeof(out->reason), "the driver's power samples could not be read: %s", error);
         return;
     }
-    double start = clock->now_ms();
+    double start = clock->now_ms(), drained_newest = w.newest_ms;
     sample_window_begin(&w, start, period_ms > 0 ? period_ms : w.period_ms);
+    /* the newest sample before the load: the first one after it covers the time since, idle and load */
+    w.newest_ms = drained_newest;
     double elapsed = 0, last_read = start;
     for (;;) {
         if (!load->submit(load->context)) {

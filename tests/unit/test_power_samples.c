@@ -125,6 +125,16 @@ static void samples_energy_over_a_window(void **state)
     assert_true(covered > 39.99 && covered < 40.01);
     double expected = (100 * 10 + 200 * 20 + 300 * 10) / 1000.0;
     assert_true(joules > expected - 1e-9 && joules < expected + 1e-9);
+    /* stamps that jitter as an H100's do (8 to 31 ms apart): each covers the time since the one before */
+    struct power_sample jitter[] = {at(1020, 100), at(1051, 100), at(1059, 100), at(1080, 100)};
+    joules = power_samples_energy(jitter, 4, 20, 1000, 1080, &covered);
+    assert_true(covered > 79.99 && covered < 80.01);
+    assert_true(joules > 7.999 && joules < 8.001);
+    struct sample_window w;
+    sample_window_begin(&w, 990, 20);
+    sample_window_add(&w, jitter, 4);
+    assert_int_equal(w.gaps, 0);
+    assert_int_equal(w.count, 4);
     /* a gap leaves time uncovered */
     struct power_sample gap[] = {at(1020, 100), at(1080, 100)};
     power_samples_energy(gap, 2, 20, 1000, 1080, &covered);
