@@ -1,6 +1,7 @@
 /* The SPIR-V reflection's entry point: reflect_module runs its steps in order and gathers the
- * result. Each step has a file, each using only those below it:
+ * result. Each step has a file, each using only the files listed before it:
  *   spirv_reflect_module.c     the records per id and per instruction; bounded walks
+ *                              (spirv_reflect_result.h: the types of the result)
  *   spirv_reflect_parse.c      reading the words (SPIRV-Tools), modules newer than it
  *   spirv_reflect_constants.c  values the module fixes, and what function variables hold
  *   spirv_reflect_control_flow.c  reachable functions, parameters, live blocks
@@ -25,7 +26,6 @@
 /* Steps the id-following walks may take: far more than any compiler's module needs (a walk is
  * linear in the module for them), bounded for a hostile one. */
 #define REFLECT_FUEL_BASE 1000000u
-
 #define REFLECT_FUEL_PER_WORD 64u
 
 /* The VkPipelineStageFlagBits2 of an execution model. */

@@ -2,25 +2,6 @@
 
 #include <spirv/unified1/spirv.h>
 
-bool constant_operand(struct parse_state *s, uint32_t value, uint32_t *out)
-{
-    struct id_info *c = id(s, value);
-    if (c->opcode != SpvOpConstant || !c->has_value || c->is_spec)
-        return false;
-    *out = (uint32_t)c->value;
-    return true;
-}
-
-/* A branch's condition or a switch's selector, when the module fixes it. */
-bool fixed_value(struct parse_state *s, uint32_t value, uint64_t *out)
-{
-    struct id_info *c = id(s, value);
-    if (!c->has_value)
-        return false;
-    *out = c->value;
-    return true;
-}
-
 /* A body instruction that writes memory through a pointer: the pointer, and the value written
  * (0 when not one value: a copy). False for other instructions. Function variables' initializers
  * count as writes. */

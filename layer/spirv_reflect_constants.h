@@ -5,12 +5,28 @@
 #ifndef PREFLIGHT_LAYER_SPIRV_REFLECT_CONSTANTS_H
 #define PREFLIGHT_LAYER_SPIRV_REFLECT_CONSTANTS_H
 
+#include <spirv/unified1/spirv.h>
+
 #include "spirv_reflect_module.h"
 
 /* A plain (not specialization) integer constant. */
-bool constant_operand(struct parse_state *s, uint32_t value, uint32_t *out);
-/* A value the module fixes (specialization applied): a branch's condition or a switch's selector. */
-bool fixed_value(struct parse_state *s, uint32_t value, uint64_t *out);
+static inline bool constant_operand(struct parse_state *s, uint32_t value, uint32_t *out)
+{
+    struct id_info *c = id(s, value);
+    if (c->opcode != SpvOpConstant || !c->has_value || c->is_spec)
+        return false;
+    *out = (uint32_t)c->value;
+    return true;
+}
+/* A branch's condition or a switch's selector, when the module fixes it. */
+static inline bool fixed_value(struct parse_state *s, uint32_t value, uint64_t *out)
+{
+    struct id_info *c = id(s, value);
+    if (!c->has_value)
+        return false;
+    *out = c->value;
+    return true;
+}
 /* Which constant each function variable is set to (id_info.stored_constant), for constant_index. */
 void note_stored_constants(struct parse_state *s);
 /* Which value each function variable holds (id_info.stored_value); after the roots are known. */

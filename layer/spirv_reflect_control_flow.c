@@ -206,12 +206,6 @@ bool find_live_blocks(struct parse_state *s, const bool *reachable)
     return true;
 }
 
-/* Whether an instruction runs at all: in a live block (function parameters come before any). */
-bool instruction_live(struct parse_state *s, const struct body_instruction *b)
-{
-    return b->block == 0 || id(s, b->block)->live_block;
-}
-
 /* Marks uncertain every block reachable from `start` before `stop` (and never `stop` itself);
  * true when one of them leaves the function. */
 bool mark_region(struct parse_state *s, uint32_t start, uint32_t stop)

@@ -20,8 +20,11 @@ bool bind_parameters(struct parse_state *s, const bool *reachable);
 void note_blocks(struct parse_state *s);
 /* Marks the blocks each reachable function runs (id_info.live_block). After note_blocks. */
 bool find_live_blocks(struct parse_state *s, const bool *reachable);
-/* Whether an instruction runs at all. After find_live_blocks. */
-bool instruction_live(struct parse_state *s, const struct body_instruction *b);
+/* Whether an instruction runs at all: in a live block (function parameters come before any). */
+static inline bool instruction_live(struct parse_state *s, const struct body_instruction *b)
+{
+    return b->block == 0 || id(s, b->block)->live_block;
+}
 /* The successors a block's terminator can take: all of them, or (follow_fixed) the one a fixed
  * condition or selector picks. Returns how many were written to `out` (at most `capacity`). */
 uint32_t successors(struct parse_state *s, uint32_t block, bool follow_fixed, uint32_t *out, uint32_t capacity);

@@ -174,7 +174,16 @@ static inline struct id_info *id(struct parse_state *s, uint32_t i)
 /* Bytes a value of this type takes, tightly packed (array lengths specialized). */
 uint64_t type_size(struct parse_state *s, uint32_t type, int depth);
 /* The instruction that defines `value` (its operands after the result type and id), or NULL. */
-const uint32_t *definition(struct parse_state *s, uint32_t value, uint32_t *opcode, uint32_t *count);
+static inline const uint32_t *definition(struct parse_state *s, uint32_t value, uint32_t *opcode, uint32_t *count)
+{
+    uint32_t at = id(s, value)->defined_at;
+    if (at == 0 || at > s->body_count)
+        return NULL;
+    const struct body_instruction *b = &s->body[at - 1];
+    *opcode = b->opcode;
+    *count = b->count;
+    return s->words + b->at;
+}
 /* The Offset decoration of member `member` of struct `type`. */
 bool member_offset_of(struct parse_state *s, uint32_t type, uint32_t member, uint32_t *offset);
 
