@@ -169,38 +169,9 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBindPipeline(VkCommandBuffer command
     ld->dispatch.CmdBindPipeline(command_buffer, bind_point, pipeline);
 }
 
-static struct bound_set_memo *recent_bucket(struct bound_set_memo *table, uint32_t bits, uint64_t handle)
-{
-    return &table[((handle * 0x9E3779B97F4A7C15ull) >> (64 - bits)) * BOUND_RECENT_WAYS];
-}
-
-/* The memo table of `b` at `bits` buckets, the live memos moved over (those that find no way in
- * their new bucket are dropped); false when out of memory (then it is as it was). */
-static bool resize_recent(struct bound_state *b, uint32_t bits, uint64_t set_epoch)
-{
-    struct bound_set_memo *table = calloc((size_t)BOUND_RECENT_WAYS << bits, sizeof(*table));
-    if (table == NULL)
-        return false;
-    for (uint32_t i = 0; b->recent_sets != NULL && i < (BOUND_RECENT_WAYS << b->recent_bits); ++i) {
-        const struct bound_set_memo *m = &b->recent_sets[i];
-        if (m->handle == 0 || m->set_epoch != set_epoch)
-            continue;
-        struct bound_set_memo *bucket = recent_bucket(table, bits, m->handle);
-        for (uint32_t way = 0; way < BOUND_RECENT_WAYS; ++way)
-            if (bucket[way].handle == 0) {
-                bucket[way] = *m;
-                break;
-            }
-    }
-    free(b->recent_sets);
-    b->recent_sets = table;
-    b->recent_bits = bits;
-    return true;
-}
-
-/* The state of `handle`: from its memo at `b` while no set left the device's map since the memo
- * was taken, else from the map (and memoized, the newest first in its bucket). `*memo`: the memo
- * that names it now, or NULL. */
+/* The state of `handle`: from its recent-set memo at `b` while no set left the device's map since
+ * the memo was taken, else from the map (and memoized). `*memo`: the memo that names it now, or
+ * NULL. */
 static struct set_state *set_state_recent(struct layer_device *ld, struct bound_state *b, VkDescriptorSet handle,
                                           struct bound_set_memo **memo)
 {
@@ -209,26 +180,11 @@ static struct set_state *set_state_recent(struct layer_device *ld, struct bound_
         return NULL;
     /* read before the map: a set freed after it makes the memo taken now stale */
     uint64_t set_epoch = __atomic_load_n(&ld->set_epoch, __ATOMIC_ACQUIRE);
-    struct bound_set_memo *bucket =
-        b->recent_sets != NULL ? recent_bucket(b->recent_sets, b->recent_bits, HANDLE(handle)) : NULL;
-    for (uint32_t way = 0; bucket != NULL && way < BOUND_RECENT_WAYS; ++way)
-        if (bucket[way].handle == HANDLE(handle) && bucket[way].set_epoch == set_epoch) {
-            *memo = &bucket[way];
-            return bucket[way].set;
-        }
+    if ((*memo = bound_set_memo_find(b, HANDLE(handle), set_epoch)) != NULL)
+        return (*memo)->set;
     struct set_state *s = descriptor_set_state_in(ld, HANDLE(handle));
-    if (s == NULL)
-        return NULL;
-    const struct bound_set_memo *oldest = bucket != NULL ? &bucket[BOUND_RECENT_WAYS - 1] : NULL;
-    bool full = oldest != NULL && oldest->handle != 0 && oldest->set_epoch == set_epoch;
-    if ((bucket == NULL || (full && b->recent_bits < BOUND_RECENT_MAX_BITS)) &&
-        resize_recent(b, b->recent_sets ? b->recent_bits + 2 : BOUND_RECENT_FIRST_BITS, set_epoch))
-        bucket = recent_bucket(b->recent_sets, b->recent_bits, HANDLE(handle));
-    if (bucket != NULL) {
-        memmove(&bucket[1], &bucket[0], (BOUND_RECENT_WAYS - 1) * sizeof(*bucket));
-        bucket[0] = (struct bound_set_memo){.handle = HANDLE(handle), .set = s, .set_epoch = set_epoch};
-        *memo = &bucket[0];
-    }
+    if (s != NULL)
+        *memo = bound_set_memo_store(b, HANDLE(handle), s, set_epoch);
     return s;
 }
 
@@ -285,13 +241,8 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkCmdBindDescriptorSets(VkCommandBuffer c
                 changed = true;
             }
         }
-        /* one set bound alone (engines rotate them through one pipeline): recalled through its memo */
-        bool lone = changed && set_count == 1 && memo != NULL && b->dynamic_mask == 0 && b->set_mask == 1u << first_set;
-        if (changed && !(lone && bound_state_recall_lone(b, first_set, memo))) {
-            bound_state_changed(b);
-            if (lone)
-                memo->slot = b->current;
-        }
+        if (changed)
+            bound_state_sets_changed(b, first_set, set_count, memo);
         cb->command_index++;
     }
     ld->dispatch.CmdBindDescriptorSets(command_buffer, bind_point, layout, first_set, set_count, sets, dynamic_count,

@@ -1,7 +1,7 @@
 #include "spirv_validate.h"
 
 /* libspirv.h defines (not declares) a const for C++'s internal linkage; in C a second file
- * including it would define the symbol twice (spirv_reflect.c has it under its own name). */
+ * including it would define the symbol twice (spirv_reflect_parse.c has it under its own name). */
 #define kDefaultMaxIdBound spirv_validate_default_max_id_bound
 #include <spirv-tools/libspirv.h>
 #include <stdio.h>
