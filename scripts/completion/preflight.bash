@@ -24,7 +24,8 @@ _preflight_report_options()
     case $1 in
     matrix) echo "--format --out --only-differences --color --no-color --help" ;;
     diff) echo "--format --out --force --help" ;;
-    gate) echo "--format --out --help" ;;
+    gate) echo "--format --out --expectations --help" ;;
+    expectations) echo "--fails --flakes --skips --device --reason --until --out --help" ;;
     fleet-limits) echo "--out --help" ;;
     profile) echo "--device --out --help" ;;
     junit) echo "--out --help" ;;
@@ -35,7 +36,7 @@ _preflight_report_options()
 _preflight_report()
 {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
-    local commands="matrix diff gate fleet-limits profile junit upload"
+    local commands="matrix diff gate expectations fleet-limits profile junit upload"
     if [ "$COMP_CWORD" -eq 1 ]; then
         COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
         return
