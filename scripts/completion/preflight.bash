@@ -73,7 +73,7 @@ _preflight_dashboard()
     fi
     local command=${COMP_WORDS[1]}
     case $prev in
-    --db | --tls-cert | --tls-key) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --db | --tls-cert | --tls-key | --expectations) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --listen | --jobs | --max-connections | --max-per-address | --header-deadline | --request-deadline | \
         --token-artifact-quota | --public-url) COMPREPLY=(); return ;;
     --artifacts) COMPREPLY=($(compgen -d -- "$cur")); return ;;
@@ -82,7 +82,7 @@ _preflight_dashboard()
     if [[ $cur == -* ]]; then
         case $command in
         serve) COMPREPLY=($(compgen -W "--db --listen --public-read --tls-cert --tls-key --quiet --max-connections
-            --max-per-address --header-deadline --request-deadline --token-artifact-quota --behind-tls --public-url --help" -- "$cur")) ;;
+            --max-per-address --header-deadline --request-deadline --token-artifact-quota --behind-tls --public-url --expectations --help" -- "$cur")) ;;
         import) COMPREPLY=($(compgen -W "--db --jobs --artifacts --help" -- "$cur")) ;;
         *) COMPREPLY=($(compgen -W "--db --help" -- "$cur")) ;;
         esac
