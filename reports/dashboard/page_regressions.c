@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "first_bad.h"
 #include "html_page.h"
 #include "pages.h"
 
@@ -78,6 +79,8 @@ void view_regressions(struct db *db, const struct page_request *request, struct 
             for (size_t n = 0; n < 5; ++n)
                 cJSON_AddStringToObject(t, names[n], db_result_text(c, k, n));
             cJSON_AddItemToArray(tests, t);
+            ok = ok && first_bad_add(db, db_result_text(r, i, 0), db_result_int(r, i, 3), db_result_text(r, i, 4),
+                                     db_result_text(c, k, 0), t);
         }
         db_result_free(c);
     }
@@ -137,7 +140,9 @@ void html_regressions(const cJSON *m, const struct page_context *c, struct buf *
             html_verdict(b, str(t, "after"));
             buf_add(b, " <span class=\"muted\">");
             buf_escape(b, str(t, "afterDetail"));
-            buf_add(b, "</span></li>");
+            buf_add(b, "</span><br>");
+            first_bad_html(t, b);
+            buf_add(b, "</li>");
         }
         buf_add(b, "</ul></td><td>");
         buf_escape(b, str(g, "lastUpload"));
