@@ -17,6 +17,10 @@ struct expectations {
 };
 
 static const char *const kind_names[] = {"fail", "flake", "skip"};
+/* The keys of a line's conditions, in the order expectation_parse_conditions handles them. */
+static const char *const condition_keys[] = {"vendor", "device", "device_id", "device_key", "driver_name",
+                                             "driver", "os",     "reason",    "until"};
+#define CONDITION_KEYS (sizeof(condition_keys) / sizeof(condition_keys[0]))
 
 const char *expectation_kind_name(enum expectation_kind kind)
 {
@@ -128,8 +132,7 @@ bool expectation_parse_conditions(const char *text, int line, struct expectation
     char word[512];
     const char *at = text;
     unsigned seen = 0;
-    static const char *const keys[] = {"vendor", "device", "device_id", "device_key", "driver_name",
-                                       "driver", "os",     "reason",    "until"};
+    const char *const *keys = condition_keys;
     int got;
     while ((got = next_word(&at, word, sizeof(word))) != 0) {
         if (got < 0) {
@@ -139,10 +142,10 @@ bool expectation_parse_conditions(const char *text, int line, struct expectation
         }
         char *equals = strchr(word, '=');
         size_t key = 0;
-        while (equals != NULL && key < sizeof(keys) / sizeof(keys[0]) &&
+        while (equals != NULL && key < CONDITION_KEYS &&
                (strlen(keys[key]) != (size_t)(equals - word) || strncmp(word, keys[key], strlen(keys[key])) != 0))
             ++key;
-        if (equals == NULL || key == sizeof(keys) / sizeof(keys[0])) {
+        if (equals == NULL || key == CONDITION_KEYS) {
             snprintf(error, size,
                      "line %d: '%.80s' is not KEY=VALUE with a key of vendor, device, device_id, device_key, "
                      "driver_name, driver, os, reason, until",
@@ -210,6 +213,17 @@ bool expectation_parse_conditions(const char *text, int line, struct expectation
     return true;
 }
 
+/* "reason=x" where the test glob should be: the glob was left out (a test id may hold '=' otherwise). */
+static bool names_a_condition(const char *word)
+{
+    const char *equals = strchr(word, '=');
+    for (size_t i = 0; equals != NULL && i < CONDITION_KEYS; ++i)
+        if (strlen(condition_keys[i]) == (size_t)(equals - word) &&
+            strncmp(word, condition_keys[i], strlen(condition_keys[i])) == 0)
+            return true;
+    return false;
+}
+
 static bool parse_line(const char *text, int line, struct expectation *x, char *error, size_t size)
 {
     memset(x, 0, sizeof(*x));
@@ -222,8 +236,11 @@ static bool parse_line(const char *text, int line, struct expectation *x, char *
         return false;
     }
     x->kind = kind[1] == 'a' ? EXPECTATION_FAIL : kind[1] == 'l' ? EXPECTATION_FLAKE : EXPECTATION_SKIP;
+    while (*at == ' ' || *at == '\t' || *at == '\r')
+        ++at;
+    bool quoted = *at == '"'; /* a quoted glob is a glob, whatever it holds */
     int got = next_word(&at, test, sizeof(test));
-    if (got != 1 || strchr(test, '=') != NULL) {
+    if (got != 1 || (!quoted && names_a_condition(test))) {
         snprintf(error, size, "line %d: the test glob (after '%s') is missing or longer than %zu bytes", line, kind,
                  sizeof(test) - 1);
         return false;
