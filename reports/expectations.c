@@ -73,6 +73,8 @@ static bool parse_range(const char *text, struct expectation *x)
 {
     const char *dots = strstr(text, "..");
     char low[64] = "", high[64] = "";
+    if (strlen(text) >= sizeof(low)) /* longer than any version: not cut to one that parses */
+        return false;
     if (dots == NULL) {
         snprintf(low, sizeof(low), "%s", text);
         snprintf(high, sizeof(high), "%s", text);

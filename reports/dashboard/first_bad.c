@@ -1,5 +1,7 @@
 #include "first_bad.h"
 
+#include <string.h>
+
 static cJSON *driver_json(const char *version, int64_t raw)
 {
     cJSON *d = cJSON_CreateObject();
@@ -8,37 +10,61 @@ static cJSON *driver_json(const char *version, int64_t raw)
     return d;
 }
 
-bool first_bad_add(struct db *db, const char *device_key, int64_t bad_raw, const char *bad_version, const char *test,
-                   cJSON *change)
+bool first_bad_prepare(struct db *db, const char *device_key, int64_t bad_raw, const char *bad_version,
+                       struct first_bad *fb)
 {
-    const struct db_param key[] = {DB_TEXT(device_key), DB_INT(bad_raw), DB_TEXT(test)};
-    struct db_result *good = db_query(db,
-                                      "SELECT t.driver_raw, v.driver_version FROM driver_tests t JOIN drivers v ON "
-                                      "v.device_key = t.device_key AND v.driver_raw = t.driver_raw WHERE "
-                                      "t.device_key = ? AND t.driver_raw < ? AND t.kind = 'test' AND t.name = ? AND "
-                                      "t.verdict <> 'skipped' ORDER BY t.driver_raw DESC LIMIT 1",
-                                      key, 3);
-    if (good == NULL)
+    *fb = (struct first_bad){bad_raw, bad_version, NULL, NULL};
+    const struct db_param below[] = {DB_TEXT(device_key), DB_INT(bad_raw)};
+    fb->drivers = db_query(db,
+                           "SELECT driver_raw, driver_version FROM drivers WHERE device_key = ? AND driver_raw < ? "
+                           "ORDER BY driver_raw",
+                           below, 2);
+    const struct db_param tests[] = {DB_TEXT(device_key), DB_INT(bad_raw), DB_TEXT(device_key), DB_INT(bad_raw)};
+    fb->last_run = fb->drivers ? db_query(db,
+                                          "SELECT t.name, MAX(t.driver_raw) FROM driver_tests t WHERE "
+                                          "t.device_key = ? AND t.driver_raw < ? AND t.kind = 'test' AND "
+                                          "t.verdict <> 'skipped' AND t.name IN (SELECT c.name FROM driver_changes c "
+                                          "WHERE c.device_key = ? AND c.driver_raw = ? AND c.change = 'regression') "
+                                          "GROUP BY t.name",
+                                          tests, 4)
+                               : NULL;
+    if (fb->last_run == NULL) {
+        first_bad_release(fb);
         return false;
-    bool has_good = db_result_rows(good) == 1;
-    int64_t good_raw = has_good ? db_result_int(good, 0, 0) : -1;
-    cJSON_AddItemToObject(change, "lastGood",
-                          has_good ? driver_json(db_result_text(good, 0, 1), good_raw) : cJSON_CreateNull());
-    cJSON_AddItemToObject(change, "firstBad", driver_json(bad_version, bad_raw));
-    db_result_free(good);
-    const struct db_param range[] = {DB_TEXT(device_key), DB_INT(good_raw), DB_INT(bad_raw)};
-    struct db_result *between = db_query(db,
-                                         "SELECT driver_raw, driver_version FROM drivers WHERE device_key = ? AND "
-                                         "driver_raw > ? AND driver_raw < ? ORDER BY driver_raw",
-                                         range, 3);
-    if (between == NULL)
-        return false;
-    cJSON *list = cJSON_AddArrayToObject(change, "notRunBetween");
-    for (size_t i = 0; i < db_result_rows(between); ++i)
-        cJSON_AddItemToArray(list, driver_json(db_result_text(between, i, 1), db_result_int(between, i, 0)));
-    cJSON_AddBoolToObject(change, "adjacent", has_good && db_result_rows(between) == 0);
-    db_result_free(between);
+    }
     return true;
+}
+
+void first_bad_release(struct first_bad *fb)
+{
+    db_result_free(fb->drivers);
+    db_result_free(fb->last_run);
+    fb->drivers = fb->last_run = NULL;
+}
+
+void first_bad_describe(const struct first_bad *fb, const char *test, cJSON *change)
+{
+    bool has_good = false;
+    int64_t good_raw = -1;
+    for (size_t i = 0; i < db_result_rows(fb->last_run) && !has_good; ++i)
+        if (strcmp(db_result_text(fb->last_run, i, 0), test) == 0 && !db_result_null(fb->last_run, i, 1)) {
+            has_good = true;
+            good_raw = db_result_int(fb->last_run, i, 1);
+        }
+    cJSON *good = cJSON_CreateNull(), *between = cJSON_CreateArray();
+    for (size_t i = 0; i < db_result_rows(fb->drivers); ++i) {
+        int64_t raw = db_result_int(fb->drivers, i, 0);
+        if (raw == good_raw) {
+            cJSON_Delete(good);
+            good = driver_json(db_result_text(fb->drivers, i, 1), raw);
+        } else if (raw > good_raw) {
+            cJSON_AddItemToArray(between, driver_json(db_result_text(fb->drivers, i, 1), raw));
+        }
+    }
+    cJSON_AddItemToObject(change, "lastGood", good);
+    cJSON_AddItemToObject(change, "firstBad", driver_json(fb->bad_version, fb->bad_raw));
+    cJSON_AddBoolToObject(change, "adjacent", has_good && cJSON_GetArraySize(between) == 0);
+    cJSON_AddItemToObject(change, "notRunBetween", between);
 }
 
 static const char *version_of(const cJSON *change, const char *which)

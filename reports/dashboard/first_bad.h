@@ -17,13 +17,22 @@
 #include "db.h"
 #include "html.h"
 
-/* Adds to `change` (a regression of `test` on driver `bad_raw`, written `bad_version`):
- * "lastGood": {"driverVersion", "driverRaw"} (null when no earlier driver ran it), "firstBad":
- * {"driverVersion", "driverRaw"}, "notRunBetween": [{"driverVersion", "driverRaw"}, ...] and
- * "adjacent" (no driver any machine ran lies between). False when the database fails. */
-bool first_bad_add(struct db *db, const char *device_key, int64_t bad_raw, const char *bad_version, const char *test,
-                   cJSON *change);
-/* "first bad 590.44.01, last good 580.159.04; not run for this test between them: 585.05" as HTML. */
+/* What the regressions of one (device, driver) need: the device's drivers below it, and for each
+ * test that regressed there the newest of them that ran it. Two queries, whatever the count. */
+struct first_bad {
+    int64_t bad_raw;
+    const char *bad_version;
+    struct db_result *drivers, *last_run;
+};
+bool first_bad_prepare(struct db *db, const char *device_key, int64_t bad_raw, const char *bad_version,
+                       struct first_bad *fb);
+void first_bad_release(struct first_bad *fb);
+/* Adds to `change` (a regression of `test`): "lastGood": {"driverVersion", "driverRaw"} (null
+ * when no earlier driver ran it), "firstBad": {"driverVersion", "driverRaw"}, "notRunBetween":
+ * [{"driverVersion", "driverRaw"}, ...] (in version order) and "adjacent" (no driver any machine
+ * ran lies between the two). */
+void first_bad_describe(const struct first_bad *fb, const char *test, cJSON *change);
+/* "first bad 590.44.01, last good 580.159.04; not run for this test between them: 585.10.02" as HTML. */
 void first_bad_html(const cJSON *change, struct buf *b);
 
 #endif

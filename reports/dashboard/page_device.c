@@ -97,6 +97,7 @@ static bool add_measured(struct db *db, const struct db_param *key, cJSON *drive
 static bool add_tests(struct db *db, const struct db_param *key, cJSON *drivers)
 {
     bool ok = true;
+    struct first_bad fb = {.bad_raw = -1};
     struct db_result *r = db_query(db,
                                    "SELECT driver_raw, name, change, before, after, before_detail, after_detail "
                                    "FROM driver_changes WHERE device_key = ? ORDER BY driver_raw, CASE change WHEN "
@@ -113,11 +114,17 @@ static bool add_tests(struct db *db, const struct db_param *key, cJSON *drivers)
         for (size_t k = 0; k < 6; ++k)
             cJSON_AddStringToObject(c, names[k], db_result_text(r, i, 1 + k));
         cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(d, "changes"), c); /* regressions, fixes, the rest */
-        if (ok && strcmp(db_result_text(r, i, 2), "regression") == 0)
-            ok = first_bad_add(db, key[0].text, db_result_int(r, i, 0),
-                               cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "driverVersion")),
-                               db_result_text(r, i, 1), c);
+        if (!ok || strcmp(db_result_text(r, i, 2), "regression") != 0)
+            continue;
+        if (fb.drivers == NULL || fb.bad_raw != db_result_int(r, i, 0)) { /* the rows come by driver */
+            first_bad_release(&fb);
+            ok = first_bad_prepare(db, key[0].text, db_result_int(r, i, 0),
+                                   cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "driverVersion")), &fb);
+        }
+        if (ok)
+            first_bad_describe(&fb, db_result_text(r, i, 1), c);
     }
+    first_bad_release(&fb);
     db_result_free(r);
     if (!ok)
         return false;

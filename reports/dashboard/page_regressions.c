@@ -71,7 +71,9 @@ void view_regressions(struct db *db, const struct page_request *request, struct 
                      "SELECT name, before, after, before_detail, after_detail FROM driver_changes "
                      "WHERE device_key = ? AND driver_raw = ? AND change = 'regression' ORDER BY name",
                      key, 2);
-        ok = c != NULL;
+        struct first_bad fb = {0};
+        ok = c != NULL &&
+             first_bad_prepare(db, db_result_text(r, i, 0), db_result_int(r, i, 3), db_result_text(r, i, 4), &fb);
         cJSON *tests = cJSON_AddArrayToObject(g, "tests");
         for (size_t k = 0; c && k < db_result_rows(c); ++k) {
             cJSON *t = cJSON_CreateObject();
@@ -79,9 +81,11 @@ void view_regressions(struct db *db, const struct page_request *request, struct 
             for (size_t n = 0; n < 5; ++n)
                 cJSON_AddStringToObject(t, names[n], db_result_text(c, k, n));
             cJSON_AddItemToArray(tests, t);
-            ok = ok && first_bad_add(db, db_result_text(r, i, 0), db_result_int(r, i, 3), db_result_text(r, i, 4),
-                                     db_result_text(c, k, 0), t);
+            if (ok)
+                first_bad_describe(&fb, db_result_text(c, k, 0), t);
         }
+        if (ok)
+            first_bad_release(&fb);
         db_result_free(c);
     }
     db_result_free(r);
