@@ -1,6 +1,8 @@
 #include "driver_version.h"
 
+#include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Vendor IDs (PCI or Khronos-assigned) and VkDriverId values; spelled out so that the report
@@ -79,4 +81,61 @@ bool driver_version_mesa(const char *driver_id, const char *driver_info, int64_t
     *raw = ((int64_t)major << 22) | ((int64_t)minor << 12) | patch;
     snprintf(text, size, "Mesa %u.%u.%u", major, minor, patch);
     return true;
+}
+
+struct driver_version_fields driver_version_fields_of(const char *scheme, uint32_t raw)
+{
+    struct driver_version_fields f = {{0}, 0};
+    if (scheme != NULL && strcmp(scheme, "nvidia") == 0) {
+        f = (struct driver_version_fields){{raw >> 22, (raw >> 14) & 0xFFu, (raw >> 6) & 0xFFu, raw & 0x3Fu}, 4};
+    } else if (scheme != NULL && strcmp(scheme, "intel-windows") == 0) {
+        f = (struct driver_version_fields){{raw >> 14, raw & 0x3FFFu, 0, 0}, 2};
+    } else if (scheme != NULL && strcmp(scheme, "qualcomm-legacy") == 0) {
+        f = (struct driver_version_fields){{raw, 0, 0, 0}, 1};
+    } else if (scheme != NULL && strcmp(scheme, "qualcomm") == 0) {
+        f = (struct driver_version_fields){{raw >> 22, (raw >> 12) & 0x3FFu, raw & 0xFFFu, 0}, 3};
+    } else {
+        f = (struct driver_version_fields){{(raw >> 22) & 0x7Fu, (raw >> 12) & 0x3FFu, raw & 0xFFFu, 0}, 3};
+    }
+    return f;
+}
+
+bool driver_version_parse(const char *text, struct driver_version_fields *out)
+{
+    memset(out, 0, sizeof(*out));
+    if (text == NULL)
+        return false;
+    if (strncmp(text, "Mesa ", 5) == 0)
+        text += 5;
+    const char *at = text;
+    bool arm = *at == 'r' && isdigit((unsigned char)at[1]); /* r38p1 */
+    if (arm)
+        ++at;
+    while (out->count < DRIVER_VERSION_FIELDS) {
+        if (!isdigit((unsigned char)*at))
+            return false;
+        char *end = NULL;
+        unsigned long value = strtoul(at, &end, 10);
+        if (value > 0xFFFFFFFFul || end - at > 10)
+            return false;
+        out->value[out->count++] = (unsigned)value;
+        at = end;
+        if (*at == '\0')
+            return true;
+        if (*at != (arm ? 'p' : '.') || (arm && out->count > 1))
+            return false;
+        ++at;
+    }
+    return false;
+}
+
+int driver_version_compare_prefix(const struct driver_version_fields *version,
+                                  const struct driver_version_fields *bound)
+{
+    for (unsigned i = 0; i < bound->count; ++i) {
+        unsigned v = i < version->count ? version->value[i] : 0;
+        if (v != bound->value[i])
+            return v < bound->value[i] ? -1 : 1;
+    }
+    return 0;
 }

@@ -27,4 +27,22 @@ void driver_version_vendor_text(const char *scheme, uint32_t raw, const char *de
  * (nothing written) for other drivers or a driverInfo without a Mesa version. */
 bool driver_version_mesa(const char *driver_id, const char *driver_info, int64_t *raw, char *text, size_t size);
 
+/* Orders driver versions by the vendor's scheme: a version becomes its fields as numbers, most
+ * significant first (NVIDIA's raw 0x9113c100 is 580.159.4.0), so that 580.9 sorts before 580.10
+ * and two versions compare field by field, never as text. DRIVER_VERSION_FIELDS at most. */
+#define DRIVER_VERSION_FIELDS 4
+struct driver_version_fields {
+    unsigned value[DRIVER_VERSION_FIELDS];
+    unsigned count;
+};
+/* The fields of `raw` under `scheme` (what driver_version_decode returned; "" or unknown: standard). */
+struct driver_version_fields driver_version_fields_of(const char *scheme, uint32_t raw);
+/* A version as people write it: "580.95.05" (NVIDIA as in its release notes), "Mesa 25.0.7",
+ * "r38p1" (Arm's r38p1: 38.1), "101.4146", "512.744.0", "38". False when `text` is none of those. */
+bool driver_version_parse(const char *text, struct driver_version_fields *out);
+/* <0, 0, >0 as `version` comes before, matches, or comes after `bound` on the fields `bound`
+ * names: "40" matches every 40.x.y, so a range 38..40 holds 40.9 (inclusive bounds by prefix). */
+int driver_version_compare_prefix(const struct driver_version_fields *version,
+                                  const struct driver_version_fields *bound);
+
 #endif

@@ -63,6 +63,7 @@ struct report_identity report_identity_of(const cJSON *device)
         .driver_id = text(identity, "driverID"),
         .driver_info = text(identity, "driverInfo"),
         .driver_version = text(identity, "driverVersion"),
+        .driver_version_scheme = text(identity, "driverVersionScheme"),
         .api_version = text(identity, "apiVersion"),
         .os = text(identity, "os"),
         .kernel = text(identity, "kernel"),

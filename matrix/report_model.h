@@ -23,7 +23,8 @@ const cJSON *report_device_at(const cJSON *report, size_t index);
 struct report_identity {
     const char *device_name, *device_key, *device_type;
     const char *driver_name, *driver_id, *driver_info, *driver_version, *api_version;
-    const char *os, *kernel, *host; /* where it ran (host: older reports kept it here) */
+    const char *driver_version_scheme; /* how driver_version was decoded (driver_version.h) */
+    const char *os, *kernel, *host;    /* where it ran (host: older reports kept it here) */
     uint32_t vendor_id, device_id;
     int64_t driver_version_raw, api_version_raw; /* the packed numbers behind the texts; 0 if absent */
     bool has_vendor_id, has_device_id;

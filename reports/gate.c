@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "expectations.h"
 #include "report_model.h"
 #include "vk_json.h"
 #include "verdict.h"
@@ -394,7 +395,27 @@ static void failed(cJSON *failures, const struct rule *r, const char *format, co
     cJSON_AddItemToArray(failures, cJSON_CreateString(line));
 }
 
-static bool evaluate(const struct rule *r, const cJSON *device, cJSON *failures)
+/* A result the rule refuses that an expectation excuses: listed in `expected`, not a failure. */
+static bool excused(const struct rule *r, const cJSON *device, const struct report_smoke *result,
+                    const struct gate_expectations *ex)
+{
+    if (ex == NULL || ex->expectations == NULL)
+        return false;
+    const struct expectation *x = expectations_find(ex->expectations, device, result->id, ex->today);
+    if (x == NULL || !expectation_excuses(x, result->status))
+        return false;
+    cJSON *item = cJSON_CreateObject();
+    cJSON_AddStringToObject(item, "test", result->id);
+    cJSON_AddStringToObject(item, "status", result->status);
+    cJSON_AddNumberToObject(item, "rule", r->line);
+    cJSON_AddNumberToObject(item, "line", x->line);
+    cJSON_AddStringToObject(item, "kind", expectation_kind_name(x->kind));
+    cJSON_AddStringToObject(item, "reason", x->reason);
+    cJSON_AddItemToArray(ex->expected, item);
+    return true;
+}
+
+static bool evaluate(const struct rule *r, const cJSON *device, const struct gate_expectations *ex, cJSON *failures)
 {
     char text[64];
     switch (r->kind) {
@@ -453,7 +474,7 @@ static bool evaluate(const struct rule *r, const cJSON *device, cJSON *failures)
                 continue;
             matched = true;
             enum verdict v;
-            if (verdict_parse(result.status, &v) && r->allowed[v])
+            if ((verdict_parse(result.status, &v) && r->allowed[v]) || excused(r, device, &result, ex))
                 continue;
             char detail[256];
             snprintf(detail, sizeof(detail), "%s%s%s", result.status[0] ? result.status : "?",
@@ -471,8 +492,14 @@ static bool evaluate(const struct rule *r, const cJSON *device, cJSON *failures)
 
 bool gate_evaluate(const struct gate *g, const cJSON *device, cJSON *failures)
 {
+    return gate_evaluate_expected(g, device, NULL, failures);
+}
+
+bool gate_evaluate_expected(const struct gate *g, const cJSON *device, const struct gate_expectations *ex,
+                            cJSON *failures)
+{
     bool all = true;
     for (size_t i = 0; i < g->count; ++i)
-        all = evaluate(&g->rules[i], device, failures) && all;
+        all = evaluate(&g->rules[i], device, ex, failures) && all;
     return all;
 }

@@ -29,4 +29,16 @@ bool gate_check_tests(const struct gate *g, const cJSON *const *devices, size_t 
 /* Evaluates every rule on one device; adds one string per failed rule to `failures`. */
 bool gate_evaluate(const struct gate *g, const cJSON *device, cJSON *failures);
 
+/* The same where an expectations file (expectations.h) excuses known failures: a smoke result a
+ * rule refuses but an entry (not expired on `today`) expects is no failure; it is added to
+ * `expected` as {"test", "status", "rule", "line", "kind", "reason"}. */
+struct expectations;
+struct gate_expectations {
+    const struct expectations *expectations;
+    const char *today; /* "YYYY-MM-DD" */
+    cJSON *expected;
+};
+bool gate_evaluate_expected(const struct gate *g, const cJSON *device, const struct gate_expectations *ex,
+                            cJSON *failures);
+
 #endif

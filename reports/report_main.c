@@ -9,7 +9,10 @@
 
 #include "diff.h"
 #include "fleet_limits.h"
+#include "expectations.h"
+#include "expectations_import.h"
 #include "gate.h"
+#include "gate_report.h"
 #include "json_file.h"
 #include "junit.h"
 #include "matrix.h"
@@ -42,8 +45,11 @@ static const char usage_text[] =
     "         the feature matrix: a column per device, declared beside verified per capability\n"
     "  diff [--format text|json] [--out FILE] [--force] OLD NEW\n"
     "         what changed between two reports of the same device; exit 1 on a regression\n"
-    "  gate [--format text|json] [--out FILE] REQUIREMENTS REPORT...\n"
-    "         evaluate a requirements file per device; exit 1 if a device fails\n"
+    "  gate [--format text|json] [--out FILE] [--expectations FILE] REQUIREMENTS REPORT...\n"
+    "         evaluate a requirements file per device; exit 1 if a device fails what is not expected\n"
+    "  expectations check FILE | import [--fails F] [--flakes F] [--skips F] [--device PATTERN]\n"
+    "         [--reason TEXT] [--until DATE] [--out FILE]\n"
+    "         check an expectations file; turn Mesa CI's fails/flakes/skips lists into one\n"
     "  fleet-limits [--out FILE] REPORT...\n"
     "         the most restrictive limits and features over the devices (the layer's target limits)\n"
     "  profile [--device N] [--out FILE] REPORT\n"
@@ -76,6 +82,7 @@ struct arguments {
     const char *out;
     const char *format;
     const char *url, *token_file, *spool, *ca_file, *spool_drop, *artifacts;
+    const char *expectations, *fails, *flakes, *skips, *device_pattern, *reason, *until;
     double timeout, deadline;
     long retries, backoff_ms, device;
     bool only_differences, force, flush, spool_list;
@@ -101,19 +108,26 @@ enum {
     FOR_PROFILE = 16,
     FOR_JUNIT = 32,
     FOR_UPLOAD = 64,
+    FOR_EXPECTATIONS = 128,
 };
 static const struct option_spec {
     const char *name;
     bool value;
     unsigned commands;
 } option_table[] = {
-    {"--out", true, FOR_MATRIX | FOR_DIFF | FOR_GATE | FOR_FLEET | FOR_PROFILE | FOR_JUNIT},
+    {"--out", true, FOR_MATRIX | FOR_DIFF | FOR_GATE | FOR_FLEET | FOR_PROFILE | FOR_JUNIT | FOR_EXPECTATIONS},
     {"--format", true, FOR_MATRIX | FOR_DIFF | FOR_GATE},
     {"--only-differences", false, FOR_MATRIX},
     {"--color", false, FOR_MATRIX},
     {"--no-color", false, FOR_MATRIX},
     {"--force", false, FOR_DIFF},
-    {"--device", true, FOR_PROFILE},
+    {"--device", true, FOR_PROFILE | FOR_EXPECTATIONS},
+    {"--expectations", true, FOR_GATE},
+    {"--fails", true, FOR_EXPECTATIONS},
+    {"--flakes", true, FOR_EXPECTATIONS},
+    {"--skips", true, FOR_EXPECTATIONS},
+    {"--reason", true, FOR_EXPECTATIONS},
+    {"--until", true, FOR_EXPECTATIONS},
     {"--url", true, FOR_UPLOAD},
     {"--token-file", true, FOR_UPLOAD},
     {"--spool", true, FOR_UPLOAD},
@@ -205,6 +219,20 @@ static int parse_arguments(int argc, char **argv, struct arguments *a, const cha
             if (!parse_whole(value, 0, UPLOAD_MAX_BACKOFF_MS, &a->backoff_ms))
                 return usage_error("--backoff-ms needs a whole number of milliseconds from 0 to 30000, not '%s'",
                                    value);
+        } else if (strcmp(arg, "--expectations") == 0) {
+            a->expectations = value;
+        } else if (strcmp(arg, "--fails") == 0) {
+            a->fails = value;
+        } else if (strcmp(arg, "--flakes") == 0) {
+            a->flakes = value;
+        } else if (strcmp(arg, "--skips") == 0) {
+            a->skips = value;
+        } else if (strcmp(arg, "--reason") == 0) {
+            a->reason = value;
+        } else if (strcmp(arg, "--until") == 0) {
+            a->until = value;
+        } else if (strcmp(arg, "--device") == 0 && command_bit == FOR_EXPECTATIONS) {
+            a->device_pattern = value; /* a device pattern there, an index for profile */
         } else if (strcmp(arg, "--device") == 0) {
             if (!parse_whole(value, 0, 1L << 30, &a->device))
                 return usage_error("--device needs a device index (0, 1, ...), not '%s'", value);
@@ -483,6 +511,34 @@ static int command_diff(struct arguments *a)
     return status;
 }
 
+/* A text file the tools read whole (requirements, expectations, Mesa lists); NULL after saying why. */
+static char *read_text_file(const char *path, const char *what)
+{
+    char error[512];
+    size_t length = 0;
+    char *text = json_file_read(path, GATE_FILE_MAX_BYTES, &length, error, sizeof(error));
+    if (text == NULL) {
+        fprintf(stderr, "preflight-report: %s\n", error);
+        return NULL;
+    }
+    if (strlen(text) != length) {
+        fprintf(stderr, "preflight-report: %s: holds a NUL byte, not %s\n", path, what);
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+static struct expectations *load_expectations(const char *path)
+{
+    char *text = read_text_file(path, "an expectations file"), error[512];
+    struct expectations *e = text ? expectations_parse(text, error, sizeof(error)) : NULL;
+    if (text != NULL && e == NULL)
+        fprintf(stderr, "preflight-report: %s: %s\n", path, error);
+    free(text);
+    return e;
+}
+
 static int command_gate(struct arguments *a)
 {
     if (a->positional_count < 2)
@@ -490,33 +546,23 @@ static int command_gate(struct arguments *a)
     if (a->format != NULL && strcmp(a->format, "text") != 0 && strcmp(a->format, "json") != 0)
         return usage_error("unknown format '%s' for gate (text, json)", a->format);
     char error[512];
-    size_t text_length = 0;
-    char *text = json_file_read(a->positional[0], GATE_FILE_MAX_BYTES, &text_length, error, sizeof(error));
-    if (text == NULL) {
-        fprintf(stderr, "preflight-report: %s\n", error);
+    char *text = read_text_file(a->positional[0], "a requirements file");
+    if (text == NULL)
         return EXIT_BAD_INPUT;
-    }
-    if (strlen(text) != text_length) {
-        fprintf(stderr, "preflight-report: %s: holds a NUL byte, not a requirements file\n", a->positional[0]);
-        free(text);
-        return EXIT_BAD_INPUT;
-    }
     struct gate *g = gate_parse(text, error, sizeof(error));
     free(text);
     if (g == NULL) {
         fprintf(stderr, "preflight-report: %s: %s\n", a->positional[0], error);
         return EXIT_BAD_INPUT;
     }
+    struct expectations *e = a->expectations ? load_expectations(a->expectations) : NULL;
     cJSON **reports = calloc((size_t)a->positional_count + 1, sizeof(*reports));
-    if (reports == NULL) {
-        gate_free(g);
-        return EXIT_OUTPUT;
-    }
     int count = a->positional_count - 1;
-    if (!load_fleet(a->positional + 1, count, reports)) {
+    if ((a->expectations && e == NULL) || reports == NULL || !load_fleet(a->positional + 1, count, reports)) {
         gate_free(g);
+        expectations_free(e);
         free(reports);
-        return EXIT_BAD_INPUT;
+        return reports == NULL ? EXIT_OUTPUT : EXIT_BAD_INPUT;
     }
     /* every device to be gated, for the check that each test-id rule names a test */
     size_t device_count = 0;
@@ -528,75 +574,104 @@ static int command_gate(struct arguments *a)
         const cJSON *device;
         REPORT_FOR_EACH_DEVICE(device, reports[r]) all[at++] = device;
     }
+    int status = all ? EXIT_BAD_INPUT : EXIT_OUTPUT;
     if (all == NULL || !gate_check_tests(g, all, device_count, error, sizeof(error))) {
         fprintf(stderr, "preflight-report: %s: %s\n", a->positional[0], all ? error : "out of memory");
-        free(all);
-        gate_free(g);
-        free_report_list(reports, count);
-        return all ? EXIT_BAD_INPUT : EXIT_OUTPUT;
-    }
-    const char *format = a->format ? a->format : "text";
-    bool json = strcmp(format, "json") == 0;
-    cJSON *result = cJSON_CreateObject(), *rows = cJSON_AddArrayToObject(result, "devices");
-    int failed = 0, devices = 0;
-    char safe[3][512];
-    /* text goes to --out too (standard output without it) */
-    struct output text_out = {0};
-    if (!json && !open_output(&text_out, a->out)) {
-        cJSON_Delete(result);
-        free(all);
-        gate_free(g);
-        free_report_list(reports, count);
-        return EXIT_OUTPUT;
-    }
-    for (size_t d = 0; d < device_count; ++d) {
-        struct report_identity id = report_identity_of(all[d]);
-        cJSON *failures = cJSON_CreateArray();
-        bool ok = gate_evaluate(g, all[d], failures);
-        const char *name = id.device_name, *driver = id.driver_name, *version = id.driver_version;
-        if (json) {
-            cJSON *row = cJSON_CreateObject();
-            cJSON_AddStringToObject(row, "deviceName", name);
-            cJSON_AddStringToObject(row, "deviceKey", id.device_key);
-            cJSON_AddStringToObject(row, "driverName", driver);
-            cJSON_AddStringToObject(row, "driverVersion", version);
-            cJSON_AddBoolToObject(row, "pass", ok);
-            cJSON_AddItemToObject(row, "failures", failures);
-            cJSON_AddItemToArray(rows, row);
-        } else {
-            fprintf(text_out.file, "%s %s (%s %s)\n", ok ? "PASS" : "FAIL", text_safe(name, safe[0], sizeof(safe[0])),
-                    text_safe(driver, safe[1], sizeof(safe[1])), text_safe(version, safe[2], sizeof(safe[2])));
-            const cJSON *f;
-            cJSON_ArrayForEach(f, failures)
-            {
-                fprintf(text_out.file, "  %s\n", text_safe(f->valuestring, safe[0], sizeof(safe[0])));
-            }
-            cJSON_Delete(failures);
-        }
-        failed += !ok;
-        ++devices;
-    }
-    int status = failed ? EXIT_CHECK_FAILED : EXIT_OK;
-    if (json) {
-        cJSON_AddStringToObject(result, "requirements", a->positional[0]);
-        cJSON_AddNumberToObject(result, "rules", (double)gate_rule_count(g));
-        cJSON_AddNumberToObject(result, "passed", devices - failed);
-        cJSON_AddNumberToObject(result, "total", devices);
-        int written = write_json(result, a->out);
-        if (written != EXIT_OK)
-            status = written;
     } else {
-        fprintf(text_out.file, "%d of %d devices meet the %zu requirements of %s\n", devices - failed, devices,
-                gate_rule_count(g), text_safe(a->positional[0], safe[0], sizeof(safe[0])));
-        int written = close_output(&text_out);
+        char today[11];
+        expectations_today(today);
+        cJSON *result = gate_report_build(g, e, today, all, device_count);
+        int passed = (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(result, "passed"));
+        status = passed < (int)device_count ? EXIT_CHECK_FAILED : EXIT_OK;
+        int written = EXIT_OK;
+        if (a->format != NULL && strcmp(a->format, "json") == 0) {
+            cJSON_AddStringToObject(result, "requirements", a->positional[0]);
+            if (a->expectations)
+                cJSON_AddStringToObject(result, "expectations", a->expectations);
+            cJSON_AddNumberToObject(result, "rules", (double)gate_rule_count(g));
+            written = write_json(result, a->out);
+        } else {
+            struct output out;
+            written = EXIT_OUTPUT;
+            if (open_output(&out, a->out)) { /* text goes to --out too (standard output without it) */
+                char safe[512];
+                gate_report_write_text(result, out.file);
+                fprintf(out.file, "%d of %zu devices meet the %zu requirements of %s\n", passed, device_count,
+                        gate_rule_count(g), text_safe(a->positional[0], safe, sizeof(safe)));
+                written = close_output(&out);
+            }
+        }
         if (written != EXIT_OK)
             status = written;
+        cJSON_Delete(result);
     }
-    cJSON_Delete(result);
     free(all);
     gate_free(g);
+    expectations_free(e);
     free_report_list(reports, count);
     return status;
+}
+
+/* expectations check FILE: the file parsed (errors with their line); expectations import: Mesa's lists. */
+static int command_expectations(struct arguments *a)
+{
+    if (a->positional_count == 2 && strcmp(a->positional[0], "check") == 0) {
+        struct expectations *e = load_expectations(a->positional[1]);
+        if (e == NULL)
+            return EXIT_BAD_INPUT;
+        char today[11];
+        expectations_today(today);
+        cJSON *expired = cJSON_CreateArray();
+        expectations_expired(e, today, expired);
+        printf("%zu expectations, %d expired\n", expectations_count(e), cJSON_GetArraySize(expired));
+        cJSON_Delete(expired);
+        expectations_free(e);
+        return EXIT_OK;
+    }
+    if (a->positional_count != 1 || strcmp(a->positional[0], "import") != 0)
+        return usage_error("%s", "expectations needs 'check FILE' or 'import --fails F --flakes F --skips F'");
+    if (!a->fails && !a->flakes && !a->skips)
+        return usage_error("%s", "expectations import needs --fails, --flakes or --skips");
+    char error[512];
+    struct expectation pattern = {0};
+    const char *conditions = a->device_pattern ? a->device_pattern : "";
+    if (!expectation_parse_conditions(conditions, 1, &pattern, error, sizeof(error)))
+        return usage_error("--device: %s", strchr(error, ':') ? strchr(error, ':') + 2 : error);
+    if (pattern.reason[0] || pattern.until[0])
+        return usage_error("%s", "--device holds the device pattern only: give --reason and --until apart");
+    struct expectation check = {0};
+    char until[64];
+    snprintf(until, sizeof(until), "until=%s", a->until ? a->until : "2000-01-01");
+    if (!expectation_parse_conditions(until, 1, &check, error, sizeof(error)))
+        return usage_error("--until needs a date YYYY-MM-DD, not '%s'", a->until);
+    struct output out;
+    if (!open_output(&out, a->out))
+        return EXIT_OUTPUT;
+    const struct {
+        const char *path;
+        enum expectation_kind kind;
+    } lists[] = {{a->fails, EXPECTATION_FAIL}, {a->flakes, EXPECTATION_FLAKE}, {a->skips, EXPECTATION_SKIP}};
+    fprintf(out.file, "# imported by preflight-report expectations import (docs/expectations.md)\n");
+    int status = EXIT_OK;
+    for (size_t i = 0; i < 3 && status == EXIT_OK; ++i) {
+        if (lists[i].path == NULL)
+            continue;
+        char *text = read_text_file(lists[i].path, "a Mesa expectations list");
+        size_t written = 0;
+        if (text == NULL ||
+            !expectations_import_mesa(lists[i].kind, text, lists[i].path, conditions, a->reason ? a->reason : "",
+                                      a->until, out.file, &written, error, sizeof(error))) {
+            if (text != NULL)
+                fprintf(stderr, "preflight-report: %s\n", error);
+            status = EXIT_BAD_INPUT;
+        }
+        free(text);
+    }
+    if (status != EXIT_OK) {
+        output_abandon(&out.o);
+        return status;
+    }
+    return close_output(&out);
 }
 
 static int command_fleet_limits(struct arguments *a)
@@ -849,10 +924,23 @@ int main(int argc, char **argv)
          "  --format F  text (default) or json\n"
          "  --force     compare the first device of OLD with the only device of NEW even if their keys differ\n"},
         {"gate", command_gate, FOR_GATE,
-         "usage: preflight-report gate [--format text|json] [--out FILE] REQUIREMENTS REPORT...\n"
+         "usage: preflight-report gate [--format text|json] [--out FILE] [--expectations FILE] REQUIREMENTS\n"
+         "                             REPORT...\n"
          "Evaluates a requirements file (docs/report-tool.md) on every device; exit 1 if one fails, exit 3\n"
-         "if the requirements are malformed or name a limit, feature, extension or test that does not exist.\n"
-         "  --format F  text (default) or json\n"},
+         "if the requirements or expectations are malformed or name a limit, feature, extension or test that\n"
+         "does not exist.\n"
+         "  --format F            text (default) or json\n"
+         "  --expectations FILE   known failures, flakes and skips per device (docs/expectations.md): what\n"
+         "                        they expect does not fail the gate; unexpected passes (stale entries) and\n"
+         "                        expired entries are listed\n"},
+        {"expectations", command_expectations, FOR_EXPECTATIONS,
+         "usage: preflight-report expectations check FILE\n"
+         "       preflight-report expectations import [--fails F] [--flakes F] [--skips F] [--device PATTERN]\n"
+         "                                            [--reason TEXT] [--until YYYY-MM-DD] [--out FILE]\n"
+         "check: parses an expectations file (docs/expectations.md); exit 3 with the line of the first error.\n"
+         "import: Mesa CI's fails.txt (TEST,RESULT), flakes.txt and skips.txt (regular expressions) as\n"
+         "expectations for the devices PATTERN names (the conditions of an expectations line, e.g.\n"
+         "'vendor=amd driver=24.2..'); written to --out or standard output.\n"},
         {"fleet-limits", command_fleet_limits, FOR_FLEET,
          "usage: preflight-report fleet-limits [--out FILE] REPORT...\n"
          "The most restrictive value of each limit and feature over every device (preflight.fleet-limits/1),\n"

@@ -7,8 +7,10 @@
 #include <string.h>
 
 #include "artifact_store.h"
+#include "expectations.h"
 #include "html.h"
 #include "ingest.h"
+#include "json_file.h"
 #include "report_artifacts.h"
 #include "report.h"
 #include "schema.h"
@@ -28,6 +30,9 @@ static const char usage_text[] =
     "                          browsers reach it over HTTPS through a proxy: Secure cookies;\n"
     "                          URL (https://dash.example) is where browsers reach it: its origin\n"
     "                          may post the sign-in and sign-out forms (https: as --behind-tls)\n"
+    "        [--expectations FILE]\n"
+    "                          known failures, flakes and skips per device (docs/expectations.md):\n"
+    "                          the fleet gate fails only on what is not expected; read at start\n"
     "        [--token-artifact-quota MIB]\n"
     "                          the artifact bytes one token may store in 24 hours (default 1024);\n"
     "                          a report's artifacts: at most 64 files and 16 MiB\n"
@@ -48,6 +53,23 @@ static int usage_error(const char *message, const char *detail)
     fprintf(stderr, message, detail);
     fprintf(stderr, "\n%s", usage_text);
     return 2;
+}
+
+/* serve --expectations: the file parsed once, before the server starts; NULL after saying why. */
+static struct expectations *load_expectations(const char *path)
+{
+    char error[512];
+    size_t length = 0;
+    char *text = json_file_read(path, 64u << 20, &length, error, sizeof(error));
+    struct expectations *e = NULL;
+    if (text == NULL)
+        fprintf(stderr, "preflight-dashboard: %s\n", error);
+    else if (strlen(text) != length)
+        fprintf(stderr, "preflight-dashboard: %s: holds a NUL byte, not an expectations file\n", path);
+    else if ((e = expectations_parse(text, error, sizeof(error))) == NULL)
+        fprintf(stderr, "preflight-dashboard: %s: %s\n", path, error);
+    free(text);
+    return e;
 }
 
 static struct db *open_database(const char *target)
@@ -269,7 +291,7 @@ int main(int argc, char **argv)
     o.database = getenv("PREFLIGHT_DASHBOARD_DB");
     char **positional = calloc((size_t)argc, sizeof(*positional));
     int positionals = 0;
-    const char *artifacts = NULL;
+    const char *artifacts = NULL, *expectations_path = NULL;
     long jobs = sysconf(_SC_NPROCESSORS_ONLN);
     jobs = jobs < 1 ? 1 : jobs > 16 ? 16 : jobs;
     if (positional == NULL)
@@ -335,6 +357,8 @@ int main(int argc, char **argv)
             }
         } else if (import && strcmp(a, "--artifacts") == 0 && has_value)
             artifacts = argv[++i];
+        else if (serve && strcmp(a, "--expectations") == 0 && has_value)
+            expectations_path = argv[++i];
         else if (serve && strcmp(a, "--quiet") == 0)
             o.quiet = true;
         else if (strcmp(a, "--help") == 0) {
@@ -348,7 +372,7 @@ int main(int argc, char **argv)
                                strcmp(a, "--artifacts") == 0 || strcmp(a, "--max-connections") == 0 ||
                                strcmp(a, "--max-per-address") == 0 || strcmp(a, "--header-deadline") == 0 ||
                                strcmp(a, "--request-deadline") == 0 || strcmp(a, "--token-artifact-quota") == 0 ||
-                               strcmp(a, "--public-url") == 0;
+                               strcmp(a, "--public-url") == 0 || strcmp(a, "--expectations") == 0;
             return usage_error(
                 takes_value && !has_value ? "option '%s' needs a value" : "unknown option '%s' for this command", a);
         } else
@@ -358,7 +382,16 @@ int main(int argc, char **argv)
     if (o.database == NULL || *o.database == '\0') {
         status = usage_error("%s", "--db FILE|postgresql://... is needed");
     } else if (serve) {
-        status = positionals ? usage_error("serve takes no argument '%s'", positional[0]) : server_run(&o);
+        struct expectations *e = NULL;
+        if (positionals)
+            status = usage_error("serve takes no argument '%s'", positional[0]);
+        else if (expectations_path != NULL && (e = load_expectations(expectations_path)) == NULL)
+            status = 2;
+        else {
+            o.expectations = e;
+            status = server_run(&o);
+        }
+        expectations_free(e);
     } else {
         struct db *db = open_database(o.database);
         if (db == NULL) {

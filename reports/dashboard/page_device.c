@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "diff.h"
+#include "first_bad.h"
 #include "fleet_verdict.h"
 #include "html_page.h"
 #include "items.h"
@@ -92,9 +93,11 @@ static bool add_measured(struct db *db, const struct db_param *key, cJSON *drive
     return true;
 }
 
-/* The test changes and the tests that do not pass, per driver. */
+/* The test changes (each regression with its first bad driver) and the tests that do not pass, per driver. */
 static bool add_tests(struct db *db, const struct db_param *key, cJSON *drivers)
 {
+    bool ok = true;
+    struct first_bad fb = {.bad_raw = -1};
     struct db_result *r = db_query(db,
                                    "SELECT driver_raw, name, change, before, after, before_detail, after_detail "
                                    "FROM driver_changes WHERE device_key = ? ORDER BY driver_raw, CASE change WHEN "
@@ -111,8 +114,20 @@ static bool add_tests(struct db *db, const struct db_param *key, cJSON *drivers)
         for (size_t k = 0; k < 6; ++k)
             cJSON_AddStringToObject(c, names[k], db_result_text(r, i, 1 + k));
         cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(d, "changes"), c); /* regressions, fixes, the rest */
+        if (!ok || strcmp(db_result_text(r, i, 2), "regression") != 0)
+            continue;
+        if (fb.drivers == NULL || fb.bad_raw != db_result_int(r, i, 0)) { /* the rows come by driver */
+            first_bad_release(&fb);
+            ok = first_bad_prepare(db, key[0].text, db_result_int(r, i, 0),
+                                   cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "driverVersion")), &fb);
+        }
+        if (ok)
+            first_bad_describe(&fb, db_result_text(r, i, 1), c);
     }
+    first_bad_release(&fb);
     db_result_free(r);
+    if (!ok)
+        return false;
     r = db_query(db,
                  "SELECT driver_raw, name, verdict, detail, machines, passing, failing FROM driver_tests "
                  "WHERE device_key = ? AND kind = 'test' AND verdict <> 'pass' ORDER BY driver_raw, name",
@@ -362,7 +377,12 @@ static void transition(const cJSON *m, const cJSON *v, struct buf *b)
             html_verdict(b, str(c, "after"));
             buf_add(b, " <span class=\"muted\">");
             buf_escape(b, str(c, "afterDetail"));
-            buf_add(b, "</span></td></tr>");
+            buf_add(b, "</span>");
+            if (strcmp(str(c, "change"), "regression") == 0) {
+                buf_add(b, "<br>");
+                first_bad_html(c, b);
+            }
+            buf_add(b, "</td></tr>");
         }
         buf_add(b, "</tbody></table>");
     }

@@ -8,6 +8,7 @@
 
 #include "fleet_limits.h"
 #include "fleet_verdict.h"
+#include "expectations.h"
 #include "gate.h"
 #include "html_page.h"
 #include "pages.h"
@@ -238,13 +239,18 @@ void view_fleet(struct db *db, const struct page_request *request, struct view_r
     }
     cJSON *list = cJSON_AddArrayToObject(out->model, "members");
     size_t passing = 0;
+    char today[11];
+    expectations_today(today);
+    const struct expectations *e = g != NULL ? request->expectations : NULL;
     for (int pass = 0; pass < 2; ++pass) { /* failing devices first */
         for (size_t i = 0; i < n; ++i) {
             const cJSON *device = view_device_of(reports[i], 0);
-            cJSON *failures = cJSON_CreateArray();
-            bool ok = g == NULL || gate_evaluate(g, device, failures);
+            cJSON *failures = cJSON_CreateArray(), *expected = cJSON_CreateArray();
+            struct gate_expectations ex = {e, today, expected};
+            bool ok = g == NULL || gate_evaluate_expected(g, device, &ex, failures);
             if (ok != (pass == 1)) {
                 cJSON_Delete(failures);
+                cJSON_Delete(expected);
                 continue;
             }
             const cJSON *identity = report_identity_block(device);
@@ -260,12 +266,22 @@ void view_fleet(struct db *db, const struct page_request *request, struct view_r
             } else {
                 cJSON_Delete(failures);
             }
+            if (e != NULL) { /* what the expectations excused, and where they no longer hold */
+                cJSON_AddItemToObject(m, "expected", expected);
+                expectations_unexpected_passes(e, device, today, cJSON_AddArrayToObject(m, "unexpectedPasses"));
+            } else {
+                cJSON_Delete(expected);
+            }
             cJSON_AddItemToArray(list, m);
         }
     }
     if (g != NULL) {
         cJSON_AddNumberToObject(out->model, "passing", (double)passing);
         cJSON_AddNumberToObject(out->model, "rules", (double)gate_rule_count(g));
+    }
+    if (e != NULL) {
+        cJSON_AddNumberToObject(out->model, "expectations", (double)expectations_count(e));
+        expectations_expired(e, today, cJSON_AddArrayToObject(out->model, "expired"));
     }
     if (n > 0)
         cJSON_AddItemToObject(out->model, "limits", limits_table(reports, n));
@@ -361,6 +377,24 @@ void html_fleet(const cJSON *m, const struct page_context *c, struct buf *b)
         html_count(b, num(m, "rules"), "rule", "rules");
         buf_add(b, "; the failing ones first.</p>");
     }
+    if (cJSON_GetObjectItemCaseSensitive(m, "expectations") != NULL) {
+        buf_add(b, "<p class=\"expectations\">");
+        html_count(b, num(m, "expectations"), "expectation", "expectations");
+        buf_add(b, " (the server's <code>--expectations</code> file) excuse known failures.</p>");
+        const cJSON *x;
+        cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(m, "expired"))
+        {
+            buf_printf(b, "<p class=\"expired\">expired: expectations line %.0f (", num(x, "line"));
+            buf_escape(b, str(x, "kind"));
+            buf_add(b, " <code>");
+            buf_escape(b, str(x, "test"));
+            buf_add(b, "</code>) ended ");
+            buf_escape(b, str(x, "until"));
+            buf_add(b, ": ");
+            buf_escape(b, str(x, "reason"));
+            buf_add(b, "</p>");
+        }
+    }
     buf_printf(b,
                "<table class=\"sortable\" id=\"fleet\"><thead><tr><th>device</th><th>driver</th>%s</tr></thead><tbody>",
                gated ? "<th>gate</th><th>why not</th>" : "");
@@ -381,6 +415,26 @@ void html_fleet(const cJSON *m, const struct page_context *c, struct buf *b)
                 buf_add(b, "<li>");
                 buf_escape(b, cJSON_GetStringValue(reason));
                 buf_add(b, "</li>");
+            }
+            cJSON_ArrayForEach(reason, cJSON_GetObjectItemCaseSensitive(d, "expected"))
+            {
+                buf_add(b, "<li class=\"expected\">expected: ");
+                buf_escape(b, str(reason, "test"));
+                buf_add(b, " is ");
+                buf_escape(b, str(reason, "status"));
+                buf_printf(b, " (expectations line %.0f, ", num(reason, "line"));
+                buf_escape(b, str(reason, "kind"));
+                buf_add(b, ": ");
+                buf_escape(b, str(reason, "reason"));
+                buf_add(b, ")</li>");
+            }
+            cJSON_ArrayForEach(reason, cJSON_GetObjectItemCaseSensitive(d, "unexpectedPasses"))
+            {
+                buf_add(b, "<li class=\"unexpected-pass\">unexpected pass: ");
+                buf_escape(b, str(reason, "test"));
+                buf_printf(b, " passed, expectations line %.0f expects it to fail (", num(reason, "line"));
+                buf_escape(b, str(reason, "reason"));
+                buf_add(b, ")</li>");
             }
             buf_add(b, "</ul></td>");
         }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "first_bad.h"
 #include "html_page.h"
 #include "pages.h"
 
@@ -70,7 +71,9 @@ void view_regressions(struct db *db, const struct page_request *request, struct 
                      "SELECT name, before, after, before_detail, after_detail FROM driver_changes "
                      "WHERE device_key = ? AND driver_raw = ? AND change = 'regression' ORDER BY name",
                      key, 2);
-        ok = c != NULL;
+        struct first_bad fb = {0};
+        ok = c != NULL &&
+             first_bad_prepare(db, db_result_text(r, i, 0), db_result_int(r, i, 3), db_result_text(r, i, 4), &fb);
         cJSON *tests = cJSON_AddArrayToObject(g, "tests");
         for (size_t k = 0; c && k < db_result_rows(c); ++k) {
             cJSON *t = cJSON_CreateObject();
@@ -78,7 +81,11 @@ void view_regressions(struct db *db, const struct page_request *request, struct 
             for (size_t n = 0; n < 5; ++n)
                 cJSON_AddStringToObject(t, names[n], db_result_text(c, k, n));
             cJSON_AddItemToArray(tests, t);
+            if (ok)
+                first_bad_describe(&fb, db_result_text(c, k, 0), t);
         }
+        if (ok)
+            first_bad_release(&fb);
         db_result_free(c);
     }
     db_result_free(r);
@@ -137,7 +144,9 @@ void html_regressions(const cJSON *m, const struct page_context *c, struct buf *
             html_verdict(b, str(t, "after"));
             buf_add(b, " <span class=\"muted\">");
             buf_escape(b, str(t, "afterDetail"));
-            buf_add(b, "</span></li>");
+            buf_add(b, "</span><br>");
+            first_bad_html(t, b);
+            buf_add(b, "</li>");
         }
         buf_add(b, "</ul></td><td>");
         buf_escape(b, str(g, "lastUpload"));

@@ -57,7 +57,7 @@ static bool match(const char *route, const char *path, struct page_request *requ
 const struct page *pages_find(const char *path, struct page_request *request, char *storage, size_t size)
 {
     for (size_t i = 0; i < sizeof(pages) / sizeof(pages[0]); ++i) {
-        struct page_request r = {.query = request->query};
+        struct page_request r = {.query = request->query, .expectations = request->expectations};
         if (match(pages[i].route, path, &r, storage, size)) {
             *request = r;
             return &pages[i];

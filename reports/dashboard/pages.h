@@ -17,6 +17,7 @@
 struct page_request {
     const char *part[ROUTE_PARTS];
     const struct query_args *query;
+    const struct expectations *expectations; /* serve --expectations (the fleet gate), or NULL */
 };
 
 /* What an HTML page needs besides its model. */

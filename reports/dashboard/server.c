@@ -38,6 +38,7 @@ struct server {
     char public_origin[256]; /* --public-url's scheme://host[:port], also accepted as a form's Origin */
     struct deadlines *deadlines;
     struct artifact_quota artifact_quota;
+    const struct expectations *expectations; /* read once at start, never changed: shared by the threads */
 };
 
 enum request_kind { REQUEST_READ, REQUEST_LOGIN, REQUEST_LOGOUT, REQUEST_REPORT, REQUEST_ARTIFACT };
@@ -446,7 +447,7 @@ static enum MHD_Result serve_read(struct server *s, struct MHD_Connection *c, co
         snprintf(text, sizeof(text), "more than %d query arguments", QUERY_MAX_ARGS);
         return send_message(c, 400, text, !api, nonce);
     }
-    struct page_request request = {.query = &q};
+    struct page_request request = {.query = &q, .expectations = s->expectations};
     char parts[1100];
     const struct page *page = pages_find(path, &request, parts, sizeof(parts));
     if (page == NULL)
@@ -794,7 +795,8 @@ int server_run(const struct server_options *o)
     struct server s = {.public_read = o->public_read,
                        .quiet = o->quiet,
                        .write_lock = PTHREAD_MUTEX_INITIALIZER,
-                       .artifact_quota = ARTIFACT_QUOTA_DEFAULT};
+                       .artifact_quota = ARTIFACT_QUOTA_DEFAULT,
+                       .expectations = o->expectations};
     s.artifact_quota.token_day_bytes = o->token_artifact_bytes;
     s.secure_cookies = o->behind_tls || (o->public_url && strncmp(o->public_url, "https://", 8) == 0);
     if (o->public_url) { /* its origin: the scheme and host, without a path */

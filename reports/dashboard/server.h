@@ -22,6 +22,7 @@ struct server_options {
     unsigned long long token_artifact_bytes; /* artifact bytes a token may store in 24 hours */
     bool behind_tls;                         /* browsers reach it over HTTPS through a proxy: Secure cookies */
     const char *public_url; /* "https://dash.example": where browsers reach it (forms' Origin; https: Secure) */
+    const struct expectations *expectations; /* --expectations: the fleet gate's known failures, or NULL */
 };
 
 #define SERVER_DEFAULT_MAX_CONNECTIONS 256

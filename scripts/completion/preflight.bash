@@ -24,7 +24,8 @@ _preflight_report_options()
     case $1 in
     matrix) echo "--format --out --only-differences --color --no-color --help" ;;
     diff) echo "--format --out --force --help" ;;
-    gate) echo "--format --out --help" ;;
+    gate) echo "--format --out --expectations --help" ;;
+    expectations) echo "--fails --flakes --skips --device --reason --until --out --help" ;;
     fleet-limits) echo "--out --help" ;;
     profile) echo "--device --out --help" ;;
     junit) echo "--out --help" ;;
@@ -35,7 +36,7 @@ _preflight_report_options()
 _preflight_report()
 {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
-    local commands="matrix diff gate fleet-limits profile junit upload"
+    local commands="matrix diff gate expectations fleet-limits profile junit upload"
     if [ "$COMP_CWORD" -eq 1 ]; then
         COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
         return
@@ -72,7 +73,7 @@ _preflight_dashboard()
     fi
     local command=${COMP_WORDS[1]}
     case $prev in
-    --db | --tls-cert | --tls-key) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --db | --tls-cert | --tls-key | --expectations) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --listen | --jobs | --max-connections | --max-per-address | --header-deadline | --request-deadline | \
         --token-artifact-quota | --public-url) COMPREPLY=(); return ;;
     --artifacts) COMPREPLY=($(compgen -d -- "$cur")); return ;;
@@ -81,7 +82,7 @@ _preflight_dashboard()
     if [[ $cur == -* ]]; then
         case $command in
         serve) COMPREPLY=($(compgen -W "--db --listen --public-read --tls-cert --tls-key --quiet --max-connections
-            --max-per-address --header-deadline --request-deadline --token-artifact-quota --behind-tls --public-url --help" -- "$cur")) ;;
+            --max-per-address --header-deadline --request-deadline --token-artifact-quota --behind-tls --public-url --expectations --help" -- "$cur")) ;;
         import) COMPREPLY=($(compgen -W "--db --jobs --artifacts --help" -- "$cur")) ;;
         *) COMPREPLY=($(compgen -W "--db --help" -- "$cur")) ;;
         esac

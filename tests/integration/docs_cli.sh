@@ -37,7 +37,7 @@ for o in $probe_options; do
 done
 completer=_preflight_report
 check "completion: preflight-report ma offers matrix" [ "$(complete_words preflight-report ma)" = "matrix" ]
-for command in matrix diff gate fleet-limits profile junit upload; do
+for command in matrix diff gate expectations fleet-limits profile junit upload; do
     help_options=$("$report" "$command" --help | options_of)
     offered=" $(complete_words preflight-report "$command" --) "
     for o in $help_options; do

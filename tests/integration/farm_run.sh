@@ -76,6 +76,15 @@ rc=$(farm --requirements "$work/fail.req" --no-artifacts)
 check "a failed gate exits 2 ($rc)" [ "$rc" = 2 ]
 check "... and says so" grep -q "gate: FAILED" "$work/out"
 check "--no-artifacts exports nothing" test ! -e "$work/runs/latest/artifacts"
+printf 'skip vrs.* driver_name=llvmpipe reason="lavapipe has no VRS"\n' >"$work/expected.txt"
+rc=$(farm --requirements "$work/fail.req" --expectations "$work/expected.txt" --no-artifacts)
+check "the same gate with expectations that skip VRS on lavapipe passes ($rc)" [ "$rc" = 0 ]
+check "... the gate lists what was expected" grep -q "expected: vrs.pipeline.2x2 is unsupported" "$work/runs/latest/gate.txt"
+printf 'skip vrs.* driver=1..x reason=r\n' >"$work/broken.txt"
+rc=$(farm --requirements "$work/fail.req" --expectations "$work/broken.txt" --no-artifacts)
+check "a malformed expectations file: the gate could not be evaluated, 4 ($rc)" [ "$rc" = 4 ]
+rc=$(farm --expectations "$work/expected.txt")
+check "--expectations without --requirements: bad usage, 64 ($rc)" [ "$rc" = 64 ]
 
 kill $server; wait $server 2>/dev/null; server=
 rc=$(farm --url "http://127.0.0.1:$port/api/v1/reports" --token-file "$work/token" --probe-arg --tests --probe-arg "compute.1x1")

@@ -94,6 +94,45 @@ static void mesa_drivers_by_their_mesa_version(void **state)
     assert_false(driver_version_mesa("VK_DRIVER_ID_MESA_RADV", "Mesa x.y", &raw, text, sizeof(text)));
 }
 
+static int compare_fields(const struct driver_version_fields *a, const struct driver_version_fields *b)
+{
+    return driver_version_compare_prefix(a, b);
+}
+
+/* The dashboard orders a device's drivers by driver_raw (first_bad.h): that is the order of the
+ * vendor's versions because every scheme packs its fields most significant first. Checked on
+ * pseudo-random pairs within each scheme's values (the API layout's variant bits are 0). */
+static void raw_order_is_version_order_in_every_scheme(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *scheme;
+        uint32_t mask, set;
+    } schemes[] = {{"nvidia", 0xFFFFFFFFu, 0},
+                   {"intel-windows", 0xFFFFFFFFu, 0},
+                   {"qualcomm", 0x7FFFFFFFu, 0x80000000u},
+                   {"qualcomm-legacy", 0x7FFFFFFFu, 0},
+                   {"standard", 0x1FFFFFFFu, 0}};
+    uint32_t seed = 12345;
+    for (size_t s = 0; s < sizeof(schemes) / sizeof(schemes[0]); ++s)
+        for (int i = 0; i < 20000; ++i) {
+            seed = seed * 1664525u + 1013904223u;
+            uint32_t a = (seed & schemes[s].mask) | schemes[s].set;
+            seed = seed * 1664525u + 1013904223u;
+            uint32_t b = (i % 4 == 0 ? a ^ (seed & 0x3Fu) : seed & schemes[s].mask) | schemes[s].set;
+            struct driver_version_fields fa = driver_version_fields_of(schemes[s].scheme, a),
+                                         fb = driver_version_fields_of(schemes[s].scheme, b);
+            int by_fields = compare_fields(&fa, &fb), by_raw = (a > b) - (a < b);
+            if ((by_fields > 0) - (by_fields < 0) != by_raw)
+                fail_msg("%s: 0x%08x vs 0x%08x: fields say %d, raw %d", schemes[s].scheme, a, b, by_fields, by_raw);
+        }
+    /* and as text the order would be wrong: 580.105.8 after 580.95.5 */
+    struct driver_version_fields low, high;
+    assert_true(driver_version_parse("580.95.05", &low));
+    assert_true(driver_version_parse("580.105.08", &high));
+    assert_true(compare_fields(&low, &high) < 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -103,6 +142,7 @@ int main(void)
         cmocka_unit_test(others_follow_the_api_version_layout),
         cmocka_unit_test(vendors_write_their_own),
         cmocka_unit_test(mesa_drivers_by_their_mesa_version),
+        cmocka_unit_test(raw_order_is_version_order_in_every_scheme),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
