@@ -16,7 +16,7 @@ _preflight_probe()
         return
         ;;
     esac
-    COMPREPLY=($(compgen -W "--device --all --out --pretty --host-label --list --tests --skip --timeout --jobs --artifacts --fresh-device --no-power --power-budget --power-phase-ms --no-smoke --list-tests --amber --help --version" -- "$cur"))
+    COMPREPLY=($(compgen -W "--device --all --out --pretty --host-label --list --tests --skip --timeout --jobs --artifacts --fresh-device --no-power --power-counter-only --power-budget --power-phase-ms --no-smoke --list-tests --amber --help --version" -- "$cur"))
 }
 
 _preflight_report_options()

@@ -30,10 +30,10 @@ static cJSON *phase_object(const struct power_phase *p, const char *measured_in)
         cJSON_AddNumberToObject(o, "wraps", p->wraps);
     if (measured_in != NULL)
         cJSON_AddStringToObject(o, "measured_in", measured_in);
+    cJSON_AddNumberToObject(o, "uncertainty_pct", power_round(p->uncertainty_pct, 2));
     if (p->fast) {
         cJSON_AddStringToObject(o, "from", "samples");
         cJSON_AddNumberToObject(o, "sample_period_ms", power_round(p->sample_period_ms, 3));
-        cJSON_AddNumberToObject(o, "uncertainty_pct", power_round(p->uncertainty_pct, 2));
         if (p->gaps > 0)
             cJSON_AddNumberToObject(o, "gaps", p->gaps);
     } else {

@@ -1,5 +1,6 @@
 #include "sampler.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -122,6 +123,8 @@ void power_sample_phase(struct power_source *source, const struct power_load *lo
     out->spread_pct = f.spread_pct;
     out->samples = f.samples;
     out->settled = f.settled;
+    /* twice the standard error of the mean of the samples behind the figure */
+    out->uncertainty_pct = 2.0 * f.spread_pct / sqrt((double)f.samples);
     /* the load ran without pause: each pass had an equal share of the time, at the mean power */
     out->joules_per_pass = f.mean_watts * out->seconds / (double)out->passes;
     out->measured = true;
