@@ -17,14 +17,15 @@
 #define FAST_CHECK_MS 1000.0
 
 struct fast_check {
-    bool ran;              /* both sources were read over the window */
-    bool agreed;           /* within the tolerance: the fast source is used */
-    double seconds;        /* between the counter's first and last change seen */
-    double counter_joules; /* the counter's energy over them */
-    double samples_joules; /* the samples' energy over the same time */
-    double error_pct;      /* (samples - counter) / counter */
-    double period_ms;      /* the samples' period as seen */
-    char reason[320];      /* why not used, when not agreed */
+    bool ran;                 /* both sources were read over the window */
+    bool agreed;              /* within the tolerance: the fast source is used */
+    double seconds;           /* between the counter's first and last change seen */
+    double counter_joules;    /* the counter's energy over them */
+    double samples_joules;    /* the samples' energy over the same time */
+    double error_pct;         /* (samples - counter) / counter */
+    double period_ms;         /* the samples' period as seen */
+    double counter_period_ms; /* the counter's, from its changes in the window; 0: fewer than two */
+    char reason[320];         /* why not used, when not agreed */
 };
 
 /* The energy of `n` samples (sorted, each the mean power over the `period_ms` ending at its time)

@@ -60,14 +60,17 @@ static void *open_sensor(void *argument)
     m->open = power_source_open(&m->source, &m->id, m->reason, sizeof(m->reason));
     if (m->open) {
         char error[256];
-        m->period_ms =
-            power_update_period(&m->source, PERIOD_PROBE_MS, PERIOD_POLL_MS, m->options.clock, error, sizeof(error));
+        /* the check watches the counter too, so it tells the counter's period where it runs */
         if (m->source.read_samples != NULL && m->options.counter_only)
             snprintf(m->check.reason, sizeof(m->check.reason), "not checked: --power-counter-only");
         else if (m->source.read_samples != NULL) {
             power_fast_check(&m->source, FAST_CHECK_MS, m->options.clock, &m->check);
             m->fast = m->check.agreed;
+            m->period_ms = m->check.counter_period_ms;
         }
+        if (m->period_ms <= 0)
+            m->period_ms = power_update_period(&m->source, PERIOD_PROBE_MS, PERIOD_POLL_MS, m->options.clock, error,
+                                               sizeof(error));
     }
     return NULL;
 }
