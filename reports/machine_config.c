@@ -140,9 +140,8 @@ static void describe(const cJSON *device, char *out, size_t size)
         else
             snprintf(driver, sizeof(driver), "%s", id.driver_version);
     }
-    snprintf(out, size, "\"%s\" (%s, %s%s%s, vendor 0x%04x device 0x%04x)", id.device_name, type_name(id.device_type),
-             id.driver_name[0] ? id.driver_name : "driver", " ", driver, (unsigned)id.vendor_id,
-             (unsigned)id.device_id);
+    snprintf(out, size, "\"%s\" (%s, %s %s, vendor 0x%04x device 0x%04x)", id.device_name, type_name(id.device_type),
+             id.driver_name[0] ? id.driver_name : "driver", driver, (unsigned)id.vendor_id, (unsigned)id.device_id);
 }
 
 /* Kuhn's augmenting path: gives entry `e` a device, moving others' devices where that frees one. */
