@@ -19,7 +19,7 @@ struct expectations {
 static const char *const kind_names[] = {"fail", "flake", "skip"};
 /* The keys of a line's conditions, in the order expectation_parse_conditions handles them. */
 static const char *const condition_keys[] = {"vendor", "device", "device_id", "device_key", "driver_name",
-                                             "driver", "os",     "reason",    "until"};
+                                             "driver", "os",     "reason",    "until",      "type"};
 #define CONDITION_KEYS (sizeof(condition_keys) / sizeof(condition_keys[0]))
 
 const char *expectation_kind_name(enum expectation_kind kind)
@@ -55,6 +55,29 @@ static bool parse_id(const char *text, uint32_t *out)
         return false;
     *out = (uint32_t)value;
     return true;
+}
+
+/* The device types by the last word of VkPhysicalDeviceType's names, as identity.deviceType has them. */
+static const char *const device_types[][2] = {{"discrete", "VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU"},
+                                              {"integrated", "VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU"},
+                                              {"virtual", "VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU"},
+                                              {"cpu", "VK_PHYSICAL_DEVICE_TYPE_CPU"},
+                                              {"other", "VK_PHYSICAL_DEVICE_TYPE_OTHER"}};
+
+static bool device_type_known(const char *name)
+{
+    for (size_t i = 0; i < sizeof(device_types) / sizeof(device_types[0]); ++i)
+        if (strcmp(device_types[i][0], name) == 0)
+            return true;
+    return false;
+}
+
+bool expectation_device_type_is(const char *identity_type, const char *name)
+{
+    for (size_t i = 0; i < sizeof(device_types) / sizeof(device_types[0]); ++i)
+        if (strcmp(device_types[i][0], name) == 0)
+            return strcmp(device_types[i][1], identity_type) == 0;
+    return false;
 }
 
 static bool parse_date(const char *text)
@@ -150,7 +173,7 @@ bool expectation_parse_conditions(const char *text, int line, struct expectation
         if (equals == NULL || key == CONDITION_KEYS) {
             snprintf(error, size,
                      "line %d: '%.80s' is not KEY=VALUE with a key of vendor, device, device_id, device_key, "
-                     "driver_name, driver, os, reason, until",
+                     "driver_name, driver, os, type, reason, until",
                      line, word);
             return false;
         }
@@ -205,6 +228,12 @@ bool expectation_parse_conditions(const char *text, int line, struct expectation
             if (ok)
                 snprintf(x->until, sizeof(x->until), "%s", value);
             want = "a date YYYY-MM-DD";
+            break;
+        case 9:
+            ok = device_type_known(value);
+            if (ok)
+                snprintf(x->device_type, sizeof(x->device_type), "%s", value);
+            want = "a device type: discrete, integrated, virtual, cpu or other";
             break;
         }
         if (!ok) {
@@ -347,6 +376,8 @@ bool expectation_matches_device(const struct expectation *x, const cJSON *device
     if (x->driver_name[0] && fnmatch(x->driver_name, id.driver_name, FNM_CASEFOLD) != 0)
         return false;
     if (x->os[0] && fnmatch(x->os, id.os, FNM_CASEFOLD) != 0)
+        return false;
+    if (x->device_type[0] && !expectation_device_type_is(id.device_type, x->device_type))
         return false;
     if (x->has_driver_low || x->has_driver_high) {
         struct driver_version_fields version;

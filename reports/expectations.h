@@ -3,7 +3,8 @@
  *   # comment
  *   KIND TEST-GLOB [CONDITION...] reason=TEXT [until=YYYY-MM-DD]
  * KIND is fail, flake or skip; a CONDITION is vendor=, device=, device_id=, device_key=,
- * driver_name=, driver= (a range: LOW..HIGH, LOW.., ..HIGH or one version) or os=; a value with
+ * driver_name=, driver= (a range: LOW..HIGH, LOW.., ..HIGH or one version), os= or type= (discrete,
+ * integrated, virtual, cpu, other: VkPhysicalDeviceType); a value with
  * spaces is written in double quotes. The gate (gate.h) fails only on what no entry expects. */
 #ifndef PREFLIGHT_REPORTS_EXPECTATIONS_H
 #define PREFLIGHT_REPORTS_EXPECTATIONS_H
@@ -27,7 +28,8 @@ struct expectation {
     bool has_vendor, has_device_id, has_driver_low, has_driver_high;
     uint32_t vendor_id, device_id;
     char device[128], device_key[128], driver_name[128], os[128]; /* globs; "" matches all */
-    struct driver_version_fields driver_low, driver_high;         /* inclusive, by prefix */
+    char device_type[16]; /* "discrete", "integrated", "virtual", "cpu", "other"; "" matches all */
+    struct driver_version_fields driver_low, driver_high; /* inclusive, by prefix */
 };
 
 struct expectations;
@@ -41,6 +43,8 @@ const char *expectation_kind_name(enum expectation_kind kind);
 
 /* One line's conditions (what follows KIND TEST-GLOB) into `x`; what import checks --device with. */
 bool expectation_parse_conditions(const char *text, int line, struct expectation *x, char *error, size_t size);
+/* Whether identity.deviceType `identity_type` ("VK_PHYSICAL_DEVICE_TYPE_CPU") is the type `name` ("cpu"). */
+bool expectation_device_type_is(const char *identity_type, const char *name);
 /* Whether the entry's device pattern holds for a report's device (identity block). */
 bool expectation_matches_device(const struct expectation *x, const cJSON *device);
 /* Expired: `today` ("YYYY-MM-DD") is past `until`. */

@@ -15,6 +15,7 @@
 #include "gate_report.h"
 #include "json_file.h"
 #include "junit.h"
+#include "machine_check.h"
 #include "matrix.h"
 #include "profile_export.h"
 #include "render.h"
@@ -24,10 +25,9 @@
 #include "report_artifacts.h"
 #include "report_read.h"
 #include "sha256.h"
+#include "text_file.h"
 #include "text_safe.h"
 #include "upload.h"
-
-#define GATE_FILE_MAX_BYTES (64u << 20) /* as before the one reader: far past any requirements file */
 
 enum report_exit {
     EXIT_OK = 0,
@@ -50,6 +50,8 @@ static const char usage_text[] =
     "  expectations check FILE | import [--fails F] [--flakes F] [--skips F] [--device PATTERN]\n"
     "         [--reason TEXT] [--until DATE] [--out FILE]\n"
     "         check an expectations file; turn Mesa CI's fails/flakes/skips lists into one\n"
+    "  machine-check [--out FILE] CONFIG [REPORT]\n"
+    "         whether the report's devices are the ones the machine is configured to have; exit 1 if not\n"
     "  fleet-limits [--out FILE] REPORT...\n"
     "         the most restrictive limits and features over the devices (the layer's target limits)\n"
     "  profile [--device N] [--out FILE] REPORT\n"
@@ -511,27 +513,9 @@ static int command_diff(struct arguments *a)
     return status;
 }
 
-/* A text file the tools read whole (requirements, expectations, Mesa lists); NULL after saying why. */
-static char *read_text_file(const char *path, const char *what)
-{
-    char error[512];
-    size_t length = 0;
-    char *text = json_file_read(path, GATE_FILE_MAX_BYTES, &length, error, sizeof(error));
-    if (text == NULL) {
-        fprintf(stderr, "preflight-report: %s\n", error);
-        return NULL;
-    }
-    if (strlen(text) != length) {
-        fprintf(stderr, "preflight-report: %s: holds a NUL byte, not %s\n", path, what);
-        free(text);
-        return NULL;
-    }
-    return text;
-}
-
 static struct expectations *load_expectations(const char *path)
 {
-    char *text = read_text_file(path, "an expectations file"), error[512];
+    char *text = text_file_read(path, "an expectations file"), error[512];
     struct expectations *e = text ? expectations_parse(text, error, sizeof(error)) : NULL;
     if (text != NULL && e == NULL)
         fprintf(stderr, "preflight-report: %s: %s\n", path, error);
@@ -546,7 +530,7 @@ static int command_gate(struct arguments *a)
     if (a->format != NULL && strcmp(a->format, "text") != 0 && strcmp(a->format, "json") != 0)
         return usage_error("unknown format '%s' for gate (text, json)", a->format);
     char error[512];
-    char *text = read_text_file(a->positional[0], "a requirements file");
+    char *text = text_file_read(a->positional[0], "a requirements file");
     if (text == NULL)
         return EXIT_BAD_INPUT;
     struct gate *g = gate_parse(text, error, sizeof(error));
@@ -656,7 +640,7 @@ static int command_expectations(struct arguments *a)
     for (size_t i = 0; i < 3 && status == EXIT_OK; ++i) {
         if (lists[i].path == NULL)
             continue;
-        char *text = read_text_file(lists[i].path, "a Mesa expectations list");
+        char *text = text_file_read(lists[i].path, "a Mesa expectations list");
         size_t written = 0;
         if (text == NULL ||
             !expectations_import_mesa(lists[i].kind, text, lists[i].path, conditions, a->reason ? a->reason : "",
@@ -900,6 +884,8 @@ int main(int argc, char **argv)
         printf("preflight-report %s\n", PREFLIGHT_VERSION);
         return EXIT_OK;
     }
+    if (strcmp(argv[1], "machine-check") == 0)
+        return machine_check_command(argc - 2, argv + 2);
     static const struct {
         const char *name;
         int (*run)(struct arguments *);

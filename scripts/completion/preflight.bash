@@ -29,6 +29,7 @@ _preflight_report_options()
     fleet-limits) echo "--out --help" ;;
     profile) echo "--device --out --help" ;;
     junit) echo "--out --help" ;;
+    machine-check) echo "--out --help" ;;
     upload) echo "--url --token-file --spool --timeout --retries --backoff-ms --deadline --ca-file --artifacts --flush --spool-list --spool-drop --help" ;;
     esac
 }
@@ -36,7 +37,7 @@ _preflight_report_options()
 _preflight_report()
 {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
-    local commands="matrix diff gate expectations fleet-limits profile junit upload"
+    local commands="matrix diff gate expectations machine-check fleet-limits profile junit upload"
     if [ "$COMP_CWORD" -eq 1 ]; then
         COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
         return

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Packs what a farm machine without our packages needs to run the probe: the probe, the report
-# tool, the dashboard and preflight-farm-run (PREFLIGHT_BIN=BUNDLE_DIR), the libraries they and
-# vulkaninfo need beyond glibc, vulkaninfo itself, spirv-opt and Vulkan-ValidationLayers; and for
-# run-layer-on-device.sh: VK_LAYER_PREFLIGHT_validation, layer_app and layer_bench; for
+# tool, the dashboard, preflight-layer-control and preflight-farm-run (PREFLIGHT_BIN=BUNDLE_DIR),
+# the libraries they and vulkaninfo need beyond glibc, vulkaninfo itself, spirv-opt and
+# Vulkan-ValidationLayers; and for run-layer-on-device.sh: VK_LAYER_PREFLIGHT_validation, layer_app and layer_bench; for
 # run-power-on-device.sh: power_summary.py and power_square_wave.
 # `probe` as the third argument packs only what the probe's runs need (run-on-device.sh,
 # run-amber-on-device.sh): no dashboard and no layer, a bundle that travels with room to spare.
@@ -13,14 +13,15 @@ out=${2:?output dir}
 what=${3:-all}
 rm -rf "$out"
 mkdir -p "$out/lib" "$out/layers"
-cp "$build/probes/preflight-probe" "$build/reports/preflight-report" "$(dirname "$0")/../preflight-farm-run" "$out/"
+cp "$build/probes/preflight-probe" "$build/reports/preflight-report" "$build/probes/preflight-layer-control" \
+    "$(dirname "$0")/../preflight-farm-run" "$out/"
 # the test build with fault injection, when the build has it: proves crash/hang/lost-device isolation on the farm's driver
 [ ! -x "$build/probes/preflight-probe-faulty" ] || cp "$build/probes/preflight-probe-faulty" "$out/"
 cp /usr/bin/vulkaninfo "$out/"
 # SHADER_OPTIMIZATION in AmberScript files runs spirv-opt beside the probe (statically linked)
 cp /usr/bin/spirv-opt "$out/"
 strip --strip-unneeded "$out/spirv-opt"
-programs=("$out/preflight-probe" "$out/preflight-report" "$out/vulkaninfo")
+programs=("$out/preflight-probe" "$out/preflight-report" "$out/preflight-layer-control" "$out/vulkaninfo")
 if [ "$what" != probe ]; then
     cp "$build/reports/dashboard/preflight-dashboard" "$out/"
     mkdir -p "$out/preflight-layer"
@@ -32,7 +33,7 @@ fi
 [ ! -x "$build/bench/power_square_wave" ] || cp "$build/bench/power_square_wave" "$out/"
 # our programs without their debug information: a bundle travels (a lent device machine takes 64 MiB
 # in all, and the probe carries glslang and SPIRV-Tools for AmberScript files)
-for binary in "$out"/preflight-probe* "$out/preflight-report" "$out/preflight-dashboard" "$out/layer_app" \
+for binary in "$out"/preflight-probe* "$out/preflight-report" "$out/preflight-layer-control" "$out/preflight-dashboard" "$out/layer_app" \
               "$out/layer_bench" "$out/power_square_wave" "$out/preflight-layer/libVkLayer_preflight_validation.so"; do
     [ ! -e "$binary" ] || strip --strip-unneeded "$binary"
 done

@@ -36,8 +36,9 @@ for o in $probe_options; do
     check "completion of preflight-probe knows $o" sh -c "echo ' $(complete_words preflight-probe --) ' | grep -q -- ' $o '"
 done
 completer=_preflight_report
-check "completion: preflight-report ma offers matrix" [ "$(complete_words preflight-report ma)" = "matrix" ]
-for command in matrix diff gate expectations fleet-limits profile junit upload; do
+check "completion: preflight-report mat offers matrix" [ "$(complete_words preflight-report mat)" = "matrix" ]
+check "completion: preflight-report ma offers matrix and machine-check" [ "$(complete_words preflight-report ma)" = "matrix machine-check" ]
+for command in matrix diff gate expectations machine-check fleet-limits profile junit upload; do
     help_options=$("$report" "$command" --help | options_of)
     offered=" $(complete_words preflight-report "$command" --) "
     for o in $help_options; do
