@@ -220,8 +220,11 @@ def slow_clients(binary, work):
                     ended = time.monotonic() - began
                 time.sleep(0.8)
             s.close()
-            check("a body (%s) trickled a byte a second: closed at the request deadline (2 s)" % kind,
-                  ended is not None and 1.5 <= ended <= 3.5, ended)
+            # where the 400 went out before the body, the server may also close as soon as it has answered
+            # (libmicrohttpd does when it cannot read the rest in time): freed sooner, never later
+            earliest = 1.5 if kind == "application/x-www-form-urlencoded" else 0.0
+            check("a body (%s) trickled a byte a second: closed by the request deadline (2 s)" % kind,
+                  ended is not None and earliest <= ended <= 3.5, ended)
 
     finally:
         server.stop()
