@@ -50,12 +50,20 @@ static const char style[] =
     "td.differs{background:#fef9c3}table.compare{width:100%;table-layout:fixed}"
     "tr.same{display:none}.warning{border:2px solid #b91c1c;background:#fef2f2;padding:8px 12px;border-radius:6px}";
 
-void html_head(struct buf *b, const char *title, const char *logout_token)
+void html_head(struct buf *b, const char *title, const char *feed, const char *logout_token)
 {
     buf_add(b, "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" "
                "content=\"width=device-width\"><title>");
     buf_escape(b, title);
-    buf_add(b, " · preflight-dashboard</title><style>");
+    buf_add(b, " · preflight-dashboard</title>");
+    if (feed != NULL) {
+        buf_add(b, "<link rel=\"alternate\" type=\"application/atom+xml\" title=\"");
+        buf_escape(b, title);
+        buf_add(b, " (Atom)\" href=\"");
+        buf_escape(b, feed);
+        buf_add(b, "\">");
+    }
+    buf_add(b, "<style>");
     buf_add(b, style);
     buf_add(b,
             "</style></head><body><header><a href=\"/\">Devices</a><a href=\"/regressions\">Regressions</a>"

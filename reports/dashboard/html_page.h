@@ -13,9 +13,10 @@
 const char *str(const cJSON *o, const char *key);
 double num(const cJSON *o, const char *key);
 
-/* The page's head and navigation; with `logout_token` (signed in by a session) a "sign out" form
+/* The page's head and navigation; with `feed` the path of its Atom feed (a link rel="alternate");
+ * with `logout_token` (signed in by a session) a "sign out" form
  * carrying it (server.c checks it, so another site cannot sign a browser out). */
-void html_head(struct buf *b, const char *title, const char *logout_token);
+void html_head(struct buf *b, const char *title, const char *feed, const char *logout_token);
 void html_foot(struct buf *b, const char *nonce);
 
 /* The filters of a listing (the model's "filters" and "choices") as a form to `action`. */

@@ -376,6 +376,31 @@ static bool suspicious_path(const char *url)
            (strlen(url) >= 3 && strcmp(url + strlen(url) - 3, "/..") == 0) || strchr(url, '\\') != NULL;
 }
 
+/* ?format=csv: the page's table (?table=NAME: another array of its model) as text/csv. */
+static enum MHD_Result send_csv(struct MHD_Connection *c, const struct page *page, const cJSON *model,
+                                const char *table, bool html, const struct page_context *context)
+{
+    struct buf b = {0};
+    if (!pages_csv(page, model, table, &b)) {
+        bool no_memory = b.failed;
+        buf_free(&b);
+        return send_error(c, no_memory ? 500 : 404,
+                          no_memory ? "out of memory"
+                                    : "no such table here (?table= names an array of the page's JSON)",
+                          html, NULL, context);
+    }
+    const char *name = table && *table ? table : page->table;
+    char filename[80] = "table.csv";
+    if (strlen(name) < 60 && name[strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")] == '\0')
+        snprintf(filename, sizeof(filename), "%s.csv", name);
+    enum MHD_Result r = send_reply(c, 200, b.data ? b.data : "", b.length,
+                                   &(struct reply){.type = "text/csv; charset=utf-8; header=present",
+                                                   .nonce = context->nonce,
+                                                   .filename = filename});
+    buf_free(&b);
+    return r;
+}
+
 static enum MHD_Result answer_view(struct server *s, struct MHD_Connection *c, const struct page *page,
                                    struct view_response *out, bool api, struct page_context *context)
 {
@@ -405,6 +430,8 @@ static enum MHD_Result answer_view(struct server *s, struct MHD_Connection *c, c
                                           .immutable = etag,
                                           .public_cache = s->public_read});
     }
+    if (context->csv_table != NULL)
+        return send_csv(c, page, out->model, context->csv_table, !api, context);
     if (api)
         return send_json(c, 200, out->model);
     struct buf b = {0};
@@ -447,6 +474,14 @@ static enum MHD_Result serve_read(struct server *s, struct MHD_Connection *c, co
         snprintf(text, sizeof(text), "more than %d query arguments", QUERY_MAX_ARGS);
         return send_message(c, 400, text, !api, nonce);
     }
+    const char *format = query_get(&q, "format");
+    if (format && *format && strcmp(format, "json") != 0 && strcmp(format, "csv") != 0)
+        return send_message(c, 400, "format: use json or csv", !api, nonce);
+    if (format && strcmp(format, "csv") == 0) {
+        const char *table = query_get(&q, "table");
+        context.csv_table = table ? table : "";
+    }
+    context.path = path;
     struct page_request request = {.query = &q, .expectations = s->expectations};
     char parts[1100];
     const struct page *page = pages_find(path, &request, parts, sizeof(parts));
