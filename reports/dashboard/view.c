@@ -120,7 +120,7 @@ static bool api_valid(const char *text, int64_t *packed)
     return true;
 }
 
-static bool date_valid(const char *text)
+bool view_date_valid(const char *text)
 {
     /* YYYY-MM-DD, optionally with a time as uploads are stamped (2026-11-01T12:00:00Z) */
     size_t n = strlen(text);
@@ -224,7 +224,7 @@ bool filter_build(struct db *db, const struct query_args *q, struct filter_sql *
         cJSON_AddStringToObject(f->echo, "api", v);
     }
     if ((v = query_get(q, "since")) && *v) {
-        if (!date_valid(v)) {
+        if (!view_date_valid(v)) {
             view_fail(out, 400, "since=%.40s is not a date (YYYY-MM-DD, e.g. 2026-11-01)", v);
             return false;
         }

@@ -40,6 +40,9 @@ void view_response_free(struct view_response *r);
 void view_fail(struct view_response *out, int status, const char *format, ...) __attribute__((format(printf, 3, 4)));
 void view_db_failed(struct view_response *out, struct db *db);
 
+/* A date YYYY-MM-DD, or with a time as uploads are stamped (2026-11-01T12:00:00Z). */
+bool view_date_valid(const char *text);
+
 /* A positive decimal id (report ids). */
 bool view_parse_id(const char *text, int64_t *id);
 

@@ -4,10 +4,12 @@ SQLite file or a PostgreSQL server this test starts: issue 43's fleet (farm_flee
 renamed to a hostile name (markup, quotes, a comma, a control character, and a leading "=" a
 spreadsheet would run as a formula). The regressions, machines and devices tables as CSV (RFC 4180,
 CRLF, the same rows as the JSON, the formula guarded); /regressions.atom well-formed Atom 1.0 with
-one entry per regressed test, stable tag: ids, the hostile name as text. Prints ok/FAIL per check;
+one entry per regressed test, stable tag: ids, the hostile name as text; what changed since a date
+(/regressions?appeared=DATE&fixes=1). Prints ok/FAIL per check;
 exits 1 on any failure."""
 import argparse
 import csv
+import datetime
 import io
 import json
 import os
@@ -62,6 +64,7 @@ def main():
                                check=True, timeout=60).stdout.strip()
         auth = {"Authorization": "Bearer " + token}
         server = Dashboard(a.dashboard, db, work)
+        today = datetime.datetime.now(datetime.timezone.utc).date()
         for body in hostile_fleet(a.examples, a.fixtures, os.path.join(work, "fleet")):
             status, _, answer = post_report(server.port, body, token)
             if status != 201:
@@ -107,6 +110,21 @@ def main():
               status == 200 and '<link rel="alternate" type="application/atom+xml"' in page and
               'href="/regressions.atom"' in page and 'href="/api/v1/regressions?format=csv"' in page and
               'href="/api/v1/regressions"' in page, status)
+
+        since = json.loads(get("/api/v1/regressions?appeared=%s&fixes=1" % today)[2])
+        later = json.loads(get("/api/v1/regressions?appeared=%s" % (today + datetime.timedelta(days=1)))[2])
+        mesa = next((g for g in since.get("regressions", []) if g["deviceKey"] == farm_fleet.LAVAPIPE_KEY and
+                     g["driverVersion"] == "Mesa 25.1.3"), {})
+        check("what changed since: today's uploads with their fixes (Mesa 25.1.3 fixed ray_query.flow), "
+              "none from tomorrow", since.get("total", 0) >= len(regressions) and later.get("total") == 0 and
+              [t["test"] for t in mesa.get("fixedTests", [])] == ["ray_query.flow"] and
+              [t["test"] for t in mesa.get("tests", [])] == ["compute.1x1"], (since.get("total"), later, mesa))
+        check("what changed since: a date that is none is a 400",
+              get("/api/v1/regressions?appeared=yesterday")[0] == 400 and get("/api/v1/regressions?fixes=2")[0] == 400)
+        status, _, body = get("/regressions?appeared=%s&fixes=1" % today)
+        check("what changed since: the page lists the fix", status == 200 and
+              b'<li class="fix">fixed: <b>ray_query.flow</b>' in body and b'name="appeared" value="%s"' % str(
+                  today).encode() in body, status)
 
         status, headers, body = get("/regressions.atom")
         check("/regressions.atom: 200 application/atom+xml",
