@@ -62,12 +62,13 @@ void buf_printf(struct buf *b, const char *format, ...)
 
 /* Code points that change how the text around them is shown without being seen themselves: C0
  * and C1 controls, bidirectional embeddings, overrides and isolates (a device name can display
- * spoofed with them, "Trojan Source"), zero-width and other invisible formatting characters. */
+ * spoofed with them, "Trojan Source"), zero-width and other invisible formatting characters; and
+ * the noncharacters U+FFFE and U+FFFF, which XML forbids (the Atom feed is escaped the same way). */
 static bool shown_as_marker(uint32_t c)
 {
     return (c < 0x20 && c != '\t' && c != '\n') || (c >= 0x7f && c <= 0x9f) || c == 0x061c || c == 0x180e ||
            (c >= 0x200b && c <= 0x200f) || (c >= 0x2028 && c <= 0x202e) || (c >= 0x2060 && c <= 0x206f) ||
-           c == 0xfeff || (c >= 0xfff9 && c <= 0xfffb);
+           c == 0xfeff || (c >= 0xfff9 && c <= 0xfffb) || c == 0xfffe || c == 0xffff;
 }
 
 /* The code point of the UTF-8 sequence at `s` and its length; 0 bytes when it is not valid UTF-8

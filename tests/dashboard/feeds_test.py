@@ -26,7 +26,7 @@ import dashboard_test  # noqa: E402
 import farm_fleet  # noqa: E402
 from postgres_server import PostgresServer  # noqa: E402
 
-HOSTILE = "=HYPERLINK(\"http://x\") <script>alert(1)</script> & 'lp', \u0001 \u202e"
+HOSTILE = "=HYPERLINK(\"http://x\") <script>alert(1)</script> & 'lp', \u0001 \u202e \uffff"
 ATOM = "{http://www.w3.org/2005/Atom}"
 
 
@@ -149,7 +149,7 @@ def main():
         entry = next((e for e in entries if e.find(ATOM + "id").text == crashed), None)
         title = entry.find(ATOM + "title").text if entry is not None else ""
         check("Atom: lavapipe's compute.1x1 entry, the hostile name as text (controls shown as markers)",
-              "<script>alert(1)</script> & 'lp'," in title and "<U+0001>" in title and "<U+202E>" in title, title)
+              "<script>alert(1)</script> & 'lp'," in title and "<U+0001>" in title and "<U+202E>" in title and "<U+FFFF>" in title, title)
         content = entry.find(ATOM + "content").text if entry is not None else ""
         check("Atom: the entry names the first bad and last good drivers",
               "first bad Mesa 25.1.3; last good Mesa 25.0.7" in content, content)

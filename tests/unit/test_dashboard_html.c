@@ -35,6 +35,9 @@ static void escapes_what_would_become_markup(void **state)
                    "f"); /* isolate, ZWSP, BOM, NEL */
     assert_string_equal(b.data, "a&lt;U+2066&gt;b&lt;U+2069&gt;c&lt;U+200B&gt;d&lt;U+FEFF&gt;e&lt;U+0085&gt;f");
     buf_free(&b);
+    buf_escape(&b, "x\xef\xbf\xbey\xef\xbf\xbfz"); /* noncharacters XML forbids (the Atom feed) */
+    assert_string_equal(b.data, "x&lt;U+FFFE&gt;y&lt;U+FFFF&gt;z");
+    buf_free(&b);
     buf_escape(&b, "bad \xc3 \xc0\xaf \xed\xa0\x80 end"); /* truncated, overlong, a surrogate */
     assert_string_equal(b.data, "bad \xef\xbf\xbd \xef\xbf\xbd\xef\xbf\xbd "
                                 "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd end");
