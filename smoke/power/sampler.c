@@ -64,6 +64,20 @@ static void load_failed(const struct power_load *load, const char *when, struct 
              why ? why : "");
 }
 
+/* Submits the next batch; while the GPU works, reads the driver's own power figure (the latest
+ * one read is kept). false, with the reason in `out`, when the submission failed. */
+static bool start_batch(struct power_source *source, const struct power_load *load, struct power_phase *out)
+{
+    if (!load->submit(load->context)) {
+        load_failed(load, "to submit", out);
+        return false;
+    }
+    char watts_error[128];
+    if (source->read_watts != NULL)
+        out->has_reported_watts |= source->read_watts(source, &out->reported_watts, watts_error, sizeof(watts_error));
+    return true;
+}
+
 void power_sample_phase(struct power_source *source, const struct power_load *load, const struct power_limits *limits,
                         struct power_phase *out)
 {
@@ -73,7 +87,7 @@ void power_sample_phase(struct power_source *source, const struct power_load *lo
         load_failed(load, "to record", out);
         return;
     }
-    char error[384] = "", watts_error[128];
+    char error[384] = "";
     double value, at;
     if (!read_at(source, clock, &value, &at, error, sizeof(error))) {
         snprintf(out->reason, sizeof(out->reason), "the sensor could not be read: %s", error);
@@ -84,14 +98,8 @@ void power_sample_phase(struct power_source *source, const struct power_load *lo
     bool readable = true;
     double elapsed = 0;
     for (;;) {
-        if (!load->submit(load->context)) {
-            load_failed(load, "to submit", out);
+        if (!start_batch(source, load, out))
             return;
-        }
-        /* the driver's own figure while the GPU works: the latest one read is kept */
-        if (source->read_watts != NULL)
-            out->has_reported_watts |=
-                source->read_watts(source, &out->reported_watts, watts_error, sizeof(watts_error));
         int done;
         do {
             done = load->wait(load->context, limits->poll_ms);
@@ -152,7 +160,7 @@ void power_sample_phase_fast(struct power_source *source, const struct power_loa
         load_failed(load, "to record", out);
         return;
     }
-    char error[384] = "", watts_error[128];
+    char error[384] = "";
     struct sample_window w;
     /* the samples from before the load are not this phase's */
     sample_window_begin(&w, -1e300, period_ms);
@@ -166,13 +174,8 @@ void power_sample_phase_fast(struct power_source *source, const struct power_loa
     w.newest_ms = drained_newest;
     double elapsed = 0, last_read = start;
     for (;;) {
-        if (!load->submit(load->context)) {
-            load_failed(load, "to submit", out);
+        if (!start_batch(source, load, out))
             return;
-        }
-        if (source->read_watts != NULL)
-            out->has_reported_watts |=
-                source->read_watts(source, &out->reported_watts, watts_error, sizeof(watts_error));
         int done;
         do {
             done = load->wait(load->context, FAST_POLL_MS);
