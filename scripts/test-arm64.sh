@@ -115,8 +115,10 @@ for deb in "$work"/debs/*_arm64.deb; do
         sh -c "[ \"\$(dpkg-deb -f '$deb' Architecture)\" = arm64 ] && ! dpkg-deb -f '$deb' Depends | grep -q amd64"
     mkdir -p "$work/unpacked/$name" && dpkg-deb -x "$deb" "$work/unpacked/$name"
     elves=$(find "$work/unpacked/$name" -type f -exec sh -c 'head -c4 "$1" | grep -q ELF && echo "$1"' _ {} \;)
+    # the paths as arguments (one word each: the work folder has no spaces), not pasted into the script
+    # shellcheck disable=SC2086
     check "$name: its $(echo "$elves" | wc -w) ELF files are all aarch64" \
-        sh -c "[ -n '$elves' ] && for f in $elves; do readelf -h \"\$f\" | grep -q 'Machine: *AArch64' || exit 1; done"
+        sh -c '[ $# -gt 0 ] && for f in "$@"; do readelf -h "$f" | grep -q "Machine: *AArch64" || exit 1; done' _ $elves
 done
 check "the layer's manifest names the arm64 multiarch library" \
     grep -q '"library_path": "/usr/lib/aarch64-linux-gnu/libVkLayer_preflight_validation.so"' \
