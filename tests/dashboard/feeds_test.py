@@ -15,7 +15,6 @@ import json
 import os
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
 import xml.etree.ElementTree as ET
@@ -24,7 +23,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from dashboard_test import Dashboard, check, post_report, request  # noqa: E402
 import dashboard_test  # noqa: E402
 import farm_fleet  # noqa: E402
-from postgres_server import PostgresServer  # noqa: E402
+from test_database import TestDatabase  # noqa: E402
 
 HOSTILE = "=HYPERLINK(\"http://x\") <script>alert(1)</script> & 'lp', \u0001 \u202e \uffff"
 ATOM = "{http://www.w3.org/2005/Atom}"
@@ -53,15 +52,10 @@ def main():
     parser.add_argument("--backend", choices=["sqlite", "postgres"], required=True)
     a = parser.parse_args()
     work = tempfile.mkdtemp(prefix="preflight-feeds-")
-    postgres = server = None
+    database = server = None
     try:
-        if a.backend == "postgres":
-            postgres = PostgresServer()
-            db = postgres.url
-        else:
-            db = os.path.join(work, "dashboard.db")
-        token = subprocess.run([a.dashboard, "token", "add", "farm", "--db", db], capture_output=True, text=True,
-                               check=True, timeout=60).stdout.strip()
+        database = TestDatabase(a.dashboard, a.backend, work)
+        db, token = database.url, database.token
         auth = {"Authorization": "Bearer " + token}
         server = Dashboard(a.dashboard, db, work)
         today = datetime.datetime.now(datetime.timezone.utc).date()
@@ -160,8 +154,8 @@ def main():
     finally:
         if server:
             server.stop(signal.SIGKILL)
-        if postgres:
-            postgres.stop()
+        if database:
+            database.close()
         shutil.rmtree(work, ignore_errors=True)
     print("%d passed, %d failed" % (dashboard_test.checks - dashboard_test.failures, dashboard_test.failures))
     return 1 if dashboard_test.failures else 0
