@@ -69,6 +69,18 @@ static bool bounds_of(struct evaluation *e, uint32_t node, struct interval *out)
         case REFLECT_EXPR_LOCAL_INDEX:
             v = e->ids->local_index;
             break;
+        case REFLECT_EXPR_SUBGROUP_ID: /* below the count of subgroups at the smallest size */
+            known = e->dispatch->subgroup_min != 0;
+            v.hi = known ? (e->ids->local_index.hi + e->dispatch->subgroup_min) / e->dispatch->subgroup_min - 1 : 0;
+            break;
+        case REFLECT_EXPR_SUBGROUP_LOCAL_ID: /* below the largest size, and the workgroup's invocations */
+            known = e->dispatch->subgroup_max != 0;
+            v.hi = e->dispatch->subgroup_max - 1 < e->ids->local_index.hi ? e->dispatch->subgroup_max - 1
+                                                                          : e->ids->local_index.hi;
+            break;
+        case REFLECT_EXPR_RANGE:
+            v = (struct interval){x->a, x->b};
+            break;
         case REFLECT_EXPR_ADD:
             known = a.hi <= max - b.hi;
             v = (struct interval){a.lo + b.lo, a.hi + b.hi};
@@ -182,9 +194,13 @@ static bool reached(const struct reflect_result *shader, const struct reflect_bi
         const struct reflect_site *site = &sites[k];
         if (!site_reaches(site, element))
             continue;
-        struct interval index = {0, 0};
+        struct interval index = {0, 0}, span = {0, 0};
         if (site->index != REFLECT_NO_INDEX && !bounds_of(&e, site->index, &index))
             return false;
+        /* a cooperative matrix: its last element is `span` elements past the first */
+        if (site->has_span && (!bounds_of(&e, site->span, &span) || index.hi > UINT64_MAX - span.hi))
+            return false;
+        index.hi += span.hi;
         /* bytes [offset + lo * stride, offset + hi * stride + width), without wrapping */
         uint64_t stride = site->index != REFLECT_NO_INDEX ? site->stride : 0;
         if (site->offset > UINT64_MAX - site->width ||

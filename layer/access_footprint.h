@@ -10,9 +10,12 @@
  * arithmetic over the expression: exact for constants and push constants, the dispatch's ranges
  * for the invocation IDs). The footprint is the smallest byte range holding every site's bytes: a
  * superset of what the shader touches, so it never hides a hazard the descriptor's range would
- * show in those bytes. Not provable (the descriptor's range stays): a binding whose accesses are
- * not all sites (sites_complete), an index the reflection could not follow (a value loaded from
- * memory, a loop variable), arithmetic that may wrap, an indirect dispatch, a draw. */
+ * show in those bytes. A loop counter is its loop's range; gl_SubgroupID and
+ * gl_SubgroupInvocationID are bounded by the device's subgroup sizes (dispatch_shape); a
+ * cooperative matrix's access reaches `span` elements past its index. Not provable (the
+ * descriptor's range stays): a binding whose accesses are not all sites (sites_complete), an index
+ * the reflection could not follow (a value loaded from memory, a variable stored other than as a
+ * loop counter), arithmetic that may wrap, an indirect dispatch, a draw. */
 #ifndef PREFLIGHT_LAYER_ACCESS_FOOTPRINT_H
 #define PREFLIGHT_LAYER_ACCESS_FOOTPRINT_H
 

@@ -258,6 +258,10 @@ static enum alias_proof pass(struct walk *w, const struct alias_side *writer, co
                 const struct reflect_site *site = &sites[k];
                 if ((certain_only && !site->certain) || !site_matches(site, s))
                     continue;
+                if (site->has_span) { /* a subgroup's matrix: no one invocation's bytes */
+                    complete = false;
+                    continue;
+                }
                 uint64_t start;
                 bool inside;
                 if (!site_bytes(&w->e, site, s, &start, &inside)) {

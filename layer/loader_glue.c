@@ -100,6 +100,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateInstance(const VkInstanceCrea
     if (li == NULL)
         return VK_SUCCESS; /* without memory the layer steps aside rather than fail the app */
     li->instance = *instance;
+    li->api_version = info->pApplicationInfo && info->pApplicationInfo->apiVersion ? info->pApplicationInfo->apiVersion
+                                                                                   : VK_API_VERSION_1_0;
     layer_instance_dispatch_load(&li->dispatch, *instance, next_gipa);
     pthread_mutex_init(&li->messengers_lock, NULL);
     pthread_mutex_init(&li->findings_lock, NULL);
@@ -162,6 +164,34 @@ static VkLayerDeviceCreateInfo *device_link(const VkDeviceCreateInfo *info)
     return NULL;
 }
 
+/* The sizes the device's subgroups may have: with subgroup size control (Vulkan 1.3, or the
+ * extension enabled) any of [min, max], else the one size it reports. Unknown (0) on a Vulkan 1.0
+ * instance or device, where the query is not there. */
+static void note_subgroup_sizes(const struct layer_instance *li, struct layer_device *ld,
+                                const VkDeviceCreateInfo *info)
+{
+    if (li->api_version < VK_API_VERSION_1_1 || ld->properties.apiVersion < VK_API_VERSION_1_1 ||
+        li->dispatch.GetPhysicalDeviceProperties2 == NULL)
+        return;
+    bool size_control = ld->properties.apiVersion >= VK_API_VERSION_1_3 && li->api_version >= VK_API_VERSION_1_3;
+    for (uint32_t i = 0; i < info->enabledExtensionCount && !size_control; ++i)
+        size_control = info->ppEnabledExtensionNames[i] != NULL &&
+                       strcmp(info->ppEnabledExtensionNames[i], VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME) == 0;
+    VkPhysicalDeviceSubgroupSizeControlProperties control = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES};
+    VkPhysicalDeviceSubgroupProperties subgroup = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES,
+                                                   .pNext = size_control ? &control : NULL};
+    VkPhysicalDeviceProperties2 properties = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+                                              .pNext = &subgroup};
+    li->dispatch.GetPhysicalDeviceProperties2(ld->physical, &properties);
+    if (size_control && control.minSubgroupSize != 0 && control.minSubgroupSize <= control.maxSubgroupSize) {
+        ld->subgroup_min = control.minSubgroupSize;
+        ld->subgroup_max = control.maxSubgroupSize;
+    } else if (!size_control && subgroup.subgroupSize != 0) {
+        ld->subgroup_min = ld->subgroup_max = subgroup.subgroupSize;
+    }
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateDevice(VkPhysicalDevice physical, const VkDeviceCreateInfo *info,
                                                           const VkAllocationCallbacks *allocator, VkDevice *device)
 {
@@ -187,6 +217,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateDevice(VkPhysicalDevice physi
     ld->physical = physical;
     layer_device_dispatch_load(&ld->dispatch, *device, next_gdpa);
     li->dispatch.GetPhysicalDeviceProperties(physical, &ld->properties);
+    note_subgroup_sizes(li, ld, info);
     validate_device_created(ld);
     handle_map_init(&ld->names);
     handle_map_init(&ld->label_paths);

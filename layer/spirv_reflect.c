@@ -19,6 +19,7 @@
 #include "spirv_reflect_bounds.h"
 #include "spirv_reflect_constants.h"
 #include "spirv_reflect_control_flow.h"
+#include "spirv_reflect_loops.h"
 #include "spirv_reflect_module.h"
 #include "spirv_reflect_parse.h"
 #include "spirv_reflect_sites.h"
@@ -185,6 +186,7 @@ void reflect_module(const uint32_t *code, size_t size_bytes, const char *entry,
                     out->workgroup_memory += type_size(&s, id(&s, v->type)->type, 0);
             }
             if (s.execution_model == SpvExecutionModelGLCompute) {
+                find_loop_counters(&s);
                 find_invocation_bounds(&s, reachable, out);
                 find_sites(&s, reachable, out);
             }
@@ -210,6 +212,7 @@ void reflect_module(const uint32_t *code, size_t size_bytes, const char *entry,
     free(s.sites);
     free(s.exprs);
     free(s.stack);
+    free(s.loop_counters);
 }
 
 void reflect_free(struct reflect_result *r)

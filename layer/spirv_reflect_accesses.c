@@ -4,6 +4,7 @@
 
 #include "spirv_reflect_constants.h"
 #include "spirv_reflect_control_flow.h"
+#include "spirv_reflect_cooperative.h"
 
 /* Marks an access on the variable behind `pointer` (through parameters, to every argument). */
 static void mark(struct parse_state *s, uint32_t pointer, bool read, bool write, int depth)
@@ -166,6 +167,16 @@ void replay_bodies(struct parse_state *s, const bool *reachable, bool roots_only
             if (live && n >= 3)
                 mark(s, w[2], true, false, 0);
             break;
+        case SPIRV_OP_COOPERATIVE_MATRIX_LOAD_KHR:
+        case SPIRV_OP_COOPERATIVE_MATRIX_STORE_KHR:
+        case SpvOpCooperativeMatrixLoadNV:
+        case SpvOpCooperativeMatrixStoreNV: {
+            uint32_t pointer;
+            bool write;
+            if (live && cooperative_matrix_access(b->opcode, w, n, &pointer, &write))
+                mark(s, pointer, !write, write, 0);
+            break;
+        }
         case SpvOpRayQueryInitializeKHR:
             if (live && n >= 2)
                 mark(s, w[1], true, false, 0);

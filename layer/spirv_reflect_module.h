@@ -76,6 +76,13 @@ struct body_instruction {
     uint32_t at, count; /* operand words in the word pool */
 };
 
+/* An instruction of the module SPIRV-Tools could not parse: its words in the module. */
+struct unknown_instruction {
+    uint32_t at, count;
+};
+
+struct loop_counter; /* spirv_reflect_loops.h */
+
 struct parse_state {
     struct id_info *ids;
     uint32_t bound;
@@ -116,6 +123,16 @@ struct parse_state {
     uint32_t walk; /* the current block walk's mark */
     uint32_t *stack;
     size_t stack_capacity;
+    /* The module as given, and its instructions SPIRV-Tools did not know (read as OpNop words in
+     * a copy): those the reflection models itself (spirv_reflect_cooperative.h) are put back into
+     * the bodies with their own words. */
+    const uint32_t *original;
+    const struct unknown_instruction *unknown;
+    const uint32_t *unknown_count;
+    uint32_t cooperative_type, cooperative_type_at; /* the last matrix type's declaration found */
+    /* the loop counters found (spirv_reflect_loops.h) */
+    struct loop_counter *loop_counters;
+    size_t loop_counter_count, loop_counter_capacity;
 };
 
 struct variable_site {

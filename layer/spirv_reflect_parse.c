@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "spirv_reflect_cooperative.h"
+
 static uint64_t spec_override(const struct parse_state *s, uint32_t spec_id, uint64_t fallback)
 {
     for (size_t i = 0; i < s->spec_count; ++i)
@@ -205,6 +207,41 @@ static bool string_fits(const uint32_t *w, uint32_t n, uint32_t at)
     return at < n && memchr(w + at, '\0', (size_t)(n - at) * 4) != NULL;
 }
 
+/* An OpNop at module word `at`: the first word of an instruction SPIRV-Tools did not know, or a
+ * later one (false: then it is nothing), or a real OpNop. The first word of an instruction the
+ * reflection models itself (a cooperative matrix load, store or multiply-add) gets its own opcode
+ * and operands back - and its result id its type - so the walks over the bodies see it. */
+static bool put_back_unknown(struct parse_state *s, size_t at, uint32_t *op, const uint32_t **w, uint32_t *n)
+{
+    for (uint32_t i = 0; i < *s->unknown_count; ++i) {
+        const struct unknown_instruction *u = &s->unknown[i];
+        if (at <= u->at || at >= (size_t)u->at + u->count)
+            continue;
+        return false; /* inside one */
+    }
+    for (uint32_t i = 0; i < *s->unknown_count; ++i) {
+        const struct unknown_instruction *u = &s->unknown[i];
+        if (u->at != at || u->count == 0)
+            continue;
+        uint32_t opcode = s->original[at] & 0xFFFFu;
+        if (!cooperative_matrix_modelled(opcode))
+            return true; /* stays an OpNop: mark_unknown_instructions judges it */
+        *op = opcode;
+        *w = s->original + at + 1;
+        *n = u->count - 1;
+        if (cooperative_matrix_has_result(opcode) && *n >= 2 && (*w)[1] != 0 && (*w)[1] < s->bound &&
+            s->ids[(*w)[1]].opcode == 0 && s->current_function != 0) {
+            struct id_info *r = &s->ids[(*w)[1]];
+            r->opcode = opcode;
+            r->type = (*w)[0];
+            r->function = s->current_function;
+            r->defined_at = (uint32_t)s->body_count + 1; /* the body instruction about to be kept */
+        }
+        return true;
+    }
+    return true;
+}
+
 static spv_result_t on_instruction(void *user, const spv_parsed_instruction_t *inst)
 {
     struct parse_state *s = user;
@@ -370,6 +407,8 @@ static spv_result_t on_instruction(void *user, const spv_parsed_instruction_t *i
     default:
         break;
     }
+    if (op == SpvOpNop && s->unknown != NULL && !put_back_unknown(s, at, &op, &w, &n))
+        return SPV_SUCCESS; /* a later word of an unknown instruction: nothing of its own */
     if (s->current_function != 0 && op != SpvOpFunction) {
         if (!grow((void **)&s->body, &s->body_capacity, s->body_count + 1, sizeof(*s->body)) ||
             !grow((void **)&s->words, &s->word_capacity, s->word_count + inst->num_words, sizeof(uint32_t)))
@@ -442,7 +481,10 @@ static void parse_state_reset(struct parse_state *s)
                                 .spec = s->spec,
                                 .spec_count = s->spec_count,
                                 .module_words = s->module_words,
-                                .fuel = s->fuel};
+                                .fuel = s->fuel,
+                                .original = s->original,
+                                .unknown = s->unknown,
+                                .unknown_count = s->unknown_count};
     *s = fresh;
 }
 
@@ -502,6 +544,9 @@ bool parse_module(struct parse_state *s, const uint32_t *code, size_t words, str
 {
     spv_context context = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
     spv_diagnostic diagnostic = NULL;
+    s->original = code;
+    s->unknown = unknown;
+    s->unknown_count = unknown_count;
     uint32_t *copy = NULL;
     spv_result_t result = parse_tolerant(context, s, code, words, &copy, unknown, unknown_count, &diagnostic);
     if (result != SPV_SUCCESS && !s->gave_up) {
@@ -526,7 +571,7 @@ void mark_unknown_instructions(struct parse_state *s, const uint32_t *code, cons
                                uint32_t count)
 {
     for (uint32_t i = 0; i < count; ++i)
-        for (uint32_t k = 1; k < unknown[i].count; ++k) {
+        for (uint32_t k = 1; k < unknown[i].count && !cooperative_matrix_modelled(code[unknown[i].at] & 0xFFFFu); ++k) {
             struct id_info *v = id(s, id(s, code[unknown[i].at + k])->root);
             if (v->opcode != SpvOpVariable || !v->has_binding)
                 continue;

@@ -14,10 +14,6 @@
  * OpNop words in a copy, and what they may touch is marked conservatively afterwards. */
 #define REFLECT_MAX_UNKNOWN_INSTRUCTIONS 256u
 
-struct unknown_instruction {
-    uint32_t at, count; /* its words in the module */
-};
-
 /* Parses `code` (`words` words) into `s`. Where SPIRV-Tools stops at an instruction of a
  * well-formed module (one newer than it knows), the instruction is read as OpNop, listed in
  * `unknown` (room for REFLECT_MAX_UNKNOWN_INSTRUCTIONS) and the parse starts again. False when the
@@ -26,7 +22,8 @@ struct unknown_instruction {
 bool parse_module(struct parse_state *s, const uint32_t *code, size_t words, struct unknown_instruction *unknown,
                   uint32_t *unknown_count, char *error, size_t error_size, uint32_t *error_at);
 /* After the pointers' roots are known: every binding an unknown instruction's operand points into
- * counts as read and written (as far as its decorations allow), with places unknown. */
+ * counts as read and written (as far as its decorations allow), with places unknown - except for
+ * the instructions the reflection models itself (cooperative matrix loads and stores). */
 void mark_unknown_instructions(struct parse_state *s, const uint32_t *code, const struct unknown_instruction *unknown,
                                uint32_t count);
 

@@ -47,15 +47,19 @@ struct reflect_binding {
 /* An integer expression of the values a dispatch fixes, in the nodes of reflect_result.exprs:
  * what an index into a buffer is, followed back through arithmetic to constants (specialization
  * applied), push constants and the invocation's built-in IDs. Anything else (memory loads, phis,
- * parameters) is REFLECT_EXPR_UNKNOWN. Operands are indices of earlier nodes. */
+ * parameters) is REFLECT_EXPR_UNKNOWN. Operands are indices of earlier nodes; the operators with two
+ * come from REFLECT_EXPR_ADD on. */
 enum reflect_expr_op {
     REFLECT_EXPR_UNKNOWN,
-    REFLECT_EXPR_CONSTANT,     /* value */
-    REFLECT_EXPR_PUSH,         /* a 32-bit push constant at byte `value`; `a`: 1 when signed */
-    REFLECT_EXPR_GLOBAL_ID,    /* gl_GlobalInvocationID, component `value` */
-    REFLECT_EXPR_LOCAL_ID,     /* gl_LocalInvocationID, component `value` */
-    REFLECT_EXPR_WORKGROUP_ID, /* gl_WorkGroupID, component `value` */
-    REFLECT_EXPR_LOCAL_INDEX,  /* gl_LocalInvocationIndex */
+    REFLECT_EXPR_CONSTANT,          /* value */
+    REFLECT_EXPR_PUSH,              /* a 32-bit push constant at byte `value`; `a`: 1 when signed */
+    REFLECT_EXPR_GLOBAL_ID,         /* gl_GlobalInvocationID, component `value` */
+    REFLECT_EXPR_LOCAL_ID,          /* gl_LocalInvocationID, component `value` */
+    REFLECT_EXPR_WORKGROUP_ID,      /* gl_WorkGroupID, component `value` */
+    REFLECT_EXPR_LOCAL_INDEX,       /* gl_LocalInvocationIndex */
+    REFLECT_EXPR_SUBGROUP_ID,       /* gl_SubgroupID: which subgroup of its workgroup (the device's sizes bound it) */
+    REFLECT_EXPR_SUBGROUP_LOCAL_ID, /* gl_SubgroupInvocationID */
+    REFLECT_EXPR_RANGE,             /* one of [a, b] (a loop counter inside its loop) */
     REFLECT_EXPR_ADD,
     REFLECT_EXPR_SUB,
     REFLECT_EXPR_MUL,
@@ -78,7 +82,9 @@ struct reflect_expr {
 /* One load, store or atomic of a buffer binding: at byte `offset` + index * `stride` of the
  * descriptor's range (`index`: a node of reflect_result.exprs, or REFLECT_NO_INDEX), `width` bytes.
  * `certain`: the access runs in every invocation within the shader's work bound (it is in no
- * construct whose condition is anything but that bound, and in no loop). */
+ * construct whose condition is anything but that bound, and in no loop). A cooperative matrix's
+ * load or store (`has_span`) reaches elements index to index + `span` (a node) of that stride:
+ * its first and last, the subgroup's together, never one invocation's own share. */
 #define REFLECT_NO_INDEX UINT32_MAX
 struct reflect_site {
     uint64_t offset;
@@ -86,6 +92,8 @@ struct reflect_site {
     uint32_t index;
     int32_t element; /* a descriptor array's element reached by a constant, -1 for a run-time one */
     bool write, certain;
+    bool has_span;
+    uint32_t span;
 };
 
 /* A compute shader's work bound in one dimension: it compares its global invocation ID (or its

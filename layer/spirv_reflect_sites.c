@@ -6,6 +6,8 @@
 #include "spirv_reflect_bounds.h"
 #include "spirv_reflect_constants.h"
 #include "spirv_reflect_control_flow.h"
+#include "spirv_reflect_cooperative.h"
+#include "spirv_reflect_loops.h"
 
 /* at most so many buffer access sites and index expression nodes per entry point: a shader with
  * more has some accesses whose place is not known (its bindings' sites are incomplete) */
@@ -83,6 +85,7 @@ static uint32_t expr_of(struct parse_state *s, uint32_t value, int depth)
     struct reflect_expr unknown = {REFLECT_EXPR_UNKNOWN, (uint8_t)width, 0, 0, 0};
     uint32_t node = REFLECT_NO_INDEX;
     uint32_t op, n, offset;
+    uint64_t first, last;
     bool is_signed;
     const uint32_t *w = definition(s, value, &op, &n);
     struct invocation_component c;
@@ -100,6 +103,14 @@ static uint32_t expr_of(struct parse_state *s, uint32_t value, int depth)
     } else if (op == SpvOpLoad && n >= 3 && id(s, w[2])->opcode == SpvOpVariable &&
                id(s, w[2])->builtin == SpvBuiltInLocalInvocationIndex + 1) {
         node = expr_node(s, (struct reflect_expr){REFLECT_EXPR_LOCAL_INDEX, 32, 0, 0, 0});
+    } else if (op == SpvOpLoad && n >= 3 && id(s, w[2])->opcode == SpvOpVariable &&
+               (id(s, w[2])->builtin == SpvBuiltInSubgroupId + 1 ||
+                id(s, w[2])->builtin == SpvBuiltInSubgroupLocalInvocationId + 1)) {
+        uint8_t kind = id(s, w[2])->builtin == SpvBuiltInSubgroupId + 1 ? REFLECT_EXPR_SUBGROUP_ID
+                                                                        : REFLECT_EXPR_SUBGROUP_LOCAL_ID;
+        node = expr_node(s, (struct reflect_expr){kind, 32, 0, 0, 0});
+    } else if (op == SpvOpLoad && width == 32 && loop_counter_range(s, value, &first, &last)) {
+        node = expr_node(s, (struct reflect_expr){REFLECT_EXPR_RANGE, 32, (uint32_t)first, (uint32_t)last, 0});
     } else if (op == SpvOpLoad && n >= 3 && id(s, w[2])->opcode == SpvOpVariable &&
                id(s, w[2])->storage_class == SpvStorageClassFunction && id(s, w[2])->stored_value != 0 &&
                id(s, w[2])->stored_value != UINT32_MAX) {
@@ -206,6 +217,30 @@ static bool site_of(struct parse_state *s, uint32_t pointer, uint32_t *variable,
     return true;
 }
 
+/* The span of a cooperative matrix access at `site` (elements of its stride): (major - 1) *
+ * stride + (minor - 1). False when it cannot be written down (then the access's place is not
+ * known). */
+static bool cooperative_span(struct parse_state *s, const struct body_instruction *b, struct reflect_site *site,
+                             uint32_t type)
+{
+    struct cooperative_extent extent;
+    uint32_t stride;
+    if (site->index == REFLECT_NO_INDEX || !cooperative_matrix_extent(s, b, type_size(s, type, 0), &extent) ||
+        (stride = expr_of(s, extent.stride, 0)) == REFLECT_NO_INDEX)
+        return false;
+    uint32_t major = expr_node(s, (struct reflect_expr){REFLECT_EXPR_CONSTANT, 64, 0, 0, extent.major - 1});
+    uint32_t minor = expr_node(s, (struct reflect_expr){REFLECT_EXPR_CONSTANT, 64, 0, 0, extent.minor - 1});
+    if (major == REFLECT_NO_INDEX || minor == REFLECT_NO_INDEX)
+        return false;
+    uint32_t rows = expr_node(s, (struct reflect_expr){REFLECT_EXPR_MUL, 64, major, stride, 0});
+    if (rows == REFLECT_NO_INDEX)
+        return false;
+    site->span = expr_node(s, (struct reflect_expr){REFLECT_EXPR_ADD, 64, rows, minor, 0});
+    site->has_span = site->span != REFLECT_NO_INDEX;
+    site->certain = false; /* the subgroup's access: no one invocation's */
+    return site->has_span;
+}
+
 static void note_site(struct parse_state *s, const struct body_instruction *b, uint32_t pointer, bool write)
 {
     uint32_t root = id(s, pointer)->root;
@@ -223,7 +258,9 @@ static void note_site(struct parse_state *s, const struct body_instruction *b, u
     site.width = width > 0 && width < UINT32_MAX ? (uint32_t)width : 0;
     site.write = write;
     site.certain = b->block != 0 && !id(s, b->block)->uncertain_block;
-    if (site.width == 0 || s->site_count >= REFLECT_MAX_SITES ||
+    bool cooperative = cooperative_matrix_memory_access(b->opcode);
+    if (site.width == 0 || (cooperative && !cooperative_span(s, b, &site, type)) ||
+        s->site_count >= REFLECT_MAX_SITES ||
         !grow((void **)&s->sites, &s->site_capacity, s->site_count + 1, sizeof(*s->sites))) {
         v->sites_incomplete = true;
         return;
@@ -257,6 +294,16 @@ void find_sites(struct parse_state *s, const bool *reachable, const struct refle
             if (b->count >= 1)
                 note_site(s, b, w[0], true);
             break;
+        case SPIRV_OP_COOPERATIVE_MATRIX_LOAD_KHR:
+        case SPIRV_OP_COOPERATIVE_MATRIX_STORE_KHR:
+        case SpvOpCooperativeMatrixLoadNV:
+        case SpvOpCooperativeMatrixStoreNV: {
+            uint32_t pointer;
+            bool write;
+            if (cooperative_matrix_access(b->opcode, w, b->count, &pointer, &write))
+                note_site(s, b, pointer, write);
+            break;
+        }
         case SpvOpCopyMemory:
         case SpvOpCopyMemorySized:
             if (b->count >= 2) {

@@ -36,6 +36,7 @@ struct layer_messenger {
 
 struct layer_instance {
     VkInstance instance;
+    uint32_t api_version; /* VkApplicationInfo::apiVersion (1.0 when none was given) */
     struct layer_instance_dispatch dispatch;
     struct layer_settings settings;
     struct fleet_compute_limits targets; /* the `target_limits` setting's file (matrix/fleet_limits_read.h) */
@@ -117,6 +118,9 @@ struct layer_device {
     VkPhysicalDevice physical;
     struct layer_device_dispatch dispatch;
     VkPhysicalDeviceProperties properties;
+    /* the sizes its subgroups may have (0: not known): what a compute shader's gl_SubgroupID and
+     * gl_SubgroupInvocationID can be (access_footprint.c) */
+    uint32_t subgroup_min, subgroup_max;
     /* per dimension, the largest baseGroup + groupCount a dispatch may reach: the device's
      * maxComputeWorkGroupCount or a target device's, whichever is lower (check_dispatch_device_init) */
     uint64_t group_end_max[3];

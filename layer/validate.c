@@ -50,7 +50,8 @@ void validate_dispatch(struct layer_device *ld, struct command_buffer_state *cb,
         if (bounds.present)
             check_dispatch_coverage(ld, cb, &bounds, base, count, call, "", cb->command_index);
     }
-    struct dispatch_shape shape = {base, count, cb->push_constants, cb->push_valid, cb->push_version};
+    struct dispatch_shape shape = {
+        base, count, cb->push_constants, cb->push_valid, cb->push_version, ld->subgroup_min, ld->subgroup_max};
     validate_bound_command(ld, cb, &cb->compute, NULL, &shape, call);
 }
 

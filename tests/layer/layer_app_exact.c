@@ -8,6 +8,10 @@
  *   exact-slices: two dispatches write the slices their push constants select of one buffer bound
  *     whole (MUL_MAT_ID's experts), no barrier (silent); exact-slices-overlap: the slices overlap
  *     by half: write-after-write.
+ *   exact-tiles: two dispatches write the tiles of their products into one buffer bound whole,
+ *     each tile's elements reached through two loops (their counters stored twice, as glslang
+ *     keeps them), no barrier (silent); exact-tiles-overlap: the second product's tiles start half
+ *     way into the first's: write-after-write on the overlap.
  *   exact-copy-rects: two buffer-to-image copies into disjoint rectangles of one mip level (GTK 4's
  *     atlas uploads), no barrier (silent); exact-copy-rects-overlap: the rectangles overlap:
  *     write-after-write naming both regions.
@@ -43,12 +47,9 @@ static void tensor_dispatch(struct objects *o, VkCommandBuffer cb, VkPipeline pi
     vkCmdDispatch(cb, (params.count + 63) / 64, 1, 1);
 }
 
-static void scenario_tensors(struct objects *o, const char *name)
+/* The pipeline layout of tensor_op.comp and tile_op.comp: two storage buffers, struct tensor_params pushed. */
+static VkPipelineLayout tensor_layout(struct objects *o, VkDescriptorSetLayout set_layout)
 {
-    VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-    VkBuffer input = new_buffer(o, 4096, usage), graph = new_buffer(o, 8192, usage),
-             output = new_buffer(o, 4096, usage);
-    VkDescriptorSetLayout set_layout = new_set_layout(o, copy_types, 2);
     VkPushConstantRange push = {VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(struct tensor_params)};
     VkPipelineLayoutCreateInfo layout_info = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
                                               .setLayoutCount = 1,
@@ -58,6 +59,16 @@ static void scenario_tensors(struct objects *o, const char *name)
     VkPipelineLayout layout;
     CHECK(vkCreatePipelineLayout(o->a->device, &layout_info, NULL, &layout));
     o->pipeline_layouts[o->pipeline_layout_count++] = layout;
+    return layout;
+}
+
+static void scenario_tensors(struct objects *o, const char *name)
+{
+    VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    VkBuffer input = new_buffer(o, 4096, usage), graph = new_buffer(o, 8192, usage),
+             output = new_buffer(o, 4096, usage);
+    VkDescriptorSetLayout set_layout = new_set_layout(o, copy_types, 2);
+    VkPipelineLayout layout = tensor_layout(o, set_layout);
     VkPipeline pipeline = new_compute(o, layer_test_spirv_tensor_op, layer_test_spirv_tensor_op_size, layout);
     struct recording r = begin(o->a, "graph-cb");
     bool bug = strcmp(name, "exact-tensor-raw") == 0 || strcmp(name, "exact-slices-overlap") == 0;
@@ -74,6 +85,31 @@ static void scenario_tensors(struct objects *o, const char *name)
                         (struct tensor_params){256, bug ? 128 : 256});
     }
     finish(o->a, &r, !bug);
+}
+
+/* Two products of 16 tiles each (256 floats) written by tile_op.comp into one buffer bound whole:
+ * [0, 1024) and [1024, 2048), or (the bug) [512, 1536). */
+static void scenario_tiles(struct objects *o, const char *name)
+{
+    bool overlap = strstr(name, "overlap") != NULL;
+    VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    VkBuffer input = new_buffer(o, 4096, usage), graph = new_buffer(o, 8192, usage);
+    VkDescriptorSetLayout set_layout = new_set_layout(o, copy_types, 2);
+    VkPipelineLayout layout = tensor_layout(o, set_layout);
+    VkPipeline pipeline = new_compute(o, layer_test_spirv_tile_op, layer_test_spirv_tile_op_size, layout);
+    struct recording r = begin(o->a, "tiles-cb");
+    uint32_t firsts[2] = {0, overlap ? 128 : 256};
+    for (int product = 0; product < 2; ++product) {
+        VkDescriptorSet set = new_set(o, set_layout);
+        write_buffer(o, set, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, input, 0, VK_WHOLE_SIZE);
+        write_buffer(o, set, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, graph, 0, VK_WHOLE_SIZE);
+        struct tensor_params params = {256, firsts[product]};
+        vkCmdBindPipeline(r.cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+        vkCmdBindDescriptorSets(r.cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
+        vkCmdPushConstants(r.cb, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(params), &params);
+        vkCmdDispatch(r.cb, 256 / 16, 1, 1);
+    }
+    finish(o->a, &r, !overlap);
 }
 
 /* A 64x64 staging buffer's rows into two rectangles of mip 0 of a 64x64 image. */
@@ -177,6 +213,8 @@ bool scenarios_exact(struct app *a, const char *name)
     if (strcmp(name, "exact-tensor-apart") == 0 || strcmp(name, "exact-tensor-raw") == 0 ||
         strcmp(name, "exact-slices") == 0 || strcmp(name, "exact-slices-overlap") == 0)
         scenario_tensors(&o, name);
+    else if (strcmp(name, "exact-tiles") == 0 || strcmp(name, "exact-tiles-overlap") == 0)
+        scenario_tiles(&o, name);
     else if (strcmp(name, "exact-copy-rects") == 0 || strcmp(name, "exact-copy-rects-overlap") == 0)
         scenario_copy_rects(&o, name);
     else if (strcmp(name, "exact-mips-transition") == 0 || strcmp(name, "exact-mips-transition-unordered") == 0 ||

@@ -265,6 +265,10 @@ run exact-slices
 check "exact: two dispatches write the slices their push constants select, no barrier: silent" only 0
 run exact-slices-overlap
 check "exact: the slices overlap by half: WAW on the evaluated overlap" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-write-after-write .*writes VkBuffer 0x[0-9a-f]* (memory bytes \\[512, 1024), of the bytes its shader reaches' '$work/out'"
+run exact-tiles
+check "exact: two dispatches write their tiles through loops over rows and columns, disjoint, no barrier: silent" only 0
+run exact-tiles-overlap
+check "exact: the second product's tiles start half way into the first's: WAW on the evaluated bytes" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-write-after-write .*writes VkBuffer 0x[0-9a-f]* (memory bytes \\[512, 1024), of the bytes its shader reaches' '$work/out'"
 run exact-copy-rects
 check "exact: two copies into disjoint rectangles of one mip level (an atlas upload): silent" only 0
 run exact-copy-rects-overlap

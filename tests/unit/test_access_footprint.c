@@ -33,7 +33,8 @@ static void dispatch_of(struct dispatch *d, uint32_t groups, uint32_t count, uin
     d->count[1] = d->count[2] = 1;
     memcpy(d->push, &count, 4);
     memcpy(d->push + 4, &dst_first, 4);
-    d->shape = (struct dispatch_shape){d->base, d->count, d->push, 0x3, 0};
+    d->shape =
+        (struct dispatch_shape){.base = d->base, .count = d->count, .push_constants = d->push, .push_valid = 0x3};
 }
 
 static void the_bytes_of_each_tensor(void **state)
@@ -134,12 +135,73 @@ static void accesses_narrowed_and_marked(void **state)
     reflect_free(&r);
 }
 
+/* tile_op.comp: each workgroup's 4x4 tile through loops over rows (uint, step 1) and columns
+ * (int, step 2, the element and the next written): the counters bound the tile exactly. */
+static void loop_counters_bound_the_tiles(void **state)
+{
+    (void)state;
+    struct reflect_result r;
+    reflect_module(layer_test_spirv_tile_op, layer_test_spirv_tile_op_size, "main", NULL, 0, &r);
+    assert_true(r.ok);
+    struct dispatch d;
+    uint64_t begin, end;
+    dispatch_of(&d, 16, 256, 256); /* 16 tiles from element 256 */
+    assert_true(binding_of(&r, 1)->sites_complete);
+    assert_true(access_footprint_of(&r, binding_of(&r, 1), 0, 8192, &d.shape, &begin, &end));
+    assert_int_equal(begin, 1024);
+    assert_int_equal(end, 2048);
+    /* the source is read at the even columns only: its last element read is 15 * 16 + 12 + 2 */
+    assert_true(access_footprint_of(&r, binding_of(&r, 0), 0, 8192, &d.shape, &begin, &end));
+    assert_int_equal(begin, 0);
+    assert_int_equal(end, 255 * 4);
+    reflect_free(&r);
+    /* a counter the body moves too: its values are not bounded by the loop's condition */
+    reflect_module(layer_test_spirv_loop_modified, layer_test_spirv_loop_modified_size, "main", NULL, 0, &r);
+    assert_true(r.ok);
+    dispatch_of(&d, 1, 4, 0);
+    assert_true(binding_of(&r, 1)->written);
+    assert_false(access_footprint_of(&r, binding_of(&r, 1), 0, 8192, &d.shape, &begin, &end));
+    reflect_free(&r);
+}
+
+/* coop_store.spvasm: an 8x8 column-major cooperative matrix stored four times per subgroup at
+ * first + group * 32 + gl_SubgroupID * 8 + t * 8 * stride: the first element of the first store
+ * to the last of the last, with the device's subgroup sizes; nothing proven without them. */
+static void cooperative_matrix_stores(void **state)
+{
+    (void)state;
+    struct reflect_result r;
+    reflect_module(layer_test_spirv_coop_store, layer_test_spirv_coop_store_size, "main", NULL, 0, &r);
+    assert_true(r.ok);
+    const struct reflect_binding *out = binding_of(&r, 0);
+    assert_true(out->written);
+    assert_false(out->read); /* a store only, though SPIRV-Tools of Debian 12 does not know it */
+    assert_true(out->sites_complete);
+    assert_int_equal(out->site_count, 1);
+    assert_true(r.sites[out->sites_at].has_span);
+    assert_false(r.sites[out->sites_at].certain); /* the subgroup's store, no one invocation's */
+    struct dispatch d;
+    uint64_t begin, end;
+    dispatch_of(&d, 1, 32, 64);                                                     /* stride 32, first 64 */
+    assert_false(access_footprint_of(&r, out, 0, 1 << 20, &d.shape, &begin, &end)); /* sizes unknown */
+    d.shape.subgroup_min = d.shape.subgroup_max = 8;                                /* 4 subgroups of 32 invocations */
+    assert_true(access_footprint_of(&r, out, 0, 1 << 20, &d.shape, &begin, &end));
+    /* elements 64 .. 64 + 3 * 8 + 3 * 8 * 32 + 7 * 32 + 7 = 1087 */
+    assert_int_equal(begin, 64 * 4);
+    assert_int_equal(end, 1088 * 4);
+    /* subgroups as small as 4: up to 8 of them, gl_SubgroupID up to 7 */
+    d.shape.subgroup_min = 4;
+    assert_true(access_footprint_of(&r, out, 0, 1 << 20, &d.shape, &begin, &end));
+    assert_int_equal(end, (1088 + 4 * 8) * 4);
+    reflect_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(the_bytes_of_each_tensor),
-        cmocka_unit_test(unknown_values_prove_nothing),
-        cmocka_unit_test(accesses_narrowed_and_marked),
+        cmocka_unit_test(the_bytes_of_each_tensor),     cmocka_unit_test(unknown_values_prove_nothing),
+        cmocka_unit_test(accesses_narrowed_and_marked), cmocka_unit_test(loop_counters_bound_the_tiles),
+        cmocka_unit_test(cooperative_matrix_stores),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
