@@ -69,14 +69,18 @@ static bool bounds_of(struct evaluation *e, uint32_t node, struct interval *out)
         case REFLECT_EXPR_LOCAL_INDEX:
             v = e->ids->local_index;
             break;
-        case REFLECT_EXPR_SUBGROUP_ID: /* below the count of subgroups at the smallest size */
-            known = e->dispatch->subgroup_min != 0;
-            v.hi = known ? (e->ids->local_index.hi + e->dispatch->subgroup_min) / e->dispatch->subgroup_min - 1 : 0;
+        case REFLECT_EXPR_SUBGROUP_ID:
+            /* full subgroups: as many as the smallest size packs the workgroup into; otherwise a
+             * subgroup may hold one active invocation only (the spec fixes no count then) */
+            known = !e->dispatch->full_subgroups || e->dispatch->subgroup_min != 0;
+            v.hi = !e->dispatch->full_subgroups ? e->ids->local_index.hi
+                   : known ? (e->ids->local_index.hi + e->dispatch->subgroup_min) / e->dispatch->subgroup_min - 1
+                           : 0;
             break;
-        case REFLECT_EXPR_SUBGROUP_LOCAL_ID: /* below the largest size, and the workgroup's invocations */
+        case REFLECT_EXPR_SUBGROUP_LOCAL_ID:
+            /* below the largest size: a partly filled subgroup's active invocations may be any lane */
             known = e->dispatch->subgroup_max != 0;
-            v.hi = e->dispatch->subgroup_max - 1 < e->ids->local_index.hi ? e->dispatch->subgroup_max - 1
-                                                                          : e->ids->local_index.hi;
+            v.hi = known ? e->dispatch->subgroup_max - 1 : 0;
             break;
         case REFLECT_EXPR_RANGE:
             v = (struct interval){x->a, x->b};

@@ -117,6 +117,28 @@ static struct pipeline_state *new_pipeline(struct layer_device *ld, VkPipeline h
     return p;
 }
 
+/* The subgroups a compute stage runs with: the device's sizes, or the one its
+ * VkPipelineShaderStageRequiredSubgroupSizeCreateInfo requires; full when the stage requires full
+ * subgroups, or when the module is SPIR-V 1.6 or later and its local size X is a multiple of the
+ * subgroup size (the spec's rule; with sizes that vary, of the largest: sizes are powers of two). */
+static void note_stage_subgroups(const struct layer_device *ld, const VkPipelineShaderStageCreateInfo *stage,
+                                 const struct shader_module_state *code, struct pipeline_state *p)
+{
+    p->subgroup_min = ld->subgroup_min;
+    p->subgroup_max = ld->subgroup_max;
+    for (const VkBaseInStructure *s = stage->pNext; s != NULL; s = s->pNext)
+        if (s->sType == VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO) {
+            uint32_t size = ((const VkPipelineShaderStageRequiredSubgroupSizeCreateInfo *)s)->requiredSubgroupSize;
+            if (size != 0)
+                p->subgroup_min = p->subgroup_max = size;
+        }
+    bool spirv_1_6 =
+        code != NULL && code->size >= 8 && ((code->code[1] >> 16) & 0xFF) == 1 && ((code->code[1] >> 8) & 0xFF) >= 6;
+    p->full_subgroups = (stage->flags & VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT) != 0 ||
+                        (spirv_1_6 && p->shader.has_local_size && p->subgroup_max != 0 &&
+                         p->shader.local_size[0] % p->subgroup_max == 0);
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateComputePipelines(VkDevice device, VkPipelineCache cache,
                                                                     uint32_t count,
                                                                     const VkComputePipelineCreateInfo *infos,
@@ -137,6 +159,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateComputePipelines(VkDevice dev
             size_t spec_count = specialization(infos[i].stage.pSpecializationInfo, spec, 64);
             reflect_module(code->code, code->size, infos[i].stage.pName, spec, spec_count, &states[i]->shader);
             states[i]->reflected = states[i]->shader.ok;
+            note_stage_subgroups(ld, &infos[i].stage, code, states[i]);
             validate_pipeline_stage(ld, infos[i].stage.module, infos[i].stage.pName, infos[i].stage.stage,
                                     &states[i]->shader, "vkCreateComputePipelines");
         }

@@ -164,19 +164,33 @@ static VkLayerDeviceCreateInfo *device_link(const VkDeviceCreateInfo *info)
     return NULL;
 }
 
-/* The sizes the device's subgroups may have: with subgroup size control (Vulkan 1.3, or the
- * extension enabled) any of [min, max], else the one size it reports. Unknown (0) on a Vulkan 1.0
- * instance or device, where the query is not there. */
-static void note_subgroup_sizes(const struct layer_instance *li, struct layer_device *ld,
-                                const VkDeviceCreateInfo *info)
+static bool device_has_extension(const struct layer_instance *li, VkPhysicalDevice physical, const char *name)
+{
+    uint32_t count = 0;
+    if (li->dispatch.EnumerateDeviceExtensionProperties == NULL ||
+        li->dispatch.EnumerateDeviceExtensionProperties(physical, NULL, &count, NULL) != VK_SUCCESS || count == 0 ||
+        count > 4096)
+        return false;
+    VkExtensionProperties *all = calloc(count, sizeof(*all));
+    bool found = false;
+    if (all != NULL && li->dispatch.EnumerateDeviceExtensionProperties(physical, NULL, &count, all) >= VK_SUCCESS)
+        for (uint32_t i = 0; i < count && !found; ++i)
+            found = strcmp(all[i].extensionName, name) == 0;
+    free(all);
+    return found;
+}
+
+/* The sizes the device's subgroups may have: wherever it has subgroup size control (Vulkan 1.3,
+ * or the extension supported, enabled or not: an app that varies sizes without enabling it is
+ * wrong, but its subgroups still vary) any of [min, max], else the one size it reports. Unknown
+ * (0) on a Vulkan 1.0 instance or device, where the query is not there. */
+static void note_subgroup_sizes(const struct layer_instance *li, struct layer_device *ld)
 {
     if (li->api_version < VK_API_VERSION_1_1 || ld->properties.apiVersion < VK_API_VERSION_1_1 ||
         li->dispatch.GetPhysicalDeviceProperties2 == NULL)
         return;
-    bool size_control = ld->properties.apiVersion >= VK_API_VERSION_1_3 && li->api_version >= VK_API_VERSION_1_3;
-    for (uint32_t i = 0; i < info->enabledExtensionCount && !size_control; ++i)
-        size_control = info->ppEnabledExtensionNames[i] != NULL &&
-                       strcmp(info->ppEnabledExtensionNames[i], VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME) == 0;
+    bool size_control = ld->properties.apiVersion >= VK_API_VERSION_1_3 ||
+                        device_has_extension(li, ld->physical, VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
     VkPhysicalDeviceSubgroupSizeControlProperties control = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES};
     VkPhysicalDeviceSubgroupProperties subgroup = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES,
@@ -217,7 +231,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateDevice(VkPhysicalDevice physi
     ld->physical = physical;
     layer_device_dispatch_load(&ld->dispatch, *device, next_gdpa);
     li->dispatch.GetPhysicalDeviceProperties(physical, &ld->properties);
-    note_subgroup_sizes(li, ld, info);
+    note_subgroup_sizes(li, ld);
     validate_device_created(ld);
     handle_map_init(&ld->names);
     handle_map_init(&ld->label_paths);

@@ -2,6 +2,8 @@
 
 #include <spirv/unified1/spirv.h>
 
+#include "spirv_reflect_parse.h"
+
 /* A body instruction that writes memory through a pointer: the pointer, and the value written
  * (0 when not one value: a copy). False for other instructions. Function variables' initializers
  * count as writes. */
@@ -56,7 +58,7 @@ void note_stored_values(struct parse_state *s)
         if (v->opcode != SpvOpVariable || v->storage_class != SpvStorageClassFunction)
             continue;
         if (id(s, target)->opcode != SpvOpVariable || stored == 0 ||
-            (v->stored_value != 0 && v->stored_value != stored))
+            (v->stored_value != 0 && v->stored_value != stored) || named_by_unknown_instruction(s, target))
             v->stored_value = UINT32_MAX;
         else
             v->stored_value = stored;

@@ -3,6 +3,7 @@
 #include <spirv/unified1/spirv.h>
 
 #include "spirv_reflect_control_flow.h"
+#include "spirv_reflect_parse.h"
 
 /* at most so many loops are examined per module: beyond, their counters are not followed */
 #define MAX_LOOP_CANDIDATES 256u
@@ -132,6 +133,8 @@ static bool counter_uses(struct parse_state *s, struct loop_counter *k, uint64_t
             if (w[o] == k->variable)
                 return false; /* passed to a function, an access chain, a copy... */
     }
+    if (named_by_unknown_instruction(s, k->variable))
+        return false; /* an instruction the parse could not read may write it */
     if (step_store == NULL || start_store == NULL || !branches_to(s, k->continue_block, k->header) ||
         !branches_to(s, start_block, k->header) || start_block == k->continue_block ||
         !constant_of(s, s->words[start_store->at + 1], start))

@@ -411,7 +411,7 @@ static spv_result_t on_instruction(void *user, const spv_parsed_instruction_t *i
         return SPV_SUCCESS; /* a later word of an unknown instruction: nothing of its own */
     if (s->current_function != 0 && op != SpvOpFunction) {
         if (!grow((void **)&s->body, &s->body_capacity, s->body_count + 1, sizeof(*s->body)) ||
-            !grow((void **)&s->words, &s->word_capacity, s->word_count + inst->num_words, sizeof(uint32_t)))
+            !grow((void **)&s->words, &s->word_capacity, s->word_count + n, sizeof(uint32_t)))
             return SPV_ERROR_OUT_OF_MEMORY;
         struct body_instruction *b = &s->body[s->body_count++];
         if (r != NULL)
@@ -588,4 +588,17 @@ void mark_unknown_instructions(struct parse_state *s, const uint32_t *code, cons
             v->sites_incomplete = true;
             v->dynamic_index = true;
         }
+}
+
+bool named_by_unknown_instruction(const struct parse_state *s, uint32_t value)
+{
+    for (uint32_t i = 0; s->unknown != NULL && s->original != NULL && i < *s->unknown_count; ++i) {
+        const struct unknown_instruction *u = &s->unknown[i];
+        if (cooperative_matrix_modelled(s->original[u->at] & 0xFFFFu))
+            continue; /* read with its own words: the walks see it */
+        for (uint32_t k = 1; k < u->count; ++k)
+            if (s->original[u->at + k] == value)
+                return true;
+    }
+    return false;
 }

@@ -27,4 +27,9 @@ bool parse_module(struct parse_state *s, const uint32_t *code, size_t words, str
 void mark_unknown_instructions(struct parse_state *s, const uint32_t *code, const struct unknown_instruction *unknown,
                                uint32_t count);
 
+/* Whether an instruction the parse could not read (and does not model) names `value` among its
+ * operands: what it does to it is not known (a loop counter or a variable stored once may be
+ * written there). */
+bool named_by_unknown_instruction(const struct parse_state *s, uint32_t value);
+
 #endif
