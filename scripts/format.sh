@@ -4,7 +4,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-command -v clang-format >/dev/null || { echo "format: clang-format is not installed (scripts/setup.sh installs it)" >&2; exit 2; }
+command -v clang-format >/dev/null || { echo "format: clang-format is not installed (scripts/setup.sh --tests installs it)" >&2; exit 2; }
 mapfile -t files < <(git ls-files --cached --others --exclude-standard '*.c' '*.h')
 if [ "${1:-}" = "--check" ]; then
     bad=0

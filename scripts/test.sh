@@ -7,7 +7,7 @@
 # connection, 50 concurrent uploads, import on every core) in a ThreadSanitizer build.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-"$root/scripts/setup.sh"
+"$root/scripts/setup.sh" --tests
 
 # Tests talk to lavapipe unless the caller chose a driver: CI has no GPU.
 export LP_NUM_THREADS=${LP_NUM_THREADS:-2}

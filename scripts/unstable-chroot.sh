@@ -113,7 +113,7 @@ stamp_ok() {
 
 build() {
     local partial=$chroot_dir.partial start=$SECONDS
-    command -v debootstrap >/dev/null || die "debootstrap is missing: run scripts/setup.sh"
+    command -v debootstrap >/dev/null || die "debootstrap is missing: run scripts/setup.sh --tests"
     safe_remove "$partial"
     mkdir -p "$(dirname "$chroot_dir")"
     echo "unstable-chroot: building $chroot_dir from $mirror (trixie base, unstable packages)"

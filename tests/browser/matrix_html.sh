@@ -3,7 +3,7 @@
 # vendor, text), sorts (numbers as numbers) and shows each cell's reason and evidence as a
 # tooltip and each column's date, OS and kernel; what it drew is read back from the DOM and
 # compared with what the matrix data says. Exit 77 (ctest: skipped) only where Chromium is not
-# installed; scripts/setup.sh installs it, so CI runs it.
+# installed; scripts/setup.sh --tests installs it, so CI runs it.
 set -u
 tool=$(realpath "$1")
 fixtures=$(realpath "$2")

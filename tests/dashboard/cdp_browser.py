@@ -20,7 +20,7 @@ class Browser:
     def __init__(self, width=1400, height=900, timeout=60):
         chromium = shutil.which("chromium") or shutil.which("chromium-browser")
         if chromium is None:
-            raise BrowserError("chromium is not installed (scripts/setup.sh installs it)")
+            raise BrowserError("chromium is not installed (scripts/setup.sh --tests installs it)")
         self.timeout, self.width, self.height = timeout, width, height
         self.profile = tempfile.mkdtemp(prefix="preflight-chromium-")
         read_end, self.to_browser = os.pipe()

@@ -13,7 +13,7 @@ import tempfile
 def _bin(name):
     found = sorted(glob.glob("/usr/lib/postgresql/*/bin/" + name))
     if not found:
-        raise RuntimeError("PostgreSQL is not installed (Debian: apt install postgresql); scripts/setup.sh installs it")
+        raise RuntimeError("PostgreSQL is not installed (Debian: apt install postgresql); scripts/setup.sh --tests installs it")
     return found[-1]
 
 

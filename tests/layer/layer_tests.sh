@@ -496,7 +496,7 @@ active=1
 if ! whole; then
     : # vkcube is no layer_app scenario
 elif ! command -v xvfb-run >/dev/null || ! command -v vkcube >/dev/null; then
-    echo "skip vkcube: xvfb-run or vkcube not installed (scripts/setup.sh installs both)"
+    echo "skip vkcube: xvfb-run or vkcube not installed (scripts/setup.sh --tests installs both)"
 elif ldd "$(layer_library)" | grep -q 'lib[at]san'; then
     echo "skip vkcube: sanitizer build of the layer"
 else

@@ -29,7 +29,7 @@ Usage: run_programs.py --layer-dir DIR [--suite bookworm|unstable] [--vkfft PATH
                 written by hand); DIR may be the expectations folder itself
 Prints one line per program and "N passed, N failed"; exit 0 when every program passed, 1 when
 one failed, 2 on bad usage, 3 when the unstable chroot is missing. A program whose package is not
-installed fails (scripts/setup.sh installs them all); it is never skipped silently.
+installed fails (scripts/setup.sh --tests installs them all); it is never skipped silently.
 """
 import argparse
 import hashlib
@@ -472,7 +472,7 @@ def main():
         for case in selected:
             missing = runner.missing(case)
             if missing:
-                print(f"FAIL {case.name}: not installed: {', '.join(missing)} (scripts/setup.sh installs it)")
+                print(f"FAIL {case.name}: not installed: {', '.join(missing)} (scripts/setup.sh --tests installs it)")
                 failed += 1
                 continue
             expectations = read_expectations(folder, case.name)
