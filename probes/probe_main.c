@@ -59,6 +59,7 @@ static void print_usage(FILE *to)
     fputs(
         "usage: preflight-probe [--device N | --all] [--out FILE | --out -] [--pretty] [--list]\n"
         "                       [--host-label NAME] [--tests PATTERNS] [--skip PATTERNS] [--timeout S] [--jobs N]\n"
+        "                       [--repeat N]\n"
         "                       [--artifacts DIR] [--fresh-device] [--no-power] [--power-counter-only] [--power-budget S]\n"
         "                       [--power-phase-ms MS] [--no-smoke] [--list-tests] [--amber PATH...]\n"
         "\n"
@@ -79,6 +80,10 @@ static void print_usage(FILE *to)
         "  --timeout S  watchdog per smoke test, in seconds (default 60)\n"
         "  --jobs N     run smoke tests in up to N worker processes per device at once, 1 to 64\n"
         "               (default 1; devices run side by side); tests that measure GPU time run alone\n"
+        "  --repeat N   rerun each smoke test that failed, up to N times, until its verdict over\n"
+        "               its runs is known at 95 % confidence (Wilson interval: a fail needs 4 failed\n"
+        "               runs, a pass after a failure makes it flaky); each rerun is kept in the\n"
+        "               report (reruns, measured) and counts as a run on the dashboard (default 0)\n"
         "  --artifacts DIR  write the images tests read back (PNG) into DIR, named in the\n"
         "               evidence with their SHA-256; DIR is created if missing\n"
         "  --fresh-device  a new VkDevice for every smoke test (default: one per worker, made\n"
@@ -212,6 +217,16 @@ static int parse_options(int argc, char **argv, struct probe_options *o)
                 return EXIT_USAGE;
             }
             o->runner.jobs = (unsigned)jobs;
+        } else if (strcmp(arg, "--repeat") == 0 && i + 1 < argc) {
+            char *end = NULL;
+            errno = 0;
+            long repeat = strtol(argv[++i], &end, 10);
+            if (errno != 0 || end == argv[i] || *end != '\0' || repeat < 0 || repeat > RUNNER_MAX_REPEAT) {
+                fprintf(stderr, "preflight-probe: --repeat needs a number of reruns from 0 to %d, not '%s'\n",
+                        RUNNER_MAX_REPEAT, argv[i]);
+                return EXIT_USAGE;
+            }
+            o->runner.repeat = (unsigned)repeat;
         } else if (strcmp(arg, "--artifacts") == 0 && i + 1 < argc) {
             o->runner.artifacts_dir = argv[++i];
             if (o->runner.artifacts_dir[0] == '\0') {
@@ -234,7 +249,7 @@ static int parse_options(int argc, char **argv, struct probe_options *o)
                 strcmp(arg, "--device") == 0 || strcmp(arg, "--out") == 0 || strcmp(arg, "--tests") == 0 ||
                 strcmp(arg, "--skip") == 0 || strcmp(arg, "--timeout") == 0 || strcmp(arg, "--host-label") == 0 ||
                 strcmp(arg, "--jobs") == 0 || strcmp(arg, "--artifacts") == 0 || strcmp(arg, "--power-budget") == 0 ||
-                strcmp(arg, "--power-phase-ms") == 0 || strcmp(arg, "--amber") == 0;
+                strcmp(arg, "--power-phase-ms") == 0 || strcmp(arg, "--amber") == 0 || strcmp(arg, "--repeat") == 0;
             fprintf(stderr, "preflight-probe: %s '%s'\n", missing_value ? "missing value for" : "unknown option", arg);
             print_usage(stderr);
             return EXIT_USAGE;

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fleet_measure.h"
 #include "report_model.h"
 #include "smoke.h"
 #include "worker.h"
@@ -111,11 +112,19 @@ static bool not_run(const struct smoke_test *test, bool is_declared, const char 
     return true;
 }
 
-/* One test's place in the run. */
+/* A run of a test after its first (--repeat): its verdict, reason, evidence and time. */
+struct rerun {
+    struct worker_result result;
+    double duration_ms;
+};
+
+/* One test's place in the run: its first run, and its reruns. */
 struct slot {
     struct worker_result result;
     double started_ms, duration_ms;
     bool runs;
+    struct rerun *reruns;
+    unsigned rerun_count;
 };
 
 /* A worker and the test it runs now (SIZE_MAX: idle). */
@@ -139,17 +148,29 @@ struct device_run {
     char prefix[96];
     struct worker_context context;
     double began, elapsed_ms;
+    unsigned round; /* 0: the first runs; k: the k-th rerun of what failed (--repeat) */
 };
 
 static void finish(struct device_run *d, struct lane *lane, const struct worker_result *r, double now,
                    const struct runner_options *options)
 {
     struct slot *slot = &d->slots[lane->test];
-    slot->result = *r;
-    slot->duration_ms = now - slot->started_ms;
+    double duration_ms = now - slot->started_ms;
+    if (d->round == 0) {
+        slot->result = *r;
+        slot->duration_ms = duration_ms;
+    } else {
+        struct rerun *more = realloc(slot->reruns, (slot->rerun_count + 1) * sizeof(*more));
+        if (more != NULL) {
+            slot->reruns = more;
+            slot->reruns[slot->rerun_count++] = (struct rerun){*r, duration_ms};
+        } else {
+            cJSON_Delete(r->evidence); /* without memory the rerun is not kept */
+        }
+    }
     if (options->progress)
-        fprintf(stderr, "  GPU%u %-32s %-12s %8.1f ms%s%s\n", d->index, smoke_test_get(lane->test)->id,
-                verdict_name(r->status), slot->duration_ms, r->reason[0] ? "  " : "", r->reason);
+        fprintf(stderr, "  GPU%u %-32s %-12s %8.1f ms%s%s%s\n", d->index, smoke_test_get(lane->test)->id,
+                verdict_name(r->status), duration_ms, d->round ? "  (rerun)" : "", r->reason[0] ? "  " : "", r->reason);
     lane->test = SIZE_MAX;
 }
 
@@ -322,6 +343,36 @@ static bool prepare(struct device_run *d, cJSON *device, unsigned jobs, const st
     return true;
 }
 
+/* A test's runs so far measured (fleet_measure.h): the first and every rerun. */
+static void measure_slot(const struct slot *slot, struct fleet_measure *m)
+{
+    int runs = 0, failures = 0;
+    for (unsigned k = 0; k <= slot->rerun_count; ++k) {
+        enum verdict v = k == 0 ? slot->result.status : slot->reruns[k - 1].result.status;
+        runs += v == VERDICT_PASS || verdict_is_failure(v);
+        failures += verdict_is_failure(v);
+    }
+    fleet_measure(runs, failures, m);
+}
+
+/* Queues round `round` of reruns: the tests that failed in some run and whose verdict over their
+ * runs is still unknown (a test failing every time needs 4 runs to be a confident fail; one that
+ * passed once is flaky at once). False when there is none. */
+static bool queue_reruns(struct device_run *d, unsigned round)
+{
+    d->round = round;
+    d->queued = d->next = 0;
+    for (int alone = 0; alone < 2; ++alone)
+        for (size_t i = 0; i < smoke_test_count(); ++i) {
+            struct fleet_measure m;
+            measure_slot(&d->slots[i], &m);
+            if (d->slots[i].runs && m.failures > 0 && strcmp(m.verdict, "unknown") == 0 &&
+                ((smoke_test_get(i)->flags & SMOKE_RUNS_ALONE) != 0) == alone)
+                d->order[d->queued++] = i;
+        }
+    return d->queued > 0;
+}
+
 /* The device's `smoke` and `capabilities` arrays, in the tests' table order. */
 static void write_results(struct device_run *d)
 {
@@ -339,6 +390,28 @@ static void write_results(struct device_run *d)
         else
             cJSON_AddNullToObject(entry, "reason");
         cJSON_AddItemToObject(entry, "evidence", r->evidence ? r->evidence : cJSON_CreateObject());
+        if (d->slots[i].rerun_count > 0) { /* --repeat: each rerun a run of its own */
+            cJSON *reruns = cJSON_AddArrayToObject(entry, "reruns");
+            for (unsigned k = 0; k < d->slots[i].rerun_count; ++k) {
+                const struct rerun *again = &d->slots[i].reruns[k];
+                cJSON *run = cJSON_CreateObject();
+                cJSON_AddStringToObject(run, "status", verdict_name(again->result.status));
+                cJSON_AddNumberToObject(run, "duration_ms", (double)(long long)(again->duration_ms * 1000) / 1000.0);
+                if (again->result.reason[0] != '\0')
+                    cJSON_AddStringToObject(run, "reason", again->result.reason);
+                else
+                    cJSON_AddNullToObject(run, "reason");
+                cJSON_AddItemToObject(run, "evidence",
+                                      again->result.evidence ? again->result.evidence : cJSON_CreateObject());
+                cJSON_AddItemToArray(reruns, run);
+            }
+            struct fleet_measure m;
+            measure_slot(&d->slots[i], &m);
+            cJSON *measured = cJSON_AddObjectToObject(entry, "measured");
+            cJSON_AddStringToObject(measured, "verdict", m.verdict);
+            cJSON_AddNumberToObject(measured, "runs", m.runs);
+            cJSON_AddNumberToObject(measured, "failures", m.failures);
+        }
         cJSON_AddItemToArray(smoke, entry);
         cJSON_AddItemToArray(
             capabilities, capability_row(test, d->is_declared[i], d->is_declared[i] ? NULL : d->missing[i], r->status));
@@ -347,6 +420,8 @@ static void write_results(struct device_run *d)
 
 static void release(struct device_run *d)
 {
+    for (size_t i = 0; d->slots != NULL && i < smoke_test_count(); ++i)
+        free(d->slots[i].reruns); /* their evidence went into the report */
     free(d->slots);
     free(d->is_declared);
     free(d->selected);
@@ -379,6 +454,15 @@ void runner_run_devices(cJSON *devices, const struct runner_options *options)
         fprintf(stderr, "preflight-probe: out of memory for the smoke tests\n");
     } else {
         schedule(runs, count, options);
+        /* --repeat N: what failed runs again, until its verdict is known or N reruns are spent */
+        for (unsigned round = 1; round <= options->repeat; ++round) {
+            bool any = false;
+            for (d = 0; d < count; ++d)
+                any = queue_reruns(&runs[d], round) || any;
+            if (!any)
+                break;
+            schedule(runs, count, options);
+        }
         for (d = 0; d < count; ++d) {
             if (options->progress)
                 fprintf(stderr, "GPU%u: %zu smoke tests in %u worker processes (--jobs %u), %.0f ms\n", runs[d].index,

@@ -21,7 +21,11 @@ struct runner_options {
     const char *artifacts_dir;  /* where tests write their images (PNG); NULL: none */
     bool fresh_device;          /* a VkDevice per test rather than one per worker */
     struct power_options power; /* sampling power around timed passes (smoke/power/meter.h) */
+    unsigned repeat;            /* reruns at most of each test that failed, until its verdict is known */
 };
+
+/* The most reruns --repeat may ask for. */
+#define RUNNER_MAX_REPEAT 100
 
 /* --jobs when none is given. One worker is the fastest measured on both drivers we have (H200:
  * 3.5 s with 1, 3.7 s with 2, 4.2 s with 4; lavapipe: 0.31 s with 1 or 2; docs/benchmarks.md):

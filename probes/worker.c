@@ -1,6 +1,7 @@
 #include "worker.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,12 +20,24 @@ pid_t worker_pids[WORKER_MAX];
 static enum smoke_fault fault_for(const char *id)
 {
 #ifdef PREFLIGHT_FAULT_INJECTION
-    /* Test builds only: PREFLIGHT_FAULT="compute.buffer=crash,compute.barrier=hang,compute.1x1=wrong,compute.atomics=lost" */
+    /* Test builds only: PREFLIGHT_FAULT="compute.buffer=crash,compute.barrier=hang,compute.1x1=wrong,compute.atomics=lost";
+     * wrong-once: a wrong result the first time the test runs in the probe's run, a pass when it
+     * runs again (--repeat), told apart by a file per test in PREFLIGHT_FAULT_ONCE_DIR */
     const char *spec = getenv("PREFLIGHT_FAULT");
     size_t length = strlen(id);
     for (const char *at = spec; at != NULL && *at != '\0';) {
         if (strncmp(at, id, length) == 0 && at[length] == '=') {
             const char *kind = at + length + 1;
+            const char *once_dir = getenv("PREFLIGHT_FAULT_ONCE_DIR");
+            if (strncmp(kind, "wrong-once", 10) == 0 && once_dir != NULL) {
+                char marker[4096];
+                snprintf(marker, sizeof(marker), "%s/%s", once_dir, id);
+                int fd = open(marker, O_CREAT | O_EXCL | O_WRONLY, 0600);
+                if (fd < 0)
+                    return SMOKE_FAULT_NONE; /* it failed before: this time it passes */
+                close(fd);
+                return SMOKE_FAULT_WRONG_RESULT;
+            }
             if (strncmp(kind, "crash", 5) == 0)
                 return SMOKE_FAULT_CRASH;
             if (strncmp(kind, "hang", 4) == 0)

@@ -383,18 +383,28 @@ static bool count_runs(struct db *db, const struct fleet_entry *e)
     cJSON *verdicts = cJSON_Parse(db_result_text(r, 0, 0));
     db_result_free(r);
     bool ok = true;
-    const cJSON *test;
+    const cJSON *test, *again;
     cJSON_ArrayForEach(test, cJSON_GetObjectItemCaseSensitive(verdicts, "test"))
     {
         if (!ok || !cJSON_IsString(test) || !fleet_verdict_ran(test->valuestring))
             continue;
-        const struct db_param p[] = {DB_TEXT(e->device_key), DB_INT(e->driver_raw), DB_TEXT(test->string),
-                                     DB_INT(items_verdict_failing(test->valuestring))};
+        /* the report's run, and its reruns (preflight-probe --repeat) */
+        int runs = 1, failures = items_verdict_failing(test->valuestring);
+        cJSON_ArrayForEach(
+            again, cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(verdicts, "reruns"), test->string))
+        {
+            if (cJSON_IsString(again) && fleet_verdict_ran(again->valuestring)) {
+                ++runs;
+                failures += items_verdict_failing(again->valuestring);
+            }
+        }
+        const struct db_param p[] = {DB_TEXT(e->device_key), DB_INT(e->driver_raw), DB_TEXT(test->string), DB_INT(runs),
+                                     DB_INT(failures)};
         ok = db_exec(db,
-                     "INSERT INTO driver_runs (device_key, driver_raw, name, runs, failures) VALUES (?, ?, ?, 1, ?) "
-                     "ON CONFLICT (device_key, driver_raw, name) DO UPDATE SET runs = driver_runs.runs + 1, "
-                     "failures = driver_runs.failures + excluded.failures",
-                     p, 4);
+                     "INSERT INTO driver_runs (device_key, driver_raw, name, runs, failures) VALUES (?, ?, ?, ?, ?) "
+                     "ON CONFLICT (device_key, driver_raw, name) DO UPDATE SET runs = driver_runs.runs + "
+                     "excluded.runs, failures = driver_runs.failures + excluded.failures",
+                     p, 5);
     }
     cJSON_Delete(verdicts);
     return ok;

@@ -16,6 +16,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "fleet_measure.h"
+
 struct machine_verdict {
     const char *host;    /* the machine's host label ("" when the report had none) */
     const char *verdict; /* its newest run's verdict */
@@ -46,27 +48,7 @@ enum fleet_change {
 /* The change from the previous driver's combined verdict to this driver's. */
 enum fleet_change fleet_compare(const char *before, const char *after);
 
-/* Verdicts with a confidence: every run of a test on a (device, driver), over every machine and
- * every report (not only the newest), is one Bernoulli trial; its failure rate is estimated with
- * the Wilson score interval at FLEET_CONFIDENCE. Decided:
- *   - unknown: no run, or too few to tell;
- *   - pass: no failure, and the interval's upper bound is below FLEET_DECISIVE_RATE (a test failing
- *     that often would have failed at least once: 4 runs at 95 %);
- *   - fail: every run failed, and the lower bound is above 1 - FLEET_DECISIVE_RATE;
- *   - flaky: it both passed and failed, with the estimated rate and its interval.
- * A measured regression: this driver's interval lies wholly above the earlier driver's (a flaky
- * test getting much worse is one; a stable flake, whose intervals overlap, is not). */
-#define FLEET_CONFIDENCE 0.95
-#define FLEET_Z 1.959963984540054 /* the standard normal quantile of (1 + FLEET_CONFIDENCE) / 2 */
-#define FLEET_DECISIVE_RATE 0.5
-
-struct fleet_measure {
-    char verdict[8]; /* "pass", "fail", "flaky", "unknown" */
-    int runs, failures;
-    double rate, low, high; /* failures / runs and its interval; 0, 0, 1 without a run */
-};
-
-void fleet_measure(int runs, int failures, struct fleet_measure *out);
+/* Verdicts with a confidence over every run: matrix/fleet_measure.h. */
 /* FLEET_REGRESSION where `after`'s interval lies above `before`'s, FLEET_FIX where below, else
  * FLEET_SAME (the runs cannot tell them apart). */
 enum fleet_change fleet_measured_change(const struct fleet_measure *before, const struct fleet_measure *after);

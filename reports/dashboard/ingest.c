@@ -125,6 +125,8 @@ static struct contribution contribution_of(bool declared, const char *verdict)
  * time writes some 1200 rows of each kind, and one statement per row is one round trip each on
  * PostgreSQL. The rows' texts must stay valid until the flush. */
 #define BATCH_ROWS 100
+/* a test's reruns counted per report: what preflight-probe --repeat can make (its schema's bound) */
+#define RERUNS_COUNTED 100
 #define BATCH_COLUMNS 7
 
 struct batch {
@@ -489,8 +491,9 @@ const struct report_artifact *ingest_prepared_artifacts(const struct ingest_prep
     return p->artifacts;
 }
 
-/* The entry's smoke verdicts, kept as JSON text with its items. */
-static const char *verdicts_of(struct item_list *items)
+/* The entry's smoke verdicts, kept as JSON text with its items; a test's reruns (preflight-probe
+ * --repeat) as the list of their verdicts, each a run of its own for the measured verdicts. */
+static const char *verdicts_of(struct item_list *items, const cJSON *device)
 {
     cJSON *all = cJSON_CreateObject();
     cJSON *tests = cJSON_AddObjectToObject(all, "test");
@@ -499,6 +502,27 @@ static const char *verdicts_of(struct item_list *items)
         const struct item *it = &items->items[i];
         if (*it->verdict)
             cJSON_AddStringToObject(strcmp(it->kind, "test") == 0 ? tests : capabilities, it->name, it->verdict);
+    }
+    cJSON *reruns = NULL;
+    const cJSON *entry;
+    cJSON_ArrayForEach(entry, cJSON_GetObjectItemCaseSensitive(device, "smoke"))
+    {
+        const cJSON *id = cJSON_GetObjectItemCaseSensitive(entry, "id"), *run;
+        const cJSON *list = cJSON_GetObjectItemCaseSensitive(entry, "reruns");
+        if (!cJSON_IsString(id) || !cJSON_IsArray(list) || cJSON_GetArraySize(list) == 0 ||
+            cJSON_GetObjectItemCaseSensitive(reruns, id->valuestring) != NULL)
+            continue;
+        if (reruns == NULL)
+            reruns = cJSON_AddObjectToObject(all, "reruns");
+        cJSON *verdicts = cJSON_AddArrayToObject(reruns, id->valuestring);
+        enum verdict v;
+        int kept = 0;
+        cJSON_ArrayForEach(run, list)
+        {
+            const cJSON *status = cJSON_GetObjectItemCaseSensitive(run, "status");
+            if (cJSON_IsString(status) && verdict_parse(status->valuestring, &v) && kept++ < RERUNS_COUNTED)
+                cJSON_AddItemToArray(verdicts, cJSON_CreateString(verdict_name(v)));
+        }
     }
     char *text = cJSON_PrintUnformatted(all);
     cJSON_Delete(all);
@@ -558,7 +582,7 @@ static struct ingest_prepared *prepare(const char *body, size_t length, const ch
         ok = items_from_device(device, &p->items[index]);
         if (ok) {
             identity_of(device, &p->identities[index], &p->items[index]);
-            p->identities[index].verdicts = verdicts_of(&p->items[index]);
+            p->identities[index].verdicts = verdicts_of(&p->items[index], device);
             ok = p->identities[index].verdicts != NULL;
         }
         ++index;

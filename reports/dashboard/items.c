@@ -7,6 +7,7 @@
 
 #include "json_path.h"
 #include "report_model.h"
+#include "fleet_measure.h"
 #include "verdict.h"
 #include "vk_json.h"
 
@@ -26,8 +27,7 @@ bool items_verdict_failing(const char *verdict)
     enum verdict v;
     if (!verdict_parse(verdict, &v))
         return false;
-    return v == VERDICT_FAIL || v == VERDICT_NOT_APPLIED || v == VERDICT_CRASHED || v == VERDICT_TIMEOUT ||
-           v == VERDICT_DEVICE_LOST;
+    return verdict_is_failure(v);
 }
 
 struct item_text_block {

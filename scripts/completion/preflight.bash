@@ -8,7 +8,7 @@ _preflight_probe()
     --out) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --artifacts) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     --amber) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-    --device | --timeout | --jobs | --power-budget | --power-phase-ms) COMPREPLY=(); return ;;
+    --device | --timeout | --jobs | --repeat | --power-budget | --power-phase-ms) COMPREPLY=(); return ;;
     --tests | --skip)
         local ids
         ids=$(preflight-probe --list-tests 2>/dev/null | awk '{print $1}')
@@ -16,7 +16,7 @@ _preflight_probe()
         return
         ;;
     esac
-    COMPREPLY=($(compgen -W "--device --all --out --pretty --host-label --list --tests --skip --timeout --jobs --artifacts --fresh-device --no-power --power-counter-only --power-budget --power-phase-ms --no-smoke --list-tests --amber --help --version" -- "$cur"))
+    COMPREPLY=($(compgen -W "--device --all --out --pretty --host-label --list --tests --skip --timeout --jobs --repeat --artifacts --fresh-device --no-power --power-counter-only --power-budget --power-phase-ms --no-smoke --list-tests --amber --help --version" -- "$cur"))
 }
 
 _preflight_report_options()

@@ -133,3 +133,23 @@ def write_flakes(fixtures, out, now=None):
                 json.dump(report, f)
             paths.append(path)
     return paths
+
+
+def write_rerun(fixtures, out, now=None):
+    """One more run of write_flakes' device on Mesa 25.1.3 made with preflight-probe --repeat:
+    compute.barrier failed, then failed and passed on its two reruns (measured flaky)."""
+    now = now or datetime.datetime.now(datetime.timezone.utc)
+    base = json.load(open(os.path.join(fixtures, "probe-lavapipe.report.json")))
+    report, device = _lavapipe(base, "flk-01", "25.1.3", (now - datetime.timedelta(minutes=30)).strftime("%Y-%m-%dT%H:%M:%SZ"))
+    device["identity"]["deviceKey"] = FLAKY_KEY
+    device["identity"]["deviceName"] = "lavapipe with flakes"
+    _fail(device, "compute.barrier", "fail", "readback mismatch in the first run")
+    entry = next(t for t in device["smoke"] if t["id"] == "compute.barrier")
+    entry["reruns"] = [{"status": "fail", "duration_ms": 3.5, "reason": "readback mismatch again", "evidence": {}},
+                       {"status": "pass", "duration_ms": 3.1, "reason": None, "evidence": {}}]
+    entry["measured"] = {"verdict": "flaky", "runs": 3, "failures": 2}
+    os.makedirs(out, exist_ok=True)
+    path = os.path.join(out, "rerun.json")
+    with open(path, "w") as f:
+        json.dump(report, f)
+    return path

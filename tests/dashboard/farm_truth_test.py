@@ -218,6 +218,17 @@ def main():
         status, page = api("/devices/" + farm_fleet.FLAKY_KEY)
         check("device page: the measured verdicts shown", status == 200 and b"flaky: failure rate 80 % of 10 runs" in page and
               b"measured: pass / fail / flaky / unknown" in page, status)
+        # ---- reruns (preflight-probe --repeat): each a run of its own ----
+        rerun_path = farm_fleet.write_rerun(a.fixtures, os.path.join(work, "rerun"))
+        status, _, body = post_report(server.port, open(rerun_path, "rb").read(), token)
+        check("stored the report with reruns", status == 201, (status, body[:200]))
+        newest = (model("/devices/" + farm_fleet.FLAKY_KEY).get("drivers") or [{}])[0]
+        measured = {m["test"]: m for m in newest.get("measured", [])}
+        barrier = measured.get("compute.barrier", {})
+        check("reruns: compute.barrier failed, then failed and passed on reruns: 3 runs and 2 failures more "
+              "(13 runs, 5 failures)", barrier.get("runs") == 13 and barrier.get("failures") == 5, barrier)
+        one = measured.get("compute.1x1", {})
+        check("reruns: a test without reruns counts once (11 runs of compute.1x1)", one.get("runs") == 11, one)
         server.stop()
         server = None
     finally:

@@ -3,7 +3,8 @@
 # tool's gate and JUnit, and uploads to a real preflight-dashboard (SQLite) on loopback, with the
 # exit code of each outcome: all good, a failed gate, a dashboard that is down (spooled, then
 # delivered by the next run), a probe that fails, bad usage; artifacts and pruning of old runs.
-# Usage: farm_run.sh PREFLIGHT_PROBE PREFLIGHT_REPORT PREFLIGHT_DASHBOARD
+# Usage: farm_run.sh PREFLIGHT_PROBE PREFLIGHT_REPORT PREFLIGHT_DASHBOARD [PREFLIGHT_PROBE_FAULTY]
+# (with the test build of the probe, --rerun is checked on a test that always fails)
 set -u
 runner=$(realpath "$(dirname "$0")/../../scripts/preflight-farm-run")
 work=$(mktemp -d)
@@ -105,6 +106,28 @@ check "an unreadable requirements file: exit 64 ($rc)" [ "$rc" = 64 ]
 printf 'no such thing\n' >"$work/bad.req"
 rc=$(farm --requirements "$work/bad.req" --no-artifacts --probe-arg --no-smoke)
 check "a malformed requirements file: exit 4 ($rc)" [ "$rc" = 4 ]
+
+# --rerun N: the probe's --repeat N; a test that fails every time reruns until its fail is
+# confident (4 runs), the report keeps every run, the gate judges the first
+if [ -n "${4:-}" ]; then
+    fbin=$work/fbin
+    mkdir "$fbin" && ln -s "$(realpath "$4")" "$fbin/preflight-probe" && ln -s "$(realpath "$2")" "$(realpath "$3")" "$fbin/"
+    printf 'compute.1x1 must pass\n' >"$work/rerun.req"
+    rc=$(PREFLIGHT_BIN=$fbin PREFLIGHT_FAULT=compute.1x1=wrong farm --rerun 5 --requirements "$work/rerun.req" \
+         --no-artifacts --probe-arg --tests --probe-arg compute.1x1)
+    latest=$work/runs/latest
+    check "--rerun 5: the gate fails on the first run's fail (exit 2: $rc)" [ "$rc" = 2 ]
+    check "--rerun 5: compute.1x1 reran 3 times, a confident fail over 4 runs; run.json records --rerun" python3 -c '
+import json, sys
+t = {t["id"]: t for t in json.load(open(sys.argv[1]))["devices"][0]["smoke"]}["compute.1x1"]
+run = json.load(open(sys.argv[2]))
+sys.exit(0 if len(t.get("reruns", [])) == 3 and t.get("measured") == {"verdict": "fail", "runs": 4, "failures": 4}
+         and run.get("rerun") == 5 else 1)' "$latest/report.json" "$latest/run.json"
+fi
+for value in -1 101 x ""; do
+    rc=$(farm --rerun "$value")
+    check "--rerun '$value': exit 64 ($rc)" [ "$rc" = 64 ]
+done
 
 rc=$(farm --keep 2 --no-artifacts --probe-arg --no-smoke)
 check "--keep 2 leaves the two newest runs ($rc)" [ "$(find "$work/runs" -mindepth 1 -maxdepth 1 -type d | wc -l)" = 2 ]
