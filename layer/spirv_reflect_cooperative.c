@@ -2,7 +2,6 @@
 
 #include <spirv/unified1/spirv.h>
 
-
 bool cooperative_matrix_access(uint32_t opcode, const uint32_t *w, uint32_t n, uint32_t *pointer, bool *write)
 {
     switch (opcode) {
