@@ -167,16 +167,6 @@ void replay_bodies(struct parse_state *s, const bool *reachable, bool roots_only
             if (live && n >= 3)
                 mark(s, w[2], true, false, 0);
             break;
-        case SPIRV_OP_COOPERATIVE_MATRIX_LOAD_KHR:
-        case SPIRV_OP_COOPERATIVE_MATRIX_STORE_KHR:
-        case SpvOpCooperativeMatrixLoadNV:
-        case SpvOpCooperativeMatrixStoreNV: {
-            uint32_t pointer;
-            bool write;
-            if (live && cooperative_matrix_access(b->opcode, w, n, &pointer, &write))
-                mark(s, pointer, !write, write, 0);
-            break;
-        }
         case SpvOpRayQueryInitializeKHR:
             if (live && n >= 2)
                 mark(s, w[1], true, false, 0);
@@ -185,8 +175,13 @@ void replay_bodies(struct parse_state *s, const bool *reachable, bool roots_only
             if (live && n >= 1)
                 mark(s, w[0], true, false, 0);
             break;
-        default:
+        default: {
+            uint32_t pointer;
+            bool write;
+            if (live && cooperative_matrix_access(b->opcode, w, n, &pointer, &write))
+                mark(s, pointer, !write, write, 0);
             break;
+        }
         }
     }
 }

@@ -275,6 +275,8 @@ void find_sites(struct parse_state *s, const bool *reachable, const struct refle
     for (size_t i = 0; i < s->body_count && !s->gave_up; ++i) {
         const struct body_instruction *b = &s->body[i];
         const uint32_t *w = s->words + b->at;
+        uint32_t pointer;
+        bool write;
         if (!function_reachable(reachable, b->function) || !instruction_live(s, b))
             continue;
         switch (b->opcode) {
@@ -294,16 +296,6 @@ void find_sites(struct parse_state *s, const bool *reachable, const struct refle
             if (b->count >= 1)
                 note_site(s, b, w[0], true);
             break;
-        case SPIRV_OP_COOPERATIVE_MATRIX_LOAD_KHR:
-        case SPIRV_OP_COOPERATIVE_MATRIX_STORE_KHR:
-        case SpvOpCooperativeMatrixLoadNV:
-        case SpvOpCooperativeMatrixStoreNV: {
-            uint32_t pointer;
-            bool write;
-            if (cooperative_matrix_access(b->opcode, w, b->count, &pointer, &write))
-                note_site(s, b, pointer, write);
-            break;
-        }
         case SpvOpCopyMemory:
         case SpvOpCopyMemorySized:
             if (b->count >= 2) {
@@ -312,7 +304,9 @@ void find_sites(struct parse_state *s, const bool *reachable, const struct refle
             }
             break;
         default:
-            if (b->opcode >= SpvOpAtomicExchange && b->opcode <= SpvOpAtomicXor && b->count >= 3)
+            if (cooperative_matrix_access(b->opcode, w, b->count, &pointer, &write))
+                note_site(s, b, pointer, write);
+            else if (b->opcode >= SpvOpAtomicExchange && b->opcode <= SpvOpAtomicXor && b->count >= 3)
                 note_site(s, b, w[2], true);
             else if ((b->opcode == SpvOpAtomicFAddEXT || b->opcode == SpvOpAtomicFMinEXT ||
                       b->opcode == SpvOpAtomicFMaxEXT) &&

@@ -54,6 +54,21 @@ static void release_amber(void)
     free(amber_path_list);
 }
 
+/* A whole-number option from `low` to `high` (--jobs, --repeat); false (and says why) otherwise. */
+static bool count_option(const char *option, const char *text, long low, long high, const char *what, unsigned *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long value = strtol(text, &end, 10);
+    if (errno != 0 || end == text || *end != '\0' || value < low || value > high) {
+        fprintf(stderr, "preflight-probe: %s needs a number of %s from %ld to %ld, not '%s'\n", option, what, low, high,
+                text);
+        return false;
+    }
+    *out = (unsigned)value;
+    return true;
+}
+
 static void print_usage(FILE *to)
 {
     fputs(
@@ -208,25 +223,11 @@ static int parse_options(int argc, char **argv, struct probe_options *o)
         } else if (strcmp(arg, "--skip") == 0 && i + 1 < argc) {
             o->runner.exclude = argv[++i];
         } else if (strcmp(arg, "--jobs") == 0 && i + 1 < argc) {
-            char *end = NULL;
-            errno = 0;
-            long jobs = strtol(argv[++i], &end, 10);
-            if (errno != 0 || end == argv[i] || *end != '\0' || jobs < 1 || jobs > RUNNER_MAX_JOBS) {
-                fprintf(stderr, "preflight-probe: --jobs needs a number of workers from 1 to %d, not '%s'\n",
-                        RUNNER_MAX_JOBS, argv[i]);
+            if (!count_option(arg, argv[++i], 1, RUNNER_MAX_JOBS, "workers", &o->runner.jobs))
                 return EXIT_USAGE;
-            }
-            o->runner.jobs = (unsigned)jobs;
         } else if (strcmp(arg, "--repeat") == 0 && i + 1 < argc) {
-            char *end = NULL;
-            errno = 0;
-            long repeat = strtol(argv[++i], &end, 10);
-            if (errno != 0 || end == argv[i] || *end != '\0' || repeat < 0 || repeat > RUNNER_MAX_REPEAT) {
-                fprintf(stderr, "preflight-probe: --repeat needs a number of reruns from 0 to %d, not '%s'\n",
-                        RUNNER_MAX_REPEAT, argv[i]);
+            if (!count_option(arg, argv[++i], 0, RUNNER_MAX_REPEAT, "reruns", &o->runner.repeat))
                 return EXIT_USAGE;
-            }
-            o->runner.repeat = (unsigned)repeat;
         } else if (strcmp(arg, "--artifacts") == 0 && i + 1 < argc) {
             o->runner.artifacts_dir = argv[++i];
             if (o->runner.artifacts_dir[0] == '\0') {
