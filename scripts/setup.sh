@@ -80,8 +80,11 @@ done
 
 if [ ${#missing[@]} -gt 0 ] || [ "$need_mesa" -eq 1 ]; then
     apt-get update -q
-    # Mesa first: the packages below then find its 25.x libraries installed and keep them
-    [ "$need_mesa" -eq 0 ] || apt-get install -y -q --no-install-recommends -t bookworm-backports "${mesa_packages[@]}"
+    # Mesa first: the packages below then find its 25.x libraries installed and keep them. Named
+    # package/release, not -t: with -t every dependency would come from backports too, and
+    # backports' elfutils (libelf1 0.192) then leaves bookworm's libdw1, which GStreamer and
+    # others need, uninstallable ("libdw1 : Depends: libelf1 (= 0.188-2.1)")
+    [ "$need_mesa" -eq 0 ] || apt-get install -y -q --no-install-recommends "${mesa_packages[@]/%//bookworm-backports}"
     [ ${#missing[@]} -eq 0 ] || apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 echo "setup: packages present$([ "$tests" -eq 0 ] || echo " (with the tests')"); lavapipe and zink $(dpkg-query -W -f='${Version}' mesa-vulkan-drivers)"
