@@ -31,16 +31,17 @@ struct collection {
 };
 
 /* What a narrowing of a bound state's exported accesses (command_access_cache.narrowed) depends
- * on besides them: the recording (pipelines may be destroyed between two), the pushed constants
- * (push_version counts vkCmdPushConstants in one recording: equal versions, equal bytes and
- * valid words) and the dispatch's groups. The shader is the bound state's own: a cache holds one
- * bound content (pipeline and sets), and `exported` is made again, the narrowing dropped
- * (exported_changed), whenever that changes. Compared at every dispatch of a recalled state, so
- * x and y of the groups are one word each. */
+ * on besides them: the pushed constants (push_version counts vkCmdPushConstants in one recording:
+ * equal versions, equal bytes and valid words) and the dispatch's groups. The shader is the bound
+ * state's own, and so is the recording: a cache holds one bound content (pipeline and sets) of
+ * one recording (a new one forgets the bound states: bound_state_forget's new serial), and
+ * `exported` is made again, the narrowing dropped (exported_changed), whenever either changes.
+ * Compared at every dispatch of a recalled state, so x and y of the groups are one word each. */
+#define NARROWED_NONE UINT64_MAX /* push_version when nothing is kept: a version has 32 bits */
 struct narrowing_key {
-    uint64_t recording; /* command_buffer_state.recording, never 0: 0 when nothing is kept */
+    uint64_t push_version;
     uint64_t count_xy, base_xy;
-    uint32_t count_z, base_z, push_version;
+    uint32_t count_z, base_z;
 };
 
 /* The descriptor accesses of a bound state, kept while it does not change (state_command_buffers.h's
@@ -71,7 +72,7 @@ static struct command_access_cache *cache_new(void)
     if (cache == NULL)
         return NULL;
     memset(cache, 0, offsetof(struct command_access_cache, exported.a));
-    cache->narrowed_for = (struct narrowing_key){.recording = 0};
+    cache->narrowed_for = (struct narrowing_key){.push_version = NARROWED_NONE};
     cache->narrowed_result = NULL;
     return cache;
 }
@@ -79,7 +80,7 @@ static struct command_access_cache *cache_new(void)
 /* `exported` is about to change: what was narrowed from it is no longer right. */
 static inline void exported_changed(struct command_access_cache *cache)
 {
-    cache->narrowed_for.recording = 0;
+    cache->narrowed_for.push_version = NARROWED_NONE;
 }
 
 static void add(struct collection *c, const struct command_access *a)
@@ -477,22 +478,20 @@ static inline uint64_t two_words(const uint32_t *v)
     return w;
 }
 
-static inline struct narrowing_key narrowing_key_of(const struct command_buffer_state *cb,
-                                                    const struct dispatch_shape *dispatch)
+static inline struct narrowing_key narrowing_key_of(const struct dispatch_shape *dispatch)
 {
-    return (struct narrowing_key){.recording = cb->recording,
+    return (struct narrowing_key){.push_version = dispatch->push_version,
                                   .count_xy = two_words(dispatch->count),
                                   .base_xy = two_words(dispatch->base),
                                   .count_z = dispatch->count[2],
-                                  .base_z = dispatch->base[2],
-                                  .push_version = dispatch->push_version};
+                                  .base_z = dispatch->base[2]};
 }
 
 /* One branch for the whole key: the hit is the common case, and a test per field cost more. */
 static inline bool narrowing_key_equal(const struct narrowing_key *x, const struct narrowing_key *y)
 {
-    return ((x->recording ^ y->recording) | (x->count_xy ^ y->count_xy) | (x->base_xy ^ y->base_xy) |
-            (x->count_z ^ y->count_z) | (x->base_z ^ y->base_z) | (x->push_version ^ y->push_version)) == 0;
+    return ((x->push_version ^ y->push_version) | (x->count_xy ^ y->count_xy) | (x->base_xy ^ y->base_xy) |
+            (x->count_z ^ y->count_z) | (x->base_z ^ y->base_z)) == 0;
 }
 
 /* The bound state's exported accesses narrowed for `dispatch` (access_footprint.h), and kept for
@@ -510,7 +509,7 @@ static const struct hazard_accesses *narrow_exported(struct command_buffer_state
         memcpy(cache->narrowed.a, narrowed->a, narrowed->count * sizeof(narrowed->a[0]));
         narrowed = &cache->narrowed;
     }
-    cache->narrowed_for = narrowing_key_of(cb, dispatch);
+    cache->narrowed_for = narrowing_key_of(dispatch);
     cache->narrowed_result = narrowed;
     return narrowed;
 }
@@ -522,7 +521,7 @@ static inline const struct hazard_accesses *exported_for(struct command_buffer_s
 {
     if (dispatch == NULL)
         return &cache->exported;
-    struct narrowing_key key = narrowing_key_of(cb, dispatch);
+    struct narrowing_key key = narrowing_key_of(dispatch);
     if (narrowing_key_equal(&key, &cache->narrowed_for))
         return cache->narrowed_result;
     return narrow_exported(cb, b, cache, dispatch);
@@ -636,11 +635,11 @@ void command_fixed_vertices(const struct command_buffer_state *cb, struct comman
                                (VkDeviceSize)count * p->vertex_strides[i], "vertex buffer");
 }
 
-void command_note_shader_writes(struct layer_device *ld, struct command_buffer_state *cb)
+/* The noting itself, apart: the test before it is every dispatch's, and sharing this frame made
+ * it save and restore six registers each time. */
+__attribute__((noinline)) static void note_shader_writes_now(struct layer_device *ld, struct command_buffer_state *cb)
 {
     const struct pipeline_state *p = cb->compute.pipeline;
-    if (bound_key_unchanged(&bound_memos_of(&cb->compute)->writes_noted, &cb->compute, ld))
-        return; /* noted at an earlier command with the same bound state */
     if (p == NULL || !p->reflected) {
         command_buffer_note_written(cb, UINT64_MAX); /* unknown: treat every buffer as possibly written */
         return;
@@ -679,4 +678,10 @@ void command_note_shader_writes(struct layer_device *ld, struct command_buffer_s
             set_memo_unlock(set);
         }
     }
+}
+
+void command_note_shader_writes(struct layer_device *ld, struct command_buffer_state *cb)
+{
+    if (!bound_key_unchanged(&bound_memos_of(&cb->compute)->writes_noted, &cb->compute, ld))
+        note_shader_writes_now(ld, cb); /* else noted at an earlier command with the same bound state */
 }
