@@ -500,15 +500,13 @@ static const struct hazard_accesses *narrow_exported(struct command_buffer_state
                                                      struct command_access_cache *cache,
                                                      const struct dispatch_shape *dispatch)
 {
-    const struct hazard_accesses *narrowed =
-        access_footprints_memoized(&cb->footprints, &b->pipeline->shader, dispatch, &cache->exported);
+    /* narrowed in place: these accesses are kept here, not in the command buffer's memo */
+    const struct hazard_accesses *narrowed = access_footprints_narrow_memo(&cb->footprints, &b->pipeline->shader,
+                                                                           dispatch, &cache->exported, &cache->narrowed)
+                                                 ? &cache->narrowed
+                                                 : &cache->exported;
     if (dispatch->push_version == 0 && dispatch->push_valid != 0)
-        return narrowed;
-    if (narrowed != &cache->exported) {
-        cache->narrowed.count = narrowed->count;
-        memcpy(cache->narrowed.a, narrowed->a, narrowed->count * sizeof(narrowed->a[0]));
-        narrowed = &cache->narrowed;
-    }
+        return narrowed; /* no version names the pushed bytes: narrowed again next time */
     cache->narrowed_for = narrowing_key_of(dispatch);
     cache->narrowed_result = narrowed;
     return narrowed;
