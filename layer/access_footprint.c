@@ -336,6 +336,36 @@ static bool same_shape(const struct footprint_memo *m, const struct reflect_resu
             memcmp(m->push, d->push_constants, DISPATCH_PUSH_BYTES) == 0);
 }
 
+/* `m` holds the dispatch shape of `shader` and `dispatch` from now, no reached range yet. */
+static void take_shape(struct footprint_memo *m, const struct reflect_result *shader,
+                       const struct dispatch_shape *dispatch)
+{
+    m->shader = shader;
+    memcpy(m->base, dispatch->base, sizeof(m->base));
+    memcpy(m->count, dispatch->count, sizeof(m->count));
+    m->push_valid = dispatch->push_valid;
+    m->push_version = dispatch->push_version;
+    if (dispatch->push_constants != NULL && dispatch->push_version == 0 && dispatch->push_valid != 0)
+        memcpy(m->push, dispatch->push_constants, DISPATCH_PUSH_BYTES);
+    m->ref_count = 0;
+}
+
+bool access_footprints_narrow_memo(struct footprint_memo **memo, const struct reflect_result *shader,
+                                   const struct dispatch_shape *dispatch, const struct hazard_accesses *accesses,
+                                   struct hazard_accesses *out)
+{
+    if (dispatch == NULL || dispatch->count == NULL || dispatch->base == NULL || !has_binding_refs(accesses))
+        return false;
+    struct footprint_memo *m = *memo;
+    if (m == NULL && (m = *memo = calloc(1, sizeof(*m))) == NULL)
+        return narrow(NULL, shader, dispatch, accesses, out);
+    if (!same_shape(m, shader, dispatch)) {
+        take_shape(m, shader, dispatch);
+        m->holds_accesses = false; /* its last accesses were narrowed for another shape */
+    }
+    return narrow(m, shader, dispatch, accesses, out);
+}
+
 const struct hazard_accesses *access_footprints_memoized(struct footprint_memo **memo,
                                                          const struct reflect_result *shader,
                                                          const struct dispatch_shape *dispatch,
@@ -352,16 +382,8 @@ const struct hazard_accesses *access_footprints_memoized(struct footprint_memo *
         return accesses;
     if (m == NULL && (m = *memo = calloc(1, sizeof(*m))) == NULL)
         return accesses;
-    if (!shape) {
-        m->shader = shader;
-        memcpy(m->base, dispatch->base, sizeof(m->base));
-        memcpy(m->count, dispatch->count, sizeof(m->count));
-        m->push_valid = dispatch->push_valid;
-        m->push_version = dispatch->push_version;
-        if (dispatch->push_constants != NULL && dispatch->push_version == 0 && dispatch->push_valid != 0)
-            memcpy(m->push, dispatch->push_constants, DISPATCH_PUSH_BYTES);
-        m->ref_count = 0;
-    }
+    if (!shape)
+        take_shape(m, shader, dispatch);
     m->holds_accesses = true;
     m->in.count = accesses->count;
     memcpy(m->in.a, accesses->a, accesses->count * sizeof(accesses->a[0]));

@@ -48,6 +48,12 @@ const struct hazard_accesses *access_footprints_memoized(struct footprint_memo *
                                                          const struct reflect_result *shader,
                                                          const struct dispatch_shape *dispatch,
                                                          const struct hazard_accesses *accesses);
+/* As access_footprints_narrow, with the reached ranges of `*memo` (allocated on first use) for
+ * this dispatch's shape, its last accesses not kept: for a caller that keeps the result itself
+ * (command_access.c, with each bound state's accesses). */
+bool access_footprints_narrow_memo(struct footprint_memo **memo, const struct reflect_result *shader,
+                                   const struct dispatch_shape *dispatch, const struct hazard_accesses *accesses,
+                                   struct hazard_accesses *out);
 /* Forgets what the memo holds (a new recording: pipelines may have been destroyed since). */
 void access_footprint_memo_reset(struct footprint_memo *memo);
 void access_footprint_memo_free(struct footprint_memo **memo);

@@ -49,7 +49,12 @@ static bool slot_holds(const struct bound_state *b, const struct bound_slot *slo
 static inline void set_current(struct bound_state *b, uint32_t current)
 {
     b->current = current;
-    b->current_memos = current == 0 ? NULL : &b->slots[current - 1].memos;
+    b->current_memos = current == 0 ? &b->unrecalled : &b->slots[current - 1].memos;
+}
+
+void bound_state_init(struct bound_state *b)
+{
+    set_current(b, 0);
 }
 
 /* The recall table at `count` slots, this generation's states moved to their new homes with their

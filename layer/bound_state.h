@@ -95,8 +95,9 @@ struct bound_state {
     uint32_t set_mask, dynamic_mask; /* bit i: sets[i] is bound, dynamic_count[i] != 0 (MAX_BOUND_SETS <= 32) */
     uint32_t stale_mask; /* bit i: the last bind at i named a set the layer does not know (freed, or never made) */
     uint32_t current;    /* 1 + the slot of the state bound now; 0: it is not recalled */
-    /* &slots[current - 1].memos, NULL when current is 0 (set with current, in bound_state.c):
-     * every dispatch reaches its memos several times, and the index arithmetic showed */
+    /* &slots[current - 1].memos, &unrecalled when current is 0 (set with current, in
+     * bound_state.c; bound_state_init when the state is made): never NULL, since every dispatch
+     * reaches its memos several times, and the index arithmetic, then the test for NULL, showed */
     struct bound_memos *current_memos;
     uint64_t generation;             /* slots of another generation hold nothing (bound_state_forget) */
     uint32_t slot_count, slots_used; /* a power of two (0 until a state is first recalled); used this generation */
@@ -114,9 +115,11 @@ void bound_state_changed(struct bound_state *b);
 void bound_state_sets_changed(struct bound_state *b, uint32_t first, uint32_t set_count, struct bound_set_memo *memo);
 /* Something besides the binds changed what the checks derive (a new subpass): nothing recalled. */
 void bound_state_forget(struct bound_state *b);
+/* A bound state just made (zeroed, in its command buffer's state): nothing bound or recalled. */
+void bound_state_init(struct bound_state *b);
 static inline struct bound_memos *bound_memos_of(struct bound_state *b)
 {
-    return b->current_memos != NULL ? b->current_memos : &b->unrecalled;
+    return b->current_memos;
 }
 /* Frees the memos' blocks and the recall table (command_buffer_free_state). */
 void bound_state_free(struct bound_state *b);

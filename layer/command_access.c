@@ -12,11 +12,13 @@
  * state while it does not change (state_command_buffers.h's bound_key), and per set for each pipeline that
  * uses it (the set memo), with the hazard tracker's form of them next to the key. */
 #include "command_access.h"
+#include "access_footprint.h"
 #include "state_command_buffers.h"
 #include "state_descriptors.h"
 #include "state_device.h"
 #include "state_pipelines.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +28,20 @@
 struct collection {
     struct command_access *a;
     uint32_t count, capacity;
+};
+
+/* What a narrowing of a bound state's exported accesses (command_access_cache.narrowed) depends
+ * on besides them: the pushed constants (push_version counts vkCmdPushConstants in one recording:
+ * equal versions, equal bytes and valid words) and the dispatch's groups. The shader is the bound
+ * state's own, and so is the recording: a cache holds one bound content (pipeline and sets) of
+ * one recording (a new one forgets the bound states: bound_state_forget's new serial), and
+ * `exported` is made again, the narrowing dropped (exported_changed), whenever either changes.
+ * Compared at every dispatch of a recalled state, so x and y of the groups are one word each. */
+#define NARROWED_NONE UINT64_MAX /* push_version when nothing is kept: a version has 32 bits */
+struct narrowing_key {
+    uint64_t push_version;
+    uint64_t count_xy, base_xy;
+    uint32_t count_z, base_z;
 };
 
 /* The descriptor accesses of a bound state, kept while it does not change (state_command_buffers.h's
@@ -38,8 +54,34 @@ struct command_access_cache {
     /* the same accesses as the hazard tracker takes them: next to the key, because a state bound
      * again reads only these two (its pairs were compared when it was first bound) */
     struct hazard_accesses exported;
+    /* `exported` narrowed to the bytes a dispatch of one shape reaches (access_footprint.h), so
+     * that a state recalled and dispatched as before is not narrowed again (engines rotate sets
+     * through one pipeline and size): another 4 KB per bound state, in the block (freed as one) */
+    struct narrowing_key narrowed_for;
+    const struct hazard_accesses *narrowed_result; /* into this block: &exported (nothing narrowed) or &narrowed */
     struct command_access a[CACHED_ACCESSES];
+    struct hazard_accesses narrowed;
 };
+
+/* A new cache holding nothing (an invalid key, nothing narrowed); NULL when out of memory. Its
+ * lists are not zeroed: each is read only up to the count written with it, and zeroing the 11 KB
+ * showed in the cost of an engine's first dispatch of each state in a recording. */
+static struct command_access_cache *cache_new(void)
+{
+    struct command_access_cache *cache = malloc(sizeof(*cache));
+    if (cache == NULL)
+        return NULL;
+    memset(cache, 0, offsetof(struct command_access_cache, exported.a));
+    cache->narrowed_for = (struct narrowing_key){.push_version = NARROWED_NONE};
+    cache->narrowed_result = NULL;
+    return cache;
+}
+
+/* `exported` is about to change: what was narrowed from it is no longer right. */
+static inline void exported_changed(struct command_access_cache *cache)
+{
+    cache->narrowed_for.push_version = NARROWED_NONE;
+}
 
 static void add(struct collection *c, const struct command_access *a)
 {
@@ -407,6 +449,7 @@ static void descriptors_of(struct layer_device *ld, struct bound_state *b, bool 
             collect_descriptors(ld, b, &in_cache);
             cache->count = in_cache.count;
             cache->exported.count = UINT32_MAX; /* exported when first reused (a rotating state never is) */
+            exported_changed(cache);
         }
         if (cache->count < CACHED_ACCESSES) { /* a full cache may have left some out: collected below */
             *c = (struct collection){cache->a, cache->count, cache->count};
@@ -422,26 +465,82 @@ static void descriptors_of(struct layer_device *ld, struct bound_state *b, bool 
         memcpy(cache->a, c->a, c->count * sizeof(c->a[0]));
         cache->count = c->count;
         cache->exported.count = UINT32_MAX;
+        exported_changed(cache);
     } else if (cache != NULL) {
         cache->key.valid = false; /* too many to keep: collected again next time */
     }
 }
 
+static inline uint64_t two_words(const uint32_t *v)
+{
+    uint64_t w;
+    memcpy(&w, v, sizeof(w));
+    return w;
+}
+
+static inline struct narrowing_key narrowing_key_of(const struct dispatch_shape *dispatch)
+{
+    return (struct narrowing_key){.push_version = dispatch->push_version,
+                                  .count_xy = two_words(dispatch->count),
+                                  .base_xy = two_words(dispatch->base),
+                                  .count_z = dispatch->count[2],
+                                  .base_z = dispatch->base[2]};
+}
+
+/* One branch for the whole key: the hit is the common case, and a test per field cost more. */
+static inline bool narrowing_key_equal(const struct narrowing_key *x, const struct narrowing_key *y)
+{
+    return ((x->push_version ^ y->push_version) | (x->count_xy ^ y->count_xy) | (x->base_xy ^ y->base_xy) |
+            (x->count_z ^ y->count_z) | (x->base_z ^ y->base_z)) == 0;
+}
+
+/* The bound state's exported accesses narrowed for `dispatch` (access_footprint.h), and kept for
+ * the next dispatch of the same key (unless its pushed constants have no version to name them). */
+static const struct hazard_accesses *narrow_exported(struct command_buffer_state *cb, struct bound_state *b,
+                                                     struct command_access_cache *cache,
+                                                     const struct dispatch_shape *dispatch)
+{
+    /* narrowed in place: these accesses are kept here, not in the command buffer's memo */
+    const struct hazard_accesses *narrowed = access_footprints_narrow_memo(&cb->footprints, &b->pipeline->shader,
+                                                                           dispatch, &cache->exported, &cache->narrowed)
+                                                 ? &cache->narrowed
+                                                 : &cache->exported;
+    if (dispatch->push_version == 0 && dispatch->push_valid != 0)
+        return narrowed; /* no version names the pushed bytes: narrowed again next time */
+    cache->narrowed_for = narrowing_key_of(dispatch);
+    cache->narrowed_result = narrowed;
+    return narrowed;
+}
+
+/* The bound state's exported accesses as `dispatch` (NULL: not a direct dispatch) takes them. */
+static inline const struct hazard_accesses *exported_for(struct command_buffer_state *cb, struct bound_state *b,
+                                                         struct command_access_cache *cache,
+                                                         const struct dispatch_shape *dispatch)
+{
+    if (dispatch == NULL)
+        return &cache->exported;
+    struct narrowing_key key = narrowing_key_of(dispatch);
+    if (narrowing_key_equal(&key, &cache->narrowed_for))
+        return cache->narrowed_result;
+    return narrow_exported(cb, b, cache, dispatch);
+}
+
 void command_accesses_of(struct layer_device *ld, struct command_buffer_state *cb, struct bound_state *b,
-                         const struct command_fixed_reads *fixed, struct command_access_scratch *scratch,
-                         struct command_accesses *out)
+                         const struct command_fixed_reads *fixed, const struct dispatch_shape *dispatch,
+                         struct command_access_scratch *scratch, struct command_accesses *out)
 {
     scratch->memory.count = 0;
     out->a = scratch->local;
     out->count = out->descriptors = out->fixed_end = 0;
     out->descriptor_pairs_checked = false;
     out->memory = &scratch->memory;
+    out->memory_narrowed = false;
     out->lone = false;
     if (b->pipeline == NULL || !b->pipeline->reflected)
         return;
     struct bound_memos *memos = bound_memos_of(b);
     if (memos->access_cache == NULL)
-        memos->access_cache = calloc(1, sizeof(*memos->access_cache));
+        memos->access_cache = cache_new();
     bool unchanged = memos->access_cache != NULL && bound_key_unchanged(&memos->access_cache->key, b, ld);
     bool descriptors_only = (fixed == NULL || fixed->count == 0) && (b != &cb->graphics || cb->attachment_count == 0);
     if (unchanged && memos->access_cache->exported_only && !descriptors_only)
@@ -451,9 +550,12 @@ void command_accesses_of(struct layer_device *ld, struct command_buffer_state *c
     if (unchanged && descriptors_only) {
         /* nothing but the descriptors, whose pairs were judged already */
         struct command_access_cache *cache = memos->access_cache;
-        if (cache->exported.count == UINT32_MAX) /* first reuse: export them once */
+        if (cache->exported.count == UINT32_MAX) { /* first reuse: export them once */
+            exported_changed(cache);
             export_buffers(ld, cb, b, cache->a, cache->count, cache->count, &cache->exported);
-        out->memory = &cache->exported;
+        }
+        out->memory = exported_for(cb, b, cache, dispatch);
+        out->memory_narrowed = true;
         out->descriptor_pairs_checked = true;
         return;
     }
@@ -465,10 +567,13 @@ void command_accesses_of(struct layer_device *ld, struct command_buffer_state *c
     if (lone && set_memo_exported_take(b->sets[lone_key.index], &lone_key, &scratch->memory)) {
         struct command_access_cache *cache = memos->access_cache;
         if (cache != NULL) { /* reused while the state stays bound, as if collected */
+            exported_changed(cache);
             cache->exported.count = scratch->memory.count;
             memcpy(cache->exported.a, scratch->memory.a, scratch->memory.count * sizeof(scratch->memory.a[0]));
             cache->exported_only = true;
             cache->count = 0;
+            out->memory = exported_for(cb, b, cache, dispatch); /* kept with them, for its next dispatch */
+            out->memory_narrowed = true;
         }
         out->descriptor_pairs_checked = true;
         return;
@@ -528,11 +633,11 @@ void command_fixed_vertices(const struct command_buffer_state *cb, struct comman
                                (VkDeviceSize)count * p->vertex_strides[i], "vertex buffer");
 }
 
-void command_note_shader_writes(struct layer_device *ld, struct command_buffer_state *cb)
+/* The noting itself, apart: the test before it is every dispatch's, and sharing this frame made
+ * it save and restore six registers each time. */
+__attribute__((noinline)) static void note_shader_writes_now(struct layer_device *ld, struct command_buffer_state *cb)
 {
     const struct pipeline_state *p = cb->compute.pipeline;
-    if (bound_key_unchanged(&bound_memos_of(&cb->compute)->writes_noted, &cb->compute, ld))
-        return; /* noted at an earlier command with the same bound state */
     if (p == NULL || !p->reflected) {
         command_buffer_note_written(cb, UINT64_MAX); /* unknown: treat every buffer as possibly written */
         return;
@@ -571,4 +676,10 @@ void command_note_shader_writes(struct layer_device *ld, struct command_buffer_s
             set_memo_unlock(set);
         }
     }
+}
+
+void command_note_shader_writes(struct layer_device *ld, struct command_buffer_state *cb)
+{
+    if (!bound_key_unchanged(&bound_memos_of(&cb->compute)->writes_noted, &cb->compute, ld))
+        note_shader_writes_now(ld, cb); /* else noted at an earlier command with the same bound state */
 }

@@ -65,6 +65,9 @@ struct command_accesses {
     uint32_t count, descriptors, fixed_end;
     bool descriptor_pairs_checked; /* the descriptors' pairs were judged when the state was first seen */
     const struct hazard_accesses *memory;
+    /* `memory` is already narrowed to the bytes the dispatch's shader reaches (access_footprint.h):
+     * the bound state's accesses, with their narrowing kept for its next dispatch */
+    bool memory_narrowed;
     /* for command_accesses_judged: the lone set whose memo may keep the memory accesses */
     bool lone;
     struct set_memo_key lone_key;
@@ -76,11 +79,13 @@ struct command_access_scratch {
     struct hazard_accesses memory;
 };
 
+struct dispatch_shape; /* alias_witness.h */
 /* The accesses of a dispatch or draw with bound state `b`, from the bound state's or its set's
- * memos when nothing changed. */
+ * memos when nothing changed. `dispatch`: a direct dispatch's shape (NULL for the others), for
+ * which the memos' accesses come narrowed (memory_narrowed). */
 void command_accesses_of(struct layer_device *ld, struct command_buffer_state *cb, struct bound_state *b,
-                         const struct command_fixed_reads *fixed, struct command_access_scratch *scratch,
-                         struct command_accesses *out);
+                         const struct command_fixed_reads *fixed, const struct dispatch_shape *dispatch,
+                         struct command_access_scratch *scratch, struct command_accesses *out);
 /* After the alias check judged `acc`: when it met no pair, a lone set keeps the memory accesses
  * for the next state that binds it with the same pipeline (a pair met is judged again each time). */
 void command_accesses_keep(const struct bound_state *b, const struct command_accesses *acc);

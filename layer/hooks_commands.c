@@ -75,6 +75,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL hook_vkAllocateCommandBuffers(VkDevice dev
         s->handle = buffers[i];
         s->pool = info->commandPool;
         s->device = ld;
+        bound_state_init(&s->compute);
+        bound_state_init(&s->graphics);
         hook_object_created(ld, OBJECT_KIND_command_buffer, HANDLE((uintptr_t)buffers[i]), s);
         if (pool != NULL) {
             VkCommandBuffer *grown = array_grow(pool->buffers, &pool->capacity, pool->count + 1, sizeof(*grown), 16);

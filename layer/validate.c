@@ -26,13 +26,13 @@ static void validate_bound_command(struct layer_device *ld, struct command_buffe
     check_binding_command(ld, cb, b, call);
     struct command_access_scratch scratch;
     struct command_accesses accesses;
-    command_accesses_of(ld, cb, b, fixed, &scratch, &accesses);
+    command_accesses_of(ld, cb, b, fixed, dispatch, &scratch, &accesses); /* dispatch: the compute state's */
     /* a bound state seen before has no accesses left to pair */
     command_accesses_judged(b, &accesses,
                             accesses.count > 1 && check_alias_command(ld, cb, b, &accesses, dispatch, call));
     /* a dispatch's buffers as the bytes its shader reaches, where they can be proven */
     const struct hazard_accesses *memory = accesses.memory;
-    if (dispatch != NULL && b == &cb->compute && b->pipeline != NULL)
+    if (!accesses.memory_narrowed && dispatch != NULL && b == &cb->compute && b->pipeline != NULL)
         memory = access_footprints_memoized(&cb->footprints, &b->pipeline->shader, dispatch, memory);
     hazard_command(ld, cb, memory, call);
     lifetime_note_bound(cb, b, call);
