@@ -72,15 +72,15 @@ static bool bounds_of(struct evaluation *e, uint32_t node, struct interval *out)
         case REFLECT_EXPR_SUBGROUP_ID:
             /* full subgroups: as many as the smallest size packs the workgroup into; otherwise a
              * subgroup may hold one active invocation only (the spec fixes no count then) */
-            known = !e->dispatch->full_subgroups || e->dispatch->subgroup_min != 0;
-            v.hi = !e->dispatch->full_subgroups ? e->ids->local_index.hi
-                   : known ? (e->ids->local_index.hi + e->dispatch->subgroup_min) / e->dispatch->subgroup_min - 1
+            known = !e->shader->full_subgroups || e->shader->subgroup_min != 0;
+            v.hi = !e->shader->full_subgroups ? e->ids->local_index.hi
+                   : known ? (e->ids->local_index.hi + e->shader->subgroup_min) / e->shader->subgroup_min - 1
                            : 0;
             break;
         case REFLECT_EXPR_SUBGROUP_LOCAL_ID:
             /* below the largest size: a partly filled subgroup's active invocations may be any lane */
-            known = e->dispatch->subgroup_max != 0;
-            v.hi = known ? e->dispatch->subgroup_max - 1 : 0;
+            known = e->shader->subgroup_max != 0;
+            v.hi = known ? e->shader->subgroup_max - 1 : 0;
             break;
         case REFLECT_EXPR_RANGE:
             v = (struct interval){x->a, x->b};

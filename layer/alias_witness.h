@@ -29,10 +29,6 @@ struct dispatch_shape {
     const uint8_t *push_constants; /* MAX_PUSH_CONSTANT_BYTES of them */
     uint64_t push_valid;           /* bit i: bytes [4i, 4i + 4) were pushed */
     uint32_t push_version;         /* changes whenever constants are pushed (0: not followed; compare the bytes) */
-    /* the sizes the pipeline's subgroups may have (0: not known) and whether they are launched
-     * full (state_pipelines.h): without full subgroups any subgroup may hold inactive invocations */
-    uint32_t subgroup_min, subgroup_max;
-    bool full_subgroups;
 };
 
 /* One side of the pair: the binding, the descriptor array element, and the memory range the

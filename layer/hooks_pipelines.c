@@ -124,19 +124,20 @@ static struct pipeline_state *new_pipeline(struct layer_device *ld, VkPipeline h
 static void note_stage_subgroups(const struct layer_device *ld, const VkPipelineShaderStageCreateInfo *stage,
                                  const struct shader_module_state *code, struct pipeline_state *p)
 {
-    p->subgroup_min = ld->subgroup_min;
-    p->subgroup_max = ld->subgroup_max;
+    struct reflect_result *r = &p->shader;
+    r->subgroup_min = ld->subgroup_min;
+    r->subgroup_max = ld->subgroup_max;
     for (const VkBaseInStructure *s = stage->pNext; s != NULL; s = s->pNext)
         if (s->sType == VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO) {
             uint32_t size = ((const VkPipelineShaderStageRequiredSubgroupSizeCreateInfo *)s)->requiredSubgroupSize;
             if (size != 0)
-                p->subgroup_min = p->subgroup_max = size;
+                r->subgroup_min = r->subgroup_max = size;
         }
     bool spirv_1_6 =
         code != NULL && code->size >= 8 && ((code->code[1] >> 16) & 0xFF) == 1 && ((code->code[1] >> 8) & 0xFF) >= 6;
-    p->full_subgroups = (stage->flags & VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT) != 0 ||
-                        (spirv_1_6 && p->shader.has_local_size && p->subgroup_max != 0 &&
-                         p->shader.local_size[0] % p->subgroup_max == 0);
+    r->full_subgroups =
+        (stage->flags & VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT) != 0 ||
+        (spirv_1_6 && r->has_local_size && r->subgroup_max != 0 && r->local_size[0] % r->subgroup_max == 0);
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateComputePipelines(VkDevice device, VkPipelineCache cache,

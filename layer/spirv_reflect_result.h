@@ -128,6 +128,13 @@ struct reflect_result {
     size_t site_count;
     struct reflect_expr *exprs;
     size_t expr_count;
+    /* Not the module's: set by the pipeline's creation (hooks_pipelines.c) for a compute stage,
+     * kept here so that evaluating a dispatch needs nothing but the shader. The sizes its
+     * subgroups may have (0: not known) and whether they are launched full (REQUIRE_FULL_SUBGROUPS,
+     * or a SPIR-V 1.6 module whose local size X is a multiple of every size): what gl_SubgroupID
+     * and gl_SubgroupInvocationID can be (access_footprint.c). */
+    uint32_t subgroup_min, subgroup_max;
+    bool full_subgroups;
 };
 
 #endif

@@ -33,12 +33,7 @@ struct pipeline_state {
     bool feedback_loop;       /* graphics: created for attachment feedback loops */
     uint32_t vertex_strides[MAX_VERTEX_BINDINGS]; /* per vertex binding, 0 when unknown or per instance */
     /* what the shaders do: a compute stage, or the union of a graphics pipeline's stages */
-    struct reflect_result shader;
-    /* compute: the sizes its subgroups may have (0: not known), and whether they are launched
-     * full (REQUIRE_FULL_SUBGROUPS, or a SPIR-V 1.6 module whose local size X is a multiple of
-     * every size): what gl_SubgroupID and gl_SubgroupInvocationID can be (access_footprint.c) */
-    uint32_t subgroup_min, subgroup_max;
-    bool full_subgroups;
+    struct reflect_result shader; /* a compute stage's: with the subgroups it runs with */
 };
 
 struct shader_module_state {

@@ -50,15 +50,7 @@ void validate_dispatch(struct layer_device *ld, struct command_buffer_state *cb,
         if (bounds.present)
             check_dispatch_coverage(ld, cb, &bounds, base, count, call, "", cb->command_index);
     }
-    const struct pipeline_state *pipeline = cb->compute.pipeline;
-    struct dispatch_shape shape = {.base = base,
-                                   .count = count,
-                                   .push_constants = cb->push_constants,
-                                   .push_valid = cb->push_valid,
-                                   .push_version = cb->push_version,
-                                   .subgroup_min = pipeline ? pipeline->subgroup_min : 0,
-                                   .subgroup_max = pipeline ? pipeline->subgroup_max : 0,
-                                   .full_subgroups = pipeline && pipeline->full_subgroups};
+    struct dispatch_shape shape = {base, count, cb->push_constants, cb->push_valid, cb->push_version};
     validate_bound_command(ld, cb, &cb->compute, NULL, &shape, call);
 }
 

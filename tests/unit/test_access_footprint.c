@@ -190,15 +190,15 @@ static void cooperative_matrix_stores(void **state)
     assert_int_equal(begin, 64 * 4);
     assert_int_equal(end, (64 + 31 * 8 + 3 * 8 * 32 + 7 * 32 + 7 + 1) * 4);
     /* full subgroups of sizes not known: nothing proven */
-    d.shape.full_subgroups = true;
+    r.full_subgroups = true;
     assert_false(access_footprint_of(&r, out, 0, 1 << 20, &d.shape, &begin, &end));
-    d.shape.subgroup_min = d.shape.subgroup_max = 8; /* 4 full subgroups of 32 invocations */
+    r.subgroup_min = r.subgroup_max = 8; /* 4 full subgroups of 32 invocations */
     assert_true(access_footprint_of(&r, out, 0, 1 << 20, &d.shape, &begin, &end));
     /* elements 64 .. 64 + 3 * 8 + 3 * 8 * 32 + 7 * 32 + 7 = 1087 */
     assert_int_equal(begin, 64 * 4);
     assert_int_equal(end, 1088 * 4);
     /* subgroups as small as 4: up to 8 of them, gl_SubgroupID up to 7 */
-    d.shape.subgroup_min = 4;
+    r.subgroup_min = 4;
     assert_true(access_footprint_of(&r, out, 0, 1 << 20, &d.shape, &begin, &end));
     assert_int_equal(end, (1088 + 4 * 8) * 4);
     reflect_free(&r);
