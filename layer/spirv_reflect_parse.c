@@ -423,7 +423,8 @@ static spv_result_t on_instruction(void *user, const spv_parsed_instruction_t *i
         b->opcode = op;
         b->at = (uint32_t)s->word_count;
         b->count = n;
-        memcpy(s->words + s->word_count, w, n * sizeof(uint32_t));
+        if (n > 0) /* an instruction without operands may come before the pool exists */
+            memcpy(s->words + s->word_count, w, n * sizeof(uint32_t));
         s->word_count += n;
     }
     return SPV_SUCCESS;

@@ -395,7 +395,8 @@ static void meter_measures_from_samples(void **state)
     struct power_options o = {.budget_s = 10, .phase_ms = 400};
     struct power_meter *m = power_meter_create(&h100, &o);
     assert_non_null(m);
-    struct timed_load base = {.batch_ms = 4}, with = {.batch_ms = 4};
+    /* batches of 20 ms: a late wake-up (a loaded machine, a sanitizer build) is a small part of each */
+    struct timed_load base = {.batch_ms = 20}, with = {.batch_ms = 20};
     struct power_load baseline = {
         .record = fake_record, .submit = timed_submit, .wait = timed_wait, .passes_per_batch = 10, .context = &base};
     struct power_load feature = baseline;
