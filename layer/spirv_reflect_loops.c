@@ -100,7 +100,8 @@ static bool candidate(struct parse_state *s, const struct body_instruction *merg
 /* The variable's stores and other uses: exactly a constant set in the block that enters the loop
  * and a step (its own value, loaded in the continue block, plus a constant) at the end of the
  * continue block; no initializer, no other use than loads. */
-static bool counter_uses(struct parse_state *s, struct loop_counter *k, uint64_t *start, uint64_t *step)
+static bool counter_uses(struct parse_state *s, struct loop_counter *k, uint64_t *start, uint64_t *step,
+                         uint32_t *start_block_out)
 {
     uint32_t stores = 0, start_block = 0;
     const struct body_instruction *step_store = NULL, *start_store = NULL;
@@ -139,6 +140,7 @@ static bool counter_uses(struct parse_state *s, struct loop_counter *k, uint64_t
         !branches_to(s, start_block, k->header) || start_block == k->continue_block ||
         !constant_of(s, s->words[start_store->at + 1], start))
         return false;
+    *start_block_out = start_block;
     /* the step: OpIAdd of a load of the variable in the continue block (before the store) and a constant */
     const struct body_instruction *add = defining(s, s->words[step_store->at + 1]);
     if (add == NULL || add->opcode != SpvOpIAdd || add->count != 4)
@@ -187,14 +189,9 @@ void find_loop_counters(struct parse_state *s)
         struct loop_counter k;
         uint64_t bound, start, step;
         bool inclusive, is_signed;
-        if (!candidate(s, b, &k, &bound, &inclusive, &is_signed) || !counter_uses(s, &k, &start, &step))
-            continue;
-        const struct body_instruction *start_store = NULL;
-        for (size_t j = 0; j < s->body_count && start_store == NULL; ++j)
-            if (s->body[j].opcode == SpvOpStore && s->body[j].count >= 2 && s->words[s->body[j].at] == k.variable &&
-                s->body[j].block != k.continue_block)
-                start_store = &s->body[j];
-        if (start_store == NULL || !entered_only_from(s, &k, start_store->block))
+        uint32_t start_block;
+        if (!candidate(s, b, &k, &bound, &inclusive, &is_signed) || !counter_uses(s, &k, &start, &step, &start_block) ||
+            !entered_only_from(s, &k, start_block))
             continue;
         /* the values that pass the check, all reached from `start` by steps that cannot wrap */
         uint64_t limit = is_signed ? INT32_MAX : UINT32_MAX;
