@@ -155,6 +155,12 @@ static struct gpu_buffer *rect_vertices(struct exec *e, const struct amber_comma
     uint32_t index = (uint32_t)(c - e->script->commands);
     float fx = c->rect.x / (float)x->width * 2.0f - 1.0f, fy = c->rect.y / (float)x->height * 2.0f - 1.0f;
     float fw = c->rect.width / (float)x->width * 2.0f, fh = c->rect.height / (float)x->height * 2.0f;
+    if (c->rect.ndc) { /* VkScript's draw rect without ortho: the coordinates as written */
+        fx = c->rect.x;
+        fy = c->rect.y;
+        fw = c->rect.width;
+        fh = c->rect.height;
+    }
     bool grid = c->kind == AMBER_CMD_DRAW_GRID;
     *count = grid ? c->rect.columns * c->rect.rows * 6 : 4;
     if (e->rect_vertices[index] != NULL)
@@ -215,7 +221,11 @@ static bool draw_range(struct exec *e, const struct amber_command *c, uint32_t *
                 available = vertices_in(e, &pl->vertex_inputs[i]);
     }
     const char *what = c->draw.indexed ? "indices" : "vertices";
-    if (*count == UINT32_MAX) {
+    if (c->draw.first_is_vertex_offset) {
+        if (*count > available)
+            return exec_stop(e, VERDICT_FAIL, "line %u: the draw reads %u indices; the data holds %llu", c->where.line,
+                             *count, (unsigned long long)available);
+    } else if (*count == UINT32_MAX) {
         if (c->draw.first > available)
             return exec_stop(e, VERDICT_FAIL, "line %u: START_IDX %u is past the %llu %s", c->where.line, c->draw.first,
                              (unsigned long long)available, what);
@@ -285,7 +295,12 @@ static bool run_draw(struct exec *e, const struct amber_command *c)
                                  bits == 8    ? VK_INDEX_TYPE_UINT8_EXT
                                  : bits == 16 ? VK_INDEX_TYPE_UINT16
                                               : VK_INDEX_TYPE_UINT32);
-            vkCmdDrawIndexed(e->gpu->cmd, count, c->draw.instance_count, c->draw.first, 0, c->draw.first_instance);
+            if (c->draw.first_is_vertex_offset)
+                vkCmdDrawIndexed(e->gpu->cmd, count, c->draw.instance_count, 0, (int32_t)c->draw.first,
+                                 c->draw.first_instance);
+            else
+                vkCmdDrawIndexed(e->gpu->cmd, count, c->draw.instance_count, c->draw.first, 0,
+                                 c->draw.first_instance);
         } else {
             vkCmdDraw(e->gpu->cmd, count, c->draw.instance_count, c->draw.first, c->draw.first_instance);
         }
@@ -355,6 +370,23 @@ static bool run_copy(struct exec *e, const struct amber_command *c)
     memcpy(to->data->mapped, from->data->mapped, (size_t)from->bytes);
     to->image_newer = false;
     to->data_newer = to->image != NULL;
+    return true;
+}
+
+/* VkScript's ssbo subdata, uniform ubo and uniform: the host writes after every recorded command
+ * is done (a command recorded before may still read the old bytes), as Amber runs them in order. */
+static bool run_write(struct exec *e, const struct amber_command *c)
+{
+    struct exec_buffer *x = &e->buffers[c->write.buffer];
+    if (!exec_sync_to_host(e, c->write.buffer))
+        return false;
+    if (c->write.offset > x->bytes || c->write.length > x->bytes - c->write.offset)
+        return exec_stop(e, VERDICT_FAIL, "line %u: %u bytes at %llu do not fit the %llu bytes of %s", c->where.line,
+                         c->write.length, (unsigned long long)c->write.offset, (unsigned long long)x->bytes,
+                         e->script->buffers[c->write.buffer].name);
+    memcpy((uint8_t *)x->data->mapped + c->write.offset, c->write.bytes, c->write.length);
+    x->image_newer = false;
+    x->data_newer = x->image != NULL;
     return true;
 }
 
@@ -479,6 +511,9 @@ bool exec_run_commands(struct exec *e, uint32_t first, uint32_t count)
         case AMBER_CMD_EXPECT_RMSE:
         case AMBER_CMD_EXPECT_EMD:
             ok = run_expect(e, c);
+            break;
+        case AMBER_CMD_WRITE_BUFFER:
+            ok = run_write(e, c);
             break;
         case AMBER_CMD_REPEAT:
             for (uint32_t n = 0; n < c->repeat.count && ok && !e->stopped; ++n)

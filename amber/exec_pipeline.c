@@ -539,6 +539,7 @@ VkPipeline exec_graphics_variant(struct exec *e, uint32_t index, bool rect, VkPr
     VkPipelineInputAssemblyStateCreateInfo assembly = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
         .topology = tessellation ? VK_PRIMITIVE_TOPOLOGY_PATCH_LIST : topology,
+        .primitiveRestartEnable = pl->raster.primitive_restart,
     };
     VkPipelineTessellationStateCreateInfo tessellation_state = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_STATE_CREATE_INFO,
@@ -560,14 +561,14 @@ VkPipeline exec_graphics_variant(struct exec *e, uint32_t index, bool rect, VkPr
         .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
         .depthClampEnable = pl->depth.clamp,
         .polygonMode = pl->polygon_mode,
-        /* AmberScript has no culling state: Amber draws both faces, counter-clockwise in front */
-        .cullMode = VK_CULL_MODE_NONE,
-        .frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE,
+        .rasterizerDiscardEnable = pl->raster.rasterizer_discard,
+        .cullMode = pl->raster.cull_mode,
+        .frontFace = pl->raster.front_face,
         .depthBiasEnable = pl->depth.bias,
         .depthBiasConstantFactor = pl->depth.bias_constant,
         .depthBiasClamp = pl->depth.bias_clamp,
         .depthBiasSlopeFactor = pl->depth.bias_slope,
-        .lineWidth = 1.0f,
+        .lineWidth = pl->raster.line_width,
     };
     VkPipelineMultisampleStateCreateInfo multisample = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
@@ -614,11 +615,13 @@ VkPipeline exec_graphics_variant(struct exec *e, uint32_t index, bool rect, VkPr
             .srcAlphaBlendFactor = pl->blend.src_alpha,
             .dstAlphaBlendFactor = pl->blend.dst_alpha,
             .alphaBlendOp = pl->blend.alpha_op,
-            .colorWriteMask = 0xF,
+            .colorWriteMask = pl->raster.color_write_mask,
         };
     }
     VkPipelineColorBlendStateCreateInfo blend_state = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+        .logicOpEnable = pl->raster.logic_op_enable,
+        .logicOp = pl->raster.logic_op,
         .attachmentCount = color_slots,
         .pAttachments = blend,
     };

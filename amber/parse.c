@@ -1101,9 +1101,15 @@ struct amber_script *amber_parse(const char *text, size_t length, const char *di
         return script;
     }
     if (length < 7 || memcmp(text, "#!amber", 7) != 0) {
-        parse_error(&p, &first, "expected '#!amber' on the first line (an AmberScript file starts with it)");
-        amber_script_free(script);
-        return NULL;
+        /* as Amber chooses: a file without the AmberScript line is VkScript */
+        script->vkscript = true;
+        if (parse_vkscript(&p, text, length) && !p.stop)
+            check_file(&p);
+        if (d->status == AMBER_SYNTAX_ERROR) {
+            amber_script_free(script);
+            return NULL;
+        }
+        return script;
     }
     amber_lexer_init(&p.lexer, text, length);
     struct amber_token t;
@@ -1154,6 +1160,8 @@ void amber_script_free(struct amber_script *s)
     for (uint32_t i = 0; i < s->command_count; ++i)
         if (s->commands[i].kind == AMBER_CMD_EXPECT_VALUES)
             free(s->commands[i].values.values);
+        else if (s->commands[i].kind == AMBER_CMD_WRITE_BUFFER)
+            free(s->commands[i].write.bytes);
     for (uint32_t i = 0; i < s->virtual_file_count; ++i)
         free(s->virtual_files[i].text);
     free(s->shaders);

@@ -972,7 +972,7 @@ void parse_free_pipeline_parts(struct amber_pipeline *pl)
     pl->sbt_count = pl->group_count = 0;
 }
 
-static void pipeline_defaults(struct amber_pipeline *pl)
+void parse_pipeline_defaults(struct amber_pipeline *pl)
 {
     pl->push_constants = pl->depth_stencil = pl->index_buffer = -1;
     pl->width = pl->height = AMBER_DEFAULT_FRAMEBUFFER;
@@ -985,13 +985,19 @@ static void pipeline_defaults(struct amber_pipeline *pl)
     pl->stencil_front.write_mask = pl->stencil_back.write_mask = 0xFF;
     pl->blend.src_color = pl->blend.src_alpha = VK_BLEND_FACTOR_ONE;
     pl->blend.dst_color = pl->blend.dst_alpha = VK_BLEND_FACTOR_ZERO;
+    /* as Amber draws: both faces, counter-clockwise in front */
+    pl->raster.cull_mode = VK_CULL_MODE_NONE;
+    pl->raster.front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE;
+    pl->raster.line_width = 1.0f;
+    pl->raster.color_write_mask = 0xF;
+    pl->raster.logic_op = VK_LOGIC_OP_COPY;
 }
 
 bool parse_pipeline_block(struct parser *p, const struct amber_token *start, bool derive)
 {
     struct amber_pipeline pl;
     memset(&pl, 0, sizeof(pl));
-    pipeline_defaults(&pl);
+    parse_pipeline_defaults(&pl);
     struct amber_token t, name;
     uint32_t self = p->script->pipeline_count; /* where it will be stored */
     if (!derive) {

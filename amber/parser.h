@@ -67,6 +67,8 @@ void *parse_grow(struct parser *p, void **array, uint32_t *count, size_t size, u
                  const struct amber_token *at, const char *what);
 
 bool parse_pipeline_block(struct parser *p, const struct amber_token *start, bool derive);
+/* A new pipeline's state before its body: Amber's defaults. */
+void parse_pipeline_defaults(struct amber_pipeline *pl);
 /* Replaces the binding at (set, binding), or adds one: a derived pipeline rebinds. */
 struct amber_binding *parse_binding_slot(struct parser *p, struct amber_pipeline *pl, uint32_t set, uint32_t binding,
                                          const struct amber_token *at);
@@ -98,5 +100,9 @@ bool parse_data_block(struct parser *p, struct amber_buffer *b, const struct amb
 bool parse_file_initializer(struct parser *p, struct amber_buffer *b);
 /* Reads `path` beside the script (at most `limit` bytes); NULL with an error recorded. */
 char *parse_read_file(struct parser *p, const struct amber_token *at, const char *path, size_t limit, size_t *size);
+
+/* vkscript.c: a file that does not start with #!amber, read as Amber reads VkScript; false on a
+ * syntax error (recorded) */
+bool parse_vkscript(struct parser *p, const char *text, size_t length);
 
 #endif

@@ -185,6 +185,15 @@ struct amber_stencil_face {
     uint32_t compare_mask, write_mask, reference;
 };
 
+/* What only VkScript's pipeline commands set (AmberScript draws with these defaults). */
+struct amber_raster_state {
+    uint32_t cull_mode, front_face; /* VkCullModeFlags, VkFrontFace */
+    float line_width;
+    uint32_t color_write_mask; /* VkColorComponentFlags */
+    bool primitive_restart, rasterizer_discard, logic_op_enable;
+    uint32_t logic_op; /* VkLogicOp */
+};
+
 struct amber_blend_state {
     bool enable;
     uint32_t src_color, dst_color, color_op, src_alpha, dst_alpha, alpha_op; /* VkBlendFactor, VkBlendOp */
@@ -246,6 +255,7 @@ struct amber_pipeline {
     bool stencil_test;
     struct amber_stencil_face stencil_front, stencil_back;
     struct amber_blend_state blend;
+    struct amber_raster_state raster;
     /* ray tracing */
     struct amber_shader_group *groups;
     uint32_t group_count;
@@ -302,6 +312,7 @@ enum amber_command_kind {
     AMBER_CMD_EXPECT_EMD,    /* EXPECT a EQ_HISTOGRAM_EMD_BUFFER b TOLERANCE t */
     AMBER_CMD_REPEAT,        /* the next `body` commands, `count` times */
     AMBER_CMD_TRACE_RAYS,    /* RUN pipeline RAYGEN sbt [MISS sbt] [HIT sbt] [CALL sbt] x y z */
+    AMBER_CMD_WRITE_BUFFER,  /* VkScript's ssbo subdata, uniform ubo, uniform: bytes written by the host, in order */
 };
 
 enum amber_comparator {
@@ -344,12 +355,14 @@ struct amber_command {
         struct {
             float x, y, width, height;
             uint32_t columns, rows; /* DRAW_GRID */
+            bool ndc;               /* VkScript's draw rect without ortho: normalized device coordinates */
         } rect;
         struct {
             enum amber_topology topology;
             bool indexed;
             uint32_t first, count; /* count UINT32_MAX: to the end of the data */
             uint32_t first_instance, instance_count;
+            bool first_is_vertex_offset; /* VkScript's indexed draw: indices from 0, `first` added to each */
         } draw;
         struct {
             float rgba[4]; /* 0..255 as written */
@@ -384,6 +397,12 @@ struct amber_command {
             uint32_t count;
             uint32_t body; /* the commands after this one that repeat */
         } repeat;
+        struct {
+            uint32_t buffer;
+            uint64_t offset;
+            uint8_t *bytes; /* owned */
+            uint32_t length;
+        } write;
         struct {
             uint32_t raygen, miss, hit, call; /* SBT indices in the pipeline, AMBER_NO_SHADER when absent */
             uint32_t x, y, z;
@@ -432,6 +451,7 @@ struct amber_script {
     struct amber_tlas *tlases;
     uint32_t tlas_count;
     uint32_t expect_count;
+    bool vkscript;        /* read as VkScript (the file does not start with #!amber) */
     uint64_t total_bytes; /* every buffer's initial data, for the limit */
 };
 

@@ -26,11 +26,22 @@ static struct amber_file *files;
 static struct smoke_test *tests;
 static size_t file_count, file_capacity;
 
+/* The length of `name` without .amber or .vkscript; 0 when it has neither. */
+static size_t without_extension(const char *name)
+{
+    size_t length = strlen(name);
+    if (length > 6 && strcmp(name + length - 6, ".amber") == 0)
+        return length - 6;
+    if (length > 9 && strcmp(name + length - 9, ".vkscript") == 0)
+        return length - 9;
+    return 0;
+}
+
 bool amber_suite_test_id(const char *relative, char *id, size_t size)
 {
     size_t length = strlen(relative);
-    if (length > 6 && strcmp(relative + length - 6, ".amber") == 0)
-        length -= 6;
+    if (without_extension(relative) != 0)
+        length = without_extension(relative);
     size_t at = (size_t)snprintf(id, size, "amber.");
     bool segment_empty = true;
     for (size_t i = 0; i < length; ++i) {
@@ -165,12 +176,10 @@ static bool walk(const char *folder, const char *relative, int depth, size_t *fo
             snprintf(error, size, "out of memory");
             ok = false;
         } else if (ok && lstat(path, &st) == 0) {
-            size_t length = strlen(names[i]);
             /* folders are searched, links to folders are not (no loops); files are taken as named */
             if (S_ISDIR(st.st_mode))
                 ok = walk(path, below, depth + 1, found, error, size);
-            else if (length > 6 && strcmp(names[i] + length - 6, ".amber") == 0 && stat(path, &st) == 0 &&
-                     S_ISREG(st.st_mode)) {
+            else if (without_extension(names[i]) != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
                 ok = add_file(path, below, error, size);
                 ++*found;
             }
@@ -268,7 +277,7 @@ bool amber_suite_collect(const char *const *paths, size_t count, char *error, si
             if (!walk(paths[i], "", 0, &found, error, size))
                 return false;
             if (found == 0) {
-                snprintf(error, size, "--amber %s: the folder holds no .amber files", paths[i]);
+                snprintf(error, size, "--amber %s: the folder holds no .amber or .vkscript files", paths[i]);
                 return false;
             }
         } else {
