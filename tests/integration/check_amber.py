@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Check a report's amber.* verdicts against a corpus of AmberScript files (tests/amber).
+"""Check a report's amber.* verdicts against a corpus of AmberScript and VkScript files (tests/amber).
 
 Usage: check_amber.py REPORT CORPUS [--artifacts DIR]
 
@@ -23,8 +23,9 @@ VERDICT_OF_FOLDER = {"pass": "pass", "fail": "fail", "skip": "skipped", "syntax"
 
 def test_id(relative):
     """The probe's id of a path below the --amber folder (amber/suite.c's rule)."""
-    if relative.endswith(".amber"):
-        relative = relative[: -len(".amber")]
+    for extension in (".amber", ".vkscript"):
+        if relative.endswith(extension):
+            relative = relative[: -len(extension)]
     parts = re.split(r"[/.]", relative)
     return "amber." + ".".join(re.sub(r"[^A-Za-z0-9_-]", "_", p) or "_" for p in parts)
 
@@ -32,7 +33,7 @@ def test_id(relative):
 def corpus_files(root):
     for folder, _, names in os.walk(root):
         for name in sorted(names):
-            if name.endswith(".amber"):
+            if name.endswith(".amber") or name.endswith(".vkscript"):
                 path = os.path.join(folder, name)
                 yield os.path.relpath(path, root), path
 
