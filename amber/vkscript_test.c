@@ -78,42 +78,45 @@ static bool parse_values(struct vk_state *st, const struct amber_type *type, con
                          struct amber_number **values, uint32_t *count)
 {
     struct parser *p = st->p;
-    uint32_t capacity = 0;
+    struct amber_number *list = NULL;
+    uint32_t capacity = 0, n = 0;
+    bool ok = true;
     *values = NULL;
     *count = 0;
-    for (;;) {
+    while (ok) {
         struct amber_token t;
         amber_lexer_next(&p->lexer, &t);
         if (t.kind == AMBER_TOKEN_END_OF_LINE || t.kind == AMBER_TOKEN_END_OF_FILE)
             break;
-        struct amber_number n;
-        if (t.kind != AMBER_TOKEN_WORD || !parse_number_token(&t, &n) ||
-            (n.is_float && !amber_mode_is_float(type->mode))) {
-            free(*values);
-            return parse_error(p, &t, "expected %s, got '%s'", amber_mode_is_float(type->mode) ? "a number" : "an integer",
-                               t.text);
-        }
-        if (*count == AMBER_MAX_EXPECT_VALUES * 4) {
-            free(*values);
-            return parse_limit(p, &t, "more than %d values on one line: beyond preflight's limit",
-                               AMBER_MAX_EXPECT_VALUES * 4);
-        }
-        if (*count == capacity) {
-            capacity = capacity ? capacity * 2 : 16;
-            struct amber_number *grown = realloc(*values, capacity * sizeof(*grown));
-            if (grown == NULL) {
-                free(*values);
-                return parse_limit(p, &t, "out of memory for values");
+        struct amber_number value;
+        if (t.kind != AMBER_TOKEN_WORD || !parse_number_token(&t, &value) ||
+            (value.is_float && !amber_mode_is_float(type->mode))) {
+            ok = parse_error(p, &t, "expected %s, got '%s'", amber_mode_is_float(type->mode) ? "a number" : "an integer",
+                             t.text);
+        } else if (n == AMBER_MAX_EXPECT_VALUES * 4) {
+            ok = parse_limit(p, &t, "more than %d values on one line: beyond preflight's limit",
+                             AMBER_MAX_EXPECT_VALUES * 4);
+        } else {
+            if (n == capacity) {
+                capacity = capacity ? capacity * 2 : 16;
+                struct amber_number *grown = realloc(list, capacity * sizeof(*grown));
+                if (grown == NULL) {
+                    ok = parse_limit(p, &t, "out of memory for values");
+                    break;
+                }
+                list = grown;
             }
-            *values = grown;
+            list[n++] = value;
         }
-        (*values)[(*count)++] = n;
     }
-    if (*count == 0 || *count % type->rows != 0) {
-        free(*values);
-        *values = NULL;
-        return parse_error(p, at, "%u values: the command takes a non-zero multiple of %u", *count, type->rows);
+    if (ok && (n == 0 || n % type->rows != 0))
+        ok = parse_error(p, at, "%u values: the command takes a non-zero multiple of %u", n, type->rows);
+    if (!ok) {
+        free(list);
+        return false;
     }
+    *values = list;
+    *count = n;
     return true;
 }
 

@@ -14,7 +14,7 @@ build="$root/build-fuzz"
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1"
 CC=clang cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPREFLIGHT_LIBFUZZER=ON \
     -DPREFLIGHT_SANITIZE=ON >/dev/null
-targets=(fuzz_spirv_reflect fuzz_descriptor_writes fuzz_layer_settings fuzz_fleet_limits_read fuzz_report_reader)
+targets=(fuzz_spirv_reflect fuzz_descriptor_writes fuzz_layer_settings fuzz_fleet_limits_read fuzz_report_reader fuzz_amber_parse)
 ninja -C "$build" "${targets[@]}" >/dev/null
 
 failed=0
