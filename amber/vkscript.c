@@ -838,7 +838,8 @@ bool parse_vkscript(struct parser *p, const char *text, size_t length)
             ok = parse_error(p, &at, "a graphics pipeline needs a vertex shader ([vertex shader passthrough] is one)");
     }
     if (ok && !p->stop && st->current.shader_count == 0)
-        ok = parse_error(p, &(struct amber_token){.line = 1, .column = 1}, "the file has no shader section");
+        ok = parse_error(p, &(struct amber_token){.line = 1, .column = 1},
+                         "the file has no shader section (read as VkScript: it does not start with #!amber)");
     for (uint32_t i = 0; ok && !p->stop && i < count; ++i) {
         if (sections[i].kind != SECTION_VERTEX_DATA && sections[i].kind != SECTION_INDICES)
             continue;
