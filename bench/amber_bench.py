@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The cost of AmberScript files in the probe: N small compute files (each its own GLSL shader,
-a buffer, a dispatch and an EXPECT) run as smoke tests, beside the built-in tests. Runs, in turn
+a buffer, a dispatch and an EXPECT) run as smoke tests, beside the built-in tests, and the same N
+files written in VkScript (the same shader, data, dispatch and checks). Runs, in turn
 and RUNS rounds (so a machine getting busier shifts all alike): the probe with --no-smoke (the
 fixed cost: loader, instance, declared capabilities), the built-in tests alone, the files alone,
 and --list-tests with the files (what reading and parsing them costs the probe). Prints medians
@@ -45,12 +46,38 @@ EXPECT y IDX {last_offset} EQ {last}
 """
 
 
-def write_files(folder, count, values=64):
+VKSCRIPT = """# benchmark file {i}: y = x * {a} + {b} over {n} values (VkScript)
+[compute shader]
+#version 450
+layout(local_size_x = 16) in;
+layout(set = 0, binding = 0) readonly buffer X {{ uint x[]; }};
+layout(set = 0, binding = 1) buffer Y {{ uint y[]; }};
+void main()
+{{
+    uint i = gl_GlobalInvocationID.x;
+    y[i] = x[i] * {a}u + {b}u;
+}}
+
+[test]
+ssbo 0 subdata uint 0 {series}
+ssbo 1 subdata uint 0 {zeros}
+compute {groups} 1 1
+probe ssbo uint 1 0 == {first}
+probe ssbo uint 1 {last_offset} == {last}
+"""
+
+
+def write_files(folder, count, values=64, vkscript=False):
     for i in range(count):
         a, b = i % 13 + 1, i * 7 % 101
-        text = FILE.format(i=i, a=a, b=b, n=values, groups=values // 16, first=b, last_offset=(values - 1) * 4,
-                           last=(values - 1) * a + b)
-        open(os.path.join(folder, "file_%03d.amber" % i), "w").write(text)
+        fields = dict(i=i, a=a, b=b, n=values, groups=values // 16, first=b, last_offset=(values - 1) * 4,
+                      last=(values - 1) * a + b)
+        if vkscript:
+            text = VKSCRIPT.format(series=" ".join(str(v) for v in range(values)), zeros=" ".join(["0"] * values),
+                                   **fields)
+            open(os.path.join(folder, "file_%03d.vkscript" % i), "w").write(text)
+        else:
+            open(os.path.join(folder, "file_%03d.amber" % i), "w").write(FILE.format(**fields))
 
 
 def run(probe, args, out):
@@ -77,13 +104,19 @@ def main():
     o = parser.parse_args()
     folder = o.keep or tempfile.mkdtemp(prefix="amber-bench-")
     os.makedirs(folder, exist_ok=True)
-    write_files(folder, o.files)
+    am_folder, vk_folder = os.path.join(folder, "amberscript"), os.path.join(folder, "vkscript")
+    os.makedirs(am_folder, exist_ok=True)
+    os.makedirs(vk_folder, exist_ok=True)
+    write_files(am_folder, o.files)
+    write_files(vk_folder, o.files, vkscript=True)
     jobs = ["--jobs", o.jobs]
     configurations = {
         "declared only (--no-smoke)": ["--no-smoke"],
         "built-in tests": jobs,
-        "%d AmberScript files" % o.files: jobs + ["--amber", folder, "--tests", "amber.*"],
-        "parse only (--list-tests --amber)": ["--list-tests", "--amber", folder],
+        "%d AmberScript files" % o.files: jobs + ["--amber", am_folder, "--tests", "amber.*"],
+        "%d VkScript files" % o.files: jobs + ["--amber", vk_folder, "--tests", "amber.*"],
+        "parse only (--list-tests --amber)": ["--list-tests", "--amber", am_folder],
+        "parse only, VkScript": ["--list-tests", "--amber", vk_folder],
     }
     walls = {name: [] for name in configurations}
     durations = {name: [] for name in configurations}
@@ -100,7 +133,7 @@ def main():
                 durations[name].append(sum(t["duration_ms"] for t in tests))
                 counts[name] = len(tests)
     base = statistics.median(walls["declared only (--no-smoke)"])
-    list_base = None
+    list_walls = {}
     print("%-36s %10s %8s %14s %16s" % ("configuration", "wall (s)", "tests", "wall/test (ms)", "in worker/test (ms)"))
     for name in configurations:
         wall = statistics.median(walls[name])
@@ -109,14 +142,16 @@ def main():
         per_worker = "%.2f" % (statistics.median(durations[name]) / n) if n else "-"
         print("%-36s %10.3f %8s %14s %16s" % (name, wall, n or "-", per_wall, per_worker))
         if "--list-tests" in configurations[name]:
-            list_base = wall
+            list_walls[name] = wall
     plain_list = statistics.median([run(o.probe, ["--list-tests"], None)[0] for _ in range(o.runs)])
-    print("reading and parsing the files in the probe: %.2f ms per file (--list-tests with and without them)"
-          % ((list_base - plain_list) * 1000 / o.files))
+    for name, wall in list_walls.items():
+        print("%s: reading and parsing the files in the probe: %.2f ms per file (--list-tests with and without "
+              "them)" % (name, (wall - plain_list) * 1000 / o.files))
     if not o.keep:
-        for name in os.listdir(folder):
-            os.remove(os.path.join(folder, name))
-        os.rmdir(folder)
+        for root, _, names in os.walk(folder, topdown=False):
+            for name in names:
+                os.remove(os.path.join(root, name))
+            os.rmdir(root)
 
 
 if __name__ == "__main__":
