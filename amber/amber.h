@@ -1,6 +1,7 @@
-/* AmberScript files (google/amber's docs/amber_script.md) as preflight smoke tests: a team's own
- * shaders, with their expected results, run on every probed device. `preflight-probe --amber PATH`
- * collects *.amber files (amber_suite_collect); each becomes the smoke test amber.<relative path>
+/* AmberScript files (google/amber's docs/amber_script.md) and VkScript files (docs/vk_script.md; a
+ * file that does not start with #!amber) as preflight smoke tests: a team's own shaders, with
+ * their expected results, run on every probed device. `preflight-probe --amber PATH` collects
+ * *.amber and *.vkscript files (amber_suite_collect); each becomes the smoke test amber.<relative path>
  * and runs in the probe's worker processes like any other test. A file is parsed once, in the
  * probe (amber_parse: pure, no Vulkan), and run in a worker on the shared device
  * (amber_execute). docs/amber.md says what is supported and how verdicts are decided. */
@@ -48,10 +49,10 @@ void amber_execute(struct gpu *gpu, const struct amber_script *script, const cha
 
 /* --- the probe's collection of files -------------------------------------------------------- */
 
-/* Finds the files of `paths` (files, or folders searched recursively for *.amber, in name order),
+/* Finds the files of `paths` (files, or folders searched recursively for *.amber and *.vkscript, in name order),
  * parses each and makes it a smoke test amber.<path relative to the folder, '/' as '.', without
- * .amber>. false with a message for a path that is missing or unreadable, a folder without
- * .amber files, or two files with one test id. */
+ * .amber or .vkscript>. false with a message for a path that is missing or unreadable, a folder
+ * without such files, or two files with one test id. */
 bool amber_suite_collect(const char *const *paths, size_t count, char *error, size_t size);
 /* The tests collected (valid until amber_suite_free). */
 const struct smoke_test *amber_suite_tests(size_t *count);
