@@ -24,6 +24,17 @@ static struct amber_command *add_command(struct vk_state *st, enum amber_command
     return c;
 }
 
+/* A probe reads memory, not pipeline state: the last pipeline made serves (one is made if none
+ * was), so state set between a draw and its probe makes no pipeline of its own. */
+static bool pipeline_for_probe(struct vk_state *st, const struct amber_token *at, uint32_t *index)
+{
+    if (st->snapshot >= 0) {
+        *index = (uint32_t)st->snapshot;
+        return true;
+    }
+    return vk_pipeline_for_command(st, at, index);
+}
+
 static bool needs_graphics(struct vk_state *st, const struct amber_token *at, const char *what)
 {
     if (st->graphics)
@@ -299,7 +310,7 @@ static bool parse_probe(struct vk_state *st, const struct amber_token *at, bool 
                            all ? "the colour" : rect ? "x, y, width, height and the colour" : "x, y and the colour",
                            count);
     uint32_t pipeline;
-    if (!vk_pipeline_for_command(st, at, &pipeline))
+    if (!pipeline_for_probe(st, at, &pipeline))
         return false;
     const struct amber_pipeline *pl = &p->script->pipelines[pipeline];
     struct amber_command *c = add_command(st, AMBER_CMD_EXPECT_PIXELS, at);
@@ -366,7 +377,7 @@ static bool parse_probe_ssbo(struct vk_state *st, const struct amber_token *at)
             values[i].value = (double)amber_half_to_float(amber_float_to_half((float)values[i].value));
     }
     uint32_t pipeline;
-    if (!vk_pipeline_for_command(st, at, &pipeline)) {
+    if (!pipeline_for_probe(st, at, &pipeline)) {
         free(values);
         return false;
     }
