@@ -277,6 +277,41 @@ void view_artifact(struct db *db, const struct page_request *request, struct vie
 
 /* ---- HTML ---- */
 
+/* A test rerun by preflight-probe --repeat: the verdict over every run, then each later run with
+ * its verdict, time, reason and evidence (the card above is the first run). */
+static void reruns_html(const cJSON *test, const cJSON *stored, struct buf *b)
+{
+    const cJSON *reruns = cJSON_GetObjectItemCaseSensitive(test, "reruns");
+    if (!cJSON_IsArray(reruns) || cJSON_GetArraySize(reruns) == 0)
+        return;
+    const cJSON *measured = cJSON_GetObjectItemCaseSensitive(test, "measured");
+    buf_printf(b, "<div class=\"reruns\"><p>rerun %d time%s", cJSON_GetArraySize(reruns),
+               cJSON_GetArraySize(reruns) == 1 ? "" : "s");
+    if (cJSON_IsObject(measured)) {
+        buf_printf(b, "; over its %.0f runs (%.0f failed): ", num(measured, "runs"), num(measured, "failures"));
+        html_verdict(b, str(measured, "verdict"));
+    }
+    buf_add(b, "</p><table class=\"reruns\"><thead><tr><th>run</th><th>verdict</th><th>ms</th><th>reason</th>"
+               "</tr></thead><tbody>");
+    int run = 2;
+    const cJSON *r;
+    cJSON_ArrayForEach(r, reruns)
+    {
+        buf_printf(b, "<tr><td>%d</td>", run++);
+        html_verdict_cell(b, str(r, "status"));
+        buf_printf(b, "<td>%.1f</td><td>", num(r, "duration_ms"));
+        buf_escape(b, str(r, "reason"));
+        const cJSON *evidence = cJSON_GetObjectItemCaseSensitive(r, "evidence");
+        if (cJSON_IsObject(evidence) && evidence->child != NULL) {
+            buf_add(b, "<details><summary>evidence</summary>");
+            evidence_html(b, evidence, stored);
+            buf_add(b, "</details>");
+        }
+        buf_add(b, "</td></tr>");
+    }
+    buf_add(b, "</tbody></table></div>");
+}
+
 static void test_card(const cJSON *test, const cJSON *stored, bool attention, struct buf *b)
 {
     const char *id = str(test, "id");
@@ -306,6 +341,7 @@ static void test_card(const cJSON *test, const cJSON *stored, bool attention, st
         buf_add(b, "</p>");
     }
     evidence_html(b, cJSON_GetObjectItemCaseSensitive(test, "evidence"), stored);
+    reruns_html(test, stored, b);
     buf_add(b, "</section>");
 }
 

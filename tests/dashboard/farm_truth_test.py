@@ -222,6 +222,10 @@ def main():
         rerun_path = farm_fleet.write_rerun(a.fixtures, os.path.join(work, "rerun"))
         status, _, body = post_report(server.port, open(rerun_path, "rb").read(), token)
         check("stored the report with reruns", status == 201, (status, body[:200]))
+        status, page = api("/reports/%s" % json.loads(body).get("id"))
+        check("report page: the reruns of compute.barrier, each with its verdict and reason, and the verdict over "
+              "its runs", status == 200 and b"rerun 2 times; over its 3 runs (2 failed)" in page and
+              b"readback mismatch again" in page and b'<table class="reruns">' in page, (status, page[-300:]))
         newest = (model("/devices/" + farm_fleet.FLAKY_KEY).get("drivers") or [{}])[0]
         measured = {m["test"]: m for m in newest.get("measured", [])}
         barrier = measured.get("compute.barrier", {})
