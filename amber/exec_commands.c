@@ -299,8 +299,7 @@ static bool run_draw(struct exec *e, const struct amber_command *c)
                 vkCmdDrawIndexed(e->gpu->cmd, count, c->draw.instance_count, 0, (int32_t)c->draw.first,
                                  c->draw.first_instance);
             else
-                vkCmdDrawIndexed(e->gpu->cmd, count, c->draw.instance_count, c->draw.first, 0,
-                                 c->draw.first_instance);
+                vkCmdDrawIndexed(e->gpu->cmd, count, c->draw.instance_count, c->draw.first, 0, c->draw.first_instance);
         } else {
             vkCmdDraw(e->gpu->cmd, count, c->draw.instance_count, c->draw.first, c->draw.first_instance);
         }

@@ -59,8 +59,10 @@ static bool section_of(struct parser *p, const char *name, size_t length, uint32
 {
     char text[96];
     if (length >= sizeof(text))
-        return error_at_line(p, line, "unknown section '%s' (require, vertex shader, fragment shader, ..., "
-                                      "vertex data, indices, test)", "(a long name)");
+        return error_at_line(p, line,
+                             "unknown section '%s' (require, vertex shader, fragment shader, ..., "
+                             "vertex data, indices, test)",
+                             "(a long name)");
     memcpy(text, name, length);
     text[length] = '\0';
     s->format = AMBER_SHADER_GLSL;
@@ -106,8 +108,7 @@ static bool section_of(struct parser *p, const char *name, size_t length, uint32
 }
 
 /* The file split at its header lines; text outside a section is blank lines and '#' comments. */
-static bool split_sections(struct parser *p, const char *text, size_t length, struct section *sections,
-                           uint32_t *count)
+static bool split_sections(struct parser *p, const char *text, size_t length, struct section *sections, uint32_t *count)
 {
     *count = 0;
     size_t at = 0;
@@ -224,8 +225,8 @@ struct vk_buffer *vk_bound_buffer(struct vk_state *st, uint32_t set, uint32_t bi
     struct amber_buffer *b = add_script_buffer(st->p, name, at);
     if (b == NULL)
         return NULL;
-    b->type = (struct amber_type){.kind = AMBER_TYPE_NUMBER, .mode = AMBER_MODE_SINT, .bits = 8, .rows = 1,
-                                  .columns = 1};
+    b->type =
+        (struct amber_type){.kind = AMBER_TYPE_NUMBER, .mode = AMBER_MODE_SINT, .bits = 8, .rows = 1, .columns = 1};
     b->std140 = kind == AMBER_BIND_UNIFORM;
     if (!build_layout(st->p, b, at))
         return NULL;
@@ -512,8 +513,8 @@ static bool vertex_format_name(const char *spec, char *name, size_t size)
     static const struct {
         const char *gl;
         const char *bits, *mode;
-    } gl_types[] = {{"byte", "8", "SINT"},    {"ubyte", "8", "UINT"},   {"short", "16", "SINT"},
-                    {"ushort", "16", "UINT"}, {"int", "32", "SINT"},    {"uint", "32", "UINT"},
+    } gl_types[] = {{"byte", "8", "SINT"},    {"ubyte", "8", "UINT"},    {"short", "16", "SINT"},
+                    {"ushort", "16", "UINT"}, {"int", "32", "SINT"},     {"uint", "32", "UINT"},
                     {"half", "16", "SFLOAT"}, {"float", "32", "SFLOAT"}, {"double", "64", "SFLOAT"}};
     size_t gl_length = (size_t)(slash - spec);
     const char *glsl = slash + 1;
@@ -605,8 +606,10 @@ static bool parse_vertex_data(struct vk_state *st)
         char *end = NULL;
         unsigned long location = slash ? strtoul(t.text, &end, 10) : 0;
         if (slash == NULL || end != slash || slash == t.text || location >= 32)
-            return parse_error(p, &t, "expected a vertex data header location/FORMAT or location/gl_type/glsl_type, "
-                                      "got '%s'", t.text);
+            return parse_error(p, &t,
+                               "expected a vertex data header location/FORMAT or location/gl_type/glsl_type, "
+                               "got '%s'",
+                               t.text);
         if (!vertex_format_name(slash + 1, format, sizeof(format)))
             return parse_error(p, &t, "unknown vertex data type '%s'", slash + 1);
         if (columns == MAX_VERTEX_COLUMNS || pl->vertex_input_count == AMBER_MAX_VERTEX_INPUTS)
@@ -642,8 +645,9 @@ static bool parse_vertex_data(struct vk_state *st)
             if (is_packed(b)) { /* one value: the whole packed word */
                 struct amber_integer raw;
                 if (t.kind != AMBER_TOKEN_WORD || !amber_token_integer(&t, &raw) || raw.negative)
-                    return parse_error(p, &t, "expected the packed value of %s (an integer such as 0xff00ff00), got "
-                                              "'%s'",
+                    return parse_error(p, &t,
+                                       "expected the packed value of %s (an integer such as 0xff00ff00), got "
+                                       "'%s'",
                                        amber_format_name(b->layout.format), t.text);
                 for (uint32_t k = 0; k < b->layout.stride && k < 8; ++k)
                     element[k] = (uint8_t)(raw.magnitude >> (8 * k));
@@ -832,8 +836,9 @@ bool parse_vkscript(struct parser *p, const char *text, size_t length)
         }
         struct amber_token at = {.line = 1, .column = 1};
         if (compute)
-            ok = parse_error(p, &at, "a compute shader beside graphics shaders: the file's one pipeline is either "
-                                     "compute or graphics");
+            ok = parse_error(p, &at,
+                             "a compute shader beside graphics shaders: the file's one pipeline is either "
+                             "compute or graphics");
         else if (!vertex) /* as Amber: a fragment shader is not required */
             ok = parse_error(p, &at, "a graphics pipeline needs a vertex shader ([vertex shader passthrough] is one)");
     }

@@ -102,8 +102,8 @@ static bool parse_values(struct vk_state *st, const struct amber_type *type, con
         struct amber_number value;
         if (t.kind != AMBER_TOKEN_WORD || !parse_number_token(&t, &value) ||
             (value.is_float && !amber_mode_is_float(type->mode))) {
-            ok = parse_error(p, &t, "expected %s, got '%s'", amber_mode_is_float(type->mode) ? "a number" : "an integer",
-                             t.text);
+            ok = parse_error(p, &t, "expected %s, got '%s'",
+                             amber_mode_is_float(type->mode) ? "a number" : "an integer", t.text);
         } else if (n == AMBER_MAX_EXPECT_VALUES * 4) {
             ok = parse_limit(p, &t, "more than %d values on one line: beyond preflight's limit",
                              AMBER_MAX_EXPECT_VALUES * 4);
@@ -307,7 +307,9 @@ static bool parse_probe(struct vk_state *st, const struct amber_token *at, bool 
     if (count != place + colours)
         return parse_error(p, at, "probe%s%s %s takes %u numbers (%s), not %u", rect && !all ? " rect" : "",
                            all ? " all" : "", rgba ? "rgba" : "rgb", place + colours,
-                           all ? "the colour" : rect ? "x, y, width, height and the colour" : "x, y and the colour",
+                           all    ? "the colour"
+                           : rect ? "x, y, width, height and the colour"
+                                  : "x, y and the colour",
                            count);
     uint32_t pipeline;
     if (!pipeline_for_probe(st, at, &pipeline))
@@ -538,8 +540,9 @@ static bool parse_draw_arrays(struct vk_state *st, const struct amber_token *at)
                 found = true;
             }
         if (!found)
-            return parse_error(p, &t, "expected indexed, instanced or a topology (TRIANGLE_LIST, GL_TRIANGLES, ...), "
-                                      "got '%s'",
+            return parse_error(p, &t,
+                               "expected indexed, instanced or a topology (TRIANGLE_LIST, GL_TRIANGLES, ...), "
+                               "got '%s'",
                                t.text);
     }
     uint32_t first, count, instances = 1;
@@ -675,11 +678,16 @@ struct enum_names {
     const char *const *names; /* value = index, NULL-ended */
 };
 
-static const char *const compare_ops[] = {"NEVER",   "LESS",      "EQUAL",
-                                          "LESS_OR_EQUAL", "GREATER", "NOT_EQUAL",
-                                          "GREATER_OR_EQUAL", "ALWAYS", NULL};
-static const char *const stencil_ops[] = {"KEEP",   "ZERO",   "REPLACE",          "INCREMENT_AND_CLAMP",
-                                          "DECREMENT_AND_CLAMP", "INVERT", "INCREMENT_AND_WRAP", "DECREMENT_AND_WRAP",
+static const char *const compare_ops[] = {
+    "NEVER", "LESS", "EQUAL", "LESS_OR_EQUAL", "GREATER", "NOT_EQUAL", "GREATER_OR_EQUAL", "ALWAYS", NULL};
+static const char *const stencil_ops[] = {"KEEP",
+                                          "ZERO",
+                                          "REPLACE",
+                                          "INCREMENT_AND_CLAMP",
+                                          "DECREMENT_AND_CLAMP",
+                                          "INVERT",
+                                          "INCREMENT_AND_WRAP",
+                                          "DECREMENT_AND_WRAP",
                                           NULL};
 static const char *const blend_factors[] = {"ZERO",
                                             "ONE",
@@ -702,9 +710,9 @@ static const char *const blend_factors[] = {"ZERO",
                                             "ONE_MINUS_SRC1_ALPHA",
                                             NULL};
 static const char *const blend_ops[] = {"ADD", "SUBTRACT", "REVERSE_SUBTRACT", "MIN", "MAX", NULL};
-static const char *const logic_ops[] = {"CLEAR", "AND",  "AND_REVERSE", "COPY",          "AND_INVERTED", "NO_OP",
-                                        "XOR",   "OR",   "NOR",         "EQUIVALENT",    "INVERT",       "OR_REVERSE",
-                                        "COPY_INVERTED", "OR_INVERTED", "NAND", "SET", NULL};
+static const char *const logic_ops[] = {
+    "CLEAR",      "AND",    "AND_REVERSE", "COPY",          "AND_INVERTED", "NO_OP", "XOR", "OR", "NOR",
+    "EQUIVALENT", "INVERT", "OR_REVERSE",  "COPY_INVERTED", "OR_INVERTED",  "NAND",  "SET", NULL};
 static const char *const polygon_modes[] = {"FILL", "LINE", "POINT", NULL};
 static const char *const front_faces[] = {"COUNTER_CLOCKWISE", "CLOCKWISE", NULL};
 static const char *const topology_names[] = {"POINT_LIST",
@@ -890,8 +898,8 @@ static bool parse_stage_entry(struct vk_state *st, const struct amber_token *t)
         if (!amber_word_is(&which, "control") && !amber_word_is(&which, "evaluation"))
             return parse_error(p, &which, "expected tessellation control or tessellation evaluation, got '%s'",
                                which.text);
-        stage = amber_word_is(&which, "control") ? AMBER_STAGE_TESSELLATION_CONTROL
-                                                 : AMBER_STAGE_TESSELLATION_EVALUATION;
+        stage =
+            amber_word_is(&which, "control") ? AMBER_STAGE_TESSELLATION_CONTROL : AMBER_STAGE_TESSELLATION_EVALUATION;
     }
     return parse_keyword(p, "entrypoint", t->text) && set_entry_point(st, stage, t);
 }
@@ -933,8 +941,7 @@ static bool parse_command_line(struct vk_state *st, const struct amber_token *t)
     if (amber_word_is(t, "patch")) {
         uint32_t points;
         if (!parse_keyword(p, "parameter", "patch") || !parse_keyword(p, "vertices", "patch parameter") ||
-            !parse_u32(p, &points, "the number of control points") ||
-            !parse_end_of_line(p, "patch parameter vertices"))
+            !parse_u32(p, &points, "the number of control points") || !parse_end_of_line(p, "patch parameter vertices"))
             return false;
         if (points == 0 || points > 32)
             return parse_error(p, t, "patch parameter vertices must be 1 to 32, not %u", points);

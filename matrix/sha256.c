@@ -6,6 +6,23 @@
 #include <stdio.h>
 #include <string.h>
 
+static void to_hex(const unsigned char digest[32], char hex[65])
+{
+    for (size_t i = 0; i < 32; ++i)
+        snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+}
+
+void hmac_sha256_hex(const void *key, size_t key_length, const void *data, size_t length, char hex[65])
+{
+    unsigned char digest[32];
+    if (gnutls_hmac_fast(GNUTLS_MAC_SHA256, key_length ? key : "", key_length, length ? data : "", length, digest) !=
+        0) {
+        memset(hex, 0, 65); /* no signature beats a wrong one */
+        return;
+    }
+    to_hex(digest, hex);
+}
+
 void sha256_hex(const void *data, size_t length, char hex[65])
 {
     unsigned char digest[32];
@@ -14,6 +31,5 @@ void sha256_hex(const void *data, size_t length, char hex[65])
         memset(hex, 0, 65);
         return;
     }
-    for (size_t i = 0; i < sizeof(digest); ++i)
-        snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+    to_hex(digest, hex);
 }

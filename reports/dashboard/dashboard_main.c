@@ -33,6 +33,11 @@ static const char usage_text[] =
     "        [--expectations FILE]\n"
     "                          known failures, flakes and skips per device (docs/expectations.md):\n"
     "                          the fleet gate fails only on what is not expected; read at start\n"
+    "        [--webhook URL --webhook-secret FILE] [--webhook-attempts N] [--webhook-retry S]\n"
+    "                          POST each new regression, unexpected failure (with --expectations)\n"
+    "                          and lost GPU to URL as JSON, signed with FILE's secret (HMAC-SHA-256,\n"
+    "                          header X-Preflight-Signature-256); a failed delivery is tried again\n"
+    "                          after S seconds (default 1), doubling, N attempts in all (default 8)\n"
     "        [--token-artifact-quota MIB]\n"
     "                          the artifact bytes one token may store in 24 hours (default 1024);\n"
     "                          a report's artifacts: at most 64 files and 16 MiB\n"
@@ -222,7 +227,7 @@ static int command_import(struct db *db, int count, char **paths, long jobs, con
             pthread_cond_wait(&w.ready, &w.lock);
         pthread_mutex_unlock(&w.lock);
         if (slot->prepared != NULL) {
-            const struct ingest_source source = {"import", paths[i]};
+            const struct ingest_source source = {"import", paths[i], NULL}; /* no webhook events: not an upload */
             int64_t id = 0;
             slot->status = ingest_store(db, slot->prepared, &source, &id, slot->message, sizeof(slot->message));
             int images = slot->status == INGEST_STORED || slot->status == INGEST_DUPLICATE
@@ -291,7 +296,9 @@ int main(int argc, char **argv)
     o.database = getenv("PREFLIGHT_DASHBOARD_DB");
     char **positional = calloc((size_t)argc, sizeof(*positional));
     int positionals = 0;
-    const char *artifacts = NULL, *expectations_path = NULL;
+    const char *artifacts = NULL, *expectations_path = NULL, *webhook_url = NULL, *webhook_secret = NULL;
+    long webhook_attempts = WEBHOOK_DEFAULT_ATTEMPTS;
+    double webhook_retry = WEBHOOK_DEFAULT_FIRST_RETRY;
     long jobs = sysconf(_SC_NPROCESSORS_ONLN);
     jobs = jobs < 1 ? 1 : jobs > 16 ? 16 : jobs;
     if (positional == NULL)
@@ -359,7 +366,25 @@ int main(int argc, char **argv)
             artifacts = argv[++i];
         else if (serve && strcmp(a, "--expectations") == 0 && has_value)
             expectations_path = argv[++i];
-        else if (serve && strcmp(a, "--quiet") == 0)
+        else if (serve && strcmp(a, "--webhook") == 0 && has_value)
+            webhook_url = argv[++i];
+        else if (serve && strcmp(a, "--webhook-secret") == 0 && has_value)
+            webhook_secret = argv[++i];
+        else if (serve && strcmp(a, "--webhook-attempts") == 0 && has_value) {
+            char *end = NULL;
+            webhook_attempts = strtol(argv[++i], &end, 10);
+            if (end == argv[i] || *end != '\0' || webhook_attempts < 1 || webhook_attempts > 100) {
+                free(positional);
+                return usage_error("--webhook-attempts needs a number from 1 to 100, not '%s'", argv[i]);
+            }
+        } else if (serve && strcmp(a, "--webhook-retry") == 0 && has_value) {
+            char *end = NULL;
+            webhook_retry = strtod(argv[++i], &end);
+            if (end == argv[i] || *end != '\0' || !(webhook_retry >= 1 && webhook_retry <= 3600)) {
+                free(positional);
+                return usage_error("--webhook-retry needs seconds from 1 to 3600, not '%s'", argv[i]);
+            }
+        } else if (serve && strcmp(a, "--quiet") == 0)
             o.quiet = true;
         else if (strcmp(a, "--help") == 0) {
             fputs(usage_text, stdout);
@@ -372,7 +397,9 @@ int main(int argc, char **argv)
                                strcmp(a, "--artifacts") == 0 || strcmp(a, "--max-connections") == 0 ||
                                strcmp(a, "--max-per-address") == 0 || strcmp(a, "--header-deadline") == 0 ||
                                strcmp(a, "--request-deadline") == 0 || strcmp(a, "--token-artifact-quota") == 0 ||
-                               strcmp(a, "--public-url") == 0 || strcmp(a, "--expectations") == 0;
+                               strcmp(a, "--public-url") == 0 || strcmp(a, "--expectations") == 0 ||
+                               strcmp(a, "--webhook") == 0 || strcmp(a, "--webhook-secret") == 0 ||
+                               strcmp(a, "--webhook-attempts") == 0 || strcmp(a, "--webhook-retry") == 0;
             return usage_error(
                 takes_value && !has_value ? "option '%s' needs a value" : "unknown option '%s' for this command", a);
         } else
@@ -383,15 +410,27 @@ int main(int argc, char **argv)
         status = usage_error("%s", "--db FILE|postgresql://... is needed");
     } else if (serve) {
         struct expectations *e = NULL;
+        struct webhook_options webhook;
+        char error[512];
         if (positionals)
             status = usage_error("serve takes no argument '%s'", positional[0]);
+        else if (webhook_url == NULL && webhook_secret != NULL)
+            status = usage_error("%s", "--webhook-secret without --webhook");
+        else if (webhook_url != NULL && !webhook_configure(&webhook, webhook_url, webhook_secret, error, sizeof(error)))
+            status = usage_error("%s", error);
         else if (expectations_path != NULL && (e = load_expectations(expectations_path)) == NULL)
             status = 2;
         else {
             o.expectations = e;
+            if (webhook_url != NULL) {
+                webhook.attempts = (unsigned)webhook_attempts;
+                webhook.first_retry = webhook_retry;
+                o.webhook = &webhook;
+            }
             status = server_run(&o);
         }
         expectations_free(e);
+        memset(&webhook, 0, sizeof(webhook)); /* the secret */
     } else {
         struct db *db = open_database(o.database);
         if (db == NULL) {

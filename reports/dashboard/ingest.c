@@ -462,6 +462,7 @@ struct ingest_prepared {
     int devices;
     struct report_artifact *artifacts;
     size_t artifact_count;
+    cJSON **devices_small; /* each device without its declared block and smoke results (for matching) */
     unsigned char *stored; /* the deflated body */
     size_t stored_length, length;
 };
@@ -474,10 +475,43 @@ void ingest_prepared_free(struct ingest_prepared *p)
         items_free(&p->items[i]);
     free(p->items);
     free(p->identities);
+    for (int i = 0; p->devices_small && i < p->devices; ++i)
+        cJSON_Delete(p->devices_small[i]);
+    free(p->devices_small);
     free(p->artifacts);
     items_free(&p->texts);
     free(p->stored);
     free(p);
+}
+
+const char *ingest_prepared_host(const struct ingest_prepared *p)
+{
+    return p->host;
+}
+
+int ingest_prepared_device_count(const struct ingest_prepared *p)
+{
+    return p->devices;
+}
+
+const char *ingest_prepared_device_key(const struct ingest_prepared *p, int index)
+{
+    return p->identities[index].key;
+}
+
+int64_t ingest_prepared_driver_raw(const struct ingest_prepared *p, int index)
+{
+    return p->identities[index].driver_raw;
+}
+
+const cJSON *ingest_prepared_device(const struct ingest_prepared *p, int index)
+{
+    return p->devices_small[index];
+}
+
+const struct item_list *ingest_prepared_items(const struct ingest_prepared *p, int index)
+{
+    return &p->items[index];
 }
 
 const char *ingest_prepared_key(const struct ingest_prepared *p)
@@ -571,8 +605,9 @@ static struct ingest_prepared *prepare(const char *body, size_t length, const ch
     }
     p->items = calloc((size_t)p->devices + 1, sizeof(*p->items));
     p->identities = calloc((size_t)p->devices + 1, sizeof(*p->identities));
+    p->devices_small = calloc((size_t)p->devices + 1, sizeof(*p->devices_small));
     p->artifacts = calloc(REPORT_ARTIFACTS_MAX, sizeof(*p->artifacts));
-    bool ok = p->items != NULL && p->identities != NULL && p->artifacts != NULL;
+    bool ok = p->items != NULL && p->identities != NULL && p->devices_small != NULL && p->artifacts != NULL;
     int index = 0;
     const cJSON *device;
     REPORT_FOR_EACH_DEVICE(device, report)
@@ -584,6 +619,16 @@ static struct ingest_prepared *prepare(const char *body, size_t length, const ch
             identity_of(device, &p->identities[index], &p->items[index]);
             p->identities[index].verdicts = verdicts_of(&p->items[index], device);
             ok = p->identities[index].verdicts != NULL;
+        }
+        if (ok) { /* what an expectation matches a device by: not its declared block or results */
+            cJSON *small = p->devices_small[index] = cJSON_CreateObject();
+            const cJSON *member;
+            cJSON_ArrayForEach(member, device)
+            {
+                if (small != NULL && strcmp(member->string, "declared") != 0 && strcmp(member->string, "smoke") != 0)
+                    cJSON_AddItemToObject(small, member->string, cJSON_Duplicate(member, true));
+            }
+            ok = small != NULL;
         }
         ++index;
     }
@@ -738,7 +783,11 @@ enum ingest_status ingest_store(struct db *db, const struct ingest_prepared *p, 
     *report_id = db_result_int(r, 0, 0);
     db_result_free(r);
     *message = '\0';
-    bool ok = ingest_store_derived(db, *report_id, p, uploaded, message, size);
+    const struct ingest_observer *o = source->observer;
+    void *before = o ? o->before(db, p, o->context) : NULL;
+    bool ok = (o == NULL || before != NULL) && ingest_store_derived(db, *report_id, p, uploaded, message, size);
+    if (o != NULL && before != NULL) /* the events of this upload, stored with it */
+        ok = o->after(db, p, *report_id, before, ok, o->context) && ok;
     if (ok && !db_commit(db)) {
         snprintf(message, size, "database: %s", db_error(db));
         ok = false;

@@ -10,7 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <cjson/cJSON.h>
+
 #include "db.h"
+#include "items.h"
 #include "report_artifacts.h"
 
 #define INGEST_MAX_BODY (16u * 1024u * 1024u) /* bytes; larger uploads are refused (413) */
@@ -22,9 +25,23 @@ enum ingest_status {
     INGEST_FAILED,    /* the database failed; nothing was stored */
 };
 
+struct ingest_prepared;
+
+/* Told of an upload inside its transaction (the webhook's events, webhook_events.h): `before`
+ * looks at the tables before the report's rows are written (NULL: out of memory, nothing stored),
+ * `after` after them (`stored`: whether they were; `after` frees what `before` returned; false:
+ * the upload fails). */
+struct ingest_observer {
+    void *(*before)(struct db *db, const struct ingest_prepared *p, void *context);
+    bool (*after)(struct db *db, const struct ingest_prepared *p, int64_t report_id, void *before, bool stored,
+                  void *context);
+    void *context;
+};
+
 struct ingest_source {
-    const char *token_name; /* who uploaded ("import" for the import command) */
-    const char *peer;       /* the client's address, or the file imported */
+    const char *token_name;                 /* who uploaded ("import" for the import command) */
+    const char *peer;                       /* the client's address, or the file imported */
+    const struct ingest_observer *observer; /* NULL: none */
 };
 
 /* `key`: the SHA-256 hex of the body (computed when NULL). `report_id` gets the stored report's id
@@ -44,6 +61,15 @@ void ingest_prepared_free(struct ingest_prepared *prepared);
  * their files as an upload would). */
 const char *ingest_prepared_key(const struct ingest_prepared *prepared);
 const struct report_artifact *ingest_prepared_artifacts(const struct ingest_prepared *prepared, size_t *count);
+/* What a prepared report holds, for an observer: its machine, each device's key, driver (as the
+ * dashboard identifies it: a Mesa driver by its Mesa version), identity (the device without its
+ * declared block and results: what an expectation matches) and items (kind "test": its verdict). */
+const char *ingest_prepared_host(const struct ingest_prepared *prepared);
+int ingest_prepared_device_count(const struct ingest_prepared *prepared);
+const char *ingest_prepared_device_key(const struct ingest_prepared *prepared, int index);
+int64_t ingest_prepared_driver_raw(const struct ingest_prepared *prepared, int index);
+const cJSON *ingest_prepared_device(const struct ingest_prepared *prepared, int index);
+const struct item_list *ingest_prepared_items(const struct ingest_prepared *prepared, int index);
 /* Whether a report with this key is stored (a retry or a second upload answers at once). */
 bool ingest_known(struct db *db, const char *key, int64_t *report_id, char *message, size_t size);
 

@@ -114,10 +114,21 @@ static const char *const version_4[] = {
     NULL,
 };
 
-static const char *const *const migrations[SCHEMA_VERSION] = {version_1, version_2, version_3, version_4};
+/* Version 5 (issue 43 item 6): the webhook's outbox, written in the upload's transaction (an
+ * event is sent exactly when its upload is stored) and emptied by the delivery thread (webhook.h). */
+static const char *const version_5[] = {
+    "CREATE TABLE webhook_outbox (id %ID%, event TEXT NOT NULL, body TEXT NOT NULL, created TEXT NOT NULL, "
+    "attempts INTEGER NOT NULL DEFAULT 0, next_attempt TEXT NOT NULL, claimed_until TEXT, delivered TEXT, "
+    "failed TEXT, last_error TEXT)",
+    "CREATE INDEX webhook_outbox_due ON webhook_outbox (delivered, failed, next_attempt)",
+    NULL,
+};
+
+static const char *const *const migrations[SCHEMA_VERSION] = {version_1, version_2, version_3, version_4, version_5};
 /* Data a step changes beyond the tables (NULL: none); runs in the step's transaction. A step
  * whose derivation a later step repeats skips it (the later tables are not there yet). */
-static bool (*const rederive[SCHEMA_VERSION])(struct db *, char *, size_t) = {NULL, rederive_all, rederive_all, NULL};
+static bool (*const rederive[SCHEMA_VERSION])(struct db *, char *, size_t) = {NULL, rederive_all, rederive_all, NULL,
+                                                                              NULL};
 
 static char *spell(enum db_backend backend, const char *statement)
 {

@@ -9,7 +9,7 @@
 
 #include "db.h"
 
-#define SCHEMA_VERSION 4
+#define SCHEMA_VERSION 5
 
 /* Creates or migrates; false with `error` set. `migrated_from` (may be NULL): the version found
  * (0: a new database). */

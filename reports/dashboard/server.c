@@ -20,6 +20,7 @@
 #include "ingest.h"
 #include "pages.h"
 #include "schema.h"
+#include "webhook_events.h"
 #include "sha256.h"
 #include "tokens.h"
 #include "view.h"
@@ -39,6 +40,9 @@ struct server {
     struct deadlines *deadlines;
     struct artifact_quota artifact_quota;
     const struct expectations *expectations; /* read once at start, never changed: shared by the threads */
+    struct webhook_sender *webhook;          /* NULL: no webhook */
+    struct webhook_events_config events;
+    struct ingest_observer observer;
 };
 
 enum request_kind { REQUEST_READ, REQUEST_LOGIN, REQUEST_LOGOUT, REQUEST_REPORT, REQUEST_ARTIFACT };
@@ -512,7 +516,7 @@ static enum MHD_Result finish_report(struct server *s, struct MHD_Connection *c,
         return send_message(c, 400, "Idempotency-Key is not the SHA-256 of the body", false, NULL);
     char peer[64], message[768];
     peer_of(c, peer, sizeof(peer));
-    const struct ingest_source source = {r->token_name, peer};
+    const struct ingest_source source = {r->token_name, peer, s->webhook ? &s->observer : NULL};
     int64_t id = 0;
     struct db *db = db_pool_take(s->pool);
     enum ingest_status status = INGEST_DUPLICATE;
@@ -529,6 +533,8 @@ static enum MHD_Result finish_report(struct server *s, struct MHD_Connection *c,
         }
     }
     db_pool_give(s->pool, db);
+    if (status == INGEST_STORED)
+        webhook_wake(s->webhook); /* its events, if any, are in the outbox */
     if (status == INGEST_INVALID)
         return send_message(c, 422, message, false, NULL);
     if (status == INGEST_FAILED)
@@ -844,6 +850,14 @@ int server_run(const struct server_options *o)
         fprintf(stderr, "preflight-dashboard: %s\n", error);
         return 1;
     }
+    s.events = (struct webhook_events_config){.expectations = o->expectations, .public_url = o->public_url};
+    s.observer = webhook_events_observer(&s.events);
+    if (o->webhook != NULL && (s.webhook = webhook_start(o->webhook, o->database, error, sizeof(error))) == NULL) {
+        fprintf(stderr, "preflight-dashboard: %s\n", error);
+        webhook_stop(s.webhook);
+        db_pool_close(s.pool);
+        return 1;
+    }
     char host[64] = "127.0.0.1";
     unsigned port = 8470;
     if (o->listen) {
@@ -853,6 +867,7 @@ int server_run(const struct server_options *o)
         if (colon == NULL || end == colon + 1 || *end != '\0' || p > 65535 ||
             (size_t)(colon - o->listen) >= sizeof(host)) {
             fprintf(stderr, "preflight-dashboard: --listen %s: use ADDR:PORT, e.g. 127.0.0.1:8470\n", o->listen);
+            webhook_stop(s.webhook);
             db_pool_close(s.pool);
             return 2;
         }
@@ -862,6 +877,7 @@ int server_run(const struct server_options *o)
     struct sockaddr_in address = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
     if (inet_pton(AF_INET, host, &address.sin_addr) != 1) {
         fprintf(stderr, "preflight-dashboard: --listen %s: '%s' is not an IPv4 address\n", o->listen, host);
+        webhook_stop(s.webhook);
         db_pool_close(s.pool);
         return 2;
     }
@@ -874,6 +890,7 @@ int server_run(const struct server_options *o)
             fprintf(stderr, "preflight-dashboard: HTTPS needs both --tls-cert and --tls-key as readable PEM files\n");
             free(cert);
             free(key);
+            webhook_stop(s.webhook);
             db_pool_close(s.pool);
             return 2;
         }
@@ -893,6 +910,7 @@ int server_run(const struct server_options *o)
         fprintf(stderr, "preflight-dashboard: cannot start the deadline watchdog\n");
         free(cert);
         free(key);
+        webhook_stop(s.webhook);
         db_pool_close(s.pool);
         return 1;
     }
@@ -914,6 +932,7 @@ int server_run(const struct server_options *o)
         deadlines_stop(s.deadlines);
         free(cert);
         free(key);
+        webhook_stop(s.webhook);
         db_pool_close(s.pool);
         return 1;
     }
@@ -924,6 +943,7 @@ int server_run(const struct server_options *o)
     sigwait(&stop, &signal_number);
     MHD_stop_daemon(daemon);
     deadlines_stop(s.deadlines);
+    webhook_stop(s.webhook);
     db_pool_close(s.pool);
     free(cert);
     free(key);

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "artifact_store.h"
+#include "webhook.h"
 
 struct server_options {
     const char *database;                    /* file or postgresql:// URL */
@@ -23,6 +24,7 @@ struct server_options {
     bool behind_tls;                         /* browsers reach it over HTTPS through a proxy: Secure cookies */
     const char *public_url; /* "https://dash.example": where browsers reach it (forms' Origin; https: Secure) */
     const struct expectations *expectations; /* --expectations: the fleet gate's known failures, or NULL */
+    const struct webhook_options *webhook;   /* --webhook: events POSTed there, or NULL */
 };
 
 #define SERVER_DEFAULT_MAX_CONNECTIONS 256

@@ -826,7 +826,7 @@ def main():
         check("a version-1 database: upgraded on start", r.returncode == 0 and "old" in r.stdout, r.stderr)
         old_sql = (lambda q: postgres.psql(q)) if postgres else (lambda q: "\n".join(
             "|".join(str(v) for v in row) for row in sqlite3.connect(old_db).execute(q)))
-        check("... to schema version 4", old_sql("SELECT value FROM meta WHERE key = 'schema_version'") == "4")
+        check("... to schema version 5", old_sql("SELECT value FROM meta WHERE key = 'schema_version'") == "5")
         check("... lavapipe's driver by its Mesa version now (its driverVersion is 0.0.1 for every Mesa)",
               old_sql("SELECT driver_version FROM drivers WHERE device_key = '10005-0000-mesa_llvmpipe'") == "Mesa 25.0.7",
               old_sql("SELECT driver_version FROM drivers"))

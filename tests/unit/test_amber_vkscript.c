@@ -255,8 +255,8 @@ static void data_types_as_vkscript_writes_them(void **state)
     assert_true(vk_datum_type("mat2x4", &t) && t.columns == 2 && t.rows == 4);
     assert_true(vk_datum_type("dmat4x3", &t) && t.columns == 4 && t.rows == 3 && t.bits == 64);
     assert_true(vk_datum_type("mat", &t) && t.columns == 4 && t.rows == 4);
-    static const char *const bad[] = {"", "vec5", "vec1", "imat2", "mat5", "mat2x", "mat2x9", "vec3x", "i32vec2",
-                                      "float16", "half", "matrix", "int32", "ivec22"};
+    static const char *const bad[] = {"",      "vec5",    "vec1",    "imat2", "mat5",   "mat2x", "mat2x9",
+                                      "vec3x", "i32vec2", "float16", "half",  "matrix", "int32", "ivec22"};
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); ++i)
         if (vk_datum_type(bad[i], &t))
             fail_msg("'%s' is not a VkScript type", bad[i]);
@@ -324,7 +324,8 @@ static void hostile_files_are_diagnosed(void **state)
     syntax_error(GRAPHICS "[test]\ndepthCompareOp LESS\n", 6, "VK_COMPARE_OP_");
     syntax_error(GRAPHICS "[test]\ncullMode\n", 6, "takes VK_CULL_MODE_");
     syntax_error(GRAPHICS "[test]\ngeometry entrypoint g\n", 6, "no shader of");
-    syntax_error(GRAPHICS "[test]\ntessellation sideways entrypoint x\n", 6, "tessellation control or tessellation evaluation");
+    syntax_error(GRAPHICS "[test]\ntessellation sideways entrypoint x\n", 6,
+                 "tessellation control or tessellation evaluation");
     syntax_error(GRAPHICS "[test]\npatch parameter vertices 99\n", 6, "1 to 32");
     /* a limit is a skip, never an allocation */
     struct amber_script *s = amber_parse(COMPUTE "[test]\nssbo 0 4000000000000\n",
@@ -420,8 +421,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(sections_and_the_implicit_pipeline), cmocka_unit_test(buffers_writes_and_probes),
-        cmocka_unit_test(draws_state_and_entry_points),      cmocka_unit_test(data_types_as_vkscript_writes_them),
-        cmocka_unit_test(hostile_files_are_diagnosed),       cmocka_unit_test(mutated_files_never_crash),
+        cmocka_unit_test(draws_state_and_entry_points),       cmocka_unit_test(data_types_as_vkscript_writes_them),
+        cmocka_unit_test(hostile_files_are_diagnosed),        cmocka_unit_test(mutated_files_never_crash),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
