@@ -172,7 +172,16 @@ static const struct amber_feature features[] = {
                                                             VkPhysicalDeviceBufferDeviceAddressFeatures,
                                                             VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES,
                                                             "VkPhysicalDeviceVulkan12Features",
-                                                            "VK_KHR_buffer_device_address") SUBGROUP_OPERATION("basic",
+                                                            "VK_KHR_buffer_device_address")
+    /* in Amber's table, not in its document */
+    STRUCT("IndexTypeUint8Features", indexTypeUint8, index_type_uint8, VkPhysicalDeviceIndexTypeUint8FeaturesEXT,
+           VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INDEX_TYPE_UINT8_FEATURES_EXT, "VkPhysicalDeviceIndexTypeUint8FeaturesKHR",
+           "VK_EXT_index_type_uint8")
+    STRUCT("ShaderSubgroupExtendedTypesFeatures", shaderSubgroupExtendedTypes, subgroup_extended_types,
+           VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures,
+           VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_EXTENDED_TYPES_FEATURES, "VkPhysicalDeviceVulkan12Features",
+           "VK_KHR_shader_subgroup_extended_types")
+ SUBGROUP_OPERATION("basic",
                                                                                                                "BASIC")
                                                             SUBGROUP_OPERATION("vote", "VOTE") SUBGROUP_OPERATION(
                                                                 "arithmetic", "ARITHMETIC") SUBGROUP_OPERATION("ballot",
