@@ -485,8 +485,11 @@ static bool value_fits(struct parser *p, const struct amber_buffer *b, const str
 {
     uint8_t scratch[AMBER_MAX_SEGMENTS * 8 + 64];
     char error[160];
-    for (uint32_t i = 0; i < b->layout.count; ++i) {
-        struct amber_segment s = b->layout.segments[i];
+    struct amber_segment word;
+    const struct amber_segment *inputs;
+    uint32_t count = amber_layout_inputs(&b->layout, &word, &inputs);
+    for (uint32_t i = 0; i < count; ++i) {
+        struct amber_segment s = inputs[i];
         s.bit_offset %= 8;
         if (!amber_encode(&s, n, scratch, error, sizeof(error)))
             return parse_error(p, at, "BUFFER %s: %s", b->name, error);
@@ -503,9 +506,12 @@ static bool parse_fill(struct parser *p, struct amber_buffer *b, const struct am
 
 static bool parse_series(struct parser *p, struct amber_buffer *b, const struct amber_token *at)
 {
-    if (b->layout.count != 1)
+    struct amber_segment word;
+    const struct amber_segment *inputs;
+    uint32_t count = amber_layout_inputs(&b->layout, &word, &inputs);
+    if (count != 1)
         return parse_error(p, at, "BUFFER %s: SERIES_FROM needs a type of one value (a scalar), not one of %u", b->name,
-                           b->layout.count);
+                           count);
     b->init = AMBER_INIT_SERIES;
     return parse_number_for(p, &b->series_start, "the SERIES_FROM start") && value_fits(p, b, &b->series_start, at) &&
            parse_keyword(p, "INC_BY", "SERIES_FROM") && parse_number_for(p, &b->series_step, "the INC_BY step") &&
