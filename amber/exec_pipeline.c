@@ -63,7 +63,11 @@ bool exec_compile(struct exec *e, uint32_t shader)
         return true;
     const struct amber_shader *s = &e->script->shaders[shader];
     char error[1024];
-    switch (amber_shader_build(s, spirv, error, sizeof(error))) {
+    bool asks_spirv_1_4 = false;
+    for (uint32_t i = 0; i < e->script->requirement_count; ++i)
+        asks_spirv_1_4 |= e->script->requirements[i].kind == AMBER_REQUIRE_EXTENSION &&
+                     strcmp(e->script->requirements[i].name, "VK_KHR_spirv_1_4") == 0;
+    switch (amber_shader_build(s, asks_spirv_1_4, spirv, error, sizeof(error))) {
     case AMBER_COMPILE_OK:
         break;
     case AMBER_COMPILE_TOOL: /* the device never saw it: not its failure */

@@ -307,8 +307,40 @@ static bool asks_later_spirv(const char *error)
     return strstr(error, "requires SPIR-V version") != NULL;
 }
 
-enum amber_compile_result amber_shader_build(const struct amber_shader *s, struct amber_spirv *out, char *error,
-                                             size_t size)
+static bool assemble_and_validate_for(const struct amber_shader *s, const char *name, struct amber_spirv *out,
+                                      char *error, size_t size)
+{
+    spv_target_env env;
+    if (!spvParseTargetEnv(name, &env) || !assemble(s, env, out, error, size))
+        return false;
+    versions_of(out);
+    char what[96];
+    snprintf(what, sizeof(what), "the SPIR-V is not valid (SPIRV-Tools %s, %s)", spvSoftwareVersionString(), name);
+    return validate(s, env, out, error, size, what);
+}
+
+/* The CTS assembles its SPIR-V assembly itself and hands Amber the binary: for the Vulkan 1.1 it
+ * needs at least (SPIR-V 1.3), and for SPIR-V 1.4 in the files that ask for VK_KHR_spirv_1_4.
+ * Assembly without TARGET_ENV that does not assemble or validate as SPIR-V 1.0 is taken so, as the
+ * CTS runs it; the device's Vulkan version and extensions are checked after. `error` keeps the
+ * first message when neither works. */
+static bool as_the_cts_assembles(const struct amber_shader *s, bool spirv_1_4, struct amber_spirv *out, char *error,
+                                 size_t size)
+{
+    if (s->format != AMBER_SHADER_SPIRV_ASM || s->target_env[0] != '\0')
+        return false;
+    char first[512];
+    snprintf(first, sizeof(first), "%s", error);
+    if (asks_later_spirv(error) && assemble_and_validate_for(s, "vulkan1.1", out, error, size))
+        return true;
+    if (spirv_1_4 && assemble_and_validate_for(s, "vulkan1.1spv1.4", out, error, size))
+        return true;
+    snprintf(error, size, "%s", first);
+    return false;
+}
+
+enum amber_compile_result amber_shader_build(const struct amber_shader *s, bool spirv_1_4, struct amber_spirv *out,
+                                             char *error, size_t size)
 {
     memset(out, 0, sizeof(*out));
     const char *target_env = s->target_env[0] ? s->target_env : default_target(s);
@@ -358,6 +390,8 @@ enum amber_compile_result amber_shader_build(const struct amber_shader *s, struc
     }
     if (!ok) {
         amber_spirv_free(out);
+        if (as_the_cts_assembles(s, spirv_1_4, out, error, size))
+            return AMBER_COMPILE_OK;
         return tool ? AMBER_COMPILE_TOOL : AMBER_COMPILE_INPUT;
     }
     if (out->count < 5 || out->words[0] != 0x07230203u) {
@@ -374,22 +408,14 @@ enum amber_compile_result amber_shader_build(const struct amber_shader *s, struc
              target_env);
     if (validate(s, env, out, error, size, what))
         return AMBER_COMPILE_OK;
-    /* The CTS assembles its SPIR-V assembly itself, for the Vulkan 1.1 it needs at least, into SPIR-V
-     * 1.3, and hands Amber the binary: assembly without TARGET_ENV whose capabilities need SPIR-V 1.1
-     * to 1.3 is taken so, as the CTS runs it (the device's Vulkan version is checked after). */
-    if (s->format == AMBER_SHADER_SPIRV_ASM && s->target_env[0] == '\0' && asks_later_spirv(error) &&
-        spvParseTargetEnv("vulkan1.1", &env) && assemble(s, env, out, error, size)) {
-        versions_of(out);
-        snprintf(what, sizeof(what), "the SPIR-V is not valid (SPIRV-Tools %s, vulkan1.1)", spvSoftwareVersionString());
-        if (validate(s, env, out, error, size, what))
-            return AMBER_COMPILE_OK;
-    }
+    if (as_the_cts_assembles(s, spirv_1_4, out, error, size))
+        return AMBER_COMPILE_OK;
     return AMBER_COMPILE_TOOL;
 }
 
 bool amber_shader_compile(const struct amber_shader *s, struct amber_spirv *out, char *error, size_t size)
 {
-    return amber_shader_build(s, out, error, size) == AMBER_COMPILE_OK;
+    return amber_shader_build(s, false, out, error, size) == AMBER_COMPILE_OK;
 }
 
 void amber_spirv_free(struct amber_spirv *spirv)

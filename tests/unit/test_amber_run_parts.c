@@ -104,7 +104,8 @@ static void optimizer_passes(void **state)
 static enum amber_compile_result build(const char *text, struct amber_spirv *spirv, char *error, size_t size)
 {
     struct amber_script *s = parse(text);
-    enum amber_compile_result result = amber_shader_build(&s->shaders[0], spirv, error, size);
+    enum amber_compile_result result =
+        amber_shader_build(&s->shaders[0], strstr(text, "VK_KHR_spirv_1_4") != NULL, spirv, error, size);
     amber_script_free(s);
     return result;
 }
@@ -144,6 +145,24 @@ static void tool_limits_told_from_bad_input(void **state)
     assert_int_equal(build(with_env, &spirv, error, sizeof(error)), AMBER_COMPILE_TOOL);
     assert_non_null(strstr(error, "requires SPIR-V version 1.3"));
     free(with_env);
+    /* OpCopyLogical is SPIR-V 1.4: taken so where the file asks for VK_KHR_spirv_1_4 */
+    const char *semantic = "#!amber\nDEVICE_EXTENSION VK_KHR_spirv_1_4\nSHADER compute s SPIRV-ASM\n"
+                           "OpCapability Shader\nOpMemoryModel Logical GLSL450\n"
+                           "OpEntryPoint GLCompute %main \"main\"\nOpExecutionMode %main LocalSize 1 1 1\n"
+                           "%void = OpTypeVoid\n%fn = OpTypeFunction %void\n%float = OpTypeFloat 32\n"
+                           "%s1 = OpTypeStruct %float\n%s2 = OpTypeStruct %float\n%one = OpConstant %float 1\n"
+                           "%v = OpConstantComposite %s1 %one\n%main = OpFunction %void None %fn\n%entry = OpLabel\n"
+                           "%r = OpCopyLogical %s2 %v\nOpReturn\nOpFunctionEnd\nEND\n";
+    assert_int_equal(build(semantic, &spirv, error, sizeof(error)), AMBER_COMPILE_OK);
+    assert_int_equal(spirv.spirv_version, 0x10400u);
+    amber_spirv_free(&spirv);
+    char *without = malloc(strlen(semantic) + 1);
+    assert_non_null(without);
+    strcpy(without, "#!amber\n");
+    strcat(without, strstr(semantic, "SHADER"));
+    assert_int_equal(build(without, &spirv, error, sizeof(error)), AMBER_COMPILE_TOOL);
+    assert_non_null(strstr(error, "Invalid Opcode name 'OpCopyLogical'"));
+    free(without);
 }
 
 static void shaders_that_do_not_compile(void **state)
