@@ -647,6 +647,21 @@ static double small_to_float(uint64_t bits_value, uint8_t bits)
     return amber_half_to_float(half);
 }
 
+/* A float16 value as Amber writes it into a buffer: the float's mantissa cut to 10 bits, not
+ * rounded (the CTS's expected values were computed from inputs so stored: rounding instead moves
+ * a determinant of fp16 matrices by more than its TOLERANCE). Outside the normal halves (zero,
+ * subnormals, infinities, NaN, too large), where Amber's conversion has no defined result, the
+ * nearest half. */
+static uint16_t half_as_amber_stores(float value)
+{
+    uint32_t f;
+    memcpy(&f, &value, sizeof(f));
+    int32_t exponent = (int32_t)((f >> 23) & 0xFF) - 127 + 15;
+    if (exponent < 1 || exponent > 30)
+        return amber_float_to_half(value);
+    return (uint16_t)(((f >> 16) & 0x8000u) | ((uint32_t)exponent << 10) | ((f & 0x7FFFFFu) >> 13));
+}
+
 bool amber_encode(const struct amber_segment *segment, const struct amber_number *n, uint8_t *element, char *error,
                   size_t error_size)
 {
@@ -661,7 +676,7 @@ bool amber_encode(const struct amber_segment *segment, const struct amber_number
             memcpy(&b, &f, sizeof(b));
             bits = b;
         } else if (segment->bits == 16) {
-            bits = amber_float_to_half((float)value);
+            bits = half_as_amber_stores((float)value);
         } else {
             bits = float_to_small(value, segment->bits);
         }

@@ -183,6 +183,16 @@ static void values_encode_and_decode(void **state)
     struct amber_number fraction = {.is_float = true, .value = 0.5};
     assert_false(amber_encode(&u32, &fraction, bytes, error, sizeof(error)));
     assert_non_null(strstr(error, "not an integer"));
+    /* a float16 buffer value is stored as Amber stores it: the mantissa cut, not rounded
+     * (1.0009765625 + 0.0009 is just below the next half: it stays 0x3C01) */
+    struct amber_number near_next = {.is_float = true, .value = 1.0009765625 + 0.0009};
+    assert_true(amber_encode(&f16, &near_next, bytes, error, sizeof(error)));
+    assert_int_equal(bytes[0] | bytes[1] << 8, 0x3C01);
+    struct amber_number tiny = {.is_float = true, .value = 0.000000059604645}, big = {.is_float = true, .value = 1e9};
+    assert_true(amber_encode(&f16, &tiny, bytes, error, sizeof(error)));
+    assert_int_equal(bytes[0] | bytes[1] << 8, 0x0001); /* below the normal halves: the nearest */
+    assert_true(amber_encode(&f16, &big, bytes, error, sizeof(error)));
+    assert_int_equal(bytes[0] | bytes[1] << 8, 0x7C00);
     /* halves: exact values, rounding, the largest, infinities */
     assert_int_equal(amber_float_to_half(1.0f), 0x3C00);
     assert_int_equal(amber_float_to_half(-2.0f), 0xC000);
