@@ -1,5 +1,6 @@
 /* The file level of AmberScript: #!amber, SHADER, BUFFER, IMAGE, SAMPLER, STRUCT, the device
  * requirements, SET, VIRTUAL_FILE, and the dispatch to pipelines and commands. */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,10 +21,28 @@ static void record(struct parser *p, enum amber_parse_status status, const struc
     vsnprintf(d->message, sizeof(d->message), format, args);
 }
 
+/* `{name}`: a placeholder of a template that a generator fills in (the CTS's ldexp/template.amber) */
+static bool is_placeholder(const struct amber_token *t)
+{
+    size_t n = t != NULL && t->kind == AMBER_TOKEN_WORD ? strlen(t->text) : 0;
+    if (n < 3 || t->text[0] != '{' || t->text[n - 1] != '}')
+        return false;
+    for (size_t i = 1; i + 1 < n; ++i)
+        if (!(isalnum((unsigned char)t->text[i]) || t->text[i] == '_'))
+            return false;
+    return true;
+}
+
 static bool parse_verror(struct parser *p, const struct amber_token *at, const char *format, va_list args)
 {
     /* the first problem in the file's order is the one reported: after a command preflight does
      * not run, what follows may only look wrong because of it */
+    if (p->diagnostic->status == AMBER_PARSED && is_placeholder(at)) {
+        parse_unsupported(p, at, "'%s' is a placeholder: the file is a template for a generator to fill in, not a test",
+                          at->text);
+        p->stop = true;
+        return false;
+    }
     if (p->diagnostic->status == AMBER_PARSED)
         record(p, AMBER_SYNTAX_ERROR, at, format, args);
     p->stop = true;

@@ -649,6 +649,11 @@ static void amber_names_and_data(void **state)
     syntax_error("#!amber\nBUFFER b DATA_TYPE A8B8G8R8_UINT_PACK32 DATA 99999999999999999999999 END\n", 2, 46,
                  "does not fit in 64 bits");
     syntax_error("#!amber\nBUFFER b DATA_TYPE uint8 SIZE 2 SERIES_FROM 1e400 INC_BY 1\n", 2, 0, "");
+    /* a template's placeholders: skipped, saying so, wherever the first one stands */
+    not_supported("#!amber\n\n{device_features}\nSHADER compute s GLSL\n{source}\nEND\n", 3, "a template");
+    not_supported("#!amber\nBUFFER b DATA_TYPE {amber_float_type} DATA\n{values}\nEND\n", 2, "'{amber_float_type}'");
+    syntax_error("#!amber\n{}\n", 2, 1, "expected a command");
+    syntax_error("#!amber\n{a-b}\n", 2, 1, "expected a command");
 }
 
 static void bad_numbers_types_and_words(void **state)
