@@ -66,7 +66,7 @@ bool exec_compile(struct exec *e, uint32_t shader)
     bool asks_spirv_1_4 = false;
     for (uint32_t i = 0; i < e->script->requirement_count; ++i)
         asks_spirv_1_4 |= e->script->requirements[i].kind == AMBER_REQUIRE_EXTENSION &&
-                     strcmp(e->script->requirements[i].name, "VK_KHR_spirv_1_4") == 0;
+                          strcmp(e->script->requirements[i].name, "VK_KHR_spirv_1_4") == 0;
     switch (amber_shader_build(s, asks_spirv_1_4, spirv, error, sizeof(error))) {
     case AMBER_COMPILE_OK:
         break;

@@ -142,7 +142,7 @@ static void fill_initial(const struct amber_buffer *b, struct exec_buffer *x)
                     amber_number_as_double(&b->series_start) + (double)i * amber_number_as_double(&b->series_step);
             } else {
                 /* integer arithmetic, wrapping at the type's width as the stored value does */
-                uint64_t start = b->series_start.is_float ? (uint64_t)(int64_t)b->series_start.value
+                uint64_t start = b->series_start.is_float   ? (uint64_t)(int64_t)b->series_start.value
                                  : b->series_start.negative ? 0 - b->series_start.magnitude
                                                             : b->series_start.magnitude;
                 uint64_t step = b->series_step.is_float   ? (uint64_t)(int64_t)b->series_step.value

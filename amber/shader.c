@@ -347,9 +347,10 @@ enum amber_compile_result amber_shader_build(const struct amber_shader *s, bool 
     const struct target *t = target_of(target_env);
     spv_target_env env;
     if (t == NULL || !spvParseTargetEnv(target_env, &env)) {
-        snprintf(error, size,
-                 "TARGET_ENV %s is not one preflight knows (spv1.0 ... spv1.6, vulkan1.0 ... vulkan1.3; SPIRV-Tools %s)",
-                 s->target_env, spvSoftwareVersionString());
+        snprintf(
+            error, size,
+            "TARGET_ENV %s is not one preflight knows (spv1.0 ... spv1.6, vulkan1.0 ... vulkan1.3; SPIRV-Tools %s)",
+            s->target_env, spvSoftwareVersionString());
         return AMBER_COMPILE_TOOL;
     }
     bool ok;

@@ -29,8 +29,8 @@ enum amber_compile_result {
 
 /* `spirv_1_4`: the file asks for VK_KHR_spirv_1_4 (DEVICE_EXTENSION): SPIR-V assembly without
  * TARGET_ENV that is not valid SPIR-V 1.0 or 1.3 is tried as SPIR-V 1.4, as the CTS assembles it. */
-enum amber_compile_result amber_shader_build(const struct amber_shader *shader, bool spirv_1_4,
-                                             struct amber_spirv *out, char *error, size_t size);
+enum amber_compile_result amber_shader_build(const struct amber_shader *shader, bool spirv_1_4, struct amber_spirv *out,
+                                             char *error, size_t size);
 /* "glslang X.Y.Z", the GLSL compiler the build links */
 const char *amber_glslang_version(void);
 

@@ -607,8 +607,9 @@ static void unterminated_blocks(void **state)
 static void amber_names_and_data(void **state)
 {
     (void)state;
-    struct amber_script *s = parse_ok("#!amber\nDEVICE_FEATURE IndexTypeUint8Features.indexTypeUint8\n"
-                                      "DEVICE_FEATURE ShaderSubgroupExtendedTypesFeatures.shaderSubgroupExtendedTypes\n");
+    struct amber_script *s =
+        parse_ok("#!amber\nDEVICE_FEATURE IndexTypeUint8Features.indexTypeUint8\n"
+                 "DEVICE_FEATURE ShaderSubgroupExtendedTypesFeatures.shaderSubgroupExtendedTypes\n");
     assert_int_equal(s->requirement_count, 2);
     amber_script_free(s);
     syntax_error("#!amber\nDEVICE_FEATURE IndexTypeUint8FeaturesEXT.indexTypeUint8\n", 2, 16, "unknown DEVICE_FEATURE");

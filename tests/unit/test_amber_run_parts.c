@@ -122,9 +122,9 @@ static void tool_limits_told_from_bad_input(void **state)
                            &spirv, error, sizeof(error)),
                      AMBER_COMPILE_TOOL);
     assert_non_null(strstr(error, amber_glslang_version()));
-    assert_int_equal(build("#!amber\nSHADER compute s SPIRV-ASM\nOpCapability Shader\nOpBogus\nEND\n", &spirv, error,
-                           sizeof(error)),
-                     AMBER_COMPILE_TOOL);
+    assert_int_equal(
+        build("#!amber\nSHADER compute s SPIRV-ASM\nOpCapability Shader\nOpBogus\nEND\n", &spirv, error, sizeof(error)),
+        AMBER_COMPILE_TOOL);
     assert_non_null(strstr(error, "SPIRV-Tools v"));
     assert_int_equal(build("#!amber\nSHADER compute s SPIRV-HEX\n03 02 23\nEND\n", &spirv, error, sizeof(error)),
                      AMBER_COMPILE_INPUT);
