@@ -711,7 +711,8 @@ uint32_t amber_layout_inputs(const struct amber_layout *layout, struct amber_seg
                              const struct amber_segment **segments)
 {
     const char *name = layout->is_format ? amber_format_name(layout->format) : NULL;
-    if (name != NULL && strstr(name, "_PACK") != NULL) {
+    /* depth formats keep their depth value (X8_D24's top byte is undefined after a copy) */
+    if (name != NULL && strstr(name, "_PACK") != NULL && !amber_format_is_depth_stencil(layout->format)) {
         *word = (struct amber_segment){0, (uint8_t)(layout->stride * 8), AMBER_MODE_UINT, AMBER_CHANNEL_NONE};
         *segments = word;
         return 1;

@@ -121,7 +121,8 @@ bool amber_encode(const struct amber_segment *segment, const struct amber_number
 
 /* The values DATA, FILL and SERIES_FROM give one element, as Amber reads them: a packed format's
  * element (A2B10G10R10_UNORM_PACK32, B10G11R11_UFLOAT_PACK32, ...) takes one value, the whole word
- * as an unsigned integer (`word` is set to it); any other layout its segments. Returns how many. */
+ * as an unsigned integer (`word` is set to it); any other layout (depth formats too) its segments.
+ * Returns how many. */
 uint32_t amber_layout_inputs(const struct amber_layout *layout, struct amber_segment *word,
                              const struct amber_segment **segments);
 /* A value read back from memory. */

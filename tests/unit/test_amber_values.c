@@ -135,6 +135,11 @@ static void packed_and_depth_formats(void **state)
     assert_true(amber_encode(&inputs[0], &n, texel, error, sizeof(error)));
     assert_int_equal(amber_decode(&l.segments[0], texel).bits, 2); /* alpha: the top two bits */
     amber_layout_free(&l);
+    assert_true(amber_type_parse("X8_D24_UNORM_PACK32", NULL, 0, &t)); /* depth: its value, not the word */
+    assert_true(amber_layout_build(&t, false, NULL, 0, &l, error, sizeof(error)));
+    assert_int_equal(amber_layout_inputs(&l, &word, &inputs), l.count);
+    assert_ptr_equal(inputs, l.segments);
+    amber_layout_free(&l);
     assert_true(amber_type_parse("R8G8_SRGB", NULL, 0, &t));
     assert_true(amber_layout_build(&t, false, NULL, 0, &l, error, sizeof(error)));
     assert_int_equal(amber_layout_inputs(&l, &word, &inputs), 2);
