@@ -107,6 +107,9 @@ static void fill_initial(const struct amber_buffer *b, struct exec_buffer *x)
 {
     uint8_t *data = x->data->mapped;
     const struct amber_layout *layout = &b->layout;
+    struct amber_segment word;
+    const struct amber_segment *inputs;
+    uint32_t input_count = amber_layout_inputs(layout, &word, &inputs);
     char error[128];
     switch (b->init) {
     case AMBER_INIT_NONE:
@@ -119,8 +122,8 @@ static void fill_initial(const struct amber_buffer *b, struct exec_buffer *x)
     case AMBER_INIT_FILL:
         if (x->elements == 0)
             break;
-        for (uint32_t k = 0; k < layout->count; ++k)
-            amber_encode(&layout->segments[k], &b->fill, data, error, sizeof(error));
+        for (uint32_t k = 0; k < input_count; ++k)
+            amber_encode(&inputs[k], &b->fill, data, error, sizeof(error));
         /* the first element, copied over the rest in doubling steps */
         for (uint64_t done = 1; done < x->elements;) {
             uint64_t n = done < x->elements - done ? done : x->elements - done;
@@ -129,7 +132,7 @@ static void fill_initial(const struct amber_buffer *b, struct exec_buffer *x)
         }
         break;
     case AMBER_INIT_SERIES: {
-        const struct amber_segment *s = &layout->segments[0];
+        const struct amber_segment *s = &inputs[0];
         bool floating = amber_mode_is_float(s->mode);
         for (uint64_t i = 0; i < x->elements; ++i) {
             struct amber_number n = {0};
@@ -139,7 +142,9 @@ static void fill_initial(const struct amber_buffer *b, struct exec_buffer *x)
                     amber_number_as_double(&b->series_start) + (double)i * amber_number_as_double(&b->series_step);
             } else {
                 /* integer arithmetic, wrapping at the type's width as the stored value does */
-                uint64_t start = b->series_start.negative ? 0 - b->series_start.magnitude : b->series_start.magnitude;
+                uint64_t start = b->series_start.is_float   ? (uint64_t)(int64_t)b->series_start.value
+                                 : b->series_start.negative ? 0 - b->series_start.magnitude
+                                                            : b->series_start.magnitude;
                 uint64_t step = b->series_step.is_float   ? (uint64_t)(int64_t)b->series_step.value
                                 : b->series_step.negative ? 0 - b->series_step.magnitude
                                                           : b->series_step.magnitude;

@@ -103,7 +103,11 @@ void amber_expect_values(const struct amber_command *c, const struct amber_buffe
             (unsigned long long)offset, layout->stride);
         return;
     }
-    uint64_t elements = (count + layout->count - 1) / layout->count;
+    /* the values of an element as DATA gives them (a packed format's: the word), as Amber compares */
+    struct amber_segment word;
+    const struct amber_segment *inputs;
+    uint32_t input_count = amber_layout_inputs(layout, &word, &inputs);
+    uint64_t elements = (count + input_count - 1) / input_count;
     if (offset > size || elements > (size - offset) / layout->stride) {
         say(r->summary, sizeof(r->summary),
             "EXPECT %s IDX %llu: %u values need %llu bytes from the offset; the buffer holds %llu bytes", b->name,
@@ -115,9 +119,9 @@ void amber_expect_values(const struct amber_command *c, const struct amber_buffe
     uint32_t mismatches = 0;
     char first_text[240] = "";
     for (uint32_t i = 0; i < count; ++i) {
-        uint32_t component = i % layout->count;
-        uint64_t element = i / layout->count;
-        const struct amber_segment *s = &layout->segments[component];
+        uint32_t component = i % input_count;
+        uint64_t element = i / input_count;
+        const struct amber_segment *s = &inputs[component];
         const uint8_t *at = data + offset + element * layout->stride;
         struct amber_value observed = amber_decode(s, at);
         bool fits;

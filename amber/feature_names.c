@@ -172,29 +172,25 @@ static const struct amber_feature features[] = {
                                                             VkPhysicalDeviceBufferDeviceAddressFeatures,
                                                             VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES,
                                                             "VkPhysicalDeviceVulkan12Features",
-                                                            "VK_KHR_buffer_device_address") SUBGROUP_OPERATION("basic",
-                                                                                                               "BASIC")
-                                                            SUBGROUP_OPERATION("vote", "VOTE") SUBGROUP_OPERATION(
-                                                                "arithmetic", "ARITHMETIC") SUBGROUP_OPERATION("ballot",
-                                                                                                               "BALLOT")
-                                                                SUBGROUP_OPERATION("shuffle", "SHUFFLE") SUBGROUP_OPERATION(
-                                                                    "shuffleRelative",
-                                                                    "SHUFFLE_RELATIVE") SUBGROUP_OPERATION("clustered",
-                                                                                                           "CLUSTERED")
-                                                                    SUBGROUP_OPERATION("quad", "QUAD") SUBGROUP_STAGE(
-                                                                        "vertex",
-                                                                        "VERTEX") SUBGROUP_STAGE("tessellationControl",
-                                                                                                 "TESSELLATION_CONTROL")
-                                                                        SUBGROUP_STAGE("tessellationEvaluation",
-                                                                                       "TESSELLATION_EVALUATION")
-                                                                            SUBGROUP_STAGE("geometry", "GEOMETRY")
-                                                                                SUBGROUP_STAGE("fragment", "FRAGMENT")
-                                                                                    SUBGROUP_STAGE("compute",
-                                                                                                   "COMPUTE"){
-                                                                                        .name =
-                                                                                            "CooperativeMatrixFeaturesKHR.cooperativeMatrix",
-                                                                                        .kind =
-                                                                                            AMBER_FEATURE_KIND_MISSING},
+                                                            "VK_KHR_buffer_device_address")
+    /* in Amber's table, not in its document */
+    STRUCT("IndexTypeUint8Features", indexTypeUint8, index_type_uint8, VkPhysicalDeviceIndexTypeUint8FeaturesEXT,
+           VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INDEX_TYPE_UINT8_FEATURES_EXT, "VkPhysicalDeviceIndexTypeUint8FeaturesKHR",
+           "VK_EXT_index_type_uint8")
+        STRUCT("ShaderSubgroupExtendedTypesFeatures", shaderSubgroupExtendedTypes, subgroup_extended_types,
+               VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures,
+               VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_EXTENDED_TYPES_FEATURES,
+               "VkPhysicalDeviceVulkan12Features", "VK_KHR_shader_subgroup_extended_types")
+            SUBGROUP_OPERATION("basic", "BASIC") SUBGROUP_OPERATION("vote", "VOTE")
+                SUBGROUP_OPERATION("arithmetic", "ARITHMETIC") SUBGROUP_OPERATION("ballot", "BALLOT")
+                    SUBGROUP_OPERATION("shuffle", "SHUFFLE") SUBGROUP_OPERATION("shuffleRelative", "SHUFFLE_RELATIVE")
+                        SUBGROUP_OPERATION("clustered", "CLUSTERED") SUBGROUP_OPERATION("quad", "QUAD") SUBGROUP_STAGE(
+                            "vertex", "VERTEX") SUBGROUP_STAGE("tessellationControl", "TESSELLATION_CONTROL")
+                            SUBGROUP_STAGE("tessellationEvaluation", "TESSELLATION_EVALUATION")
+                                SUBGROUP_STAGE("geometry", "GEOMETRY") SUBGROUP_STAGE("fragment", "FRAGMENT")
+                                    SUBGROUP_STAGE("compute",
+                                                   "COMPUTE"){.name = "CooperativeMatrixFeaturesKHR.cooperativeMatrix",
+                                                              .kind = AMBER_FEATURE_KIND_MISSING},
     {.name = "ShaderLongVectorFeaturesEXT.longVector", .kind = AMBER_FEATURE_KIND_MISSING},
 };
 

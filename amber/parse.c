@@ -1,5 +1,6 @@
 /* The file level of AmberScript: #!amber, SHADER, BUFFER, IMAGE, SAMPLER, STRUCT, the device
  * requirements, SET, VIRTUAL_FILE, and the dispatch to pipelines and commands. */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,10 +21,28 @@ static void record(struct parser *p, enum amber_parse_status status, const struc
     vsnprintf(d->message, sizeof(d->message), format, args);
 }
 
+/* `{name}`: a placeholder of a template that a generator fills in (the CTS's ldexp/template.amber) */
+static bool is_placeholder(const struct amber_token *t)
+{
+    size_t n = t != NULL && t->kind == AMBER_TOKEN_WORD ? strlen(t->text) : 0;
+    if (n < 3 || t->text[0] != '{' || t->text[n - 1] != '}')
+        return false;
+    for (size_t i = 1; i + 1 < n; ++i)
+        if (!(isalnum((unsigned char)t->text[i]) || t->text[i] == '_'))
+            return false;
+    return true;
+}
+
 static bool parse_verror(struct parser *p, const struct amber_token *at, const char *format, va_list args)
 {
     /* the first problem in the file's order is the one reported: after a command preflight does
      * not run, what follows may only look wrong because of it */
+    if (p->diagnostic->status == AMBER_PARSED && is_placeholder(at)) {
+        parse_unsupported(p, at, "'%s' is a placeholder: the file is a template for a generator to fill in, not a test",
+                          at->text);
+        p->stop = true;
+        return false;
+    }
     if (p->diagnostic->status == AMBER_PARSED)
         record(p, AMBER_SYNTAX_ERROR, at, format, args);
     p->stop = true;
@@ -485,8 +504,11 @@ static bool value_fits(struct parser *p, const struct amber_buffer *b, const str
 {
     uint8_t scratch[AMBER_MAX_SEGMENTS * 8 + 64];
     char error[160];
-    for (uint32_t i = 0; i < b->layout.count; ++i) {
-        struct amber_segment s = b->layout.segments[i];
+    struct amber_segment word;
+    const struct amber_segment *inputs;
+    uint32_t count = amber_layout_inputs(&b->layout, &word, &inputs);
+    for (uint32_t i = 0; i < count; ++i) {
+        struct amber_segment s = inputs[i];
         s.bit_offset %= 8;
         if (!amber_encode(&s, n, scratch, error, sizeof(error)))
             return parse_error(p, at, "BUFFER %s: %s", b->name, error);
@@ -503,9 +525,12 @@ static bool parse_fill(struct parser *p, struct amber_buffer *b, const struct am
 
 static bool parse_series(struct parser *p, struct amber_buffer *b, const struct amber_token *at)
 {
-    if (b->layout.count != 1)
+    struct amber_segment word;
+    const struct amber_segment *inputs;
+    uint32_t count = amber_layout_inputs(&b->layout, &word, &inputs);
+    if (count != 1)
         return parse_error(p, at, "BUFFER %s: SERIES_FROM needs a type of one value (a scalar), not one of %u", b->name,
-                           b->layout.count);
+                           count);
     b->init = AMBER_INIT_SERIES;
     return parse_number_for(p, &b->series_start, "the SERIES_FROM start") && value_fits(p, b, &b->series_start, at) &&
            parse_keyword(p, "INC_BY", "SERIES_FROM") && parse_number_for(p, &b->series_step, "the INC_BY step") &&

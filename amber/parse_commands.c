@@ -337,14 +337,17 @@ static bool parse_expect_values(struct parser *p, struct amber_command *c, const
                            t->kind == AMBER_TOKEN_WORD ? t->text : "the end of the line");
     c->values.comparator = (enum amber_comparator)comparator;
     uint32_t capacity = 0;
-    for (uint32_t segment = 0;; segment = (segment + 1) % b->layout.count) {
+    struct amber_segment word;
+    const struct amber_segment *inputs;
+    uint32_t input_count = amber_layout_inputs(&b->layout, &word, &inputs);
+    for (uint32_t segment = 0;; segment = (segment + 1) % input_count) {
         amber_lexer_next(&p->lexer, t);
         if (t->kind == AMBER_TOKEN_END_OF_LINE || t->kind == AMBER_TOKEN_END_OF_FILE)
             break;
         struct amber_number n;
         if (!parse_number_token(t, &n))
             return parse_error(p, t, "expected a value to compare (a number), got '%s'", t->text);
-        if (n.is_float && !amber_mode_is_float(b->layout.segments[segment].mode))
+        if (n.is_float && !amber_mode_is_float(inputs[segment].mode))
             return parse_error(p, t, "%s holds integers here: '%s' is not one", b->name, t->text);
         if (c->values.value_count == AMBER_MAX_EXPECT_VALUES)
             return parse_limit(p, t, "more than %d values in one EXPECT", AMBER_MAX_EXPECT_VALUES);

@@ -71,6 +71,9 @@ static bool encode_values(struct parser *p, struct amber_lexer *lexer, struct am
                           const struct amber_token *start, bool until_end, const char *what)
 {
     const struct amber_layout *layout = &b->layout;
+    struct amber_segment word;
+    const struct amber_segment *inputs;
+    uint32_t input_count = amber_layout_inputs(layout, &word, &inputs);
     uint8_t *bytes = NULL;
     uint64_t elements = 0, capacity = 0;
     uint32_t segment = 0;
@@ -114,11 +117,11 @@ static bool encode_values(struct parser *p, struct amber_lexer *lexer, struct am
             ++elements;
         }
         uint8_t *element = bytes + (elements - 1) * layout->stride;
-        if (!amber_encode(&layout->segments[segment], &n, element, error, sizeof(error))) {
+        if (!amber_encode(&inputs[segment], &n, element, error, sizeof(error))) {
             free(bytes);
             return parse_error(p, until_end ? &t : start, "%s: %s", what, error);
         }
-        segment = (segment + 1) % layout->count;
+        segment = (segment + 1) % input_count;
     }
     if (segment != 0) {
         free(bytes);
@@ -126,7 +129,7 @@ static bool encode_values(struct parser *p, struct amber_lexer *lexer, struct am
         amber_type_describe(&b->type, p->script->structs, type, sizeof(type));
         return parse_error(p, until_end ? &t : start,
                            "%s: the values end inside an element: %s takes %u values per element", what, type,
-                           layout->count);
+                           input_count);
     }
     free(b->bytes);
     b->bytes = bytes;

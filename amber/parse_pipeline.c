@@ -826,9 +826,28 @@ static void attachment_extent(const struct amber_pipeline *pl, uint32_t mip, uin
 static bool same_framebuffer(struct parser *p, const struct amber_pipeline *pl, uint32_t buffer, uint32_t mip,
                              const struct amber_token *at)
 {
-    const struct amber_buffer *b = &p->script->buffers[buffer];
+    struct amber_buffer *b = &p->script->buffers[buffer];
     uint32_t width, height;
     attachment_extent(pl, mip, &width, &height);
+    if (!b->sized_by_framebuffer && b->dimension == AMBER_DIM_NONE && b->layout.format != VK_FORMAT_UNDEFINED &&
+        b->layout.count != 3 && b->layout.count <= 4 && mip == 0) {
+        /* a DATA_TYPE buffer drawn into is an image of the framebuffer's size, its values the texels
+         * row by row, as Amber makes it (SIZE or FILL and SERIES_FROM of fewer elements grow to it) */
+        uint64_t texels = (uint64_t)width * height;
+        if (b->init == AMBER_INIT_BYTES && b->element_count < texels)
+            return parse_error(p, at, "PIPELINE %s: %s has %llu values, fewer than the %ux%u framebuffer's texels",
+                               pl->name, b->name, (unsigned long long)b->element_count, width, height);
+        if (b->element_count < texels)
+            b->element_count = texels;
+        b->dimension = AMBER_DIM_2D;
+        b->width = width;
+        b->height = height;
+        b->depth = 1;
+        if (b->mip_levels == 0)
+            b->mip_levels = 1;
+        if (b->samples == 0)
+            b->samples = 1;
+    }
     if (!b->sized_by_framebuffer) {
         if (b->width >> mip < pl->width || b->height >> mip < pl->height)
             return parse_error(p, at, "PIPELINE %s: %s (%ux%u at mip level %u) is smaller than the %ux%u framebuffer",

@@ -16,6 +16,26 @@
 
 #include "amber_spirv.h"
 
+#if defined(__has_include)
+#if __has_include(<glslang/build_info.h>)
+#include <glslang/build_info.h>
+#endif
+#endif
+#ifndef GLSLANG_VERSION_MAJOR
+#define GLSLANG_VERSION_MAJOR 0
+#define GLSLANG_VERSION_MINOR 0
+#define GLSLANG_VERSION_PATCH 0
+#endif
+#define TEXT_OF_(x) #x
+#define TEXT_OF(x) TEXT_OF_(x)
+#define GLSLANG_NAME                                                                                                   \
+    "glslang " TEXT_OF(GLSLANG_VERSION_MAJOR) "." TEXT_OF(GLSLANG_VERSION_MINOR) "." TEXT_OF(GLSLANG_VERSION_PATCH)
+
+const char *amber_glslang_version(void)
+{
+    return GLSLANG_NAME;
+}
+
 /* What a TARGET_ENV names: the SPIR-V version, the Vulkan version that takes it, and the
  * SPIRV-Tools environment Amber assembles and validates in. */
 struct target {
@@ -152,7 +172,7 @@ static bool compile_glsl(const struct amber_shader *s, const struct target *t, s
             snprintf(error, size, "out of memory");
         ok = out->words != NULL;
     } else {
-        snprintf(error, size, "GLSL does not compile: ");
+        snprintf(error, size, "GLSL does not compile (%s): ", GLSLANG_NAME);
         log_text(shader ? glslang_shader_get_info_log(shader) : "glslang failed", s->source_line, error, size);
         if (program != NULL)
             log_text(glslang_program_get_info_log(program), s->source_line, error, size);
@@ -191,7 +211,9 @@ static bool assemble(const struct amber_shader *s, spv_target_env env, struct am
         if (ok)
             memcpy(out->words, binary->code, binary->wordCount * 4);
     } else {
-        diagnostic_text(diagnostic, s->source_line, error, size, "SPIR-V assembly does not assemble");
+        char what[96];
+        snprintf(what, sizeof(what), "SPIR-V assembly does not assemble (SPIRV-Tools %s)", spvSoftwareVersionString());
+        diagnostic_text(diagnostic, s->source_line, error, size, what);
     }
     spvBinaryDestroy(binary);
     spvDiagnosticDestroy(diagnostic);
@@ -278,18 +300,61 @@ static bool validate(const struct amber_shader *s, spv_target_env env, struct am
     return ok;
 }
 
-bool amber_shader_compile(const struct amber_shader *s, struct amber_spirv *out, char *error, size_t size)
+/* SPIRV-Tools' validator asks for a later SPIR-V than the module's: the capability or instruction
+ * exists only from that version on. */
+static bool asks_later_spirv(const char *error)
+{
+    return strstr(error, "requires SPIR-V version") != NULL;
+}
+
+static bool assemble_and_validate_for(const struct amber_shader *s, const char *name, struct amber_spirv *out,
+                                      char *error, size_t size)
+{
+    spv_target_env env;
+    if (!spvParseTargetEnv(name, &env) || !assemble(s, env, out, error, size))
+        return false;
+    versions_of(out);
+    char what[96];
+    snprintf(what, sizeof(what), "the SPIR-V is not valid (SPIRV-Tools %s, %s)", spvSoftwareVersionString(), name);
+    return validate(s, env, out, error, size, what);
+}
+
+/* The CTS assembles its SPIR-V assembly itself and hands Amber the binary: for the Vulkan 1.1 it
+ * needs at least (SPIR-V 1.3), and for SPIR-V 1.4 in the files that ask for VK_KHR_spirv_1_4.
+ * Assembly without TARGET_ENV that does not assemble or validate as SPIR-V 1.0 is taken so, as the
+ * CTS runs it; the device's Vulkan version and extensions are checked after. `error` keeps the
+ * first message when neither works. */
+static bool as_the_cts_assembles(const struct amber_shader *s, bool spirv_1_4, struct amber_spirv *out, char *error,
+                                 size_t size)
+{
+    if (s->format != AMBER_SHADER_SPIRV_ASM || s->target_env[0] != '\0')
+        return false;
+    char first[512];
+    snprintf(first, sizeof(first), "%s", error);
+    if (asks_later_spirv(error) && assemble_and_validate_for(s, "vulkan1.1", out, error, size))
+        return true;
+    if (spirv_1_4 && assemble_and_validate_for(s, "vulkan1.1spv1.4", out, error, size))
+        return true;
+    snprintf(error, size, "%s", first);
+    return false;
+}
+
+enum amber_compile_result amber_shader_build(const struct amber_shader *s, bool spirv_1_4, struct amber_spirv *out,
+                                             char *error, size_t size)
 {
     memset(out, 0, sizeof(*out));
     const char *target_env = s->target_env[0] ? s->target_env : default_target(s);
     const struct target *t = target_of(target_env);
     spv_target_env env;
     if (t == NULL || !spvParseTargetEnv(target_env, &env)) {
-        snprintf(error, size, "TARGET_ENV %s is not one preflight knows (spv1.0 ... spv1.6, vulkan1.0 ... vulkan1.3)",
-                 s->target_env);
-        return false;
+        snprintf(
+            error, size,
+            "TARGET_ENV %s is not one preflight knows (spv1.0 ... spv1.6, vulkan1.0 ... vulkan1.3; SPIRV-Tools %s)",
+            s->target_env, spvSoftwareVersionString());
+        return AMBER_COMPILE_TOOL;
     }
     bool ok;
+    bool tool = s->format == AMBER_SHADER_GLSL || s->format == AMBER_SHADER_SPIRV_ASM;
     switch (s->format) {
     case AMBER_SHADER_GLSL:
         ok = compile_glsl(s, t, out, error, size);
@@ -326,18 +391,32 @@ bool amber_shader_compile(const struct amber_shader *s, struct amber_spirv *out,
     }
     if (!ok) {
         amber_spirv_free(out);
-        return false;
+        if (as_the_cts_assembles(s, spirv_1_4, out, error, size))
+            return AMBER_COMPILE_OK;
+        return tool ? AMBER_COMPILE_TOOL : AMBER_COMPILE_INPUT;
     }
     if (out->count < 5 || out->words[0] != 0x07230203u) {
         snprintf(error, size, "the shader is not SPIR-V (no magic number)");
         amber_spirv_free(out);
-        return false;
+        return AMBER_COMPILE_INPUT;
     }
     versions_of(out);
     if (s->format == AMBER_SHADER_PASSTHROUGH)
-        return true;
+        return AMBER_COMPILE_OK;
     /* validated as Amber does: in the target environment (universal SPIR-V 1.0 by default) */
-    return validate(s, env, out, error, size, "the SPIR-V is not valid (SPIRV-Tools)");
+    char what[96];
+    snprintf(what, sizeof(what), "the SPIR-V is not valid (SPIRV-Tools %s, %s)", spvSoftwareVersionString(),
+             target_env);
+    if (validate(s, env, out, error, size, what))
+        return AMBER_COMPILE_OK;
+    if (as_the_cts_assembles(s, spirv_1_4, out, error, size))
+        return AMBER_COMPILE_OK;
+    return AMBER_COMPILE_TOOL;
+}
+
+bool amber_shader_compile(const struct amber_shader *s, struct amber_spirv *out, char *error, size_t size)
+{
+    return amber_shader_build(s, false, out, error, size) == AMBER_COMPILE_OK;
 }
 
 void amber_spirv_free(struct amber_spirv *spirv)

@@ -18,6 +18,22 @@ struct amber_spirv {
     uint32_t vulkan_version; /* the Vulkan version that takes that SPIR-V (VK_API_VERSION_1_x) */
 };
 
+enum amber_compile_result {
+    AMBER_COMPILE_OK,
+    /* glslang or SPIRV-Tools refused the shader (`error` names which, and its version): as likely a
+     * limit of the build's tools as a fault of the shader; the device was not asked */
+    AMBER_COMPILE_TOOL,
+    /* the file's own bytes are not a module (SPIRV-HEX, SPIRV-BIN, no magic number) */
+    AMBER_COMPILE_INPUT,
+};
+
+/* `spirv_1_4`: the file asks for VK_KHR_spirv_1_4 (DEVICE_EXTENSION): SPIR-V assembly without
+ * TARGET_ENV that is not valid SPIR-V 1.0 or 1.3 is tried as SPIR-V 1.4, as the CTS assembles it. */
+enum amber_compile_result amber_shader_build(const struct amber_shader *shader, bool spirv_1_4, struct amber_spirv *out,
+                                             char *error, size_t size);
+/* "glslang X.Y.Z", the GLSL compiler the build links */
+const char *amber_glslang_version(void);
+
 /* false with the compiler's or validator's message (file lines, not source lines) in `error`. */
 bool amber_shader_compile(const struct amber_shader *shader, struct amber_spirv *out, char *error, size_t size);
 void amber_spirv_free(struct amber_spirv *spirv);

@@ -647,6 +647,21 @@ static double small_to_float(uint64_t bits_value, uint8_t bits)
     return amber_half_to_float(half);
 }
 
+/* A float16 value as Amber writes it into a buffer: the float's mantissa cut to 10 bits, not
+ * rounded (the CTS's expected values were computed from inputs so stored: rounding instead moves
+ * a determinant of fp16 matrices by more than its TOLERANCE). Outside the normal halves (zero,
+ * subnormals, infinities, NaN, too large), where Amber's conversion has no defined result, the
+ * nearest half. */
+static uint16_t half_as_amber_stores(float value)
+{
+    uint32_t f;
+    memcpy(&f, &value, sizeof(f));
+    int32_t exponent = (int32_t)((f >> 23) & 0xFF) - 127 + 15;
+    if (exponent < 1 || exponent > 30)
+        return amber_float_to_half(value);
+    return (uint16_t)(((f >> 16) & 0x8000u) | ((uint32_t)exponent << 10) | ((f & 0x7FFFFFu) >> 13));
+}
+
 bool amber_encode(const struct amber_segment *segment, const struct amber_number *n, uint8_t *element, char *error,
                   size_t error_size)
 {
@@ -661,33 +676,49 @@ bool amber_encode(const struct amber_segment *segment, const struct amber_number
             memcpy(&b, &f, sizeof(b));
             bits = b;
         } else if (segment->bits == 16) {
-            bits = amber_float_to_half((float)value);
+            bits = half_as_amber_stores((float)value);
         } else {
             bits = float_to_small(value, segment->bits);
         }
         write_bits(element, segment->bit_offset, segment->bits, bits);
         return true;
     }
+    uint64_t magnitude = n->magnitude;
+    bool negative = n->negative;
     if (n->is_float) {
-        /* an integer past 64 bits reads as a floating-point number: say what is wrong with it */
-        if (n->value == floor(n->value))
-            snprintf(error, error_size, "%.17g does not fit in %u bits", n->value, segment->bits);
-        else
-            snprintf(error, error_size, "%g is not an integer, as a %u-bit integer value must be", n->value,
-                     segment->bits);
-        return false;
+        /* a whole number written with a point ("FILL 0.0" of an integer type, as Amber's CTS files
+         * do) is that integer; a fraction, or a number past 64 bits, is not an integer value */
+        double whole = fabs(n->value);
+        if (n->value != floor(n->value) || !(whole < 18446744073709551616.0)) {
+            if (n->value == floor(n->value))
+                snprintf(error, error_size, "%.17g does not fit in 64 bits", n->value);
+            else
+                snprintf(error, error_size, "%g is not an integer, as a %u-bit integer value must be", n->value,
+                         segment->bits);
+            return false;
+        }
+        magnitude = (uint64_t)whole;
+        negative = n->value < 0;
     }
-    /* an integer that fits either signed or unsigned: "-1" and "0xFFFFFFFF" both write all ones */
-    uint64_t limit = segment->bits == 64 ? UINT64_MAX : (1ull << segment->bits) - 1;
-    uint64_t negative_limit = segment->bits == 64 ? (1ull << 63) : (1ull << (segment->bits - 1));
-    if ((!n->negative && n->magnitude > limit) || (n->negative && n->magnitude > negative_limit)) {
-        snprintf(error, error_size, "%s%llu does not fit in %u bits", n->negative ? "-" : "",
-                 (unsigned long long)n->magnitude, segment->bits);
-        return false;
-    }
-    uint64_t bits = n->negative ? (uint64_t)0 - n->magnitude : n->magnitude;
+    /* Amber keeps the low bits of a value wider than its type ("272" in 8 bits is 16, "-1" all
+     * ones; C's conversion to the narrower type), and so does preflight */
+    uint64_t bits = negative ? (uint64_t)0 - magnitude : magnitude;
     write_bits(element, segment->bit_offset, segment->bits, bits);
     return true;
+}
+
+uint32_t amber_layout_inputs(const struct amber_layout *layout, struct amber_segment *word,
+                             const struct amber_segment **segments)
+{
+    const char *name = layout->is_format ? amber_format_name(layout->format) : NULL;
+    /* depth formats keep their depth value (X8_D24's top byte is undefined after a copy) */
+    if (name != NULL && strstr(name, "_PACK") != NULL && !amber_format_is_depth_stencil(layout->format)) {
+        *word = (struct amber_segment){0, (uint8_t)(layout->stride * 8), AMBER_MODE_UINT, AMBER_CHANNEL_NONE};
+        *segments = word;
+        return 1;
+    }
+    *segments = layout->segments;
+    return layout->count;
 }
 
 struct amber_value amber_decode(const struct amber_segment *segment, const uint8_t *element)

@@ -113,11 +113,18 @@ struct amber_number {
 
 double amber_number_as_double(const struct amber_number *n);
 
-/* Writes `n` into `segment` of the element at `element`; false (with why) when the value does
- * not fit: a fraction for an integer, an integer out of its range. */
+/* Writes `n` into `segment` of the element at `element`; false (with why) when the value is no
+ * integer for an integer segment (a fraction, a number past 64 bits). An integer wider than the
+ * segment keeps its low bits, as Amber stores it; a whole number written with a point counts. */
 bool amber_encode(const struct amber_segment *segment, const struct amber_number *n, uint8_t *element, char *error,
                   size_t error_size);
 
+/* The values DATA, FILL and SERIES_FROM give one element, as Amber reads them: a packed format's
+ * element (A2B10G10R10_UNORM_PACK32, B10G11R11_UFLOAT_PACK32, ...) takes one value, the whole word
+ * as an unsigned integer (`word` is set to it); any other layout (depth formats too) its segments.
+ * Returns how many. */
+uint32_t amber_layout_inputs(const struct amber_layout *layout, struct amber_segment *word,
+                             const struct amber_segment **segments);
 /* A value read back from memory. */
 struct amber_value {
     bool is_float;

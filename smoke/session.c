@@ -55,6 +55,7 @@ void smoke_options_merge(struct gpu_options *into, struct smoke_device_features 
     MERGE_STRUCT(storage_16bit, VkPhysicalDevice16BitStorageFeatures);
     MERGE_STRUCT(depth_clamp_zero_one, VkPhysicalDeviceDepthClampZeroOneFeaturesEXT);
     MERGE_STRUCT(index_type_uint8, VkPhysicalDeviceIndexTypeUint8FeaturesEXT);
+    MERGE_STRUCT(subgroup_extended_types, VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures);
     /* one chain over every struct in use */
     VkBaseOutStructure *chain[] = {
         (VkBaseOutStructure *)&storage->atomic_int64,
@@ -75,6 +76,7 @@ void smoke_options_merge(struct gpu_options *into, struct smoke_device_features 
         (VkBaseOutStructure *)&storage->storage_16bit,
         (VkBaseOutStructure *)&storage->depth_clamp_zero_one,
         (VkBaseOutStructure *)&storage->index_type_uint8,
+        (VkBaseOutStructure *)&storage->subgroup_extended_types,
     };
     VkBaseOutStructure *head = NULL;
     for (size_t i = sizeof(chain) / sizeof(chain[0]); i-- > 0;) {

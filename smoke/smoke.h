@@ -41,6 +41,7 @@ struct smoke_device_features {
     VkPhysicalDevice16BitStorageFeatures storage_16bit;
     VkPhysicalDeviceDepthClampZeroOneFeaturesEXT depth_clamp_zero_one;
     VkPhysicalDeviceIndexTypeUint8FeaturesEXT index_type_uint8;
+    VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures subgroup_extended_types;
 };
 
 struct smoke_test {

@@ -5,8 +5,9 @@ Usage: check_amber.py REPORT CORPUS [--artifacts DIR]
 
 The folder a file is in says its verdict: pass/ must pass, fail/ must fail with evidence of the
 first mismatches, skip/ must be skipped (naming the file and line), syntax/ must fail with
-file:line:column, broken/ must fail (a shader that does not compile), unsupported/ must be
-unsupported. A line `# expect-reason: REGEX` in a file must
+file:line:column, broken/ must fail (data that is not SPIR-V, a draw past its data), tool/ must
+be unsupported (a shader glslang or SPIRV-Tools refuses: the device was not asked), unsupported/
+must be unsupported. A line `# expect-reason: REGEX` in a file must
 match the verdict's reason. With --artifacts, every failed pixel probe must have written its PNG
 into DIR with the SHA-256 its evidence gives. Every file of the corpus must be in the report, and
 the report's capability row of each must agree. Exit 1 on any mismatch.
@@ -18,7 +19,7 @@ import re
 import sys
 
 VERDICT_OF_FOLDER = {"pass": "pass", "fail": "fail", "skip": "skipped", "syntax": "fail",
-                     "broken": "fail", "unsupported": "unsupported"}
+                     "broken": "fail", "tool": "unsupported", "unsupported": "unsupported"}
 
 
 def test_id(relative):

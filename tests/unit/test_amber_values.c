@@ -122,8 +122,28 @@ static void packed_and_depth_formats(void **state)
     assert_int_equal(texel[1], 0x03);
     assert_int_equal(texel[3], 0xC0);
     assert_int_equal(amber_decode(&l.segments[3], texel).bits, 1023);
-    n.magnitude = 1024;
-    assert_false(amber_encode(&l.segments[3], &n, texel, error, sizeof(error)));
+    n.magnitude = 1025; /* wider than the channel: its low 10 bits, as Amber */
+    assert_true(amber_encode(&l.segments[3], &n, texel, error, sizeof(error)));
+    assert_int_equal(amber_decode(&l.segments[3], texel).bits, 1);
+    /* DATA gives a packed element one value, the whole word */
+    struct amber_segment word;
+    const struct amber_segment *inputs;
+    assert_int_equal(amber_layout_inputs(&l, &word, &inputs), 1);
+    assert_int_equal(inputs[0].bits, 32);
+    assert_int_equal(inputs[0].mode, AMBER_MODE_UINT);
+    n.magnitude = 2684879360u;
+    assert_true(amber_encode(&inputs[0], &n, texel, error, sizeof(error)));
+    assert_int_equal(amber_decode(&l.segments[0], texel).bits, 2); /* alpha: the top two bits */
+    amber_layout_free(&l);
+    assert_true(amber_type_parse("X8_D24_UNORM_PACK32", NULL, 0, &t)); /* depth: its value, not the word */
+    assert_true(amber_layout_build(&t, false, NULL, 0, &l, error, sizeof(error)));
+    assert_int_equal(amber_layout_inputs(&l, &word, &inputs), l.count);
+    assert_ptr_equal(inputs, l.segments);
+    amber_layout_free(&l);
+    assert_true(amber_type_parse("R8G8_SRGB", NULL, 0, &t));
+    assert_true(amber_layout_build(&t, false, NULL, 0, &l, error, sizeof(error)));
+    assert_int_equal(amber_layout_inputs(&l, &word, &inputs), 2);
+    assert_ptr_equal(inputs, l.segments);
     amber_layout_free(&l);
     /* D32_SFLOAT_S8_UINT: the depth from bit 0, the stencil in byte 4 */
     assert_true(amber_type_parse("D32_SFLOAT_S8_UINT", NULL, 0, &t));
@@ -152,11 +172,32 @@ static void values_encode_and_decode(void **state)
     /* -1 for an unsigned type writes all ones, as Amber does */
     assert_true(amber_encode(&u32, &minus_one, bytes, error, sizeof(error)));
     assert_true(amber_decode(&u32, bytes).value == 4294967295.0);
+    /* wider than the type: the low bits (Amber's conversion), -129 in 8 bits is 127 */
     struct amber_number too_negative = {.magnitude = 129, .negative = true};
-    assert_false(amber_encode(&s8, &too_negative, bytes, error, sizeof(error)));
+    assert_true(amber_encode(&s8, &too_negative, bytes, error, sizeof(error)));
+    assert_int_equal(bytes[0], 0x7F);
+    struct amber_number whole = {.is_float = true, .value = -3.0};
+    assert_true(amber_encode(&s8, &whole, bytes, error, sizeof(error)));
+    assert_true(amber_decode(&s8, bytes).value == -3.0);
+    struct amber_number huge = {.is_float = true, .value = 1e30}, inf = {.is_float = true, .value = INFINITY};
+    struct amber_number nan_value = {.is_float = true, .value = NAN};
+    assert_false(amber_encode(&u32, &huge, bytes, error, sizeof(error)));
+    assert_non_null(strstr(error, "does not fit in 64 bits"));
+    assert_false(amber_encode(&u32, &inf, bytes, error, sizeof(error)));
+    assert_false(amber_encode(&u32, &nan_value, bytes, error, sizeof(error)));
     struct amber_number fraction = {.is_float = true, .value = 0.5};
     assert_false(amber_encode(&u32, &fraction, bytes, error, sizeof(error)));
     assert_non_null(strstr(error, "not an integer"));
+    /* a float16 buffer value is stored as Amber stores it: the mantissa cut, not rounded
+     * (1.0009765625 + 0.0009 is just below the next half: it stays 0x3C01) */
+    struct amber_number near_next = {.is_float = true, .value = 1.0009765625 + 0.0009};
+    assert_true(amber_encode(&f16, &near_next, bytes, error, sizeof(error)));
+    assert_int_equal(bytes[0] | bytes[1] << 8, 0x3C01);
+    struct amber_number tiny = {.is_float = true, .value = 0.000000059604645}, big = {.is_float = true, .value = 1e9};
+    assert_true(amber_encode(&f16, &tiny, bytes, error, sizeof(error)));
+    assert_int_equal(bytes[0] | bytes[1] << 8, 0x0001); /* below the normal halves: the nearest */
+    assert_true(amber_encode(&f16, &big, bytes, error, sizeof(error)));
+    assert_int_equal(bytes[0] | bytes[1] << 8, 0x7C00);
     /* halves: exact values, rounding, the largest, infinities */
     assert_int_equal(amber_float_to_half(1.0f), 0x3C00);
     assert_int_equal(amber_float_to_half(-2.0f), 0xC000);
