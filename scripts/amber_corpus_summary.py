@@ -10,6 +10,7 @@ Usage: amber_corpus_summary.py REPORT CORPUS [--all]
   --all    list every file that did not pass (default: up to 40 per verdict)
 Exit 2 on bad usage or an unreadable report."""
 import collections
+import signal
 import json
 import os
 import re
@@ -38,6 +39,7 @@ def formats(root):
 
 
 def main(argv):
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # a pager or head that stops reading ends it quietly
     args = [a for a in argv if not a.startswith("--")]
     if len(args) != 2 or any(a not in ("--all",) for a in argv if a.startswith("--")):
         sys.stderr.write(__doc__)
