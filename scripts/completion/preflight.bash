@@ -74,16 +74,17 @@ _preflight_dashboard()
     fi
     local command=${COMP_WORDS[1]}
     case $prev in
-    --db | --tls-cert | --tls-key | --expectations) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --db | --tls-cert | --tls-key | --expectations | --webhook-secret) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --listen | --jobs | --max-connections | --max-per-address | --header-deadline | --request-deadline | \
-        --token-artifact-quota | --public-url) COMPREPLY=(); return ;;
+        --token-artifact-quota | --public-url | --webhook | --webhook-attempts | --webhook-retry) COMPREPLY=(); return ;;
     --artifacts) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     token) COMPREPLY=($(compgen -W "add list revoke" -- "$cur")); return ;;
     esac
     if [[ $cur == -* ]]; then
         case $command in
         serve) COMPREPLY=($(compgen -W "--db --listen --public-read --tls-cert --tls-key --quiet --max-connections
-            --max-per-address --header-deadline --request-deadline --token-artifact-quota --behind-tls --public-url --expectations --help" -- "$cur")) ;;
+            --max-per-address --header-deadline --request-deadline --token-artifact-quota --behind-tls --public-url --expectations
+            --webhook --webhook-secret --webhook-attempts --webhook-retry --help" -- "$cur")) ;;
         import) COMPREPLY=($(compgen -W "--db --jobs --artifacts --help" -- "$cur")) ;;
         *) COMPREPLY=($(compgen -W "--db --help" -- "$cur")) ;;
         esac
