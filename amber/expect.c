@@ -134,8 +134,12 @@ void amber_expect_values(const struct amber_command *c, const struct amber_buffe
             tolerance = n == 1              ? &c->values.tolerances[0]
                         : component % 4 < n ? &c->values.tolerances[component % 4]
                                             : &exact;
-            ok = within(observed.value, amber_number_as_double(&c->values.values[i]), tolerance->value,
-                        tolerance->percent);
+            /* as Amber compares: a 32-bit float's expected value is first made a float (the written
+             * -0.459459484 is -0.45945948362..., which the tolerance is measured from) */
+            double target = amber_mode_is_float(s->mode) && s->bits == 32 && fits
+                                ? expected
+                                : amber_number_as_double(&c->values.values[i]);
+            ok = within(observed.value, target, tolerance->value, tolerance->percent);
         } else if (observed.is_float &&
                    (c->values.comparator == AMBER_CMP_EQ || c->values.comparator == AMBER_CMP_NE)) {
             bool equal = within(observed.value, expected, FLOAT_EQ_PERCENT, true);

@@ -311,8 +311,25 @@ bool amber_script_declared(const struct amber_script *s, const cJSON *declared, 
     return true;
 }
 
+/* The extension a feature struct is enabled with: the KHR one an EXT extension was promoted to
+ * where the device has it (VK_KHR_depth_clamp_zero_one's clamping is what the CTS's files test, and
+ * the CTS enables it first), else the one named; NULL when the device has neither. */
+static const char *promoted_extension(const cJSON *declared, const char *name)
+{
+    static const char *const promoted[][2] = {
+        {"VK_EXT_depth_clamp_zero_one", "VK_KHR_depth_clamp_zero_one"},
+        {"VK_EXT_index_type_uint8", "VK_KHR_index_type_uint8"},
+    };
+    for (size_t i = 0; i < sizeof(promoted) / sizeof(promoted[0]); ++i)
+        if (strcmp(name, promoted[i][0]) == 0 && declared_has_extension(declared, promoted[i][1]))
+            return promoted[i][1];
+    return declared_has_extension(declared, name) ? name : NULL;
+}
+
 static void add_extension(struct gpu_options *options, const char *name)
 {
+    if (name == NULL)
+        return;
     for (int i = 0; i < GPU_MAX_EXTENSIONS - 1; ++i) {
         if (options->extensions[i] == NULL) {
             options->extensions[i] = name;
@@ -344,8 +361,8 @@ void amber_script_device_options(const struct amber_script *s, const cJSON *decl
             char *base = (char *)&mine_storage + f->storage_offset;
             ((VkBaseOutStructure *)base)->sType = f->type;
             *(VkBool32 *)(base + f->member_offset) = VK_TRUE;
-            if (f->extension != NULL && declared_has_extension(declared, f->extension))
-                add_extension(&mine, f->extension);
+            if (f->extension != NULL)
+                add_extension(&mine, promoted_extension(declared, f->extension));
         }
     }
     struct implied_feature implied[64];

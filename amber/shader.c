@@ -320,7 +320,8 @@ static bool assemble_and_validate_for(const struct amber_shader *s, const char *
 }
 
 /* The CTS assembles its SPIR-V assembly itself and hands Amber the binary: for the Vulkan 1.1 it
- * needs at least (SPIR-V 1.3), and for SPIR-V 1.4 in the files that ask for VK_KHR_spirv_1_4.
+ * needs at least (SPIR-V 1.3), for SPIR-V 1.4 in its spirv1p4 and workgroup-memory-layout groups
+ * (the validator then asks for 1.4), and for SPIR-V 1.4 in the files that ask for VK_KHR_spirv_1_4.
  * Assembly without TARGET_ENV that does not assemble or validate as SPIR-V 1.0 is taken so, as the
  * CTS runs it; the device's Vulkan version and extensions are checked after. `error` keeps the
  * first message when neither works. */
@@ -331,8 +332,13 @@ static bool as_the_cts_assembles(const struct amber_shader *s, bool spirv_1_4, s
         return false;
     char first[512];
     snprintf(first, sizeof(first), "%s", error);
-    if (asks_later_spirv(error) && assemble_and_validate_for(s, "vulkan1.1", out, error, size))
-        return true;
+    /* each step only while the validator asks for a later SPIR-V: 1.3 (Vulkan 1.1), then 1.4 for
+     * Vulkan 1.1 (how the CTS builds its spirv1p4 and workgroup-memory-layout files), 1.5, 1.6 */
+    static const char *const ladder[] = {"vulkan1.1", "vulkan1.1spv1.4", "vulkan1.2", "vulkan1.3"};
+    for (size_t i = 0; i < sizeof(ladder) / sizeof(ladder[0]) && asks_later_spirv(error); ++i)
+        if (assemble_and_validate_for(s, ladder[i], out, error, size))
+            return true;
+    snprintf(error, size, "%s", first);
     if (spirv_1_4 && assemble_and_validate_for(s, "vulkan1.1spv1.4", out, error, size))
         return true;
     snprintf(error, size, "%s", first);
