@@ -186,6 +186,8 @@ check "binding: buffer without STORAGE usage in a storage descriptor" has "PREFL
 # --- hazard checks (layer_app_alias.c) ---
 run hazard-raw
 check "hazard: a dispatch reads what a fill wrote, no barrier (with the fill's debug labels)" has "^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdDispatch (command 3) reads VkBuffer .*(memory bytes \\[0, 4096)) that vkCmdFillBuffer (command 0, labels upload) wrote in TRANSFER"
+run hazard-texel-raw
+check "hazard: a dispatch writes a buffer through a storage texel buffer; one reads it through a uniform texel buffer, one through a storage buffer, no barrier: two RAW naming the buffer" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 2 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*names=texel-cb,texels .*vkCmdDispatch (command 5) reads VkBuffer 0x[0-9a-f]* \"texels\" (memory bytes \\[0, 4096)) that vkCmdDispatch (command 2) wrote in COMPUTE_SHADER' '$work/out' && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdDispatch (command 8) reads VkBuffer 0x[0-9a-f]* \"texels\" (memory bytes \\[0, 4096)) that vkCmdDispatch (command 2) wrote in COMPUTE_SHADER' '$work/out'"
 run hazard-war
 check "hazard: a fill overwrites what a dispatch read, no barrier" has "^FINDING PREFLIGHT-hazard-write-after-read .*that vkCmdDispatch (command 2) read in COMPUTE_SHADER; missing between them: an execution dependency"
 run hazard-waw
@@ -366,7 +368,7 @@ for s in hazard-raw-fixed hazard-war-execution-only hazard-disjoint hazard-event
          hazard-submit-timeline hazard-submit-fence \
          hazard-runtime-index-fixed hazard-transitions-ordered hazard-3d-slices hazard-top-of-pipe-wait-fixed \
          hazard-sampled-after-pass-fixed hazard-vertex-scope-fixed alias-in-place hazard-load-without-read-fixed \
-         hazard-clear-blit-fixed hazard-timeline-reach hazard-planes; do
+         hazard-clear-blit-fixed hazard-timeline-reach hazard-planes hazard-texel-fixed hazard-texel-disjoint; do
     run $s
     check "hazard: correct synchronization ($s): no finding" only 0
     [ "$active" = 1 ] || continue
