@@ -266,11 +266,11 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyBufferView(VkDevice device, VkBu
 }
 
 const struct layer_hook resource_hooks[] = {
-    LAYER_HOOK(vkAllocateMemory),    LAYER_HOOK(vkFreeMemory),        LAYER_HOOK(vkMapMemory),
-    LAYER_HOOK(vkUnmapMemory),       LAYER_HOOK(vkCreateBuffer),      LAYER_HOOK(vkDestroyBuffer),
-    LAYER_HOOK(vkBindBufferMemory),  LAYER_HOOK(vkBindBufferMemory2), LAYER_HOOK(vkCreateImage),
-    LAYER_HOOK(vkDestroyImage),      LAYER_HOOK(vkBindImageMemory),   LAYER_HOOK(vkBindImageMemory2),
-    LAYER_HOOK(vkCreateImageView),   LAYER_HOOK(vkDestroyImageView),  LAYER_HOOK(vkDestroySampler),
-    LAYER_HOOK(vkCreateBufferView),  LAYER_HOOK(vkDestroyBufferView),
+    LAYER_HOOK(vkAllocateMemory),   LAYER_HOOK(vkFreeMemory),        LAYER_HOOK(vkMapMemory),
+    LAYER_HOOK(vkUnmapMemory),      LAYER_HOOK(vkCreateBuffer),      LAYER_HOOK(vkDestroyBuffer),
+    LAYER_HOOK(vkBindBufferMemory), LAYER_HOOK(vkBindBufferMemory2), LAYER_HOOK(vkCreateImage),
+    LAYER_HOOK(vkDestroyImage),     LAYER_HOOK(vkBindImageMemory),   LAYER_HOOK(vkBindImageMemory2),
+    LAYER_HOOK(vkCreateImageView),  LAYER_HOOK(vkDestroyImageView),  LAYER_HOOK(vkDestroySampler),
+    LAYER_HOOK(vkCreateBufferView), LAYER_HOOK(vkDestroyBufferView),
 };
 const size_t resource_hook_count = sizeof(resource_hooks) / sizeof(resource_hooks[0]);

@@ -437,7 +437,10 @@ run lifetime-counter-read-fixed
 skipped "timeline semaphores" || check "lifetime: the same buffer destroyed after waiting for 2: no finding" only 0
 run lifetime-set-handle-reused
 check "lifetime: a set freed and another allocated at its handle between recordings: the new set's output is the one written twice (one WAW)" sh -c "[ \$(cat '$work/rc') = 0 ] && [ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-write-after-write .*vkCmdDispatch (command 4) writes VkBuffer 0x[0-9a-f]* \"out-second\"' '$work/out'"
-for s in lifetime-destroy-after-wait lifetime-destroy-other-pending lifetime-frames lifetime-update-after-bind lifetime-completion-chains; do
+run lifetime-texel-pending
+check "lifetime: a storage texel buffer's view, then its buffer, destroyed while the dispatch writing through the view is pending" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 2 ] && grep -q '^FINDING PREFLIGHT-lifetime-destroyed-while-pending .*vkDestroyBufferView destroys VkBufferView 0x[0-9a-f]* \"texel-view\" while VkCommandBuffer 0x[0-9a-f]* \"texel-cb\" (command 2, vkCmdDispatch)' '$work/out' && grep -q '^FINDING PREFLIGHT-lifetime-destroyed-while-pending .*vkDestroyBuffer destroys VkBuffer 0x[0-9a-f]* \"texels\" while VkCommandBuffer 0x[0-9a-f]* \"texel-cb\" (command 2, vkCmdDispatch)' '$work/out'"
+for s in lifetime-destroy-after-wait lifetime-destroy-other-pending lifetime-frames lifetime-update-after-bind lifetime-completion-chains \
+         lifetime-texel-after-wait; do
     run $s
     if [ "$active" = 1 ] && ! skipped "$s"; then
         check "lifetime: correct program ($s): no finding" only 0
