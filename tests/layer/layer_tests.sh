@@ -150,6 +150,12 @@ run alias-indexed-by-data
 check "alias: an index read from memory, ranges overlapping: never an ERROR, silent by default" only 0
 VK_PREFLIGHT_VALIDATION_ENABLE=PREFLIGHT-alias-buffer-unproven run alias-indexed-by-data
 check "alias: the unproven overlap as advice when enabled" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-alias-buffer-unproven .* WARNING .*set 0 binding 1 writes .*(memory bytes \[2048, 6144)).*whether the shader.s accesses meet depends on values the layer cannot evaluate' '$work/out'"
+run alias-texel
+check "alias: a storage texel buffer written over bytes a storage buffer binding reads: never an ERROR, silent by default" only 0
+VK_PREFLIGHT_VALIDATION_ENABLE=PREFLIGHT-alias-buffer-unproven run alias-texel
+check "alias: the same as advice when enabled, naming both bindings' bytes" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-alias-buffer-unproven .* WARNING .*set 0 binding 0 writes VkBuffer 0x[0-9a-f]* (memory bytes \\[0, 4096)), and set 0 binding 1 reads VkBuffer 0x[0-9a-f]* (memory bytes \\[2048, 6144))' '$work/out'"
+VK_PREFLIGHT_VALIDATION_ENABLE=PREFLIGHT-alias-buffer-unproven run alias-texel-disjoint
+check "alias: a storage texel buffer's view and a storage buffer range over disjoint halves of one buffer: silent with the advice enabled" only 0
 run alias-in-place
 check "alias: exactly one range read and written through two bindings (in place): silent by default" only 0
 VK_PREFLIGHT_VALIDATION_ENABLE=PREFLIGHT-alias-in-place run alias-in-place
