@@ -278,7 +278,9 @@ static bool collect_set(struct layer_device *ld, const struct bound_state *b, ui
             case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER:
             case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
             case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC:
-            case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC: {
+            case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC:
+            case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER: /* the view's bytes of its buffer */
+            case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER: {
                 uint64_t dynamic = 0;
                 if (is_dynamic(d->type)) {
                     dynamic = dynamic_offset(b, rb->set, set, lb->first + e);
@@ -312,7 +314,7 @@ static bool collect_set(struct layer_device *ld, const struct bound_state *b, ui
                 }
                 break;
             default:
-                break; /* texel buffers, samplers, acceleration structures: not compared */
+                break; /* samplers, acceleration structures: not compared */
             }
             if (ok)
                 c->count++;
@@ -366,6 +368,9 @@ static bool input_read_tracked(struct layer_device *ld, const struct command_buf
  * when the binding's sites may give the bytes a dispatch reaches (access_footprint.h); else 0. */
 static uint32_t binding_ref_of(const struct reflect_result *shader, const struct command_access *a)
 {
+    /* a texel buffer's sites are image operations, whose bytes the reflection does not give */
+    if (a->type == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER || a->type == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER)
+        return 0;
     for (size_t k = 0; k < shader->binding_count && k < 0xFFFF; ++k) {
         const struct reflect_binding *rb = &shader->bindings[k];
         if (rb->set == a->set && rb->binding == a->binding)

@@ -127,6 +127,7 @@ static void resolve(struct layer_device *ld, struct descriptor_state *d, bool bu
         *d = (struct descriptor_state){.written = d->written,
                                        .type = d->type,
                                        .resource = d->resource,
+                                       .sampler = d->sampler,
                                        .offset = d->offset,
                                        .range = d->range,
                                        .layout = d->layout,
@@ -160,6 +161,7 @@ static void write_one(struct layer_device *ld, struct descriptor_state *d, VkDes
     d->written = true;
     d->type = type;
     d->resolved = false;
+    d->sampler = 0;
     switch (type) {
     case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER:
     case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
@@ -174,8 +176,17 @@ static void write_one(struct layer_device *ld, struct descriptor_state *d, VkDes
         break;
     case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER:
     case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER:
-        if (texel)
-            d->resource = HANDLE(*texel);
+        /* the view's buffer bytes, as a buffer descriptor's; the view itself kept for the lifetime
+         * checks (in `sampler`: state_descriptors.h) */
+        if (texel) {
+            const struct buffer_view_state *v = buffer_view_state_in(ld, HANDLE(*texel));
+            d->sampler = HANDLE(*texel);
+            d->resource = v ? HANDLE(v->buffer) : 0;
+            d->offset = v ? v->offset : 0;
+            d->range = v ? v->range : 0;
+            if (v != NULL)
+                resolve(ld, d, true);
+        }
         break;
     case VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR:
         d->resource = acceleration;

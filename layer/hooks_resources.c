@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format_blocks.h"
 #include "layer_hooks.h"
 #include "state_device.h"
 #include "state_resources.h"
@@ -211,8 +212,7 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyImageView(VkDevice device, VkIma
     ld->dispatch.DestroyImageView(device, view, allocator);
 }
 
-/* Samplers and buffer views have no state here: only the lifetime check, against the descriptors
- * of pending work. */
+/* Samplers have no state here: only the lifetime check, against the descriptors of pending work. */
 static VKAPI_ATTR void VKAPI_CALL hook_vkDestroySampler(VkDevice device, VkSampler sampler,
                                                         const VkAllocationCallbacks *allocator)
 {
@@ -221,20 +221,56 @@ static VKAPI_ATTR void VKAPI_CALL hook_vkDestroySampler(VkDevice device, VkSampl
     ld->dispatch.DestroySampler(device, sampler, allocator);
 }
 
+/* A texel buffer view: the buffer bytes its descriptors read and write (descriptor_writes.c). The
+ * range is resolved now, against the buffer's size: VK_WHOLE_SIZE is the largest multiple of the
+ * format's texel size that fits between the offset and the buffer's end (a format the layer does
+ * not know keeps every byte to the end, which covers at least the view's texels). */
+static VKAPI_ATTR VkResult VKAPI_CALL hook_vkCreateBufferView(VkDevice device, const VkBufferViewCreateInfo *info,
+                                                              const VkAllocationCallbacks *allocator,
+                                                              VkBufferView *view)
+{
+    struct layer_device *ld = layer_device_of(device);
+    VkResult result = ld->dispatch.CreateBufferView(device, info, allocator, view);
+    if (result != VK_SUCCESS)
+        return result;
+    struct buffer_view_state *s = calloc(1, sizeof(*s));
+    if (s == NULL)
+        return result;
+    s->handle = *view;
+    s->buffer = info->buffer;
+    s->format = info->format;
+    s->offset = info->offset;
+    s->range = info->range;
+    const struct buffer_state *b = buffer_state_in(ld, HANDLE(info->buffer));
+    if (info->range == VK_WHOLE_SIZE) {
+        /* the offset comes from the application: no wrap when it is past the buffer's end */
+        VkDeviceSize rest = b != NULL && info->offset < b->size ? b->size - info->offset : 0;
+        struct format_block block;
+        if (format_block(info->format, VK_IMAGE_ASPECT_COLOR_BIT, &block) && block.bytes > 0)
+            rest -= rest % block.bytes;
+        s->range = b != NULL ? rest : VK_WHOLE_SIZE;
+    }
+    hook_object_created(ld, OBJECT_KIND_buffer_view, HANDLE(*view), s);
+    return result;
+}
+
+/* Descriptors resolved the view when they were written; the lifetime check looks for it in the
+ * descriptors of pending work. */
 static VKAPI_ATTR void VKAPI_CALL hook_vkDestroyBufferView(VkDevice device, VkBufferView view,
                                                            const VkAllocationCallbacks *allocator)
 {
     struct layer_device *ld = layer_device_of(device);
-    validate_destroy(ld, VK_OBJECT_TYPE_BUFFER_VIEW, HANDLE(view), NULL, "vkDestroyBufferView");
+    hook_object_destroyed(ld, OBJECT_KIND_buffer_view, HANDLE(view), "vkDestroyBufferView");
+    resource_epoch_bump(ld);
     ld->dispatch.DestroyBufferView(device, view, allocator);
 }
 
 const struct layer_hook resource_hooks[] = {
-    LAYER_HOOK(vkAllocateMemory),    LAYER_HOOK(vkFreeMemory),        LAYER_HOOK(vkMapMemory),
-    LAYER_HOOK(vkUnmapMemory),       LAYER_HOOK(vkCreateBuffer),      LAYER_HOOK(vkDestroyBuffer),
-    LAYER_HOOK(vkBindBufferMemory),  LAYER_HOOK(vkBindBufferMemory2), LAYER_HOOK(vkCreateImage),
-    LAYER_HOOK(vkDestroyImage),      LAYER_HOOK(vkBindImageMemory),   LAYER_HOOK(vkBindImageMemory2),
-    LAYER_HOOK(vkCreateImageView),   LAYER_HOOK(vkDestroyImageView),  LAYER_HOOK(vkDestroySampler),
-    LAYER_HOOK(vkDestroyBufferView),
+    LAYER_HOOK(vkAllocateMemory),   LAYER_HOOK(vkFreeMemory),        LAYER_HOOK(vkMapMemory),
+    LAYER_HOOK(vkUnmapMemory),      LAYER_HOOK(vkCreateBuffer),      LAYER_HOOK(vkDestroyBuffer),
+    LAYER_HOOK(vkBindBufferMemory), LAYER_HOOK(vkBindBufferMemory2), LAYER_HOOK(vkCreateImage),
+    LAYER_HOOK(vkDestroyImage),     LAYER_HOOK(vkBindImageMemory),   LAYER_HOOK(vkBindImageMemory2),
+    LAYER_HOOK(vkCreateImageView),  LAYER_HOOK(vkDestroyImageView),  LAYER_HOOK(vkDestroySampler),
+    LAYER_HOOK(vkCreateBufferView), LAYER_HOOK(vkDestroyBufferView),
 };
 const size_t resource_hook_count = sizeof(resource_hooks) / sizeof(resource_hooks[0]);

@@ -29,12 +29,15 @@ struct set_layout_state {
 struct descriptor_state {
     bool written;
     VkDescriptorType type;
-    uint64_t resource; /* VkBuffer, VkImageView, VkBufferView, VkSampler or VkAccelerationStructureKHR */
-    uint64_t sampler;  /* a combined image sampler's VkSampler (the lifetime checks) */
-    VkDeviceSize offset, range;
+    /* VkBuffer (a texel buffer descriptor's: its view's buffer, 0 when the view is not known),
+     * VkImageView, VkSampler or VkAccelerationStructureKHR */
+    uint64_t resource;
+    uint64_t sampler; /* a combined image sampler's VkSampler, a texel buffer's VkBufferView (the lifetime checks) */
+    VkDeviceSize offset, range; /* a buffer's, or a texel buffer view's bytes of its buffer */
     VkImageLayout layout;
     /* Resolved when written, so per-command checks need no lookups: a buffer's bytes in its
-     * VkDeviceMemory (before dynamic offsets; `limit` is the buffer's end there), an image view's
+     * VkDeviceMemory (before dynamic offsets; `limit` is the buffer's end there; a texel buffer
+     * view's likewise), an image view's
      * image and subresources. Neither changes while the descriptor is valid (a buffer is bound to
      * memory once; a view is immutable). False when the buffer had no memory yet. */
     bool resolved;

@@ -91,6 +91,7 @@ struct semaphore_state {
     X(shader_module, VK_OBJECT_TYPE_SHADER_MODULE, shader_module_state, shader_module_state_free)                      \
     X(image_view, VK_OBJECT_TYPE_IMAGE_VIEW, image_view_state, free)                                                   \
     X(image, VK_OBJECT_TYPE_IMAGE, image_state, free)                                                                  \
+    X(buffer_view, VK_OBJECT_TYPE_BUFFER_VIEW, buffer_view_state, free)                                                \
     X(buffer, VK_OBJECT_TYPE_BUFFER, buffer_state, free)                                                               \
     X(memory, VK_OBJECT_TYPE_DEVICE_MEMORY, memory_state, free)
 

@@ -1,4 +1,4 @@
-/* The states of device memory, buffers, images, image views and swapchains (hooks_resources.c,
+/* The states of device memory, buffers, buffer views, images, image views and swapchains (hooks_resources.c,
  * hooks_swapchain.c): sizes, usage and which memory range backs each resource (aliasing and hazards
  * are judged on memory, not on handles). */
 #ifndef PREFLIGHT_LAYER_STATE_RESOURCES_H
@@ -41,6 +41,16 @@ struct image_view_state {
     VkFormat format;
     VkImageSubresourceRange range;
     VkImageViewType view_type; /* a 2D or 2D-array view of a 3D image names depth slices as layers */
+};
+
+/* A texel buffer view (vkCreateBufferView): the buffer bytes [offset, offset + range) it reads
+ * and writes, `range` resolved when created (VK_WHOLE_SIZE: to the end of the buffer, rounded
+ * down to whole texels of `format`, as the specification sizes such a view). */
+struct buffer_view_state {
+    VkBufferView handle;
+    VkBuffer buffer;
+    VkFormat format;
+    VkDeviceSize offset, range;
 };
 
 /* A swapchain's images (hooks_swapchain.c): the layer tracks them like the application's own. */

@@ -3,7 +3,7 @@
  * binding that is not set up; and the correct neighbours of each (disjoint ranges, different
  * mips, read-only twice), which must stay silent.
  * Scenarios: robust-ignored-pointers, alias-clean, alias-buffer, alias-selected-binding(-overlap, -dead),
- * alias-indexed-by-data, alias-rotating-sets, alias-memory,
+ * alias-indexed-by-data, alias-texel(-disjoint), alias-rotating-sets, alias-memory,
  * alias-indirect, alias-image, alias-image-mips, alias-array, alias-array-unreached, alias-attachment,
  * attachment-clean, alias-in-place (advice: VkFFT's in-place pattern), binding-missing-set,
  * binding-unwritten, binding-type, binding-usage. */
@@ -271,6 +271,40 @@ static void scenario_texel_buffer_sampler(struct objects *o)
     vkDestroyBufferView(o->a->device, view, NULL);
 }
 
+/* texel_alias.comp: binding 0, a storage texel buffer view of the buffer's first 4096 bytes, is
+ * written with what binding 1, a storage buffer range of the same buffer, reads. alias-texel: the
+ * storage buffer range is [2048, 6144) (overlapping; where an image store lands is not evaluated,
+ * so unproven advice, off by default); alias-texel-disjoint: [4096, 8192) (silent either way). */
+static void scenario_texel_alias(struct objects *o, bool overlap)
+{
+    VkBuffer both = new_buffer(o, 8192, VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    VkBufferViewCreateInfo view_info = {.sType = VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO,
+                                        .buffer = both,
+                                        .format = VK_FORMAT_R32_UINT,
+                                        .range = 4096};
+    VkBufferView view;
+    CHECK(vkCreateBufferView(o->a->device, &view_info, NULL, &view));
+    const VkDescriptorType types[] = {VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
+    VkDescriptorSetLayout set_layout = new_set_layout(o, types, 2);
+    VkPipelineLayout layout = new_pipeline_layout(o, &set_layout, 1);
+    VkPipeline pipeline = new_compute(o, layer_test_spirv_texel_alias, layer_test_spirv_texel_alias_size, layout);
+    VkDescriptorSet set = new_set(o, set_layout);
+    VkWriteDescriptorSet write = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                  .dstSet = set,
+                                  .dstBinding = 0,
+                                  .descriptorCount = 1,
+                                  .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER,
+                                  .pTexelBufferView = &view};
+    vkUpdateDescriptorSets(o->a->device, 1, &write, 0, NULL);
+    write_buffer(o, set, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, both, overlap ? 2048 : 4096, 4096);
+    struct recording r = begin(o->a, "texel-alias-cb");
+    vkCmdBindPipeline(r.cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    vkCmdBindDescriptorSets(r.cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
+    vkCmdDispatch(r.cb, 4096 / 4 / 64, 1, 1);
+    finish(o->a, &r, !overlap);
+    vkDestroyBufferView(o->a->device, view, NULL);
+}
+
 /* indexed_by_data.comp: the written element is read from memory, so where binding 1's writes land
  * is known only on the GPU; its range overlaps binding 0's at another offset. */
 static void scenario_indexed_by_data(struct objects *o)
@@ -426,6 +460,8 @@ bool scenarios_alias(struct app *a, const char *name)
         scenario_selected_binding(&o, 1, 4096); /* bindings 2 and 3 never touched, wherever they lie */
     } else if (strcmp(name, "binding-texel-buffer-sampler") == 0) {
         scenario_texel_buffer_sampler(&o);
+    } else if (strcmp(name, "alias-texel") == 0 || strcmp(name, "alias-texel-disjoint") == 0) {
+        scenario_texel_alias(&o, strcmp(name, "alias-texel") == 0);
     } else if (strcmp(name, "alias-indexed-by-data") == 0) {
         scenario_indexed_by_data(&o);
     } else if (strcmp(name, "alias-memory") == 0) {

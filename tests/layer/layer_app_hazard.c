@@ -1332,12 +1332,93 @@ static void scenario_planes(struct objects *o, const char *name)
     vkDestroyRenderPass(a->device, pass, NULL);
 }
 
+/* hazard-texel-*: a dispatch writes a buffer through a storage texel buffer (texel_write.comp, an
+ * r32ui view), then one reads it through a uniform texel buffer (texel_read.comp) and
+ * one through a storage buffer (alias_copy.comp). -raw: no barrier, two reads after the write;
+ * -fixed: SHADER_WRITE -> SHADER_READ between them (correct); -disjoint: the write's view is the
+ * buffer's first 4096 bytes, the reads' the last 4096 (the uniform view's range VK_WHOLE_SIZE from
+ * its offset), no barrier (correct). */
+static void scenario_texel(struct objects *o, const char *name)
+{
+    bool fixed = strcmp(name, "hazard-texel-fixed") == 0, disjoint = strcmp(name, "hazard-texel-disjoint") == 0;
+    VkBuffer texels = new_buffer(o, 8192,
+                                 VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT |
+                                     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    VkBuffer sampled = new_buffer(o, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    VkBuffer copied = new_buffer(o, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    if (o->a->set_name) {
+        VkDebugUtilsObjectNameInfoEXT n = {.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT,
+                                           .objectType = VK_OBJECT_TYPE_BUFFER,
+                                           .objectHandle = (uint64_t)texels,
+                                           .pObjectName = "texels"};
+        o->a->set_name(o->a->device, &n);
+    }
+    VkDeviceSize read_at = disjoint ? 4096 : 0;
+    VkBufferViewCreateInfo view_info = {.sType = VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO,
+                                        .buffer = texels,
+                                        .format = VK_FORMAT_R32_UINT,
+                                        .offset = 0,
+                                        .range = 4096};
+    VkBufferView write_view, read_view;
+    CHECK(vkCreateBufferView(o->a->device, &view_info, NULL, &write_view));
+    view_info.offset = read_at;
+    view_info.range = disjoint ? VK_WHOLE_SIZE : 4096;
+    CHECK(vkCreateBufferView(o->a->device, &view_info, NULL, &read_view));
+
+    const VkDescriptorType write_types[] = {VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER};
+    VkDescriptorSetLayout write_layout = new_set_layout(o, write_types, 1);
+    VkPipelineLayout write_pipeline_layout = new_pipeline_layout(o, &write_layout, 1);
+    VkPipeline write_pipeline =
+        new_compute(o, layer_test_spirv_texel_write, layer_test_spirv_texel_write_size, write_pipeline_layout);
+    VkDescriptorSet write_set = new_set(o, write_layout);
+    VkWriteDescriptorSet write = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                  .dstSet = write_set,
+                                  .dstBinding = 0,
+                                  .descriptorCount = 1,
+                                  .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER,
+                                  .pTexelBufferView = &write_view};
+    vkUpdateDescriptorSets(o->a->device, 1, &write, 0, NULL);
+
+    const VkDescriptorType read_types[] = {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
+    VkDescriptorSetLayout read_layout = new_set_layout(o, read_types, 2);
+    VkPipelineLayout read_pipeline_layout = new_pipeline_layout(o, &read_layout, 1);
+    VkPipeline read_pipeline =
+        new_compute(o, layer_test_spirv_texel_read, layer_test_spirv_texel_read_size, read_pipeline_layout);
+    VkDescriptorSet read_set = new_set(o, read_layout);
+    write = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                   .dstSet = read_set,
+                                   .dstBinding = 0,
+                                   .descriptorCount = 1,
+                                   .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER,
+                                   .pTexelBufferView = &read_view};
+    vkUpdateDescriptorSets(o->a->device, 1, &write, 0, NULL);
+    write_buffer(o, read_set, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, sampled, 0, VK_WHOLE_SIZE);
+    struct copy_setup copy = copy_setup(o, texels, read_at, copied);
+
+    struct recording r = begin(o->a, "texel-cb");
+    vkCmdBindPipeline(r.cb, VK_PIPELINE_BIND_POINT_COMPUTE, write_pipeline);
+    vkCmdBindDescriptorSets(r.cb, VK_PIPELINE_BIND_POINT_COMPUTE, write_pipeline_layout, 0, 1, &write_set, 0, NULL);
+    vkCmdDispatch(r.cb, 4096 / 4 / 64, 1, 1);
+    if (fixed)
+        buffer_barrier(r.cb, texels, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+    vkCmdBindPipeline(r.cb, VK_PIPELINE_BIND_POINT_COMPUTE, read_pipeline);
+    vkCmdBindDescriptorSets(r.cb, VK_PIPELINE_BIND_POINT_COMPUTE, read_pipeline_layout, 0, 1, &read_set, 0, NULL);
+    vkCmdDispatch(r.cb, 4096 / 4 / 64, 1, 1);
+    copy_run(r.cb, &copy);
+    finish(o->a, &r, fixed || disjoint);
+    vkDestroyBufferView(o->a->device, read_view, NULL);
+    vkDestroyBufferView(o->a->device, write_view, NULL);
+}
+
 bool scenarios_hazard(struct app *a, const char *name)
 {
     struct objects o = {.a = a};
     bool known = true;
     if (strncmp(name, "hazard-passes-", 14) == 0) {
         scenario_partial_passes(&o, name);
+    } else if (strncmp(name, "hazard-texel-", 13) == 0) {
+        scenario_texel(&o, name);
     } else if (strncmp(name, "hazard-runtime-index", 20) == 0) {
         scenario_runtime_index(&o, name);
     } else if (strcmp(name, "hazard-transitions-ordered") == 0) {

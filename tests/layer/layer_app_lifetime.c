@@ -28,6 +28,10 @@
  *                                   the freed handle out again) between two recordings of one command
  *                                   buffer; the second binds the new set, whose output a dispatch
  *                                   before it wrote with no barrier (one WAW, on the new set's buffer)
+ *   lifetime-texel-pending          a storage texel buffer's view, then its buffer, destroyed while
+ *                                   the dispatch writing through the view is pending (texel_write.comp)
+ *   lifetime-texel-after-wait       the buffer destroyed under the live view, then the view, after
+ *                                   the fence (correct)
  * The scenarios whose bug makes the driver use a freed object are run with the layer's `action =
  * abort` (the layer stops the program at the finding, before the call goes down); the others let
  * the work finish before the bug (a sleep, not a wait the layer could see), so nothing runs on
@@ -844,6 +848,85 @@ static void scenario_set_handle_reused(struct app *a)
     free_copy_program(&p);
 }
 
+/* lifetime-texel-pending: a dispatch writes a buffer through a storage texel buffer view
+ * (texel_write.comp); while it is pending the view, then the buffer under it, are destroyed (two
+ * findings: the view found through the pending set's descriptor, the buffer through the bytes the
+ * dispatch wrote). lifetime-texel-after-wait: the buffer destroyed under the live view, then the
+ * view, after the fence (correct: a view whose buffer is gone is only invalid to use). */
+static void scenario_texel(struct app *a, const char *name)
+{
+    VkDevice d = a->device;
+    bool pending = strcmp(name, "lifetime-texel-pending") == 0;
+    struct buffer texels = make_buffer(a, 4096, VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT);
+    set_name(a, VK_OBJECT_TYPE_BUFFER, (uint64_t)texels.buffer, "texels");
+    VkBufferViewCreateInfo view_info = {.sType = VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO,
+                                        .buffer = texels.buffer,
+                                        .format = VK_FORMAT_R32_UINT,
+                                        .range = VK_WHOLE_SIZE};
+    VkBufferView view;
+    CHECK(vkCreateBufferView(d, &view_info, NULL, &view));
+    set_name(a, VK_OBJECT_TYPE_BUFFER_VIEW, (uint64_t)view, "texel-view");
+    VkDescriptorSetLayoutBinding binding = {0, VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT,
+                                            NULL};
+    VkDescriptorSetLayoutCreateInfo set_layout_info = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, .bindingCount = 1, .pBindings = &binding};
+    VkDescriptorSetLayout set_layout;
+    CHECK(vkCreateDescriptorSetLayout(d, &set_layout_info, NULL, &set_layout));
+    VkPipelineLayoutCreateInfo layout_info = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1, .pSetLayouts = &set_layout};
+    VkPipelineLayout layout;
+    CHECK(vkCreatePipelineLayout(d, &layout_info, NULL, &layout));
+    VkShaderModule module;
+    VkPipeline pipeline =
+        compute_pipeline(a, layer_test_spirv_texel_write, layer_test_spirv_texel_write_size, layout, &module);
+    VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, 1};
+    VkDescriptorPoolCreateInfo pool_info = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 1, .poolSizeCount = 1, .pPoolSizes = &size};
+    VkDescriptorPool pool;
+    CHECK(vkCreateDescriptorPool(d, &pool_info, NULL, &pool));
+    VkDescriptorSetAllocateInfo alloc = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+                                         .descriptorPool = pool,
+                                         .descriptorSetCount = 1,
+                                         .pSetLayouts = &set_layout};
+    VkDescriptorSet set;
+    CHECK(vkAllocateDescriptorSets(d, &alloc, &set));
+    VkWriteDescriptorSet write = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                  .dstSet = set,
+                                  .dstBinding = 0,
+                                  .descriptorCount = 1,
+                                  .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER,
+                                  .pTexelBufferView = &view};
+    vkUpdateDescriptorSets(d, 1, &write, 0, NULL);
+    VkCommandPool cmd = command_pool(a, 0);
+    VkCommandBuffer cb = command_buffer(a, cmd, "texel-cb");
+    VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    CHECK(vkBeginCommandBuffer(cb, &begin));
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
+    vkCmdDispatch(cb, 4096 / 4 / 64, 1, 1);
+    CHECK(vkEndCommandBuffer(cb));
+    VkFence fence = new_fence(a);
+    submit(a->queue, cb, fence);
+    if (pending) {
+        let_gpu_finish();
+        vkDestroyBufferView(d, view, NULL);
+        vkDestroyBuffer(d, texels.buffer, NULL);
+        wait_fence(a, fence);
+    } else {
+        wait_fence(a, fence);
+        vkDestroyBuffer(d, texels.buffer, NULL);
+        vkDestroyBufferView(d, view, NULL);
+    }
+    vkFreeMemory(d, texels.memory, NULL);
+    vkDestroyFence(d, fence, NULL);
+    vkDestroyCommandPool(d, cmd, NULL);
+    vkDestroyDescriptorPool(d, pool, NULL);
+    vkDestroyPipeline(d, pipeline, NULL);
+    vkDestroyShaderModule(d, module, NULL);
+    vkDestroyPipelineLayout(d, layout, NULL);
+    vkDestroyDescriptorSetLayout(d, set_layout, NULL);
+}
+
 bool scenario_lifetime(struct app *a, const char *name)
 {
     if (strcmp(name, "lifetime-destroy-kinds-pending") == 0)
@@ -864,6 +947,8 @@ bool scenario_lifetime(struct app *a, const char *name)
         scenario_completion_chains(a);
     else if (strcmp(name, "lifetime-set-handle-reused") == 0)
         scenario_set_handle_reused(a);
+    else if (strcmp(name, "lifetime-texel-pending") == 0 || strcmp(name, "lifetime-texel-after-wait") == 0)
+        scenario_texel(a, name);
     else if (strncmp(name, "lifetime-counter-read-", 22) == 0)
         scenario_counter_read(a, name);
     else if (strncmp(name, "dispatch-", 9) == 0 &&

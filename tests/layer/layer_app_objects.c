@@ -56,10 +56,11 @@ VkDescriptorSet new_set(struct objects *o, VkDescriptorSetLayout layout)
         VkDescriptorPoolSize sizes[] = {
             {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 16},      {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 16},
             {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 16},       {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 16},
-            {VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, 4}, {VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, 4}};
+            {VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER, 4}, {VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, 4},
+            {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, 4}};
         VkDescriptorPoolCreateInfo info = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
                                            .maxSets = 16,
-                                           .poolSizeCount = 6,
+                                           .poolSizeCount = 7,
                                            .pPoolSizes = sizes};
         CHECK(vkCreateDescriptorPool(o->a->device, &info, NULL, &o->pool));
     }

@@ -150,6 +150,12 @@ run alias-indexed-by-data
 check "alias: an index read from memory, ranges overlapping: never an ERROR, silent by default" only 0
 VK_PREFLIGHT_VALIDATION_ENABLE=PREFLIGHT-alias-buffer-unproven run alias-indexed-by-data
 check "alias: the unproven overlap as advice when enabled" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-alias-buffer-unproven .* WARNING .*set 0 binding 1 writes .*(memory bytes \[2048, 6144)).*whether the shader.s accesses meet depends on values the layer cannot evaluate' '$work/out'"
+run alias-texel
+check "alias: a storage texel buffer written over bytes a storage buffer binding reads: never an ERROR, silent by default" only 0
+VK_PREFLIGHT_VALIDATION_ENABLE=PREFLIGHT-alias-buffer-unproven run alias-texel
+check "alias: the same as advice when enabled, naming both bindings' bytes" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-alias-buffer-unproven .* WARNING .*set 0 binding 0 writes VkBuffer 0x[0-9a-f]* (memory bytes \\[0, 4096)), and set 0 binding 1 reads VkBuffer 0x[0-9a-f]* (memory bytes \\[2048, 6144))' '$work/out'"
+VK_PREFLIGHT_VALIDATION_ENABLE=PREFLIGHT-alias-buffer-unproven run alias-texel-disjoint
+check "alias: a storage texel buffer's view and a storage buffer range over disjoint halves of one buffer: silent with the advice enabled" only 0
 run alias-in-place
 check "alias: exactly one range read and written through two bindings (in place): silent by default" only 0
 VK_PREFLIGHT_VALIDATION_ENABLE=PREFLIGHT-alias-in-place run alias-in-place
@@ -186,6 +192,8 @@ check "binding: buffer without STORAGE usage in a storage descriptor" has "PREFL
 # --- hazard checks (layer_app_alias.c) ---
 run hazard-raw
 check "hazard: a dispatch reads what a fill wrote, no barrier (with the fill's debug labels)" has "^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdDispatch (command 3) reads VkBuffer .*(memory bytes \\[0, 4096)) that vkCmdFillBuffer (command 0, labels upload) wrote in TRANSFER"
+run hazard-texel-raw
+check "hazard: a dispatch writes a buffer through a storage texel buffer; one reads it through a uniform texel buffer, one through a storage buffer, no barrier: two RAW naming the buffer" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 2 ] && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*names=texel-cb,texels .*vkCmdDispatch (command 5) reads VkBuffer 0x[0-9a-f]* \"texels\" (memory bytes \\[0, 4096)) that vkCmdDispatch (command 2) wrote in COMPUTE_SHADER' '$work/out' && grep -q '^FINDING PREFLIGHT-hazard-read-after-write .*vkCmdDispatch (command 8) reads VkBuffer 0x[0-9a-f]* \"texels\" (memory bytes \\[0, 4096)) that vkCmdDispatch (command 2) wrote in COMPUTE_SHADER' '$work/out'"
 run hazard-war
 check "hazard: a fill overwrites what a dispatch read, no barrier" has "^FINDING PREFLIGHT-hazard-write-after-read .*that vkCmdDispatch (command 2) read in COMPUTE_SHADER; missing between them: an execution dependency"
 run hazard-waw
@@ -366,7 +374,7 @@ for s in hazard-raw-fixed hazard-war-execution-only hazard-disjoint hazard-event
          hazard-submit-timeline hazard-submit-fence \
          hazard-runtime-index-fixed hazard-transitions-ordered hazard-3d-slices hazard-top-of-pipe-wait-fixed \
          hazard-sampled-after-pass-fixed hazard-vertex-scope-fixed alias-in-place hazard-load-without-read-fixed \
-         hazard-clear-blit-fixed hazard-timeline-reach hazard-planes; do
+         hazard-clear-blit-fixed hazard-timeline-reach hazard-planes hazard-texel-fixed hazard-texel-disjoint; do
     run $s
     check "hazard: correct synchronization ($s): no finding" only 0
     [ "$active" = 1 ] || continue
@@ -435,7 +443,10 @@ run lifetime-counter-read-fixed
 skipped "timeline semaphores" || check "lifetime: the same buffer destroyed after waiting for 2: no finding" only 0
 run lifetime-set-handle-reused
 check "lifetime: a set freed and another allocated at its handle between recordings: the new set's output is the one written twice (one WAW)" sh -c "[ \$(cat '$work/rc') = 0 ] && [ \$(grep -c '^FINDING' '$work/out') = 1 ] && grep -q '^FINDING PREFLIGHT-hazard-write-after-write .*vkCmdDispatch (command 4) writes VkBuffer 0x[0-9a-f]* \"out-second\"' '$work/out'"
-for s in lifetime-destroy-after-wait lifetime-destroy-other-pending lifetime-frames lifetime-update-after-bind lifetime-completion-chains; do
+run lifetime-texel-pending
+check "lifetime: a storage texel buffer's view, then its buffer, destroyed while the dispatch writing through the view is pending" sh -c "[ \$(grep -c '^FINDING' '$work/out') = 2 ] && grep -q '^FINDING PREFLIGHT-lifetime-destroyed-while-pending .*vkDestroyBufferView destroys VkBufferView 0x[0-9a-f]* \"texel-view\" while VkCommandBuffer 0x[0-9a-f]* \"texel-cb\" (command 2, vkCmdDispatch)' '$work/out' && grep -q '^FINDING PREFLIGHT-lifetime-destroyed-while-pending .*vkDestroyBuffer destroys VkBuffer 0x[0-9a-f]* \"texels\" while VkCommandBuffer 0x[0-9a-f]* \"texel-cb\" (command 2, vkCmdDispatch)' '$work/out'"
+for s in lifetime-destroy-after-wait lifetime-destroy-other-pending lifetime-frames lifetime-update-after-bind lifetime-completion-chains \
+         lifetime-texel-after-wait; do
     run $s
     if [ "$active" = 1 ] && ! skipped "$s"; then
         check "lifetime: correct program ($s): no finding" only 0

@@ -61,6 +61,41 @@ static void accesses_per_binding(void **state)
     reflect_free(&r);
 }
 
+/* Texel buffers are images of Dim Buffer: imageStore and image atomics write their binding,
+ * texelFetch and imageLoad read it; no site gives their bytes (the footprint never narrows them). */
+static void texel_buffer_accesses(void **state)
+{
+    (void)state;
+    struct reflect_result r;
+    reflect_module(layer_test_spirv_texel_buffers, layer_test_spirv_texel_buffers_size, "main", NULL, 0, &r);
+    assert_true(r.ok);
+    const struct reflect_binding *b = binding(&r, 0, 0); /* imageStore */
+    assert_int_equal(b->kind, REFLECT_IMAGE);
+    assert_int_equal(b->image_dim, 5 /* SpvDimBuffer */);
+    assert_true(b->storage);
+    assert_true(b->written);
+    assert_false(b->read);
+    assert_false(b->sites_complete && b->site_count > 0);
+    b = binding(&r, 0, 1); /* imageAtomicAdd */
+    assert_int_equal(b->image_dim, 5);
+    assert_true(b->read);
+    assert_true(b->written);
+    assert_false(b->sites_complete && b->site_count > 0);
+    b = binding(&r, 0, 2); /* texelFetch of a utextureBuffer: a uniform texel buffer */
+    assert_int_equal(b->image_dim, 5);
+    assert_false(b->storage);
+    assert_true(b->read);
+    assert_false(b->written);
+    b = binding(&r, 0, 3); /* imageLoad of a readonly imageBuffer */
+    assert_true(b->storage);
+    assert_true(b->read);
+    assert_false(b->written);
+    b = binding(&r, 0, 4); /* declared only */
+    assert_false(b->read);
+    assert_false(b->written);
+    reflect_free(&r);
+}
+
 static void specialization_decides_sizes(void **state)
 {
     (void)state;
@@ -313,6 +348,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(accesses_per_binding),
+        cmocka_unit_test(texel_buffer_accesses),
         cmocka_unit_test(indices_through_calls),
         cmocka_unit_test(invocation_bounds),
         cmocka_unit_test(specialization_decides_sizes),
