@@ -43,6 +43,11 @@ bool amber_script_declared(const struct amber_script *script, const cJSON *decla
 void amber_script_device_options(const struct amber_script *script, const cJSON *declared, struct gpu_options *options,
                                  struct smoke_device_features *storage);
 
+/* Whether the file enables what changes other files' results on a shared device (an extension
+ * such as VK_EXT_depth_range_unrestricted, which leaves floating-point depth unclamped): it then
+ * runs on a device of its own (SMOKE_OWN_DEVICE). */
+bool amber_script_needs_own_device(const struct amber_script *script);
+
 /* Runs the file on `gpu` and decides its verdict (docs/amber.md "Verdicts"). `file` names it in
  * messages ("dir/test.amber"). */
 void amber_execute(struct gpu *gpu, const struct amber_script *script, const char *file, struct smoke_outcome *out);

@@ -402,3 +402,14 @@ void amber_script_device_options(const struct amber_script *s, const cJSON *decl
     }
     smoke_options_merge(options, storage, &mine, &mine_storage);
 }
+
+bool amber_script_needs_own_device(const struct amber_script *s)
+{
+    /* extensions whose mere enabling changes defined behaviour for every pipeline of the device */
+    static const char *const changing[] = {"VK_EXT_depth_range_unrestricted"};
+    for (uint32_t i = 0; s != NULL && i < s->requirement_count; ++i)
+        for (size_t k = 0; k < sizeof(changing) / sizeof(changing[0]); ++k)
+            if (s->requirements[i].kind == AMBER_REQUIRE_EXTENSION && strcmp(s->requirements[i].name, changing[k]) == 0)
+                return true;
+    return false;
+}

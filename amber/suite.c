@@ -301,6 +301,7 @@ bool amber_suite_collect(const char *const *paths, size_t count, char *error, si
             .device_options = file_options,
             .run = file_run,
             .param = &files[i],
+            .flags = amber_script_needs_own_device(files[i].script) ? SMOKE_OWN_DEVICE : 0u,
         };
     }
     return true;

@@ -115,7 +115,7 @@ void smoke_session_init(struct smoke_session *s, const cJSON *declared, VkInstan
         if (!runs)
             continue;
         samples_power |= (test->flags & SMOKE_SAMPLES_POWER) != 0;
-        if (per_test)
+        if (per_test || (test->flags & SMOKE_OWN_DEVICE))
             continue;
         struct gpu_options options;
         struct smoke_device_features features;
@@ -165,7 +165,7 @@ void smoke_session_run(struct smoke_session *s, const struct smoke_test *test, e
 {
     out->evidence = cJSON_CreateObject();
     artifacts_begin_test(test->id);
-    bool shared = !s->per_test && !s->union_refused;
+    bool shared = !s->per_test && !s->union_refused && !(test->flags & SMOKE_OWN_DEVICE);
     struct gpu own;
     struct gpu *gpu = shared ? &s->gpu : &own;
     if (shared && s->gpu.device == VK_NULL_HANDLE && !open_device(s, &s->gpu, &s->options)) {

@@ -3,7 +3,8 @@
  * with everything the tests it may run need (the union of their device options, only ever what
  * the device declares) and each test releases what it created. After a test whose Vulkan calls
  * failed the device is closed, and the next test gets a fresh one; a crash or a lost device ends
- * the whole worker (runner.c). With per_test set, each test gets its own device, as before. */
+ * the whole worker (runner.c). With per_test set, each test gets its own device, as before; a test
+ * flagged SMOKE_OWN_DEVICE always does, and its options stay out of the union. */
 #ifndef PREFLIGHT_SMOKE_SESSION_H
 #define PREFLIGHT_SMOKE_SESSION_H
 

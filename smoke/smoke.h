@@ -62,6 +62,10 @@ struct smoke_test {
 #define SMOKE_RUNS_ALONE 1u
 /* The test samples power around its timed passes (power/power.h): its worker opens the sensor. */
 #define SMOKE_SAMPLES_POWER 2u
+/* The test runs on a device of its own options only, and they stay out of the shared device: what
+ * it enables changes what other tests observe (VK_EXT_depth_range_unrestricted leaves a
+ * floating-point depth unclamped where every other test expects [0, 1]). */
+#define SMOKE_OWN_DEVICE 4u
 
 /* Faults the test build can inject into a test, to prove the runner catches them. */
 enum smoke_fault {

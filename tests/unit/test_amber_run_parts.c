@@ -287,6 +287,22 @@ static void requirements_against_reports(void **state)
     cJSON_Delete(h200_report);
 }
 
+/* A file enabling what changes defined behaviour for every pipeline runs on a device of its own. */
+static void behaviour_changing_extensions_get_their_own_device(void **state)
+{
+    (void)state;
+    struct amber_script *s = parse("#!amber\nDEVICE_EXTENSION VK_EXT_depth_range_unrestricted\n");
+    assert_true(amber_script_needs_own_device(s));
+    amber_script_free(s);
+    s = parse("#!amber\nDEVICE_EXTENSION VK_KHR_16bit_storage\nDEVICE_FEATURE depthClamp\n");
+    assert_false(amber_script_needs_own_device(s));
+    amber_script_free(s);
+    s = parse("[require]\nVK_EXT_depth_range_unrestricted\n[compute shader]\nvoid main() {}\n");
+    assert_true(amber_script_needs_own_device(s));
+    amber_script_free(s);
+    assert_false(amber_script_needs_own_device(NULL));
+}
+
 static void test_ids_of_paths(void **state)
 {
     (void)state;
@@ -315,6 +331,7 @@ int main(void)
         cmocka_unit_test(assembly_and_passthrough),
         cmocka_unit_test(requirements_against_reports),
         cmocka_unit_test(test_ids_of_paths),
+        cmocka_unit_test(behaviour_changing_extensions_get_their_own_device),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
