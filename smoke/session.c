@@ -199,6 +199,10 @@ void smoke_session_run(struct smoke_session *s, const struct smoke_test *test, e
         gpu_close(gpu);
     else
         gpu_release(gpu);
+    /* volk's device functions are global: after a device of the test's own, the shared device's
+     * again (some, e.g. vkCmdTraceRaysKHR on NVIDIA, are per device: a dead device's crash) */
+    if (!shared && s->gpu.device != VK_NULL_HANDLE)
+        volkLoadDevice(s->gpu.device);
 }
 
 void smoke_session_close(struct smoke_session *s)
