@@ -997,7 +997,7 @@ void parse_pipeline_defaults(struct amber_pipeline *pl)
     pl->width = pl->height = AMBER_DEFAULT_FRAMEBUFFER;
     pl->polygon_mode = VK_POLYGON_MODE_FILL;
     pl->patch_control_points = 3;
-    pl->depth.compare_op = VK_COMPARE_OP_LESS;
+    pl->depth.compare_op = VK_COMPARE_OP_ALWAYS; /* Amber's default (its PipelineData), not Vulkan's habit of LESS */
     pl->depth.max_bounds = 1.0f;
     pl->stencil_front.compare_op = pl->stencil_back.compare_op = VK_COMPARE_OP_ALWAYS;
     pl->stencil_front.compare_mask = pl->stencil_back.compare_mask = 0xFF;
