@@ -1,5 +1,4 @@
 /* The webhook's outbox and its delivery thread (webhook.h). */
-#define _GNU_SOURCE /* strptime, timegm */
 #include "webhook.h"
 
 #include <curl/curl.h>
@@ -205,8 +204,8 @@ static void record(struct db *db, int64_t id, int attempts, bool delivered, cons
                 (long long)id, attempts, error);
 }
 
-/* Sends what is due; the time of the next due row (0: none waiting). */
-static time_t deliver_due(struct webhook_sender *s)
+/* Sends what is due; true when a whole batch was due (more may be waiting). */
+static bool deliver_due(struct webhook_sender *s)
 {
     time_t now = time(NULL);
     char now_text[32];
@@ -227,20 +226,7 @@ static time_t deliver_due(struct webhook_sender *s)
     }
     size_t rows = r ? db_result_rows(r) : 0;
     db_result_free(r);
-    if (rows == BATCH)
-        return now; /* more are due */
-    struct db_result *next = db_query(s->db,
-                                      "SELECT MIN(next_attempt) FROM webhook_outbox WHERE delivered IS NULL AND "
-                                      "failed IS NULL",
-                                      NULL, 0);
-    time_t at = 0;
-    if (next != NULL && db_result_rows(next) == 1 && !db_result_null(next, 0, 0)) {
-        struct tm tm = {0};
-        if (strptime(db_result_text(next, 0, 0), "%Y-%m-%dT%H:%M:%SZ", &tm) != NULL)
-            at = timegm(&tm);
-    }
-    db_result_free(next);
-    return at;
+    return rows == BATCH;
 }
 
 static void *sender_main(void *arg)
@@ -250,12 +236,11 @@ static void *sender_main(void *arg)
     while (!s->stopping) {
         s->woken = false;
         pthread_mutex_unlock(&s->lock);
-        time_t next = deliver_due(s);
+        bool more = deliver_due(s);
         pthread_mutex_lock(&s->lock);
-        if (s->stopping || s->woken)
+        if (s->stopping || s->woken || more)
             continue;
         /* a wake-up, or a second: a retry falls due, another process stores events, a claim runs out */
-        (void)next;
         struct timespec until;
         clock_gettime(CLOCK_REALTIME, &until);
         until.tv_sec += 1;
